@@ -1,0 +1,267 @@
+// Package refworld is tickframe's reference world: a deterministic swarm of
+// tumbling bodies on orbits around a column, plus one reference body whose
+// path is known in closed form, so that what the renderer shows can be
+// checked against ground truth.
+//
+// Body 0 is the reference body. It moves on a uniform circle of radius
+// RefRadius at height RefHeight with angular speed RefOmega, and spins about
+// a fixed axis at RefSpin: RefPosition(t) and RefRotation(t) give its exact
+// pose at simulated time t. The other bodies are integrated with a
+// semi-implicit Euler step in float64, each pulled towards the column by a
+// spring of its own stiffness, which gives stable elliptical orbits, and
+// each spinning at its own angular velocity.
+//
+// The world is deterministic: the same seed, body count and input log give
+// bit-identical states, whose Hash is the replay and verification check.
+// Step and Snapshot do not allocate unless a Spawn input grows the world.
+package refworld
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/tickframe/tickframe/simthread"
+)
+
+// The reference body's path.
+const (
+	RefRadius = 6.0             // metres
+	RefHeight = 2.0             // metres
+	RefOmega  = 2 * math.Pi / 8 // rad/s: one lap in 8 s
+	RefSpin   = 1.5             // rad/s about RefAxis
+	RefScale  = 0.6
+)
+
+// RefAxis is the reference body's spin axis (unit).
+var RefAxis = mgl64.Vec3{1, 2, 0.5}.Normalize()
+
+// RefColor is the reference body's colour: a saturated orange that no other
+// body has, so tests can find it in a rendered frame.
+const RefColor uint32 = 0xFF0080FF // R=FF G=80 B=00
+
+// Input kinds understood by the world.
+const (
+	// Reset teleports every body back to its starting pose (and bumps its
+	// epoch so the renderer does not draw a streak).
+	Reset uint32 = 1
+	// Kick adds an upward velocity of X m/s to every swarm body.
+	Kick uint32 = 2
+	// Spawn adds Code more swarm bodies (at most MaxBodies in all).
+	Spawn uint32 = 3
+)
+
+// MaxBodies bounds the world's size.
+const MaxBodies = 1 << 20
+
+// World is the reference world. Create it with New.
+type World struct {
+	seed  uint64
+	rng   *rand.Rand
+	tick  uint64
+	dt    float64
+	pos   []mgl64.Vec3
+	vel   []mgl64.Vec3
+	rot   []mgl64.Quat
+	spin  []mgl64.Vec3 // angular velocity, rad/s, world frame
+	k     []float64    // spring stiffness towards the column
+	start []state      // starting pose, for Reset
+	epoch []uint32
+	out   []simthread.Body // render state, refreshed by every Step
+	scale []float32
+	color []uint32
+}
+
+type state struct {
+	pos, vel mgl64.Vec3
+	rot      mgl64.Quat
+}
+
+// New returns a world of n bodies (n ≥ 1; body 0 is the reference body)
+// laid out from seed.
+func New(n int, seed uint64) (*World, error) {
+	if n < 1 || n > MaxBodies {
+		return nil, fmt.Errorf("refworld: %d bodies out of range [1, %d]", n, MaxBodies)
+	}
+	w := &World{seed: seed, rng: rand.New(rand.NewPCG(seed, 0x7469636b))}
+	w.grow(n)
+	w.refresh()
+	return w, nil
+}
+
+// Len reports how many bodies the world has.
+func (w *World) Len() int { return len(w.pos) }
+
+// Tick reports the last tick stepped (0 before the first Step).
+func (w *World) Tick() uint64 { return w.tick }
+
+// grow appends bodies until there are n.
+func (w *World) grow(n int) {
+	for i := len(w.pos); i < n; i++ {
+		var s state
+		var k float64
+		var spin mgl64.Vec3
+		scale := float32(0.12 + 0.18*w.rng.Float64())
+		color := swarmColor(w.rng)
+		if i == 0 {
+			s.pos = RefPosition(0)
+			s.rot = RefRotation(0)
+			scale, color = RefScale, RefColor
+		} else {
+			// A near-circular orbit of radius r around the column at
+			// height h, tilted a little, with angular speed sqrt(k).
+			r := 2 + 10*math.Sqrt(w.rng.Float64())
+			h := 0.8 + 4*w.rng.Float64()
+			phase := 2 * math.Pi * w.rng.Float64()
+			k = 0.05 + 0.6*w.rng.Float64()
+			om := math.Sqrt(k)
+			if w.rng.IntN(2) == 0 {
+				om = -om
+			}
+			s.pos = mgl64.Vec3{r * math.Cos(phase), h, r * math.Sin(phase)}
+			tilt := 0.3 * (w.rng.Float64() - 0.5)
+			s.vel = mgl64.Vec3{-r * om * math.Sin(phase), r * om * tilt, r * om * math.Cos(phase)}
+			axis := mgl64.Vec3{w.rng.NormFloat64(), w.rng.NormFloat64(), w.rng.NormFloat64()}
+			if axis.Len() < 1e-9 {
+				axis = mgl64.Vec3{0, 1, 0}
+			}
+			s.rot = mgl64.QuatRotate(2*math.Pi*w.rng.Float64(), axis.Normalize())
+			spin = mgl64.Vec3{w.rng.NormFloat64(), w.rng.NormFloat64(), w.rng.NormFloat64()}.Mul(1.5)
+		}
+		w.pos = append(w.pos, s.pos)
+		w.vel = append(w.vel, s.vel)
+		w.rot = append(w.rot, s.rot)
+		w.spin = append(w.spin, spin)
+		w.k = append(w.k, k)
+		w.start = append(w.start, s)
+		w.epoch = append(w.epoch, 0)
+		w.scale = append(w.scale, scale)
+		w.color = append(w.color, color)
+		w.out = append(w.out, simthread.Body{})
+	}
+}
+
+// swarmColor picks a cool pastel: blues, teals and violets, never the
+// reference body's orange.
+func swarmColor(rng *rand.Rand) uint32 {
+	r := 60 + rng.IntN(100)
+	g := 110 + rng.IntN(110)
+	b := 170 + rng.IntN(86)
+	return 0xFF000000 | uint32(b)<<16 | uint32(g)<<8 | uint32(r)
+}
+
+// RefPosition returns the reference body's exact position at simulated time
+// t seconds.
+func RefPosition(t float64) mgl64.Vec3 {
+	a := RefOmega * t
+	return mgl64.Vec3{RefRadius * math.Cos(a), RefHeight, RefRadius * math.Sin(a)}
+}
+
+// RefRotation returns the reference body's exact orientation at simulated
+// time t seconds.
+func RefRotation(t float64) mgl64.Quat { return mgl64.QuatRotate(RefSpin*t, RefAxis) }
+
+// RefSpeed is the reference body's speed in m/s.
+const RefSpeed = RefRadius * RefOmega
+
+// Step advances the world by one step of dt seconds and applies inputs at
+// its start.
+func (w *World) Step(tick uint64, dt float64, inputs []simthread.Input) {
+	for _, in := range inputs {
+		w.apply(in)
+	}
+	w.tick = tick
+	w.dt = dt
+	// The reference body follows its closed form from the tick number, so
+	// its state at tick k is exact, with no accumulated rounding.
+	t := float64(tick) * dt
+	w.pos[0] = RefPosition(t)
+	w.rot[0] = RefRotation(t)
+	for i := 1; i < len(w.pos); i++ {
+		p, v := w.pos[i], w.vel[i]
+		// Spring towards the column's axis (x = z = 0) and towards the
+		// starting height, semi-implicit Euler.
+		a := mgl64.Vec3{-w.k[i] * p[0], -w.k[i] * (p[1] - w.start[i].pos[1]), -w.k[i] * p[2]}
+		v = v.Add(a.Mul(dt))
+		p = p.Add(v.Mul(dt))
+		w.pos[i], w.vel[i] = p, v
+		// dq/dt = ½ ω q, renormalised.
+		om := w.spin[i]
+		q := w.rot[i]
+		dq := mgl64.Quat{W: 0, V: om}.Mul(q).Scale(0.5 * dt)
+		w.rot[i] = q.Add(dq).Normalize()
+	}
+	w.refresh()
+}
+
+func (w *World) apply(in simthread.Input) {
+	switch in.Kind {
+	case Reset:
+		for i := range w.pos {
+			w.pos[i], w.vel[i], w.rot[i] = w.start[i].pos, w.start[i].vel, w.start[i].rot
+			w.epoch[i]++
+		}
+	case Kick:
+		if math.IsNaN(in.X) || math.IsInf(in.X, 0) {
+			return
+		}
+		dv := math.Max(-50, math.Min(50, in.X))
+		for i := 1; i < len(w.vel); i++ {
+			w.vel[i][1] += dv
+		}
+	case Spawn:
+		n := len(w.pos) + int(max(0, min(in.Code, MaxBodies)))
+		w.grow(min(n, MaxBodies))
+	}
+}
+
+// refresh converts the float64 state into the render state.
+func (w *World) refresh() {
+	for i := range w.out {
+		p, q := w.pos[i], w.rot[i]
+		w.out[i] = simthread.Body{
+			Pos:   mgl32.Vec3{float32(p[0]), float32(p[1]), float32(p[2])},
+			Scale: w.scale[i],
+			Rot:   mgl32.Quat{W: float32(q.W), V: mgl32.Vec3{float32(q.V[0]), float32(q.V[1]), float32(q.V[2])}},
+			Color: w.color[i],
+			Epoch: w.epoch[i],
+		}
+	}
+}
+
+// Snapshot copies the render state into dst.
+func (w *World) Snapshot(dst *simthread.Snapshot) {
+	dst.Bodies = append(dst.Bodies[:0], w.out...)
+}
+
+// Hash returns an FNV-1a hash of the whole state: tick, and every body's
+// position, velocity, orientation and epoch, bit for bit.
+func (w *World) Hash() uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	put := func(f float64) {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(f))
+		h.Write(b[:])
+	}
+	binary.LittleEndian.PutUint64(b[:], w.tick)
+	h.Write(b[:])
+	for i := range w.pos {
+		for _, f := range w.pos[i] {
+			put(f)
+		}
+		for _, f := range w.vel[i] {
+			put(f)
+		}
+		put(w.rot[i].W)
+		for _, f := range w.rot[i].V {
+			put(f)
+		}
+		binary.LittleEndian.PutUint64(b[:], uint64(w.epoch[i]))
+		h.Write(b[:])
+	}
+	return h.Sum64()
+}

@@ -1,0 +1,135 @@
+package refworld_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/simthread/refworld"
+)
+
+func run(t testing.TB, n int, seed uint64, ticks int, inputs map[uint64][]simthread.Input) *refworld.World {
+	t.Helper()
+	w, err := refworld.New(n, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := uint64(1); k <= uint64(ticks); k++ {
+		w.Step(k, 1.0/120, inputs[k])
+	}
+	return w
+}
+
+func TestDeterministic(t *testing.T) {
+	a := run(t, 500, 7, 600, nil)
+	b := run(t, 500, 7, 600, nil)
+	if a.Hash() != b.Hash() {
+		t.Fatal("same seed, same steps, different hashes")
+	}
+	if c := run(t, 500, 8, 600, nil); c.Hash() == a.Hash() {
+		t.Fatal("different seeds hash equal")
+	}
+	if c := run(t, 500, 7, 599, nil); c.Hash() == a.Hash() {
+		t.Fatal("different tick counts hash equal")
+	}
+	kick := map[uint64][]simthread.Input{300: {{Kind: refworld.Kick, X: 3}}}
+	if c := run(t, 500, 7, 600, kick); c.Hash() == a.Hash() {
+		t.Fatal("an input did not change the hash")
+	}
+}
+
+func TestNewRejectsBadSizes(t *testing.T) {
+	for _, n := range []int{0, -1, refworld.MaxBodies + 1} {
+		if _, err := refworld.New(n, 1); err == nil {
+			t.Errorf("New(%d) accepted", n)
+		}
+	}
+}
+
+func TestReferenceBodyFollowsItsClosedForm(t *testing.T) {
+	w := run(t, 3, 1, 1234, nil)
+	var s simthread.Snapshot
+	w.Snapshot(&s)
+	tm := 1234.0 / 120
+	want := refworld.RefPosition(tm)
+	got := s.Bodies[0].Pos
+	for i := range want {
+		if math.Abs(float64(got[i])-want[i]) > 1e-5 {
+			t.Fatalf("reference body at %v, want %v", got, want)
+		}
+	}
+	q := refworld.RefRotation(tm)
+	if d := math.Abs(float64(s.Bodies[0].Rot.W)*q.W + float64(s.Bodies[0].Rot.V[0])*q.V[0] +
+		float64(s.Bodies[0].Rot.V[1])*q.V[1] + float64(s.Bodies[0].Rot.V[2])*q.V[2]); d < 1-1e-6 {
+		t.Fatalf("reference orientation off: |dot| = %v", d)
+	}
+	if s.Bodies[0].Color != refworld.RefColor {
+		t.Fatal("reference body lost its colour")
+	}
+	for _, b := range s.Bodies[1:] {
+		if b.Color == refworld.RefColor {
+			t.Fatal("a swarm body has the reference colour")
+		}
+	}
+}
+
+func TestSwarmStaysBoundedAndNormalised(t *testing.T) {
+	w := run(t, 200, 3, 120*60, nil)
+	var s simthread.Snapshot
+	w.Snapshot(&s)
+	for i, b := range s.Bodies {
+		if b.Pos.Len() > 40 || math.IsNaN(float64(b.Pos[0])) {
+			t.Fatalf("body %d escaped to %v", i, b.Pos)
+		}
+		if l := b.Rot.Len(); math.Abs(float64(l)-1) > 1e-4 {
+			t.Fatalf("body %d orientation length %v", i, l)
+		}
+	}
+}
+
+func TestResetTeleportsAndBumpsEpoch(t *testing.T) {
+	w, _ := refworld.New(10, 5)
+	var start, moved, reset simthread.Snapshot
+	w.Snapshot(&start)
+	for k := uint64(1); k <= 240; k++ {
+		w.Step(k, 1.0/120, nil)
+	}
+	w.Snapshot(&moved)
+	w.Step(241, 1.0/120, []simthread.Input{{Kind: refworld.Reset}})
+	w.Snapshot(&reset)
+	for i := 1; i < 10; i++ {
+		if reset.Bodies[i].Epoch != moved.Bodies[i].Epoch+1 {
+			t.Fatalf("body %d epoch %d → %d, want +1", i, moved.Bodies[i].Epoch, reset.Bodies[i].Epoch)
+		}
+		// One step after the reset, the body is one step from its start.
+		if d := reset.Bodies[i].Pos.Sub(start.Bodies[i].Pos).Len(); d > 0.2 {
+			t.Fatalf("body %d is %v from its start after a reset", i, d)
+		}
+	}
+}
+
+func TestSpawnGrows(t *testing.T) {
+	w, _ := refworld.New(10, 5)
+	w.Step(1, 1.0/120, []simthread.Input{{Kind: refworld.Spawn, Code: 5}})
+	if w.Len() != 15 {
+		t.Fatalf("Len %d after spawning 5 onto 10", w.Len())
+	}
+	w.Step(2, 1.0/120, []simthread.Input{{Kind: refworld.Spawn, Code: -5}, {Kind: refworld.Kick, X: math.NaN()}})
+	if w.Len() != 15 {
+		t.Fatalf("bad inputs changed the world: Len %d", w.Len())
+	}
+}
+
+func TestStepAndSnapshotDoNotAllocate(t *testing.T) {
+	w, _ := refworld.New(1000, 1)
+	var s simthread.Snapshot
+	w.Snapshot(&s)
+	k := uint64(0)
+	if a := testing.AllocsPerRun(100, func() {
+		k++
+		w.Step(k, 1.0/120, nil)
+		w.Snapshot(&s)
+	}); a != 0 {
+		t.Fatalf("Step+Snapshot allocates %.1f times", a)
+	}
+}

@@ -1,0 +1,403 @@
+package simthread
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"runtime/pprof"
+	"runtime/trace"
+	"sync/atomic"
+	"time"
+
+	"github.com/tickframe/tickframe/sync/spsc"
+	"github.com/tickframe/tickframe/sync/triplebuf"
+)
+
+// Defaults for Config.
+const (
+	// DefaultHistory: the renderer keeps the 4 newest snapshots, enough to
+	// find a pair bracketing a render time one tick and a margin behind
+	// even when publishes jitter by most of a tick.
+	DefaultHistory = 4
+	// DefaultInputs is the input queue's capacity: far more than a person
+	// can produce in one tick.
+	DefaultInputs = 256
+)
+
+// Config configures a Sim. Its zero value means the defaults.
+type Config struct {
+	Timing
+	// History is how many snapshots the render side keeps (at least 2).
+	History int
+	// Inputs is the input queue's capacity.
+	Inputs int
+	// InitSnapshot, if set, is called on every snapshot slot once, to
+	// pre-size it so that publishing never allocates.
+	InitSnapshot func(*Snapshot)
+	// Record keeps every applied input with its tick; see InputLog.
+	Record bool
+	// Replay, if not nil, is the input log to apply instead of live input:
+	// each entry at the start of its tick. Send refuses live input then.
+	Replay []TickInput
+	// CheckpointEvery records the world's hash every that many ticks
+	// (the world must implement Hasher); 0 records none.
+	CheckpointEvery uint64
+	// StopAfter ends Run once that tick has run and been published;
+	// 0 runs until the context is done.
+	StopAfter uint64
+}
+
+// Sim runs a World at a fixed rate on its own goroutine and publishes a
+// Snapshot after every wake that ran steps. Create it with New, start it
+// with Run or Start, and read its snapshots with Snapshots from one other
+// goroutine (the render thread).
+type Sim struct {
+	cfg   Config
+	clock Clock
+	world World
+	sched *Scheduler
+	dt    float64
+
+	out  *triplebuf.Producer[Snapshot]
+	view *triplebuf.Consumer[Snapshot]
+	in   *spsc.Queue[Input]
+
+	pauseReq atomic.Bool
+	signal   chan struct{} // wakes a paused loop; capacity 1
+
+	started   bool
+	deadline  time.Duration
+	batch     []Input // this tick's inputs, reused
+	replayAt  int
+	log       []TickInput
+	checks    []Checkpoint
+	hasher    Hasher
+	stopped   bool
+	tel       Telemetry
+	done      chan struct{}
+	runErr    error
+	running   atomic.Bool
+	traceStep string
+}
+
+// New returns a Sim that steps world on clock. The world is the Sim's from
+// now on: touch it again only after Run has returned.
+func New(cfg Config, world World, clock Clock) (*Sim, error) {
+	if world == nil || clock == nil {
+		return nil, errors.New("simthread: New needs a world and a clock")
+	}
+	if cfg.History == 0 {
+		cfg.History = DefaultHistory
+	}
+	if cfg.Inputs == 0 {
+		cfg.Inputs = DefaultInputs
+	}
+	if cfg.History < 2 || cfg.History > triplebuf.MaxHistory {
+		return nil, fmt.Errorf("simthread: history %d out of range [2, %d]", cfg.History, triplebuf.MaxHistory)
+	}
+	if cfg.Inputs < 1 || cfg.Inputs > spsc.MaxCapacity {
+		return nil, fmt.Errorf("simthread: input queue capacity %d out of range [1, %d]", cfg.Inputs, spsc.MaxCapacity)
+	}
+	sched, err := NewScheduler(cfg.Timing)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Timing = sched.Timing()
+	var hasher Hasher
+	if cfg.CheckpointEvery > 0 {
+		h, ok := world.(Hasher)
+		if !ok {
+			return nil, errors.New("simthread: checkpoints need a world that implements Hasher")
+		}
+		hasher = h
+	}
+	for i := 1; i < len(cfg.Replay); i++ {
+		if cfg.Replay[i].Tick < cfg.Replay[i-1].Tick {
+			return nil, fmt.Errorf("simthread: replay log entry %d (tick %d) before entry %d (tick %d)",
+				i, cfg.Replay[i].Tick, i-1, cfg.Replay[i-1].Tick)
+		}
+	}
+	out, view, err := triplebuf.New(cfg.History, cfg.InitSnapshot)
+	if err != nil {
+		return nil, err
+	}
+	in, err := spsc.New[Input](cfg.Inputs)
+	if err != nil {
+		return nil, err
+	}
+	s := &Sim{
+		cfg:    cfg,
+		clock:  clock,
+		world:  world,
+		sched:  sched,
+		dt:     sched.stepSeconds(),
+		out:    out,
+		view:   view,
+		in:     in,
+		signal: make(chan struct{}, 1),
+		batch:  make([]Input, 0, in.Cap()),
+		hasher: hasher,
+		done:   make(chan struct{}),
+	}
+	if cfg.StopAfter > 0 && cfg.CheckpointEvery > 0 {
+		s.checks = make([]Checkpoint, 0, cfg.StopAfter/cfg.CheckpointEvery+1)
+	}
+	return s, nil
+}
+
+// Config returns the Sim's configuration with defaults filled in.
+func (s *Sim) Config() Config { return s.cfg }
+
+// Step returns the fixed step, rounded to the nanosecond.
+func (s *Sim) Step() time.Duration { return s.cfg.Timing.Step() }
+
+// Clock returns the clock the Sim runs on, which the renderer shares.
+func (s *Sim) Clock() Clock { return s.clock }
+
+// Snapshots returns the render side of the snapshot buffer. One goroutine
+// (the render thread) may use it, concurrently with the Sim.
+func (s *Sim) Snapshots() *triplebuf.Consumer[Snapshot] { return s.view }
+
+// Overwritten reports how many snapshots were replaced before the render
+// side acquired them. Any goroutine may call it.
+func (s *Sim) Overwritten() uint64 { return s.out.Overwritten() }
+
+// Send queues an input for the start of the next tick and reports whether
+// there was room (and, when replaying, refuses it). One goroutine (the
+// render thread) may call it, concurrently with the Sim. It never waits.
+func (s *Sim) Send(in Input) bool {
+	if s.cfg.Replay != nil {
+		return false
+	}
+	return s.in.Push(in)
+}
+
+// InputsDropped reports how many inputs Send refused because the queue was
+// full.
+func (s *Sim) InputsDropped() uint64 { return s.in.Dropped() }
+
+// Pause asks the simulation to stop at its next wake (within one tick).
+// Time spent paused is never caught up. Any goroutine may call it; it never
+// waits.
+func (s *Sim) Pause() { s.pauseReq.Store(true) }
+
+// Resume asks a paused simulation to go on from now. Any goroutine may call
+// it; it never waits.
+func (s *Sim) Resume() {
+	s.pauseReq.Store(false)
+	select {
+	case s.signal <- struct{}{}:
+	default:
+	}
+}
+
+// Telemetry returns the live counters, readable from any goroutine.
+func (s *Sim) Telemetry() *Telemetry { return &s.tel }
+
+// Scheduler returns the scheduling core. Only the goroutine driving the
+// Sim may use it, and only between wakes.
+func (s *Sim) Scheduler() *Scheduler { return s.sched }
+
+// Start runs the Sim on a new goroutine until ctx is done; Wait waits for
+// it. Start may be called once.
+func (s *Sim) Start(ctx context.Context) {
+	go func() { _ = s.Run(ctx) }()
+}
+
+// Done is closed when Run has returned.
+func (s *Sim) Done() <-chan struct{} { return s.done }
+
+// Wait waits for Run to return and returns its error.
+func (s *Sim) Wait() error {
+	<-s.done
+	return s.runErr
+}
+
+// Run runs the simulation loop on the calling goroutine: it publishes the
+// initial state, then sleeps until each tick is due, runs the due steps and
+// publishes the result, until ctx is done (it then returns nil within one
+// tick) or the StopAfter tick is published. It returns an error if the
+// world panics. Run may be called once.
+func (s *Sim) Run(ctx context.Context) (err error) {
+	if !s.running.CompareAndSwap(false, true) {
+		return errors.New("simthread: Run called twice")
+	}
+	defer func() {
+		s.runErr = err
+		close(s.done)
+	}()
+	pprof.Do(ctx, pprof.Labels("loop", "sim"), func(ctx context.Context) {
+		err = s.loop(ctx)
+	})
+	return err
+}
+
+func (s *Sim) loop(ctx context.Context) error {
+	next, err := s.Wake()
+	for err == nil && !s.stopped {
+		if s.sched.Paused() {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-s.signal:
+			}
+		} else if s.clock.SleepUntil(ctx, next) != nil {
+			return nil
+		}
+		next, err = s.Wake()
+	}
+	return err
+}
+
+// Wake does what Run does each time it wakes, at the clock's current time:
+// it applies a pause or resume request, runs the due steps (inputs at the
+// start of the first), publishes the result, and returns when the next tick
+// is due. The first call starts the timeline and publishes tick 0. Wake is
+// for drivers that own the timeline, such as the verifier and tests; never
+// call it while Run is running.
+func (s *Sim) Wake() (next time.Duration, err error) {
+	now := s.clock.Now()
+	if !s.started {
+		s.started = true
+		s.sched.Start(now)
+		s.publishTick(0)
+		s.deadline = s.sched.NextDeadline()
+		return s.deadline, nil
+	}
+	if s.stopped {
+		return s.deadline, nil
+	}
+	if !s.sched.Paused() {
+		s.tel.Lateness.Record(int64(now - s.deadline))
+	}
+	switch pause := s.pauseReq.Load(); {
+	case pause && !s.sched.Paused():
+		// Run what is due up to now, then freeze.
+		if err := s.run(now); err != nil {
+			return 0, err
+		}
+		s.sched.Pause(s.clock.Now())
+		s.tel.paused.Store(true)
+		return s.deadline, nil
+	case !pause && s.sched.Paused():
+		before := s.sched.Stats().Paused
+		s.sched.Resume(now)
+		s.tel.pausedNs.Add(int64(s.sched.Stats().Paused - before))
+		s.tel.paused.Store(false)
+		s.deadline = s.sched.NextDeadline()
+		return s.deadline, nil
+	case s.sched.Paused():
+		return s.deadline, nil
+	}
+	if err := s.run(now); err != nil {
+		return 0, err
+	}
+	return s.deadline, nil
+}
+
+// run advances the scheduler to now, runs the due steps and publishes.
+func (s *Sim) run(now time.Duration) (err error) {
+	w := s.sched.Advance(now)
+	s.tel.wakes.Add(1)
+	s.tel.stepsPerWake[min(w.Steps, StepsPerWakeBuckets-1)].Add(1)
+	if w.Clamped > 0 {
+		s.tel.clamps.Add(1)
+		s.tel.clampedNs.Add(int64(w.Clamped))
+	}
+	if w.DiscardedTicks > 0 {
+		s.tel.discards.Add(1)
+		s.tel.discardedTicks.Add(w.DiscardedTicks)
+		s.tel.discardedNs.Add(int64(s.sched.DiscardedTime(w.DiscardedTicks)))
+	}
+	if w.KeptDebt {
+		s.tel.keptDebtWakes.Add(1)
+	}
+	steps := w.Steps
+	if stop := s.cfg.StopAfter; stop > 0 && w.First+uint64(steps) > stop+1 {
+		steps = int(stop + 1 - w.First)
+	}
+	tick := w.First
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("simthread: world panicked at tick %d: %v\n%s", tick, r, debug.Stack())
+		}
+	}()
+	for i := 0; i < steps; i++ {
+		tick = w.First + uint64(i)
+		s.batch = s.batch[:0]
+		if i == 0 && s.cfg.Replay == nil {
+			for {
+				in, ok := s.in.Pop()
+				if !ok {
+					break
+				}
+				s.batch = append(s.batch, in)
+			}
+		}
+		for s.replayAt < len(s.cfg.Replay) && s.cfg.Replay[s.replayAt].Tick <= tick {
+			if s.cfg.Replay[s.replayAt].Tick == tick {
+				s.batch = append(s.batch, s.cfg.Replay[s.replayAt].Input)
+			}
+			s.replayAt++
+		}
+		if s.cfg.Record {
+			for _, in := range s.batch {
+				s.log = append(s.log, TickInput{Tick: tick, Input: in})
+			}
+		}
+		s.tel.inputs.Add(uint64(len(s.batch)))
+		t0 := s.clock.Now()
+		if trace.IsEnabled() {
+			r := trace.StartRegion(context.Background(), "sim.step")
+			s.world.Step(tick, s.dt, s.batch)
+			r.End()
+		} else {
+			s.world.Step(tick, s.dt, s.batch)
+		}
+		s.tel.StepTime.Record(int64(s.clock.Now() - t0))
+		s.tel.ticks.Store(tick)
+		if s.hasher != nil && tick%s.cfg.CheckpointEvery == 0 {
+			s.checks = append(s.checks, Checkpoint{Tick: tick, Hash: s.hasher.Hash()})
+		}
+	}
+	if steps > 0 {
+		s.publishTick(tick)
+	}
+	if stop := s.cfg.StopAfter; stop > 0 && tick >= stop && steps > 0 {
+		s.stopped = true
+	}
+	s.deadline = s.sched.NextDeadline()
+	return nil
+}
+
+// publishTick writes the world's snapshot for tick into the back slot,
+// stamps it and hands it over.
+func (s *Sim) publishTick(tick uint64) {
+	var r *trace.Region
+	if trace.IsEnabled() {
+		r = trace.StartRegion(context.Background(), "sim.publish")
+	}
+	snap := s.out.Slot()
+	s.world.Snapshot(snap)
+	snap.Tick = tick
+	snap.Time = s.sched.TickTime(tick)
+	snap.Published = s.clock.Now()
+	s.out.Publish()
+	s.tel.PublishDelay.Record(int64(snap.Published - snap.Time))
+	if r != nil {
+		r.End()
+	}
+}
+
+// InputLog returns every input applied so far with its tick, when Config.Record
+// is set. Call it only after Run has returned (or between Wake calls).
+func (s *Sim) InputLog() []TickInput { return s.log }
+
+// Checkpoints returns the world hashes recorded every CheckpointEvery ticks.
+// Call it only after Run has returned (or between Wake calls).
+func (s *Sim) Checkpoints() []Checkpoint { return s.checks }
+
+// Stopped reports whether the StopAfter tick has been published. Call it
+// only after Run has returned (or between Wake calls).
+func (s *Sim) Stopped() bool { return s.stopped }
