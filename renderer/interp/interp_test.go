@@ -1,0 +1,359 @@
+package interp_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/simthread/refworld"
+	"github.com/tickframe/tickframe/sync/triplebuf"
+)
+
+func TestAlpha(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		t, ta, tb time.Duration
+		alpha     float64
+		clamped   bool
+	}{
+		{15 * ms, 0, 20 * ms, 0.75, false},
+		{0, 0, 20 * ms, 0, false},
+		{20 * ms, 0, 20 * ms, 1, false},
+		{-1, 0, 20 * ms, 0, true},
+		{21 * ms, 0, 20 * ms, 1, true},
+		{5 * ms, 5 * ms, 5 * ms, 1, true}, // empty interval, at it
+		{4 * ms, 5 * ms, 5 * ms, 0, true}, // empty interval, before it
+		{5 * ms, 10 * ms, 0, 1, true},     // backwards interval, t past tb
+		{math.MaxInt64, math.MinInt64, math.MaxInt64, 1, false},
+		{0, math.MinInt64, math.MaxInt64, 0.5, false},
+	}
+	for _, tt := range tests {
+		a, c := interp.Alpha(tt.t, tt.ta, tt.tb)
+		if math.Abs(a-tt.alpha) > 1e-12 || c != tt.clamped {
+			t.Errorf("Alpha(%d, %d, %d) = %v, %v; want %v, %v", tt.t, tt.ta, tt.tb, a, c, tt.alpha, tt.clamped)
+		}
+	}
+	inf, nan := math.Inf(1), math.NaN()
+	for _, in := range [][3]float64{{nan, 0, 1}, {0, nan, 1}, {0, 0, nan}, {inf, 0, 1}, {-inf, 0, 1}, {1, 0, inf}, {inf, 0, inf}, {0, -inf, inf}} {
+		a, _ := interp.AlphaSeconds(in[0], in[1], in[2])
+		if math.IsNaN(a) || a < 0 || a > 1 {
+			t.Errorf("AlphaSeconds(%v) = %v", in, a)
+		}
+	}
+}
+
+func FuzzAlpha(f *testing.F) {
+	f.Add(int64(15), int64(0), int64(20))
+	f.Add(int64(5), int64(5), int64(5))
+	f.Add(int64(math.MaxInt64), int64(math.MinInt64), int64(0))
+	f.Fuzz(func(t *testing.T, tr, ta, tb int64) {
+		a, clamped := interp.Alpha(time.Duration(tr), time.Duration(ta), time.Duration(tb))
+		if math.IsNaN(a) || a < 0 || a > 1 {
+			t.Fatalf("Alpha(%d, %d, %d) = %v", tr, ta, tb, a)
+		}
+		if !clamped && (tr < ta || tr > tb) {
+			t.Fatalf("Alpha(%d, %d, %d) outside the interval not reported clamped", tr, ta, tb)
+		}
+	})
+}
+
+func FuzzAlphaSeconds(f *testing.F) {
+	f.Add(0.5, 0.0, 1.0)
+	f.Add(math.NaN(), 0.0, 1.0)
+	f.Add(math.Inf(1), math.Inf(-1), math.Inf(1))
+	f.Add(1.0, 1.0, 1.0)
+	f.Add(2.0, 3.0, 1.0)
+	f.Fuzz(func(t *testing.T, tr, ta, tb float64) {
+		a, _ := interp.AlphaSeconds(tr, ta, tb)
+		if math.IsNaN(a) || a < 0 || a > 1 {
+			t.Fatalf("AlphaSeconds(%v, %v, %v) = %v", tr, ta, tb, a)
+		}
+		if ta < tb && tr >= ta && tr <= tb && !math.IsInf(tb-ta, 0) {
+			if want := (tr - ta) / (tb - ta); math.Abs(a-want) > 1e-12 {
+				t.Fatalf("AlphaSeconds(%v, %v, %v) = %v, want %v", tr, ta, tb, a, want)
+			}
+		}
+	})
+}
+
+func quatDot(a, b mgl32.Quat) float64 {
+	return float64(a.W)*float64(b.W) + float64(a.V[0])*float64(b.V[0]) + float64(a.V[1])*float64(b.V[1]) + float64(a.V[2])*float64(b.V[2])
+}
+
+func TestSlerpMatchesMathglAndTakesTheShortPath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for i := 0; i < 10000; i++ {
+		a := mgl32.QuatRotate(float32(rng.Float64()*7), mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Normalize())
+		b := mgl32.QuatRotate(float32(rng.Float64()*7), mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Normalize())
+		u := float32(rng.Float64())
+		got, err := interp.Slerp(a, b, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := mgl32.QuatSlerp(a, b, u)
+		if d := math.Abs(quatDot(got, want)); d < 1-1e-5 {
+			t.Fatalf("Slerp(%v, %v, %v) = %v, mathgl %v", a, b, u, got, want)
+		}
+		// Shortest path: the rotation angle from a to the result is at
+		// most u times the (short) angle from a to b.
+		full := 2 * math.Acos(math.Min(1, math.Abs(quatDot(a, b))))
+		part := 2 * math.Acos(math.Min(1, math.Abs(quatDot(a, got))))
+		if part > float64(u)*full+1e-3 {
+			t.Fatalf("Slerp went the long way: %v of %v at u=%v", part, full, u)
+		}
+	}
+	// q and −q are the same rotation: slerping between them stays put.
+	q := mgl32.QuatRotate(1, mgl32.Vec3{0, 1, 0})
+	got, _ := interp.Slerp(q, q.Scale(-1), 0.5)
+	if math.Abs(quatDot(got, q)) < 1-1e-6 {
+		t.Fatalf("Slerp(q, -q, 0.5) = %v, want ±%v", got, q)
+	}
+}
+
+func FuzzSlerp(f *testing.F) {
+	f.Add(float32(1), float32(0), float32(0), float32(0), float32(0), float32(1), float32(0), float32(0), float32(0.5))
+	f.Add(float32(0), float32(0), float32(0), float32(0), float32(1), float32(0), float32(0), float32(0), float32(0.5))
+	f.Add(float32(1), float32(0), float32(0), float32(0), float32(-1), float32(0), float32(0), float32(0), float32(0.3))
+	f.Add(float32(3), float32(4), float32(0), float32(0), float32(1e-30), float32(0), float32(2e-30), float32(0), float32(2))
+	f.Add(float32(math.NaN()), float32(0), float32(0), float32(0), float32(1), float32(0), float32(0), float32(0), float32(math.NaN()))
+	f.Fuzz(func(t *testing.T, aw, ax, ay, az, bw, bx, by, bz, u float32) {
+		a := mgl32.Quat{W: aw, V: mgl32.Vec3{ax, ay, az}}
+		b := mgl32.Quat{W: bw, V: mgl32.Vec3{bx, by, bz}}
+		q, err := interp.Slerp(a, b, u)
+		if err != nil {
+			return
+		}
+		if l := float64(q.Len()); math.IsNaN(l) || math.Abs(l-1) > 1e-5 {
+			t.Fatalf("Slerp(%v, %v, %v) = %v of length %v", a, b, u, q, l)
+		}
+	})
+}
+
+func TestSlerpRejectsUnusableQuats(t *testing.T) {
+	one := mgl32.QuatIdent()
+	for _, bad := range []mgl32.Quat{{}, {W: float32(math.NaN())}, {W: float32(math.Inf(1))}} {
+		if _, err := interp.Slerp(bad, one, 0.5); err == nil {
+			t.Errorf("Slerp(%v, 1) accepted", bad)
+		}
+		if _, err := interp.Slerp(one, bad, 0.5); err == nil {
+			t.Errorf("Slerp(1, %v) accepted", bad)
+		}
+	}
+}
+
+func TestDelayConvergesAndNeverRunsBackwards(t *testing.T) {
+	step := time.Second / 120
+	d := interp.NewDelay(step, 0)
+	rng := rand.New(rand.NewPCG(2, 2))
+	var f, lastRender time.Duration
+	first := true
+	for i := 0; i < 144*20; i++ {
+		f += time.Second / 144
+		if i%5 == 0 {
+			// Publish delays up to 2 ms; a 6 ms spike at 5 s.
+			pd := time.Duration(rng.Int64N(int64(2 * time.Millisecond)))
+			if i == 144*5 {
+				pd = 6 * time.Millisecond
+			}
+			d.Observe(f, pd)
+		}
+		r := f - d.Update(f)
+		if !first && r < lastRender {
+			t.Fatalf("frame %d: render time went back from %v to %v", i, lastRender, r)
+		}
+		first = false
+		lastRender = r
+		if i == 144*6 && d.Value() < step+6*time.Millisecond {
+			t.Fatalf("1 s after a 6 ms spike the delay is %v", d.Value())
+		}
+	}
+	// 15 s after the spike: back to about step + 2 ms + pad.
+	if v := d.Value(); v < step+1900*time.Microsecond || v > step+2*time.Millisecond+interp.DefaultPad+100*time.Microsecond {
+		t.Fatalf("delay settled at %v, want about %v", v, step+2*time.Millisecond+interp.DefaultPad)
+	}
+	fixed := interp.NewFixedDelay(step, time.Millisecond)
+	if fixed.Update(0) != step {
+		t.Fatal("a fixed delay below one step is not raised to one step")
+	}
+}
+
+// feed publishes snapshots of the given ticks at nominal time tick×10 ms.
+func newView(t *testing.T, depth int) (*triplebuf.Producer[simthread.Snapshot], *triplebuf.Consumer[simthread.Snapshot]) {
+	t.Helper()
+	p, c, err := triplebuf.New[simthread.Snapshot](depth, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, c
+}
+
+func publish(p *triplebuf.Producer[simthread.Snapshot], tick uint64, late time.Duration) {
+	s := p.Slot()
+	s.Tick = tick
+	s.Time = time.Duration(tick) * 10 * time.Millisecond
+	s.Published = s.Time + late
+	p.Publish()
+}
+
+func TestPlannerBrackets(t *testing.T) {
+	ms := time.Millisecond
+	p, c := newView(t, 4)
+	pl := interp.NewPlanner(c, interp.NewFixedDelay(10*ms, 12*ms))
+	if plan := pl.Frame(0); plan.Ready {
+		t.Fatal("ready before any snapshot")
+	}
+	publish(p, 0, 0)
+	plan := pl.Frame(5 * ms) // render time −7 ms, only tick 0 held
+	if !plan.Ready || !plan.New || plan.Prev != 0 || plan.Next != 0 || plan.Clamp != interp.Early {
+		t.Fatalf("one snapshot: %+v", plan)
+	}
+	for k := uint64(1); k <= 3; k++ {
+		publish(p, k, ms)
+		pl.Frame(time.Duration(k)*10*ms + ms)
+	}
+	// Held, newest first: ticks 3 2 1 0 at 30 20 10 0 ms. Render time is
+	// the frame time − 12 ms.
+	tests := []struct {
+		frame      time.Duration
+		prev, next int
+		alpha      float32
+		clamp      interp.Clamp
+		simTick    float64
+	}{
+		{37 * ms, 1, 0, 0.5, interp.NoClamp, 2.5}, // r 25 ms
+		{32 * ms, 1, 0, 0, interp.NoClamp, 2},     // r 20 ms, on tick 2
+		{42 * ms, 1, 0, 1, interp.NoClamp, 3},     // r 30 ms, on the newest
+		{50 * ms, 1, 0, 1, interp.Late, 3},        // r 38 ms, past the newest
+		{11 * ms, 3, 2, 0, interp.Early, 0},       // r −1 ms, before the oldest
+		{12 * ms, 3, 2, 0, interp.NoClamp, 0},     // r 0, on the oldest
+		{27 * ms, 2, 1, 0.5, interp.NoClamp, 1.5}, // r 15 ms
+	}
+	for _, tt := range tests {
+		plan := pl.Frame(tt.frame)
+		if plan.New || plan.Prev != tt.prev || plan.Next != tt.next || math.Abs(float64(plan.Alpha-tt.alpha)) > 1e-6 ||
+			plan.Clamp != tt.clamp || math.Abs(plan.SimTick-tt.simTick) > 1e-6 || plan.RenderTime != tt.frame-12*ms {
+			t.Errorf("frame at %v: %+v; want prev %d next %d alpha %v clamp %v sim %v",
+				tt.frame, plan, tt.prev, tt.next, tt.alpha, tt.clamp, tt.simTick)
+		}
+	}
+	st := pl.Stats()
+	if st.Late != 1 || st.Early != 3 { // with the one-snapshot frame and the warm-up frame at 11 ms
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestPlannerSmoothUnderJitter publishes at 120 Hz with 0–2 ms of publish
+// jitter and renders at 144 Hz: after the first second no frame clamps, the
+// displayed simulation time never goes back, and it tracks the frame time
+// minus the delay exactly (to float32 precision of alpha).
+func TestPlannerSmoothUnderJitter(t *testing.T) {
+	step := time.Second / 120
+	p, c := newView(t, 4)
+	pl := interp.NewPlanner(c, interp.NewDelay(step, 0))
+	rng := rand.New(rand.NewPCG(9, 9))
+	tick := uint64(0)
+	tickTime := func(k uint64) time.Duration { return time.Duration(k) * time.Second / 120 }
+	pub := func(k uint64, late time.Duration) {
+		s := p.Slot()
+		s.Tick, s.Time, s.Published = k, tickTime(k), tickTime(k)+late
+		p.Publish()
+	}
+	nextLate := time.Duration(rng.Int64N(int64(2 * time.Millisecond)))
+	pub(0, 0)
+	var lastSim float64
+	for i := 1; i <= 144*10; i++ {
+		f := time.Duration(i) * time.Second / 144
+		for tickTime(tick+1)+nextLate <= f {
+			tick++
+			pub(tick, nextLate)
+			nextLate = time.Duration(rng.Int64N(int64(2 * time.Millisecond)))
+		}
+		plan := pl.Frame(f)
+		if i < 144 {
+			lastSim = plan.SimTick
+			continue
+		}
+		if plan.Clamp != interp.NoClamp {
+			t.Fatalf("frame %d clamped %v: delay %v", i, plan.Clamp, plan.Delay)
+		}
+		if plan.SimTick < lastSim {
+			t.Fatalf("frame %d: displayed tick went back from %v to %v", i, lastSim, plan.SimTick)
+		}
+		lastSim = plan.SimTick
+		want := plan.RenderTime.Seconds() * 120
+		if math.Abs(plan.SimTick-want) > 1e-4 {
+			t.Fatalf("frame %d: displayed tick %v, render time says %v", i, plan.SimTick, want)
+		}
+	}
+}
+
+func TestPlannerDoesNotAllocate(t *testing.T) {
+	p, c := newView(t, 4)
+	pl := interp.NewPlanner(c, interp.NewDelay(10*time.Millisecond, 0))
+	k := uint64(0)
+	f := time.Duration(0)
+	if a := testing.AllocsPerRun(1000, func() {
+		k++
+		f += 7 * time.Millisecond
+		if k%2 == 0 {
+			publish(p, k/2, time.Millisecond)
+		}
+		pl.Frame(f)
+	}); a != 0 {
+		t.Fatalf("Frame allocates %.1f times", a)
+	}
+}
+
+// TestMeter renders 10 s of a 120 Hz reference orbit at 144 Hz with publish
+// jitter, and checks that the meter sees the interpolated motion as nearly
+// exact and the same frames without interpolation as judder.
+func TestMeter(t *testing.T) {
+	const rate = 120
+	for _, broken := range []bool{false, true} {
+		p, c := newView(t, 4)
+		pl := interp.NewPlanner(c, interp.NewDelay(time.Second/rate, 0))
+		m := &interp.Meter{Rate: rate, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}
+		rng := rand.New(rand.NewPCG(4, 4))
+		tickTime := func(k uint64) time.Duration { return time.Duration(k) * time.Second / rate }
+		pub := func(k uint64, late time.Duration) {
+			s := p.Slot()
+			s.Tick, s.Time, s.Published = k, tickTime(k), tickTime(k)+late
+			pos := refworld.RefPosition(float64(k) / rate)
+			s.Bodies = append(s.Bodies[:0], simthread.Body{Pos: mgl32.Vec3{float32(pos[0]), float32(pos[1]), float32(pos[2])}})
+			p.Publish()
+		}
+		pub(0, 0)
+		tick := uint64(0)
+		for i := 1; i <= 144*10; i++ {
+			f := time.Duration(i) * time.Second / 144
+			for late := time.Duration(rng.Int64N(int64(2 * time.Millisecond))); tickTime(tick+1)+late <= f; late = time.Duration(rng.Int64N(int64(2 * time.Millisecond))) {
+				tick++
+				pub(tick, late)
+			}
+			plan := pl.Frame(f)
+			if broken { // show the newest snapshot: fixed step without interpolation
+				plan.Prev, plan.Next, plan.Alpha = 0, 0, 1
+				plan.SimTick = float64(c.History(0).Tick)
+				plan.RenderTime = f - time.Second/rate
+			}
+			if i > 144 {
+				m.Frame(f, plan, c)
+			}
+		}
+		p50, p99 := m.PosErrTicks(0.5), m.PosErrTicks(0.99)
+		if !broken && (p99 > 0.05 || m.AnimErrMs(0.99) > 0.25 || m.Backwards != 0) {
+			t.Errorf("interpolated: position error p50 %.4f p99 %.4f ticks, animation error p99 %.3f ms, %d backwards",
+				p50, p99, m.AnimErrMs(0.99), m.Backwards)
+		}
+		if broken && (p50 < 0.25 || m.AnimErrMs(0.99) < 2) {
+			t.Errorf("not interpolated: position error p50 %.4f ticks, animation error p99 %.3f ms: the meter missed the judder",
+				p50, m.AnimErrMs(0.99))
+		}
+		t.Logf("broken=%v: position error p50 %.4f p99 %.4f max %.4f ticks; animation error p50 %.3f p99 %.3f ms; skipped %d",
+			broken, p50, p99, float64(m.PosErr.Max())/1e6, m.AnimErrMs(0.5), m.AnimErrMs(0.99), m.Skipped)
+	}
+}

@@ -1,0 +1,269 @@
+package interp
+
+import (
+	"time"
+
+	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/sync/triplebuf"
+)
+
+// Clamp says why a frame's alpha was clamped.
+type Clamp uint8
+
+const (
+	NoClamp Clamp = iota
+	// Late: the render time is past the newest snapshot (the simulation
+	// has not published the next one yet). The newest is shown as is.
+	Late
+	// Early: the render time is before the oldest snapshot held (the delay
+	// is longer than the history covers). The oldest is shown as is.
+	Early
+)
+
+func (c Clamp) String() string {
+	switch c {
+	case Late:
+		return "late"
+	case Early:
+		return "early"
+	}
+	return "none"
+}
+
+// Delay tuning.
+const (
+	// DefaultPad is added to the largest publish delay seen: timers and
+	// scheduling jitter by a few hundred microseconds more than the window
+	// happened to show.
+	DefaultPad = 500 * time.Microsecond
+	// delayWindow is how long a publish delay counts towards the margin:
+	// a spike holds the delay up for 2 s, then it glides down.
+	delayWindow  = 2 * time.Second
+	delayBuckets = 4
+	// riseRate and fallRate bound how fast the delay moves, as a fraction
+	// of the time between frames: rising at 10 % slows the displayed motion
+	// to 90 % speed for a moment instead of jumping it backwards; falling
+	// at 1 % speeds it up by 1 %, which nobody can see.
+	riseRate = 0.10
+	fallRate = 0.01
+	// initialMargin is assumed before any publish has been seen.
+	initialMargin = time.Millisecond
+)
+
+// Delay is the adaptive render delay: one step plus a margin covering the
+// largest publish delay seen in the last two seconds, plus a pad. It is
+// never below one step and never above Max. Its zero value is not usable;
+// get one from NewDelay.
+type Delay struct {
+	step, pad, max time.Duration
+	fixed          bool
+
+	peaks     [delayBuckets]time.Duration // max publish delay per window bucket
+	bucket    int
+	bucketEnd time.Duration
+
+	value   time.Duration
+	last    time.Duration
+	started bool
+}
+
+// NewDelay returns an adaptive delay for a simulation step, bounded by
+// limit (0 means 8 steps, at least 100 ms).
+func NewDelay(step, limit time.Duration) *Delay {
+	if limit <= 0 {
+		limit = max(8*step, 100*time.Millisecond)
+	}
+	limit = max(limit, step)
+	return &Delay{step: step, pad: DefaultPad, max: limit, value: min(step+DefaultPad+initialMargin, limit)}
+}
+
+// NewFixedDelay returns a delay that stays at d (at least one step).
+func NewFixedDelay(step, d time.Duration) *Delay {
+	return &Delay{step: step, max: max(d, step), value: max(d, step), fixed: true}
+}
+
+// Observe feeds the publish delay (Published − Time) of a snapshot the
+// renderer acquired at time now.
+func (d *Delay) Observe(now, publishDelay time.Duration) {
+	if d.fixed {
+		return
+	}
+	d.roll(now)
+	d.peaks[d.bucket] = max(d.peaks[d.bucket], publishDelay)
+}
+
+// roll moves the window to now, forgetting buckets older than the window.
+func (d *Delay) roll(now time.Duration) {
+	const width = delayWindow / delayBuckets
+	if d.bucketEnd == 0 {
+		d.bucketEnd = now + width
+	}
+	for i := 0; now >= d.bucketEnd && i < delayBuckets; i++ {
+		d.bucket = (d.bucket + 1) % delayBuckets
+		d.peaks[d.bucket] = 0
+		d.bucketEnd += width
+	}
+	if now >= d.bucketEnd { // a gap longer than the window
+		d.bucketEnd = now + width
+	}
+}
+
+// Target is the delay the current window calls for.
+func (d *Delay) Target() time.Duration {
+	if d.fixed {
+		return d.value
+	}
+	var peak time.Duration
+	for _, p := range d.peaks {
+		peak = max(peak, p)
+	}
+	return min(max(d.step+peak+d.pad, d.step), d.max)
+}
+
+// Update moves the delay towards Target for a frame at time now and returns
+// it. Successive frames' render times (now − delay) never go backwards.
+func (d *Delay) Update(now time.Duration) time.Duration {
+	if d.fixed {
+		return d.value
+	}
+	d.roll(now)
+	if !d.started {
+		d.started = true
+		d.last = now
+		return d.value
+	}
+	dt := now - d.last
+	d.last = now
+	if dt <= 0 {
+		return d.value
+	}
+	target := d.Target()
+	switch {
+	case target > d.value:
+		d.value = min(target, d.value+time.Duration(riseRate*float64(dt)))
+	case target < d.value:
+		d.value = max(target, d.value-time.Duration(fallRate*float64(dt)))
+	}
+	return d.value
+}
+
+// Value reports the current delay.
+func (d *Delay) Value() time.Duration { return d.value }
+
+// Plan is what to draw in one frame.
+type Plan struct {
+	// New reports that a snapshot arrived since the last frame: it is
+	// History(0) and must be uploaded.
+	New bool
+	// Prev and Next are the history indices of the bracketing pair, Next
+	// the newer (Prev == Next when only one snapshot is held). Valid only
+	// when Ready.
+	Prev, Next int
+	// Alpha interpolates from Prev (0) to Next (1).
+	Alpha float32
+	// Clamp says whether and why Alpha was clamped.
+	Clamp Clamp
+	// RenderTime is the frame time minus Delay.
+	RenderTime, Delay time.Duration
+	// SimTick is the displayed simulation time in ticks:
+	// tick(Prev) + Alpha·(tick(Next) − tick(Prev)).
+	SimTick float64
+	// NewTicks is how many ticks the newest snapshot advanced since the
+	// last frame (the "ticks per frame" that beats at 0/2 in naive loops).
+	NewTicks uint64
+	// Ready is false until the first snapshot arrives.
+	Ready bool
+}
+
+// Planner turns frame times into Plans, reading snapshots from the
+// simulation's triple buffer. It belongs to the render thread.
+type Planner struct {
+	view   *triplebuf.Consumer[simthread.Snapshot]
+	delay  *Delay
+	newest uint64
+	frames uint64
+	late   uint64
+	early  uint64
+}
+
+// NewPlanner returns a planner reading view with the given delay policy.
+func NewPlanner(view *triplebuf.Consumer[simthread.Snapshot], delay *Delay) *Planner {
+	return &Planner{view: view, delay: delay}
+}
+
+// Delay returns the planner's delay policy.
+func (p *Planner) Delay() *Delay { return p.delay }
+
+// Frame acquires the newest snapshot and plans a frame displayed at
+// frameTime. It does not allocate.
+func (p *Planner) Frame(frameTime time.Duration) Plan {
+	var plan Plan
+	if p.view.Acquire() {
+		plan.New = true
+		s := p.view.History(0)
+		p.delay.Observe(frameTime, s.Published-s.Time)
+		if p.view.Len() > 1 {
+			plan.NewTicks = s.Tick - p.newest
+		}
+		p.newest = s.Tick
+	}
+	plan.Delay = p.delay.Update(frameTime)
+	plan.RenderTime = frameTime - plan.Delay
+	n := p.view.Len()
+	if n == 0 {
+		return plan
+	}
+	plan.Ready = true
+	p.frames++
+	r := plan.RenderTime
+	switch {
+	case n == 1:
+		t0 := p.view.History(0).Time
+		plan.Alpha = 1
+		plan.Clamp = clampOf(r, t0, t0)
+	case r >= p.view.History(0).Time:
+		plan.Prev, plan.Next, plan.Alpha = 1, 0, 1
+		if r > p.view.History(0).Time {
+			plan.Clamp = Late
+		}
+	case r < p.view.History(n-1).Time:
+		plan.Prev, plan.Next, plan.Alpha, plan.Clamp = n-1, n-2, 0, Early
+	default:
+		// Newest first: the first snapshot at or before r opens the bracket.
+		i := 1
+		for p.view.History(i).Time > r {
+			i++
+		}
+		a, _ := Alpha(r, p.view.History(i).Time, p.view.History(i-1).Time)
+		plan.Prev, plan.Next, plan.Alpha = i, i-1, float32(a)
+	}
+	switch plan.Clamp {
+	case Late:
+		p.late++
+	case Early:
+		p.early++
+	}
+	ta, tb := p.view.History(plan.Prev).Tick, p.view.History(plan.Next).Tick
+	plan.SimTick = float64(ta) + float64(plan.Alpha)*(float64(tb)-float64(ta))
+	return plan
+}
+
+func clampOf(r, lo, hi time.Duration) Clamp {
+	switch {
+	case r > hi:
+		return Late
+	case r < lo:
+		return Early
+	}
+	return NoClamp
+}
+
+// PlannerStats counts the planned frames and the clamped ones.
+type PlannerStats struct {
+	Frames, Late, Early uint64
+}
+
+// Stats returns the counts since the planner was made.
+func (p *Planner) Stats() PlannerStats {
+	return PlannerStats{Frames: p.frames, Late: p.late, Early: p.early}
+}
