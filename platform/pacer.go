@@ -1,0 +1,136 @@
+package platform
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/tickframe/tickframe/simthread"
+)
+
+// MaxRefresh bounds the refresh rates a Pacer accepts.
+const MaxRefresh = 10000
+
+// Pacer decides when frames start and which display time each frame
+// shows. It runs in one of two modes:
+//
+//   - Software pacing emulates a display of a given refresh rate where
+//     there is none that paces (Xvfb, vsync off): Frame sleeps until the
+//     emulated display's next vblank and returns that vblank's time, so
+//     frame times are exact and free of wake-up jitter.
+//   - Hardware pacing lets the driver's vsync pace the frames (Swap
+//     blocks) and snaps each measured frame start to the display's grid,
+//     following slow drift, so the render time does not carry the
+//     scheduling jitter of Swap's return.
+//
+// A frame that misses its vblank skips to the next one after it, counted
+// in Missed, as a real display would.
+type Pacer struct {
+	clock    simthread.Clock
+	hz       float64
+	software bool
+
+	started bool
+	origin  time.Duration // time of vblank 0
+	k       int64         // index of the last vblank returned
+	last    time.Duration
+	missed  uint64
+}
+
+// NewPacer returns a pacer for a display of hz frames per second, software
+// (sleeping on clock until each vblank) or hardware (snapping to the grid).
+func NewPacer(clock simthread.Clock, hz float64, software bool) (*Pacer, error) {
+	if !(hz >= 1 && hz <= MaxRefresh) {
+		return nil, fmt.Errorf("platform: refresh rate %v Hz out of range [1, %d]", hz, MaxRefresh)
+	}
+	return &Pacer{clock: clock, hz: hz, software: software}, nil
+}
+
+// Hz reports the paced refresh rate.
+func (p *Pacer) Hz() float64 { return p.hz }
+
+// Software reports whether the pacer sleeps to emulate the display.
+func (p *Pacer) Software() bool { return p.software }
+
+// Period returns the nominal frame period.
+func (p *Pacer) Period() time.Duration { return time.Duration(1e9 / p.hz) }
+
+// Missed reports how many vblanks were skipped because a frame came late.
+func (p *Pacer) Missed() uint64 { return p.missed }
+
+func (p *Pacer) vblank(k int64) time.Duration {
+	return p.origin + time.Duration(math.Round(float64(k)*1e9/p.hz))
+}
+
+// Frame waits, in software mode, for the next vblank, and returns the
+// display time of the frame about to be drawn. It returns ctx.Err() if ctx
+// is done while it waits.
+func (p *Pacer) Frame(ctx context.Context) (time.Duration, error) {
+	now := p.clock.Now()
+	if !p.started {
+		p.started = true
+		p.origin, p.k, p.last = now, 0, now
+		return now, nil
+	}
+	next := p.k + 1
+	if t := p.vblank(next); now > t {
+		// Late: the next vblank we can make is the first one after now
+		// (in software mode) or the one now is nearest to (hardware).
+		behind := int64(float64(now-t) * p.hz / 1e9)
+		if p.software {
+			behind++
+		} else if now-p.vblank(next+behind) > p.Period()/2 {
+			behind++
+		}
+		next += behind
+		p.missed += uint64(behind)
+	}
+	t := p.vblank(next)
+	if p.software {
+		if err := p.clock.SleepUntil(ctx, t); err != nil {
+			return 0, err
+		}
+	} else {
+		// Follow the display: if the measured start is far from the grid
+		// (a mode change, a stall), re-anchor the grid on it; otherwise
+		// pull the grid an eighth of the way towards it.
+		switch d := now - t; {
+		case d > p.Period()/4 || d < -p.Period()/4:
+			p.origin, next, t = now, 0, now
+		default:
+			p.origin += d / 8
+			t = p.vblank(next)
+		}
+	}
+	p.k, p.last = next, t
+	return t, nil
+}
+
+// MeasureRefresh estimates the refresh rate from the intervals between
+// successive buffer swaps with vsync on. It reports ok only when the swaps
+// look paced by a display: a median interval of 2 to 50 ms (500 to 20 Hz)
+// and at least three quarters of them within 10 % of it. Unpaced swaps
+// (Xvfb, a driver that ignores the swap interval) are not.
+func MeasureRefresh(intervals []time.Duration) (hz float64, ok bool) {
+	if len(intervals) < 8 {
+		return 0, false
+	}
+	s := slices.Clone(intervals)
+	slices.Sort(s)
+	med := s[len(s)/2]
+	if med < 2*time.Millisecond || med > 50*time.Millisecond {
+		return 0, false
+	}
+	near := 0
+	for _, d := range s {
+		if math.Abs(float64(d-med)) <= 0.1*float64(med) {
+			near++
+		}
+	}
+	if near*4 < len(s)*3 {
+		return 0, false
+	}
+	return 1e9 / float64(med), true
+}

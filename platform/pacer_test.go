@@ -1,0 +1,139 @@
+package platform_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/simthread"
+)
+
+// vclock is a virtual clock whose SleepUntil just moves time, for a pacer
+// driven from one goroutine.
+type vclock struct{ now time.Duration }
+
+func (c *vclock) Now() time.Duration { return c.now }
+func (c *vclock) SleepUntil(ctx context.Context, t time.Duration) error {
+	if t > c.now {
+		c.now = t
+	}
+	return ctx.Err()
+}
+
+var _ simthread.Clock = (*vclock)(nil)
+
+func TestSoftwarePacerHitsTheGrid(t *testing.T) {
+	for _, hz := range []float64{59.94, 60, 144, 240, 360} {
+		c := &vclock{now: 5 * time.Millisecond}
+		p, err := platform.NewPacer(c, hz, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		f0, _ := p.Frame(ctx)
+		for k := 1; k <= int(hz)*10; k++ {
+			c.now += time.Duration(k%3) * 100 * time.Microsecond // some work
+			f, err := p.Frame(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := f0 + time.Duration(float64(k)*1e9/hz+0.5)
+			if d := f - want; d < -1 || d > 1 {
+				t.Fatalf("%v Hz frame %d at %v, want %v", hz, k, f, want)
+			}
+			if c.now != f {
+				t.Fatalf("%v Hz frame %d: pacer returned %v but slept until %v", hz, k, f, c.now)
+			}
+		}
+		if p.Missed() != 0 {
+			t.Fatalf("%v Hz: %d missed with light work", hz, p.Missed())
+		}
+	}
+}
+
+func TestSoftwarePacerSkipsMissedVblanks(t *testing.T) {
+	c := &vclock{}
+	p, _ := platform.NewPacer(c, 100, true) // 10 ms
+	ctx := context.Background()
+	p.Frame(ctx)
+	p.Frame(ctx)                   // 10 ms
+	c.now += 25 * time.Millisecond // a 25 ms frame: misses 20 and 30
+	f, _ := p.Frame(ctx)
+	if f != 40*time.Millisecond || p.Missed() != 2 {
+		t.Fatalf("after a 25 ms frame: frame at %v, missed %d; want 40ms, 2", f, p.Missed())
+	}
+	ctx2, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := p.Frame(ctx2); err == nil {
+		t.Fatal("Frame ignored a cancelled context")
+	}
+}
+
+func TestHardwarePacerSnapsJitterToTheGrid(t *testing.T) {
+	c := &vclock{}
+	p, _ := platform.NewPacer(c, 144, false)
+	ctx := context.Background()
+	period := time.Second / 144
+	f0, _ := p.Frame(ctx)
+	jitter := []time.Duration{300, -200, 500, 0, -400, 100}
+	for k := 1; k < 1000; k++ {
+		c.now = f0 + time.Duration(k)*period + jitter[k%len(jitter)]*time.Microsecond
+		f, _ := p.Frame(ctx)
+		if d := f - (f0 + time.Duration(k)*period); d < -200*time.Microsecond || d > 200*time.Microsecond {
+			t.Fatalf("frame %d at %v, %v off the grid", k, f, d)
+		}
+	}
+	// After a stall the display kept its rhythm: the frame lands on the
+	// vblank nearest to its start, and the skipped ones are counted.
+	missed := p.Missed()
+	c.now += 500 * time.Millisecond
+	f, _ := p.Frame(ctx)
+	if d := f - c.now; d < -period/2 || d > period/2 {
+		t.Fatalf("after a stall the frame is at %v, %v from its start", f, d)
+	}
+	if p.Missed()-missed < 70 {
+		t.Fatalf("a 500 ms stall at 144 Hz missed only %d vblanks", p.Missed()-missed)
+	}
+	// A start far off the grid (a mode change) re-anchors the grid on it.
+	c.now = f + period + period/3
+	if f2, _ := p.Frame(ctx); f2 != c.now {
+		t.Fatalf("off-grid start at %v gave frame %v", c.now, f2)
+	}
+}
+
+func TestNewPacerRejectsBadRates(t *testing.T) {
+	for _, hz := range []float64{0, -60, 0.5, 1e5} {
+		if _, err := platform.NewPacer(&vclock{}, hz, true); err == nil {
+			t.Errorf("NewPacer(%v) accepted", hz)
+		}
+	}
+}
+
+func TestMeasureRefresh(t *testing.T) {
+	ms := func(f float64) time.Duration { return time.Duration(f * 1e6) }
+	paced := []time.Duration{}
+	for i := 0; i < 30; i++ {
+		paced = append(paced, ms(6.944+0.05*float64(i%3-1)))
+	}
+	if hz, ok := platform.MeasureRefresh(paced); !ok || hz < 143 || hz > 145 {
+		t.Fatalf("144 Hz swaps measured as %v, %v", hz, ok)
+	}
+	unpaced := []time.Duration{}
+	for i := 0; i < 30; i++ {
+		unpaced = append(unpaced, ms(0.2+0.1*float64(i%5)))
+	}
+	if _, ok := platform.MeasureRefresh(unpaced); ok {
+		t.Fatal("Xvfb-like unpaced swaps taken for a display")
+	}
+	erratic := []time.Duration{}
+	for i := 0; i < 30; i++ {
+		erratic = append(erratic, ms(5+float64(i%7)*3))
+	}
+	if _, ok := platform.MeasureRefresh(erratic); ok {
+		t.Fatal("erratic swaps taken for a display")
+	}
+	if _, ok := platform.MeasureRefresh(paced[:3]); ok {
+		t.Fatal("three samples were enough")
+	}
+}

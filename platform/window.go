@@ -1,0 +1,323 @@
+package platform
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/glfw/v3.3/glfw"
+)
+
+// Config describes the window to open. Its zero value opens a 1280×720
+// window with vsync and 4× MSAA.
+type Config struct {
+	Title         string
+	Width, Height int  // window size in screen coordinates; 0 means 1280×720
+	Fullscreen    bool // on the primary monitor, at its current video mode
+	NoVSync       bool // swap interval 0 instead of 1
+	// Samples is the MSAA sample count: 0 means 4, -1 means none. Where
+	// the driver has no multisampled visual the window opens without.
+	Samples int
+	Hidden  bool // do not show the window (tests)
+}
+
+// Window is a GLFW window with a current OpenGL 4.1 core context. All its
+// methods must be called on the main thread.
+type Window struct {
+	w          *glfw.Window
+	vsync      bool
+	samples    int
+	fullscreen bool
+	winX, winY int // windowed position and size, to restore from fullscreen
+	winW, winH int
+	events     []Event
+	dropped    uint64
+	version    string
+	renderer   string
+}
+
+// EventKind says what an Event is.
+type EventKind uint8
+
+const (
+	KeyEvent     EventKind = iota + 1 // Key, Scancode, Action, Mods
+	ButtonEvent                       // Button, Action, Mods, X Y cursor position
+	CursorEvent                       // X Y cursor position in screen coordinates
+	ScrollEvent                       // X Y scroll offsets
+	IconifyEvent                      // On: iconified
+	FocusEvent                        // On: focused
+	ResizeEvent                       // X Y new framebuffer size in pixels
+	CloseEvent                        // the user asked to close the window
+)
+
+// Event is one input or window event, collected by Poll.
+type Event struct {
+	Kind     EventKind
+	Key      glfw.Key
+	Scancode int
+	Button   glfw.MouseButton
+	Action   glfw.Action
+	Mods     glfw.ModifierKey
+	X, Y     float64
+	On       bool
+}
+
+// maxEvents bounds the events kept between two Polls; more are dropped
+// (and counted) rather than allocated.
+const maxEvents = 1024
+
+// ErrNoDisplay is wrapped by Open's error when there is no display to open
+// a window on.
+var ErrNoDisplay = errors.New("no display")
+
+// ErrOldGL is wrapped by Open's error when the driver cannot give an
+// OpenGL 4.1 core context.
+var ErrOldGL = errors.New("OpenGL 4.1 core is not available")
+
+// Open initialises GLFW, opens a window with an OpenGL 4.1 core,
+// forward-compatible context, makes the context current and loads the GL
+// functions. It must be called on the main thread, and only one Window may
+// be open at a time.
+func Open(cfg Config) (*Window, error) {
+	if cfg.Width == 0 && cfg.Height == 0 {
+		cfg.Width, cfg.Height = 1280, 720
+	}
+	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > 16384 || cfg.Height > 16384 {
+		return nil, fmt.Errorf("platform: window size %dx%d out of range [1, 16384]", cfg.Width, cfg.Height)
+	}
+	if cfg.Samples == 0 {
+		cfg.Samples = 4
+	}
+	if cfg.Samples < 0 {
+		cfg.Samples = 0
+	}
+	if cfg.Title == "" {
+		cfg.Title = "tickframe"
+	}
+	if err := glfw.Init(); err != nil {
+		noDisplay := os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
+		if noDisplay || strings.Contains(strings.ToLower(glfwDesc(err)), "display") {
+			return nil, fmt.Errorf("platform: %w (%v): set DISPLAY to a running X server, or use `make run`, which starts Xvfb", ErrNoDisplay, glfwDesc(err))
+		}
+		return nil, fmt.Errorf("platform: init GLFW: %v", glfwDesc(err))
+	}
+	win, err := create(cfg, cfg.Samples)
+	samples := cfg.Samples
+	if err != nil && cfg.Samples > 0 {
+		win, err = create(cfg, 0) // no multisampled visual: go without
+		samples = 0
+	}
+	if err != nil {
+		glfw.Terminate()
+		var ge *glfw.Error
+		if errors.As(err, &ge) && (ge.Code == glfw.VersionUnavailable || ge.Code == glfw.APIUnavailable || ge.Code == glfw.FormatUnavailable) {
+			return nil, fmt.Errorf("platform: %w from this driver (%s); update the driver, or use Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)", ErrOldGL, ge.Desc)
+		}
+		return nil, fmt.Errorf("platform: create window: %v", glfwDesc(err))
+	}
+	win.MakeContextCurrent()
+	if err := gl.Init(); err != nil {
+		win.Destroy()
+		glfw.Terminate()
+		return nil, fmt.Errorf("platform: %w: loading GL functions: %v", ErrOldGL, err)
+	}
+	var major, minor int32
+	gl.GetIntegerv(gl.MAJOR_VERSION, &major)
+	gl.GetIntegerv(gl.MINOR_VERSION, &minor)
+	if major < 4 || major == 4 && minor < 1 {
+		win.Destroy()
+		glfw.Terminate()
+		return nil, fmt.Errorf("platform: %w: the driver gave OpenGL %d.%d", ErrOldGL, major, minor)
+	}
+	w := &Window{
+		w:        win,
+		vsync:    !cfg.NoVSync,
+		samples:  samples,
+		events:   make([]Event, 0, maxEvents),
+		version:  gl.GoStr(gl.GetString(gl.VERSION)),
+		renderer: gl.GoStr(gl.GetString(gl.RENDERER)),
+	}
+	w.fullscreen = cfg.Fullscreen
+	w.winW, w.winH = cfg.Width, cfg.Height
+	w.SetVSync(w.vsync)
+	w.install()
+	return w, nil
+}
+
+func create(cfg Config, samples int) (*glfw.Window, error) {
+	glfw.DefaultWindowHints()
+	glfw.WindowHint(glfw.ContextVersionMajor, 4)
+	glfw.WindowHint(glfw.ContextVersionMinor, 1)
+	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
+	glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
+	glfw.WindowHint(glfw.Samples, samples)
+	glfw.WindowHint(glfw.ScaleToMonitor, glfw.True) // HiDPI: size in logical units
+	glfw.WindowHint(glfw.Resizable, glfw.True)
+	if cfg.Hidden {
+		glfw.WindowHint(glfw.Visible, glfw.False)
+	}
+	if cfg.Fullscreen {
+		if m := glfw.GetPrimaryMonitor(); m != nil {
+			mode := m.GetVideoMode()
+			glfw.WindowHint(glfw.RefreshRate, mode.RefreshRate)
+			return glfw.CreateWindow(mode.Width, mode.Height, cfg.Title, m, nil)
+		}
+	}
+	return glfw.CreateWindow(cfg.Width, cfg.Height, cfg.Title, nil, nil)
+}
+
+func glfwDesc(err error) string {
+	var ge *glfw.Error
+	if errors.As(err, &ge) {
+		return ge.Desc
+	}
+	return err.Error()
+}
+
+// install registers the callbacks that turn GLFW's events into Events.
+func (w *Window) install() {
+	w.w.SetKeyCallback(func(_ *glfw.Window, key glfw.Key, scancode int, action glfw.Action, mods glfw.ModifierKey) {
+		w.push(Event{Kind: KeyEvent, Key: key, Scancode: scancode, Action: action, Mods: mods})
+	})
+	w.w.SetMouseButtonCallback(func(gw *glfw.Window, b glfw.MouseButton, action glfw.Action, mods glfw.ModifierKey) {
+		x, y := gw.GetCursorPos()
+		w.push(Event{Kind: ButtonEvent, Button: b, Action: action, Mods: mods, X: x, Y: y})
+	})
+	w.w.SetCursorPosCallback(func(_ *glfw.Window, x, y float64) {
+		w.push(Event{Kind: CursorEvent, X: x, Y: y})
+	})
+	w.w.SetScrollCallback(func(_ *glfw.Window, x, y float64) {
+		w.push(Event{Kind: ScrollEvent, X: x, Y: y})
+	})
+	w.w.SetIconifyCallback(func(_ *glfw.Window, iconified bool) {
+		w.push(Event{Kind: IconifyEvent, On: iconified})
+	})
+	w.w.SetFocusCallback(func(_ *glfw.Window, focused bool) {
+		w.push(Event{Kind: FocusEvent, On: focused})
+	})
+	w.w.SetFramebufferSizeCallback(func(_ *glfw.Window, width, height int) {
+		w.push(Event{Kind: ResizeEvent, X: float64(width), Y: float64(height)})
+	})
+	w.w.SetCloseCallback(func(_ *glfw.Window) {
+		w.push(Event{Kind: CloseEvent})
+	})
+}
+
+func (w *Window) push(e Event) {
+	if len(w.events) == cap(w.events) {
+		w.dropped++
+		return
+	}
+	w.events = append(w.events, e)
+}
+
+// Poll processes pending window-system events and returns them. The slice
+// is reused by the next Poll. It does not allocate.
+func (w *Window) Poll() []Event {
+	w.events = w.events[:0]
+	glfw.PollEvents()
+	return w.events
+}
+
+// DroppedEvents reports how many events overflowed between two Polls.
+func (w *Window) DroppedEvents() uint64 { return w.dropped }
+
+// Swap presents the back buffer. With vsync on, it waits for the display.
+func (w *Window) Swap() { w.w.SwapBuffers() }
+
+// ShouldClose reports whether the user asked to close the window.
+func (w *Window) ShouldClose() bool { return w.w.ShouldClose() }
+
+// FramebufferSize returns the drawable size in pixels (larger than the
+// window size on HiDPI displays).
+func (w *Window) FramebufferSize() (width, height int) { return w.w.GetFramebufferSize() }
+
+// ContentScale returns the ratio of pixels to screen coordinates.
+func (w *Window) ContentScale() float32 {
+	fw, _ := w.w.GetFramebufferSize()
+	ww, _ := w.w.GetSize()
+	if ww <= 0 || fw <= 0 {
+		return 1
+	}
+	return float32(fw) / float32(ww)
+}
+
+// VSync reports whether the swap interval is 1.
+func (w *Window) VSync() bool { return w.vsync }
+
+// SetVSync sets the swap interval to 1 (on) or 0 (off).
+func (w *Window) SetVSync(on bool) {
+	w.vsync = on
+	if on {
+		glfw.SwapInterval(1)
+	} else {
+		glfw.SwapInterval(0)
+	}
+}
+
+// Samples reports the MSAA sample count the window got.
+func (w *Window) Samples() int { return w.samples }
+
+// GLVersion and GLRenderer report the driver's version and renderer strings.
+func (w *Window) GLVersion() string  { return w.version }
+func (w *Window) GLRenderer() string { return w.renderer }
+
+// Fullscreen reports whether the window covers a monitor.
+func (w *Window) Fullscreen() bool { return w.fullscreen }
+
+// ToggleFullscreen switches between windowed and fullscreen on the primary
+// monitor, restoring the windowed position and size.
+func (w *Window) ToggleFullscreen() {
+	m := glfw.GetPrimaryMonitor()
+	if m == nil {
+		return
+	}
+	if w.fullscreen {
+		w.w.SetMonitor(nil, w.winX, w.winY, w.winW, w.winH, 0)
+	} else {
+		w.winX, w.winY = w.w.GetPos()
+		w.winW, w.winH = w.w.GetSize()
+		mode := m.GetVideoMode()
+		w.w.SetMonitor(m, 0, 0, mode.Width, mode.Height, mode.RefreshRate)
+	}
+	w.fullscreen = !w.fullscreen
+	w.SetVSync(w.vsync) // some drivers reset the swap interval
+}
+
+// RefreshRate reports the refresh rate of the monitor the window is on
+// (the primary monitor when windowed), or 0 where the system does not say
+// (Xvfb reports 0).
+func (w *Window) RefreshRate() int {
+	m := w.w.GetMonitor()
+	if m == nil {
+		m = glfw.GetPrimaryMonitor()
+	}
+	if m == nil {
+		return 0
+	}
+	if mode := m.GetVideoMode(); mode != nil {
+		return mode.RefreshRate
+	}
+	return 0
+}
+
+// Iconified reports whether the window is minimised.
+func (w *Window) Iconified() bool { return w.w.GetAttrib(glfw.Iconified) == glfw.True }
+
+// Iconify minimises the window and Restore brings it back.
+func (w *Window) Iconify() { w.w.Iconify() }
+func (w *Window) Restore() { w.w.Restore() }
+
+// SetTitle sets the window title.
+func (w *Window) SetTitle(s string) { w.w.SetTitle(s) }
+
+// Close destroys the window and terminates GLFW.
+func (w *Window) Close() {
+	if w.w != nil {
+		w.w.Destroy()
+		w.w = nil
+		glfw.Terminate()
+	}
+}

@@ -1,0 +1,262 @@
+package renderer
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/tickframe/tickframe/shaders"
+)
+
+// Typed GL object names: a zero value is "no object", and Valid says so.
+type (
+	Program     uint32
+	Buffer      uint32
+	VertexArray uint32
+	Texture     uint32
+)
+
+func (p Program) Valid() bool     { return p != 0 }
+func (b Buffer) Valid() bool      { return b != 0 }
+func (v VertexArray) Valid() bool { return v != 0 }
+func (t Texture) Valid() bool     { return t != 0 }
+
+func (p *Program) Delete() {
+	if p.Valid() {
+		gl.DeleteProgram(uint32(*p))
+		*p = 0
+	}
+}
+
+func (b *Buffer) Delete() {
+	if b.Valid() {
+		n := uint32(*b)
+		gl.DeleteBuffers(1, &n)
+		*b = 0
+	}
+}
+
+func (v *VertexArray) Delete() {
+	if v.Valid() {
+		n := uint32(*v)
+		gl.DeleteVertexArrays(1, &n)
+		*v = 0
+	}
+}
+
+func (t *Texture) Delete() {
+	if t.Valid() {
+		n := uint32(*t)
+		gl.DeleteTextures(1, &n)
+		*t = 0
+	}
+}
+
+func newBuffer() Buffer {
+	var n uint32
+	gl.GenBuffers(1, &n)
+	return Buffer(n)
+}
+
+func newVertexArray() VertexArray {
+	var n uint32
+	gl.GenVertexArrays(1, &n)
+	return VertexArray(n)
+}
+
+// ErrGL is wrapped by every error that reports a GL error code.
+var ErrGL = errors.New("GL error")
+
+// glErrorName names the error codes OpenGL 4.1 core can return.
+func glErrorName(code uint32) string {
+	switch code {
+	case gl.INVALID_ENUM:
+		return "GL_INVALID_ENUM"
+	case gl.INVALID_VALUE:
+		return "GL_INVALID_VALUE"
+	case gl.INVALID_OPERATION:
+		return "GL_INVALID_OPERATION"
+	case gl.INVALID_FRAMEBUFFER_OPERATION:
+		return "GL_INVALID_FRAMEBUFFER_OPERATION"
+	case gl.OUT_OF_MEMORY:
+		return "GL_OUT_OF_MEMORY"
+	}
+	return fmt.Sprintf("GL error 0x%04x", code)
+}
+
+// checkGL drains the GL error queue and returns the first error, naming op.
+// It is called at resource boundaries and once per frame (OpenGL 4.1 core
+// has no debug callback); builds with -tags tickframegldebug also call it
+// after every draw-path call through debugGL.
+func checkGL(op string) error {
+	first := gl.GetError()
+	if first == gl.NO_ERROR {
+		return nil
+	}
+	for i := 0; i < 16 && gl.GetError() != gl.NO_ERROR; i++ {
+	}
+	return fmt.Errorf("renderer: %s: %s: %w", op, glErrorName(first), ErrGL)
+}
+
+// debugCheck panics in debug builds when op left a GL error, so the
+// failing call is found at once; in normal builds it compiles to nothing.
+func debugCheck(op string) {
+	if debugGL {
+		if err := checkGL(op); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// ShaderError is a shader stage that failed to compile, or a program that
+// failed to link.
+type ShaderError struct {
+	Stage  string // "vertex", "fragment" or "link"
+	File   string // the stage's file in shaders/ ("a.vert+b.frag" for link)
+	Log    string // the driver's info log
+	Source string // the file's source; the driver's "0:N" line numbers refer to it
+}
+
+func (e *ShaderError) Error() string {
+	var b strings.Builder
+	what := "compile"
+	if e.Stage == "link" {
+		what = "link"
+	}
+	fmt.Fprintf(&b, "renderer: %s shaders/%s (%s): %s", what, e.File, e.Stage, strings.TrimSpace(e.Log))
+	if e.Source != "" {
+		b.WriteString("\n")
+		sc := bufio.NewScanner(strings.NewReader(e.Source))
+		for n := 1; sc.Scan(); n++ {
+			fmt.Fprintf(&b, "%4d  %s\n", n, sc.Text())
+		}
+	}
+	return b.String()
+}
+
+// glslVersion is the first line of every stage.
+const glslVersion = "#version 410 core\n"
+
+// source assembles a stage: the version line, common.glsl, then the file.
+// #line directives make the driver report lines of common.glsl as "1:N"
+// and lines of the file itself as "0:N", so its log points into the file.
+func source(files fs.FS, name string) (full, own string, err error) {
+	common, err := fs.ReadFile(files, shaders.Common)
+	if err != nil {
+		return "", "", fmt.Errorf("renderer: read shaders/%s: %w", shaders.Common, err)
+	}
+	body, err := fs.ReadFile(files, name)
+	if err != nil {
+		return "", "", fmt.Errorf("renderer: read shaders/%s: %w", name, err)
+	}
+	return glslVersion + "#line 1 1\n" + string(common) + "\n#line 1 0\n" + string(body), string(body), nil
+}
+
+func compile(files fs.FS, name string, stage uint32) (uint32, error) {
+	src, own, err := source(files, name)
+	if err != nil {
+		return 0, err
+	}
+	sh := gl.CreateShader(stage)
+	csrc, free := gl.Strs(src + "\x00")
+	gl.ShaderSource(sh, 1, csrc, nil)
+	free()
+	gl.CompileShader(sh)
+	var ok int32
+	gl.GetShaderiv(sh, gl.COMPILE_STATUS, &ok)
+	if ok == gl.FALSE {
+		log := shaderLog(sh)
+		gl.DeleteShader(sh)
+		stageName := "vertex"
+		if stage == gl.FRAGMENT_SHADER {
+			stageName = "fragment"
+		}
+		return 0, &ShaderError{Stage: stageName, File: name, Log: log, Source: own}
+	}
+	return sh, nil
+}
+
+func shaderLog(sh uint32) string {
+	var n int32
+	gl.GetShaderiv(sh, gl.INFO_LOG_LENGTH, &n)
+	if n <= 1 {
+		return "no log from the driver"
+	}
+	buf := make([]byte, n)
+	gl.GetShaderInfoLog(sh, n, nil, &buf[0])
+	return strings.TrimRight(string(buf), "\x00")
+}
+
+func programLog(p uint32) string {
+	var n int32
+	gl.GetProgramiv(p, gl.INFO_LOG_LENGTH, &n)
+	if n <= 1 {
+		return "no log from the driver"
+	}
+	buf := make([]byte, n)
+	gl.GetProgramInfoLog(p, n, nil, &buf[0])
+	return strings.TrimRight(string(buf), "\x00")
+}
+
+// LoadProgram compiles and links a program from shaders in files (usually
+// shaders.FS). A failure returns a *ShaderError naming the file, with the
+// driver's log and the numbered source; every GL object made on the way is
+// deleted. If feedback names vertex outputs, they are captured with
+// interleaved transform feedback.
+func LoadProgram(files fs.FS, vert, frag string, feedback ...string) (Program, error) {
+	vs, err := compile(files, vert, gl.VERTEX_SHADER)
+	if err != nil {
+		return 0, err
+	}
+	defer gl.DeleteShader(vs) // flagged for deletion; freed with the program
+	p := gl.CreateProgram()
+	gl.AttachShader(p, vs)
+	if frag != "" {
+		fs, err := compile(files, frag, gl.FRAGMENT_SHADER)
+		if err != nil {
+			gl.DeleteProgram(p)
+			return 0, err
+		}
+		defer gl.DeleteShader(fs)
+		gl.AttachShader(p, fs)
+	}
+	if len(feedback) > 0 {
+		names, free := gl.Strs(terminate(feedback)...)
+		gl.TransformFeedbackVaryings(p, int32(len(feedback)), names, gl.INTERLEAVED_ATTRIBS)
+		free()
+	}
+	gl.LinkProgram(p)
+	var ok int32
+	gl.GetProgramiv(p, gl.LINK_STATUS, &ok)
+	if ok == gl.FALSE {
+		log := programLog(p)
+		gl.DeleteProgram(p)
+		files := vert
+		if frag != "" {
+			files += "+" + frag
+		}
+		return 0, &ShaderError{Stage: "link", File: files, Log: log}
+	}
+	if err := checkGL("link " + vert); err != nil {
+		gl.DeleteProgram(p)
+		return 0, err
+	}
+	return Program(p), nil
+}
+
+func terminate(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = s + "\x00"
+	}
+	return out
+}
+
+// uniform returns a uniform's location; -1 (absent or optimised away) is
+// accepted by gl.Uniform* as a no-op.
+func (p Program) uniform(name string) int32 {
+	return gl.GetUniformLocation(uint32(p), gl.Str(name+"\x00"))
+}

@@ -1,0 +1,94 @@
+package renderer
+
+import (
+	"fmt"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/sync/triplebuf"
+)
+
+// lightDir points towards the sun: high, from the front left.
+var lightDir = mgl32.Vec3{-0.45, 0.8, 0.4}.Normalize()
+
+// clearColor is the sky, in sRGB.
+var clearColor = [3]float32{0.055, 0.06, 0.075}
+
+// Renderer draws the interpolated scene. It must be created, used and
+// deleted on the thread whose OpenGL context is current (the main thread).
+type Renderer struct {
+	bodies *bodyPass
+	ground *groundPass
+	hud    *HUD
+	view   *triplebuf.Consumer[simthread.Snapshot]
+}
+
+// New creates the renderer's GL objects for snapshots read from view.
+func New(view *triplebuf.Consumer[simthread.Snapshot]) (*Renderer, error) {
+	if view == nil {
+		return nil, fmt.Errorf("renderer: New needs the snapshot view")
+	}
+	r := &Renderer{view: view}
+	var err error
+	if r.bodies, err = newBodyPass(view.Cap()); err != nil {
+		return nil, err
+	}
+	if r.ground, err = newGroundPass(); err != nil {
+		r.Delete()
+		return nil, err
+	}
+	if r.hud, err = newHUD(); err != nil {
+		r.Delete()
+		return nil, err
+	}
+	return r, nil
+}
+
+// HUD returns the heads-up display.
+func (r *Renderer) HUD() *HUD { return r.hud }
+
+// slot maps a history index to the instance buffer holding that snapshot.
+func (r *Renderer) slot(i int) int {
+	return int((r.view.Acquired() - 1 - uint64(i)) % uint64(r.view.Cap()))
+}
+
+// Frame draws one frame as plan says, into a viewport of width×height
+// pixels, and returns any GL error the frame raised. When plan.New is set
+// it first uploads the newly acquired snapshot. It does not allocate.
+func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) error {
+	if plan.New {
+		r.bodies.upload(r.slot(0), r.view.History(0).Bodies)
+	}
+	gl.Viewport(0, 0, int32(width), int32(height))
+	gl.ClearColor(clearColor[0], clearColor[1], clearColor[2], 1)
+	gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
+	gl.Enable(gl.DEPTH_TEST)
+	gl.Enable(gl.CULL_FACE)
+	gl.Enable(gl.MULTISAMPLE)
+	gl.Disable(gl.BLEND)
+	vp := cam.ViewProj(float32(width) / float32(max(height, 1)))
+	eye := cam.Eye()
+	r.ground.draw(&vp, eye, lightDir)
+	if plan.Ready {
+		r.bodies.draw(r.slot(plan.Prev), r.slot(plan.Next), plan.Alpha, &vp, eye, lightDir)
+	}
+	if r.hud.Visible {
+		r.hud.draw(width, height)
+	}
+	return checkGL("frame")
+}
+
+// Delete frees every GL object.
+func (r *Renderer) Delete() {
+	if r.bodies != nil {
+		r.bodies.delete()
+	}
+	if r.ground != nil {
+		r.ground.delete()
+	}
+	if r.hud != nil {
+		r.hud.delete()
+	}
+}

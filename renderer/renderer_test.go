@@ -1,0 +1,452 @@
+package renderer_test
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/shaders"
+	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/simthread/refworld"
+	"github.com/tickframe/tickframe/sync/triplebuf"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := 0
+	platform.Main(func() { code = m.Run() })
+	os.Exit(code)
+}
+
+const width, height = 480, 320
+
+// onMain runs f on the main thread with a window and GL context open, and
+// fails the test with the error f returns. f must not call t.Fatal: that
+// would end the main goroutine, which serves every GL call. It skips the
+// test when there is no display.
+func onMain(t *testing.T, f func(w *platform.Window) error) {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
+	}
+	var err error
+	platform.Call(func() {
+		var w *platform.Window
+		w, err = platform.Open(platform.Config{Title: t.Name(), Width: width, Height: height})
+		if err != nil {
+			return
+		}
+		defer w.Close()
+		err = f(w)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestShaderInterpolationMatchesCPU runs the shaders' lerp and slerp (the
+// very functions body.vert draws with) through transform feedback and
+// compares every result with the CPU reference in renderer/interp.
+func TestShaderInterpolationMatchesCPU(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		prog, err := renderer.LoadProgram(shaders.FS, "interp_check.vert", "", "oPos", "oRot")
+		if err != nil {
+			return err
+		}
+		defer prog.Delete()
+
+		rng := rand.New(rand.NewPCG(7, 7))
+		randQuat := func() mgl32.Quat {
+			axis := mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Normalize()
+			return mgl32.QuatRotate(float32(rng.Float64()*2*math.Pi), axis)
+		}
+		type in struct {
+			prevPos [4]float32
+			prevRot mgl32.Quat
+			nextPos [4]float32
+			nextRot mgl32.Quat
+			alpha   float32
+		}
+		var ins []in
+		for i := 0; i < 4096; i++ {
+			a := randQuat()
+			b := randQuat()
+			switch i % 4 {
+			case 1: // nearly equal: the nlerp branch
+				b = mgl32.QuatSlerp(a, b, 0.005)
+			case 2: // the long way round: must take the short one
+				b = b.Scale(-1)
+			}
+			ins = append(ins, in{
+				prevPos: [4]float32{float32(rng.NormFloat64() * 10), float32(rng.NormFloat64() * 10), float32(rng.NormFloat64() * 10)},
+				prevRot: a,
+				nextPos: [4]float32{float32(rng.NormFloat64() * 10), float32(rng.NormFloat64() * 10), float32(rng.NormFloat64() * 10)},
+				nextRot: b,
+				alpha:   float32(rng.Float64()),
+			})
+		}
+		ins[0].alpha, ins[1].alpha = 0, 1
+
+		var vao, vbo, out, tfo uint32
+		gl.GenVertexArrays(1, &vao)
+		gl.BindVertexArray(vao)
+		gl.GenBuffers(1, &vbo)
+		gl.BindBuffer(gl.ARRAY_BUFFER, vbo)
+		stride := int32(unsafe.Sizeof(in{}))
+		gl.BufferData(gl.ARRAY_BUFFER, len(ins)*int(stride), unsafe.Pointer(&ins[0]), gl.STATIC_DRAW)
+		for loc, off := range []uintptr{0, 16, 32, 48} {
+			gl.EnableVertexAttribArray(uint32(loc))
+			gl.VertexAttribPointerWithOffset(uint32(loc), 4, gl.FLOAT, false, stride, off)
+		}
+		gl.EnableVertexAttribArray(4)
+		gl.VertexAttribPointerWithOffset(4, 1, gl.FLOAT, false, stride, 64)
+		gl.GenBuffers(1, &out)
+		gl.BindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, out)
+		gl.BufferData(gl.TRANSFORM_FEEDBACK_BUFFER, len(ins)*7*4, nil, gl.STATIC_READ)
+		gl.GenTransformFeedbacks(1, &tfo)
+		gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, tfo)
+		gl.BindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, out)
+		gl.UseProgram(uint32(prog))
+		gl.Enable(gl.RASTERIZER_DISCARD)
+		gl.BeginTransformFeedback(gl.POINTS)
+		gl.DrawArrays(gl.POINTS, 0, int32(len(ins)))
+		gl.EndTransformFeedback()
+		gl.Disable(gl.RASTERIZER_DISCARD)
+		res := make([]float32, len(ins)*7)
+		gl.GetBufferSubData(gl.TRANSFORM_FEEDBACK_BUFFER, 0, len(res)*4, unsafe.Pointer(&res[0]))
+		if e := gl.GetError(); e != gl.NO_ERROR {
+			return fmt.Errorf("GL error 0x%x", e)
+		}
+		defer gl.DeleteBuffers(1, &vbo)
+		defer gl.DeleteBuffers(1, &out)
+		defer gl.DeleteVertexArrays(1, &vao)
+		defer gl.DeleteTransformFeedbacks(1, &tfo)
+
+		var worstPos, worstRot float64
+		for i, x := range ins {
+			r := res[i*7 : i*7+7]
+			pos := interp.Lerp(mgl32.Vec3{x.prevPos[0], x.prevPos[1], x.prevPos[2]}, mgl32.Vec3{x.nextPos[0], x.nextPos[1], x.nextPos[2]}, x.alpha)
+			rot, err := interp.Slerp(x.prevRot, x.nextRot, x.alpha)
+			if err != nil {
+				return err
+			}
+			for k := 0; k < 3; k++ {
+				worstPos = math.Max(worstPos, math.Abs(float64(r[k]-pos[k])))
+			}
+			gpu := mgl32.Quat{W: r[3], V: mgl32.Vec3{r[4], r[5], r[6]}}
+			// q and −q are one rotation; compare the rotations.
+			d := math.Abs(float64(gpu.Dot(rot)))
+			worstRot = math.Max(worstRot, 1-d)
+			if d < 1-1e-5 || math.Abs(float64(gpu.Len())-1) > 1e-5 {
+				return fmt.Errorf("input %d (alpha %v): GPU slerp %v, CPU %v (|dot| %v)", i, x.alpha, gpu, rot, d)
+			}
+		}
+		if worstPos > 1e-4 {
+			return fmt.Errorf("GPU lerp differs from CPU by up to %v m", worstPos)
+		}
+		t.Logf("%d inputs: worst position difference %.2g m, worst 1-|dot| %.2g", len(ins), worstPos, worstRot)
+		return nil
+	})
+}
+
+func TestShaderErrorNamesFileLogAndLines(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		common, _ := shaders.FS.ReadFile(shaders.Common)
+		files := fstest.MapFS{
+			shaders.Common: {Data: common},
+			"broken.vert":  {Data: []byte("void main() {\n    gl_Position = vec4(1.0);\n    undeclared = 2.0;\n}\n")},
+			"ok.frag":      {Data: []byte("out vec4 c;\nvoid main() { c = vec4(1.0); }\n")},
+		}
+		_, err := renderer.LoadProgram(files, "broken.vert", "ok.frag")
+		var se *renderer.ShaderError
+		if !errors.As(err, &se) {
+			return fmt.Errorf("LoadProgram = %v, want a *ShaderError", err)
+		}
+		msg := err.Error()
+		for _, want := range []string{"renderer: compile shaders/broken.vert (vertex):", "0:3", "undeclared", "   3      undeclared = 2.0;"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("error does not contain %q:\n%s", want, msg)
+			}
+		}
+		if _, err := renderer.LoadProgram(files, "missing.vert", "ok.frag"); err == nil || !strings.Contains(err.Error(), "shaders/missing.vert") {
+			t.Errorf("missing file: %v", err)
+		}
+		if e := gl.GetError(); e != gl.NO_ERROR {
+			t.Errorf("failed loads left GL error 0x%x", e)
+		}
+		return nil
+	})
+}
+
+// scene is a fixed pair of snapshots rendered without a simulation.
+type scene struct {
+	p *triplebuf.Producer[simthread.Snapshot]
+	c *triplebuf.Consumer[simthread.Snapshot]
+}
+
+func newScene() *scene {
+	p, c, _ := triplebuf.New[simthread.Snapshot](simthread.DefaultHistory, nil) // a valid depth
+	return &scene{p, c}
+}
+
+func (s *scene) publish(tick uint64, bodies []simthread.Body) {
+	slot := s.p.Slot()
+	slot.Tick = tick
+	slot.Time = time.Duration(tick) * 10 * time.Millisecond
+	slot.Published = slot.Time
+	slot.Bodies = append(slot.Bodies[:0], bodies...)
+	s.p.Publish()
+}
+
+func render(r *renderer.Renderer, plan interp.Plan, cam renderer.Camera) (*image.RGBA, error) {
+	if err := r.Frame(&plan, &cam, width, height); err != nil {
+		return nil, err
+	}
+	return renderer.ReadFrame(nil, width, height)
+}
+
+// isRef reports whether a pixel has the reference body's orange hue, lit
+// or in shade: the swarm is blue to violet, the ground grey.
+func isRef(c color.RGBA) bool {
+	return c.R > 90 && int(c.R) > int(c.B)+60
+}
+
+// refCentroid finds the reference body's pixels.
+func refCentroid(img *image.RGBA) (x, y float64, n int) {
+	for py := 0; py < img.Rect.Dy(); py++ {
+		for px := 0; px < img.Rect.Dx(); px++ {
+			if isRef(img.RGBAAt(px, py)) {
+				x += float64(px)
+				y += float64(py)
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		x /= float64(n)
+		y /= float64(n)
+	}
+	return x, y, n
+}
+
+// TestFrameShowsTheReferenceBodyWhereTheSimulationPutsIt runs the real
+// simulation for a moment, draws a real frame under the window's GL context
+// and finds the reference body on screen where its interpolated position
+// projects, within a few pixels.
+func TestFrameShowsTheReferenceBodyWhereTheSimulationPutsIt(t *testing.T) {
+	onMain(t, func(w *platform.Window) error {
+		world, _ := refworld.New(40, 1) // few enough that nothing hides the reference body
+		clock := new(simthread.VirtualClock)
+		sim, err := simthread.New(simthread.Config{}, world, clock)
+		if err != nil {
+			return err
+		}
+		view := sim.Snapshots()
+		r, err := renderer.New(view)
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		r.HUD().Visible = false
+		planner := interp.NewPlanner(view, interp.NewFixedDelay(sim.Step(), sim.Step()+2*time.Millisecond))
+		next, _ := sim.Wake()
+		var plan interp.Plan
+		frame := time.Duration(0)
+		for i := 0; i < 40; i++ { // 40 frames at 144 Hz, the sim at 120 Hz
+			frame += time.Second / 144
+			for next <= frame {
+				clock.Set(next)
+				next, _ = sim.Wake()
+			}
+			plan = planner.Frame(frame)
+			if err := r.Frame(&plan, ptr(renderer.DefaultCamera()), width, height); err != nil {
+				return err
+			}
+		}
+		img, err := renderer.ReadFrame(nil, width, height)
+		if err != nil {
+			return err
+		}
+		// Not blank: many distinct colours.
+		seen := map[color.RGBA]bool{}
+		for i := 0; i < len(img.Pix); i += 4 * 97 {
+			seen[color.RGBA{img.Pix[i], img.Pix[i+1], img.Pix[i+2], 255}] = true
+		}
+		if len(seen) < 20 {
+			return fmt.Errorf("frame looks blank: %d distinct colours", len(seen))
+		}
+		prev, cur := view.History(plan.Prev).Bodies[0], view.History(plan.Next).Bodies[0]
+		pos := interp.Lerp(prev.Pos, cur.Pos, plan.Alpha)
+		wantX, wantY, ok := renderer.DefaultCamera().Project(pos, width, height)
+		if !ok {
+			return errors.New("reference body behind the camera")
+		}
+		x, y, n := refCentroid(img)
+		if n < 20 {
+			return fmt.Errorf("reference body not found on screen (%d pixels); expected at %.0f,%.0f%s", n, wantX, wantY, saveFailure(img))
+		}
+		if d := math.Hypot(x-float64(wantX), y-float64(wantY)); d > 4 {
+			return fmt.Errorf("reference body drawn at %.1f,%.1f, simulation puts it at %.1f,%.1f (%.1f px off)%s", x, y, wantX, wantY, d, saveFailure(img))
+		}
+		return nil
+	})
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// saveFailure writes a failing frame where the developer can look at it
+// and returns a note saying where.
+func saveFailure(img image.Image) string {
+	f, err := os.CreateTemp("", "tickframe-failed-*.png")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if png.Encode(f, img) != nil {
+		return ""
+	}
+	return " (frame saved to " + f.Name() + ")"
+}
+
+// TestTeleportDoesNotStreak renders a body that jumped between the two
+// snapshots (new epoch) half-way through the interpolation: it must be
+// drawn at its new position only, not half-way along the jump.
+func TestTeleportDoesNotStreak(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		s := newScene()
+		r, err := renderer.New(s.c)
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		r.HUD().Visible = false
+		cam := renderer.DefaultCamera()
+		ref := simthread.Body{Pos: mgl32.Vec3{-8, 2, 0}, Scale: 0.8, Rot: mgl32.QuatIdent(), Color: refworld.RefColor}
+		s.publish(1, []simthread.Body{ref})
+		s.c.Acquire()
+		r.Frame(&interp.Plan{New: true, Ready: true, Alpha: 1}, &cam, width, height)
+		jumped := ref
+		jumped.Pos = mgl32.Vec3{8, 2, 0}
+		for _, epoch := range []uint32{0, 1} {
+			jumped.Epoch = epoch
+			s.publish(uint64(2+epoch), []simthread.Body{jumped})
+			s.c.Acquire()
+			img, err := render(r, interp.Plan{New: true, Ready: true, Prev: 1, Next: 0, Alpha: 0.5}, cam)
+			if err != nil {
+				return err
+			}
+			x, y, n := refCentroid(img)
+			mid, _, _ := cam.Project(mgl32.Vec3{0, 2, 0}, width, height)
+			end, _, _ := cam.Project(jumped.Pos, width, height)
+			if n == 0 {
+				return fmt.Errorf("epoch %d: body not drawn", epoch)
+			}
+			if epoch == 0 && math.Abs(x-float64(mid)) > 10 {
+				return fmt.Errorf("same epoch: body at x=%.0f, want the interpolated midpoint %.0f", x, mid)
+			}
+			if epoch == 1 && math.Abs(x-float64(end)) > 10 {
+				return fmt.Errorf("new epoch: body at x=%.0f,%.0f, want its new position %.0f (no streak through %.0f)", x, y, end, mid)
+			}
+			// Put the body back for the next round.
+			s.publish(uint64(10+epoch), []simthread.Body{ref})
+			s.c.Acquire()
+			r.Frame(&interp.Plan{New: true, Ready: true, Alpha: 1}, &cam, width, height)
+		}
+		return nil
+	})
+}
+
+// TestGoldenFrame compares a fixed scene, drawn with the HUD, with
+// testdata/golden.png within a tolerance (go test -update rewrites it).
+func TestGoldenFrame(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		s := newScene()
+		world, _ := refworld.New(200, 42)
+		var snap simthread.Snapshot
+		for k := uint64(1); k <= 120; k++ {
+			world.Step(k, 1.0/120, nil)
+		}
+		world.Snapshot(&snap)
+		s.publish(120, snap.Bodies)
+		s.c.Acquire()
+		r, err := renderer.New(s.c)
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		h := r.HUD()
+		*h.Line(0) = append(*h.Line(0), "tickframe golden 0123456789 .:%/"...)
+		h.SetLines(1)
+		for i := 0; i < 100; i++ {
+			h.AddFrame(float32(6.9 + 0.3*math.Sin(float64(i)/5)))
+		}
+		h.SetTarget(6.94)
+		img, err := render(r, interp.Plan{New: true, Ready: true, Alpha: 1}, renderer.DefaultCamera())
+		if err != nil {
+			return err
+		}
+		golden := filepath.Join("testdata", "golden.png")
+		if *update {
+			if err := os.MkdirAll("testdata", 0o755); err != nil {
+				return err
+			}
+			return renderer.SavePNG(golden, img)
+		}
+		f, err := os.Open(golden)
+		if err != nil {
+			return fmt.Errorf("%v (run go test -update to create it)", err)
+		}
+		defer f.Close()
+		want, err := png.Decode(f)
+		if err != nil {
+			return err
+		}
+		if want.Bounds() != img.Bounds() {
+			return fmt.Errorf("golden is %v, frame is %v", want.Bounds(), img.Bounds())
+		}
+		var sum float64
+		bad := 0
+		for y := 0; y < height; y++ {
+			for x := 0; x < width; x++ {
+				a := img.RGBAAt(x, y)
+				br, bg, bb, _ := want.At(x, y).RGBA()
+				d := max(absDiff(a.R, uint8(br>>8)), absDiff(a.G, uint8(bg>>8)), absDiff(a.B, uint8(bb>>8)))
+				sum += float64(d)
+				if d > 48 {
+					bad++
+				}
+			}
+		}
+		mean := sum / float64(width*height)
+		if mean > 2 || bad > width*height/100 {
+			return fmt.Errorf("frame differs from %s: mean channel difference %.2f, %d pixels off by more than 48%s", golden, mean, bad, saveFailure(img))
+		}
+		return nil
+	})
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
