@@ -1,0 +1,93 @@
+// Package record reads and writes tickframe's recordings: the files behind
+// `tickframe -record FILE` and `tickframe -replay FILE`.
+//
+// A recording is a Log: a Header saying which world to build and how to
+// step it (everything that changes the simulated result), every input the
+// simulation applied with its tick (simthread.Sim.InputLog), the world's
+// hash every CheckpointEvery ticks (simthread.Sim.Checkpoints), and the
+// tick and hash the run ended at. Replaying it means building the same
+// world, running a Sim with ReplayConfig and passing what that run produced
+// to Verify, which names the first tick whose state differs.
+//
+// Display settings (refresh rate, vsync) are not recorded, and neither are
+// the scheduler's MaxDelta, MaxSteps and Overload or the Sim's History and
+// Inputs: a Sim numbers its ticks consecutively whatever its wakes do, steps
+// by the same dt at a given Rate and applies a replayed input at the start
+// of its recorded tick, so none of them changes the states a replay reaches.
+//
+// # Guarantees
+//
+//   - Write and WriteFile write only logs that pass Validate, and Read and
+//     ReadFile return only logs that pass it.
+//   - Read(Write(l)) equals l bit for bit, NaN payloads included. The
+//     encoding is canonical: a file that Read accepts is exactly what Write
+//     writes for the log Read returned.
+//   - Read never panics, whatever the bytes. Its memory is bounded by what
+//     the input justifies: entries are read one at a time and the slices
+//     grow only as entries arrive, so a count field claiming 2^60 entries
+//     costs a few KiB; the only allocation sized by a field ahead of its
+//     data is Params, at most MaxParamsLen bytes.
+//   - Every Read failure is a *FormatError, one line of the form
+//     "record: offset N: what is wrong", N being the byte offset of the
+//     field at fault. A truncated file is reported as truncated, at the
+//     field it ends in; a file whose structure reads but whose bytes were
+//     changed fails the checksum. CRC-32C detects every error burst of up
+//     to 32 bits, so every change of a single byte is detected: by the
+//     checksum, or by the structure where the byte is a length or count.
+//   - WriteFile is atomic: it writes a temporary file in the destination's
+//     directory, syncs it and renames it over the path, so the path holds
+//     either its old content or the whole new recording, never a part.
+//     On failure the temporary file is removed.
+//
+// # Inputs and floats
+//
+// Input.X and Input.Y are stored as their IEEE 754 bits, so a replay feeds
+// the world exactly what it saw. NaN and infinities are allowed: an input a
+// live run applied (a driver's NaN pointer delta, say) must be replayable,
+// and a world has to cope with such inputs anyway, since the Sim passes them
+// through. Inputs apply from tick 1 (tick 0 is the initial state, before
+// any step), so Validate rejects an input at tick 0, which a Sim would
+// silently skip.
+//
+// # File format, version 1
+//
+// All integers are unsigned and little-endian unless noted; there is no
+// padding. Offsets are in bytes from the start of the file; w, b and p are
+// the lengths of World, Build and Params, n and m the numbers of inputs and
+// checkpoints.
+//
+//	offset            size  field
+//	0                 5     magic, the ASCII bytes "TFREC"
+//	5                 1     format version, 1
+//	6                 8     Seed
+//	14                4     Bodies, at most 2^31-1
+//	18                4     Rate in ticks per second, 1 to 10000 (simthread.MaxRate)
+//	22                8     CheckpointEvery, 0 for no checkpoints
+//	30                1     w, 1 to 64
+//	31                w     World, printable ASCII (0x20 to 0x7e)
+//	31+w              1     b, 0 to 64
+//	32+w              b     Build, printable ASCII
+//	32+w+b            4     p, 0 to 65536
+//	36+w+b            p     Params, opaque to this package
+//	I = 36+w+b+p      8     n, the number of inputs
+//	I+8               32·n  inputs, each:
+//	                          +0  8  Tick, 1 to FinalTick, non-decreasing
+//	                          +8  4  Kind
+//	                          +12 4  Code, two's complement
+//	                          +16 8  X, IEEE 754 binary64 bits
+//	                          +24 8  Y, IEEE 754 binary64 bits
+//	C = I+8+32·n      8     m, the number of checkpoints
+//	C+8               16·m  checkpoints, each:
+//	                          +0  8  Tick
+//	                          +8  8  Hash
+//	F = C+8+16·m      8     FinalTick, at least 1
+//	F+8               8     FinalHash
+//	F+16              4     CRC-32C (Castagnoli, as hash/crc32.Castagnoli) of bytes 0 to F+15
+//	F+20                    end of file: nothing may follow
+//
+// The checkpoints are exactly one every CheckpointEvery ticks up to
+// FinalTick: m = FinalTick / CheckpointEvery (0 when CheckpointEvery is 0),
+// and checkpoint i (from 0) is at tick (i+1)·CheckpointEvery. A checkpoint
+// at FinalTick has the hash FinalHash. A reader must reject a file that
+// breaks any rule above; a version other than 1 is a different format.
+package record
