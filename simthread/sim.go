@@ -37,8 +37,9 @@ type Config struct {
 	InitSnapshot func(*Snapshot)
 	// Record keeps every applied input with its tick; see InputLog.
 	Record bool
-	// Replay, if not nil, is the input log to apply instead of live input:
-	// each entry at the start of its tick. Send refuses live input then.
+	// Replay, if not nil (an empty, non-nil log included), is the input log
+	// to apply instead of live input: each entry at the start of its tick,
+	// ticks from 1 and non-decreasing. Send refuses live input then.
 	Replay []TickInput
 	// CheckpointEvery records the world's hash every that many ticks
 	// (the world must implement Hasher); 0 records none.
@@ -112,8 +113,11 @@ func New(cfg Config, world World, clock Clock) (*Sim, error) {
 		}
 		hasher = h
 	}
-	for i := 1; i < len(cfg.Replay); i++ {
-		if cfg.Replay[i].Tick < cfg.Replay[i-1].Tick {
+	for i := range cfg.Replay {
+		if cfg.Replay[i].Tick == 0 {
+			return nil, fmt.Errorf("simthread: replay log entry %d is at tick 0; inputs apply from tick 1", i)
+		}
+		if i > 0 && cfg.Replay[i].Tick < cfg.Replay[i-1].Tick {
 			return nil, fmt.Errorf("simthread: replay log entry %d (tick %d) before entry %d (tick %d)",
 				i, cfg.Replay[i].Tick, i-1, cfg.Replay[i-1].Tick)
 		}
@@ -285,6 +289,11 @@ func (s *Sim) Wake() (next time.Duration, err error) {
 		s.sched.Resume(now)
 		s.tel.pausedNs.Add(int64(s.sched.Stats().Paused - before))
 		s.tel.paused.Store(false)
+		// Publish the current tick again, stamped on the shifted
+		// timeline, so the renderer has a snapshot on this side of the
+		// pause at once and holds the pose instead of planning frames
+		// against the old timeline.
+		s.publishTick(s.sched.Tick())
 		s.deadline = s.sched.NextDeadline()
 		return s.deadline, nil
 	case s.sched.Paused():

@@ -243,10 +243,17 @@ func TestPauseResumeDoesNotCatchUp(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	clock.Set(10 * time.Second)
+	view := d.sim.Snapshots()
+	for view.Acquire() {
+	}
 	d.sim.Resume()
 	// Resumed at 10 s with 4 ms owed: next tick at 10.006 s.
 	if got := d.deadline(); got != 10*time.Second+6*ms {
 		t.Fatalf("next deadline after resume %v, want 10.006s", got)
+	}
+	// The current tick is published again on the shifted timeline.
+	if !view.Acquire() || view.History(0).Tick != 3 || view.History(0).Time != 10*time.Second-4*ms {
+		t.Fatalf("after resume: %+v, want tick 3 again at 9.996s", view.History(0))
 	}
 	d.wake(0)
 	st := d.sim.Telemetry().Read()

@@ -357,3 +357,36 @@ func TestMeter(t *testing.T) {
 			broken, p50, p99, float64(m.PosErr.Max())/1e6, m.AnimErrMs(0.5), m.AnimErrMs(0.99), m.Skipped)
 	}
 }
+
+// After a frame whose bracket straddles a discontinuity (a pause), the
+// next frame's animation error must not be measured against it.
+func TestMeterAnimErrAfterDiscontinuousFrame(t *testing.T) {
+	const rate = 60
+	step := time.Second / rate
+	p, c, _ := triplebuf.New[simthread.Snapshot](4, nil)
+	pub := func(k uint64, at time.Duration) {
+		s := p.Slot()
+		s.Tick, s.Time, s.Published = k, at, at
+		pos := refworld.RefPosition(float64(k) / rate)
+		s.Bodies = append(s.Bodies[:0], simthread.Body{Pos: mgl32.Vec3{float32(pos[0]), float32(pos[1]), float32(pos[2])}})
+		p.Publish()
+		c.Acquire()
+	}
+	m := &interp.Meter{Rate: rate, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}
+	pause := 5 * time.Second
+	for k := uint64(0); k <= 10; k++ {
+		pub(k, time.Duration(k)*step)
+	}
+	pub(11, 11*step+pause) // tick 11 after a 5 s pause: a new segment
+	// Frame 1: render time between tick 10 (old segment) and 11 (new): no truth.
+	f1 := 11*step + pause - step/100
+	m.Frame(f1+20*time.Millisecond, interp.Plan{Prev: 1, Next: 0, Alpha: 0.998, RenderTime: f1, SimTick: 10.998, Ready: true}, c)
+	pub(12, 12*step+pause)
+	// Frame 2, 6.9 ms later: between 11 and 12, both on the new segment.
+	f2 := f1 + 6944*time.Microsecond
+	a := float32((f2 - (11*step + pause)).Seconds() * rate)
+	m.Frame(f2+20*time.Millisecond, interp.Plan{Prev: 1, Next: 0, Alpha: a, RenderTime: f2, SimTick: 11 + float64(a), Ready: true}, c)
+	if n := m.AnimErr.Count(); n != 0 {
+		t.Errorf("animation error measured against a frame across the pause: %d samples, max %.3f ms", n, float64(m.AnimErr.Max())/1e6)
+	}
+}

@@ -76,12 +76,14 @@ func (m *Meter) Frame(frameTime time.Duration, plan Plan, view *triplebuf.Consum
 	if m.have && sim < m.lastSim-1e-9 {
 		m.Backwards++
 	}
-	// PresentMon: only between frames on the same segment of the timeline.
+	// PresentMon: only between consecutive frames both wholly on one
+	// segment of the timeline; a frame across a discontinuity shows a time
+	// that is on neither, so the next frame is not compared with it.
 	if m.have && continuous && math.Abs(segNext-m.lastSeg) < 1e-6 {
 		d := (sim - m.lastSim) - (frameTime - m.lastFrame).Seconds()
 		m.AnimErr.Record(int64(math.Abs(d) * 1e9))
 	}
-	m.have, m.lastFrame, m.lastSim, m.lastSeg = true, frameTime, sim, segNext
+	m.have, m.lastFrame, m.lastSim, m.lastSeg = continuous, frameTime, sim, segNext
 
 	if !continuous || plan.Clamp == Early {
 		m.Skipped++

@@ -98,13 +98,17 @@ func (d *Delay) roll(now time.Duration) {
 	if d.bucketEnd == 0 {
 		d.bucketEnd = now + width
 	}
-	for i := 0; now >= d.bucketEnd && i < delayBuckets; i++ {
+	if now-d.bucketEnd >= delayWindow {
+		// No frames for longer than the window (a hidden window, a
+		// pause): that says nothing about publish delays, so keep what
+		// the window knew instead of starting over from nothing.
+		d.bucketEnd = now + width
+		return
+	}
+	for now >= d.bucketEnd {
 		d.bucket = (d.bucket + 1) % delayBuckets
 		d.peaks[d.bucket] = 0
 		d.bucketEnd += width
-	}
-	if now >= d.bucketEnd { // a gap longer than the window
-		d.bucketEnd = now + width
 	}
 }
 
