@@ -11,14 +11,15 @@ import (
 )
 
 // Config describes the window to open. Its zero value opens a 1280×720
-// window with vsync and 4× MSAA.
+// window with vsync.
 type Config struct {
 	Title         string
 	Width, Height int  // window size in screen coordinates; 0 means 1280×720
 	Fullscreen    bool // on the primary monitor, at its current video mode
 	NoVSync       bool // swap interval 0 instead of 1
-	// Samples is the MSAA sample count: 0 means 4, -1 means none. Where
-	// the driver has no multisampled visual the window opens without.
+	// Samples asks for a multisampled window (0: none). Where the driver
+	// has no such visual the window opens without. The renderer does its
+	// own MSAA offscreen and needs none.
 	Samples int
 	Hidden  bool // do not show the window (tests)
 }
@@ -34,6 +35,7 @@ type Window struct {
 	winW, winH int
 	events     []Event
 	dropped    uint64
+	fbW, fbH   int // framebuffer size, kept by the resize callback
 	version    string
 	renderer   string
 }
@@ -87,12 +89,7 @@ func Open(cfg Config) (*Window, error) {
 	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > 16384 || cfg.Height > 16384 {
 		return nil, fmt.Errorf("platform: window size %dx%d out of range [1, 16384]", cfg.Width, cfg.Height)
 	}
-	if cfg.Samples == 0 {
-		cfg.Samples = 4
-	}
-	if cfg.Samples < 0 {
-		cfg.Samples = 0
-	}
+	cfg.Samples = max(cfg.Samples, 0)
 	if cfg.Title == "" {
 		cfg.Title = "tickframe"
 	}
@@ -142,6 +139,7 @@ func Open(cfg Config) (*Window, error) {
 	w.fullscreen = cfg.Fullscreen
 	w.winW, w.winH = cfg.Width, cfg.Height
 	w.SetVSync(w.vsync)
+	w.fbW, w.fbH = win.GetFramebufferSize()
 	w.install()
 	return w, nil
 }
@@ -198,6 +196,7 @@ func (w *Window) install() {
 		w.push(Event{Kind: FocusEvent, On: focused})
 	})
 	w.w.SetFramebufferSizeCallback(func(_ *glfw.Window, width, height int) {
+		w.fbW, w.fbH = width, height
 		w.push(Event{Kind: ResizeEvent, X: float64(width), Y: float64(height)})
 	})
 	w.w.SetCloseCallback(func(_ *glfw.Window) {
@@ -231,8 +230,9 @@ func (w *Window) Swap() { w.w.SwapBuffers() }
 func (w *Window) ShouldClose() bool { return w.w.ShouldClose() }
 
 // FramebufferSize returns the drawable size in pixels (larger than the
-// window size on HiDPI displays).
-func (w *Window) FramebufferSize() (width, height int) { return w.w.GetFramebufferSize() }
+// window size on HiDPI displays), as of the last Poll. It does not call
+// into GLFW (whose query allocates), so it is free every frame.
+func (w *Window) FramebufferSize() (width, height int) { return w.fbW, w.fbH }
 
 // ContentScale returns the ratio of pixels to screen coordinates.
 func (w *Window) ContentScale() float32 {

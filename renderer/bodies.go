@@ -9,7 +9,8 @@ import (
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// bodyStride is the size of one instance: simthread.Body as it is.
+// bodyStride is the size of one snapshot body as uploaded: simthread.Body
+// as it is.
 const bodyStride = int32(unsafe.Sizeof(simthread.Body{}))
 
 // Offsets of simthread.Body's fields, which the attribute layout reads.
@@ -20,43 +21,82 @@ var (
 	offEpoch = uintptr(unsafe.Offsetof(simthread.Body{}.Epoch)) // u32
 )
 
-// bodyPass draws every body in one instanced draw call. Its instance
-// buffers mirror the render side's snapshot history one to one: slot i
-// holds the snapshot that was the i-th acquired (mod the history depth),
-// uploaded once when it arrived. A frame binds the two slots of its
-// bracket as the "previous" and "next" attribute streams.
+// poseStride is the size of one interpolated pose: position and scale,
+// orientation, linear colour (three vec4).
+const poseStride = 48
+
+// Feedback are interp.vert's outputs, captured in this order.
+var Feedback = []string{"oPosScale", "oRot", "oAlbedo"}
+
+// bodyPass draws every body with two GPU passes and one draw call each.
+//
+// Its snapshot buffers mirror the render side's snapshot history one to
+// one: slot i holds the snapshot that was the i-th acquired (mod the
+// history depth), uploaded once when it arrived. Each frame, the
+// interpolation pass (interp.vert, one point per body, rasterizer off)
+// reads the two slots of the frame's bracket, lerps and slerps every body
+// with one alpha uniform and captures the poses with transform feedback;
+// the draw pass (body.vert) draws one instanced mesh at those poses. The
+// CPU's work per frame is a handful of GL calls whatever the body count.
 type bodyPass struct {
-	prog                                     Program
-	vao                                      VertexArray
-	mesh, index                              Buffer
-	ring                                     []Buffer
-	count                                    []int // bodies in each slot
-	capacity                                 []int // bodies each slot's storage holds
-	boundPrev, boundNext                     int
-	uViewProj, uAlpha, uPrevCount, uEye, uLD int32
+	interp, draw         Program
+	interpVAO, drawVAO   VertexArray
+	mesh, index, poses   Buffer
+	feedback             uint32 // transform feedback object
+	poseCap              int    // bodies the pose buffer holds
+	ring                 []Buffer
+	count                []int // bodies in each slot
+	capacity             []int // bodies each slot's storage holds
+	boundPrev, boundNext int
+	uAlpha, uPrevCount   int32
+	uViewProj, uEye, uLD int32
 }
 
-func newBodyPass(history int) (*bodyPass, error) {
-	prog, err := LoadProgram(shaders.FS, "body.vert", "lit.frag")
-	if err != nil {
-		return nil, err
-	}
-	b := &bodyPass{
-		prog:      prog,
+func newBodyPass(history int) (b *bodyPass, err error) {
+	b = &bodyPass{
 		ring:      make([]Buffer, history),
 		count:     make([]int, history),
 		capacity:  make([]int, history),
 		boundPrev: -1,
 		boundNext: -1,
 	}
-	b.uViewProj = prog.uniform("uViewProj")
-	b.uAlpha = prog.uniform("uAlpha")
-	b.uPrevCount = prog.uniform("uPrevCount")
-	b.uEye = prog.uniform("uEye")
-	b.uLD = prog.uniform("uLightDir")
+	defer func() {
+		if err != nil {
+			b.delete()
+		}
+	}()
+	if b.interp, err = LoadProgram(shaders.FS, "interp.vert", "", Feedback...); err != nil {
+		return nil, err
+	}
+	if b.draw, err = LoadProgram(shaders.FS, "body.vert", "lit.frag"); err != nil {
+		return nil, err
+	}
+	b.uAlpha = b.interp.uniform("uAlpha")
+	b.uPrevCount = b.interp.uniform("uPrevCount")
+	b.uViewProj = b.draw.uniform("uViewProj")
+	b.uEye = b.draw.uniform("uEye")
+	b.uLD = b.draw.uniform("uLightDir")
 
-	b.vao = newVertexArray()
-	gl.BindVertexArray(uint32(b.vao))
+	for i := range b.ring {
+		b.ring[i] = newBuffer()
+	}
+	b.poses = newBuffer()
+	gl.GenTransformFeedbacks(1, &b.feedback)
+	gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, b.feedback)
+	gl.BindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, uint32(b.poses))
+	gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, 0)
+
+	// The interpolation pass reads snapshot bodies as vertices; bind()
+	// points its attributes at the bracket's two slots.
+	b.interpVAO = newVertexArray()
+	gl.BindVertexArray(uint32(b.interpVAO))
+	for loc := uint32(0); loc <= 6; loc++ {
+		gl.EnableVertexAttribArray(loc)
+	}
+
+	// The draw pass: the mesh per vertex, the poses per instance.
+	b.drawVAO = newVertexArray()
+	gl.BindVertexArray(uint32(b.drawVAO))
 	verts, idx := cube()
 	b.mesh = newBuffer()
 	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.mesh))
@@ -68,16 +108,14 @@ func newBodyPass(history int) (*bodyPass, error) {
 	b.index = newBuffer()
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, uint32(b.index))
 	gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, len(idx)*2, unsafe.Pointer(&idx[0]), gl.STATIC_DRAW)
-	for loc := uint32(2); loc <= 8; loc++ {
+	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.poses))
+	for loc := uint32(2); loc <= 4; loc++ {
 		gl.EnableVertexAttribArray(loc)
+		gl.VertexAttribPointerWithOffset(loc, 4, gl.FLOAT, false, poseStride, uintptr(loc-2)*16)
 		gl.VertexAttribDivisor(loc, 1)
-	}
-	for i := range b.ring {
-		b.ring[i] = newBuffer()
 	}
 	gl.BindVertexArray(0)
 	if err := checkGL("create body pass"); err != nil {
-		b.delete()
 		return nil, err
 	}
 	return b, nil
@@ -91,45 +129,79 @@ func (b *bodyPass) upload(i int, bodies []simthread.Body) {
 		// Grow with headroom so that a few spawns do not reallocate.
 		b.capacity[i] = n + n/4 + 64
 		gl.BufferData(gl.ARRAY_BUFFER, b.capacity[i]*int(bodyStride), nil, gl.STREAM_DRAW)
+		if i == b.boundPrev || i == b.boundNext {
+			b.boundPrev, b.boundNext = -1, -1
+		}
 	}
 	if n > 0 {
 		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*int(bodyStride), unsafe.Pointer(&bodies[0]))
 	}
 	debugCheck("upload bodies")
 	b.count[i] = n
+	if n > b.poseCap {
+		b.poseCap = b.capacity[i]
+		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.poses))
+		gl.BufferData(gl.ARRAY_BUFFER, b.poseCap*poseStride, nil, gl.DYNAMIC_COPY)
+		gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, b.feedback)
+		gl.BindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, uint32(b.poses))
+		gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, 0)
+		debugCheck("grow pose buffer")
+	}
 }
 
-// bind points the previous and next instance streams at ring slots prev
-// and next; it does nothing when they are already bound.
+// bind points the interpolation pass's previous and next attributes at
+// ring slots prev and next; it does nothing when they are already bound.
+// The interpolation VAO must be bound.
 func (b *bodyPass) bind(prev, next int) {
 	if prev == b.boundPrev && next == b.boundNext {
 		return
 	}
 	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.ring[prev]))
-	gl.VertexAttribPointerWithOffset(2, 4, gl.FLOAT, false, bodyStride, offPos)
-	gl.VertexAttribPointerWithOffset(3, 4, gl.FLOAT, false, bodyStride, offRot)
-	gl.VertexAttribIPointerWithOffset(4, 1, gl.UNSIGNED_INT, bodyStride, offEpoch)
+	gl.VertexAttribPointerWithOffset(0, 4, gl.FLOAT, false, bodyStride, offPos)
+	gl.VertexAttribPointerWithOffset(1, 4, gl.FLOAT, false, bodyStride, offRot)
+	gl.VertexAttribIPointerWithOffset(2, 1, gl.UNSIGNED_INT, bodyStride, offEpoch)
 	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.ring[next]))
-	gl.VertexAttribPointerWithOffset(5, 4, gl.FLOAT, false, bodyStride, offPos)
-	gl.VertexAttribPointerWithOffset(6, 4, gl.FLOAT, false, bodyStride, offRot)
-	gl.VertexAttribPointerWithOffset(7, 4, gl.UNSIGNED_BYTE, true, bodyStride, offColor)
-	gl.VertexAttribIPointerWithOffset(8, 1, gl.UNSIGNED_INT, bodyStride, offEpoch)
-	debugCheck("bind instance streams")
+	gl.VertexAttribPointerWithOffset(3, 4, gl.FLOAT, false, bodyStride, offPos)
+	gl.VertexAttribPointerWithOffset(4, 4, gl.FLOAT, false, bodyStride, offRot)
+	gl.VertexAttribPointerWithOffset(5, 4, gl.UNSIGNED_BYTE, true, bodyStride, offColor)
+	gl.VertexAttribIPointerWithOffset(6, 1, gl.UNSIGNED_INT, bodyStride, offEpoch)
+	debugCheck("bind snapshot slots")
 	b.boundPrev, b.boundNext = prev, next
 }
 
-// draw draws the bodies of slot next, interpolated from slot prev.
-func (b *bodyPass) draw(prev, next int, alpha float32, viewProj *mgl32.Mat4, eye, lightDir mgl32.Vec3) {
+// interpolate runs the interpolation pass: the poses of the bodies of slot
+// next, interpolated from slot prev by alpha, into the pose buffer.
+func (b *bodyPass) interpolate(prev, next int, alpha float32) int {
 	n := b.count[next]
+	if n == 0 {
+		return 0
+	}
+	gl.BindVertexArray(uint32(b.interpVAO))
+	b.bind(prev, next)
+	gl.UseProgram(uint32(b.interp))
+	gl.Uniform1f(b.uAlpha, alpha)
+	gl.Uniform1i(b.uPrevCount, int32(b.count[prev]))
+	gl.Enable(gl.RASTERIZER_DISCARD)
+	gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, b.feedback)
+	gl.BeginTransformFeedback(gl.POINTS)
+	gl.DrawArrays(gl.POINTS, 0, int32(n))
+	gl.EndTransformFeedback()
+	gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, 0)
+	gl.Disable(gl.RASTERIZER_DISCARD)
+	gl.BindVertexArray(0)
+	debugCheck("interpolate bodies")
+	return n
+}
+
+// drawBodies draws the bodies of slot next, interpolated from slot prev.
+func (b *bodyPass) drawBodies(prev, next int, alpha float32, viewProj *mgl32.Mat4, eye, lightDir mgl32.Vec3) {
+	n := b.interpolate(prev, next, alpha)
 	if n == 0 {
 		return
 	}
-	gl.UseProgram(uint32(b.prog))
-	gl.BindVertexArray(uint32(b.vao))
-	b.bind(prev, next)
+	gl.UseProgram(uint32(b.draw))
+	gl.BindVertexArray(uint32(b.drawVAO))
 	gl.UniformMatrix4fv(b.uViewProj, 1, false, &viewProj[0])
-	gl.Uniform1f(b.uAlpha, alpha)
-	gl.Uniform1i(b.uPrevCount, int32(b.count[prev]))
 	gl.Uniform3f(b.uEye, eye[0], eye[1], eye[2])
 	gl.Uniform3f(b.uLD, lightDir[0], lightDir[1], lightDir[2])
 	gl.DrawElementsInstanced(gl.TRIANGLES, 36, gl.UNSIGNED_SHORT, nil, int32(n))
@@ -138,10 +210,17 @@ func (b *bodyPass) draw(prev, next int, alpha float32, viewProj *mgl32.Mat4, eye
 }
 
 func (b *bodyPass) delete() {
-	b.prog.Delete()
-	b.vao.Delete()
+	b.interp.Delete()
+	b.draw.Delete()
+	b.interpVAO.Delete()
+	b.drawVAO.Delete()
 	b.mesh.Delete()
 	b.index.Delete()
+	b.poses.Delete()
+	if b.feedback != 0 {
+		gl.DeleteTransformFeedbacks(1, &b.feedback)
+		b.feedback = 0
+	}
 	for i := range b.ring {
 		b.ring[i].Delete()
 	}
@@ -151,7 +230,7 @@ func (b *bodyPass) delete() {
 // normal per face: 24 vertices of position and normal, 36 indices.
 func cube() ([]float32, []uint16) {
 	faces := [6][3]mgl32.Vec3{
-		// normal, then the two in-plane axes
+		// normal, then two in-plane axes whose cross product is the normal
 		{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}},
 		{{-1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
 		{{0, 1, 0}, {0, 0, 1}, {1, 0, 0}},

@@ -206,10 +206,14 @@ func (h *HUD) build() (textStart, lineStart int) {
 	lineStart = len(h.verts)
 	top := float32(h.nlines*(glyphH+lineGap)) + 2*hudPad
 	bottom := top + graphHeight
-	// Full scale is twice the target interval (or 33 ms with no target).
+	// Full scale is twice the target interval (33 ms with no target), or
+	// more when frames take longer, so that the trace stays on the graph.
 	full := 2 * h.targetMs
 	if full <= 0 {
 		full = 33.3
+	}
+	for k := 0; k < h.filled; k++ {
+		full = max(full, 1.25*h.graph[k])
 	}
 	yOf := func(ms float32) float32 { return bottom - min(ms/full, 1)*graphHeight }
 	left := float32(hudPad)

@@ -22,15 +22,27 @@ type Renderer struct {
 	bodies *bodyPass
 	ground *groundPass
 	hud    *HUD
+	target target
 	view   *triplebuf.Consumer[simthread.Snapshot]
+	// vp is the frame's view-projection matrix; a field, not a local, as
+	// its address goes to cgo and a local would escape every frame.
+	vp mgl32.Mat4
+}
+
+// Options configures a Renderer. Its zero value means the defaults.
+type Options struct {
+	// Samples is the MSAA sample count: 0 picks 4, or none on a software
+	// rasterizer (llvmpipe), where it would halve the frame rate; -1
+	// means none. It is capped at the driver's maximum.
+	Samples int
 }
 
 // New creates the renderer's GL objects for snapshots read from view.
-func New(view *triplebuf.Consumer[simthread.Snapshot]) (*Renderer, error) {
+func New(view *triplebuf.Consumer[simthread.Snapshot], opts Options) (*Renderer, error) {
 	if view == nil {
 		return nil, fmt.Errorf("renderer: New needs the snapshot view")
 	}
-	r := &Renderer{view: view}
+	r := &Renderer{view: view, target: target{samples: chooseSamples(opts.Samples)}}
 	var err error
 	if r.bodies, err = newBodyPass(view.Cap()); err != nil {
 		return nil, err
@@ -45,6 +57,9 @@ func New(view *triplebuf.Consumer[simthread.Snapshot]) (*Renderer, error) {
 	}
 	return r, nil
 }
+
+// Samples reports the MSAA sample count in use (0: none).
+func (r *Renderer) Samples() int { return r.target.samples }
 
 // HUD returns the heads-up display.
 func (r *Renderer) HUD() *HUD { return r.hud }
@@ -61,6 +76,10 @@ func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) erro
 	if plan.New {
 		r.bodies.upload(r.slot(0), r.view.History(0).Bodies)
 	}
+	if err := r.target.ensure(width, height); err != nil {
+		return err
+	}
+	r.target.bind()
 	gl.Viewport(0, 0, int32(width), int32(height))
 	gl.ClearColor(clearColor[0], clearColor[1], clearColor[2], 1)
 	gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
@@ -68,14 +87,16 @@ func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) erro
 	gl.Enable(gl.CULL_FACE)
 	gl.Enable(gl.MULTISAMPLE)
 	gl.Disable(gl.BLEND)
-	vp := cam.ViewProj(float32(width) / float32(max(height, 1)))
+	r.vp = cam.ViewProj(float32(width) / float32(max(height, 1)))
+	vp := &r.vp
 	eye := cam.Eye()
-	r.ground.draw(&vp, eye, lightDir)
+	r.ground.draw(vp, eye, lightDir)
 	if plan.Ready {
-		r.bodies.draw(r.slot(plan.Prev), r.slot(plan.Next), plan.Alpha, &vp, eye, lightDir)
+		r.bodies.drawBodies(r.slot(plan.Prev), r.slot(plan.Next), plan.Alpha, vp, eye, lightDir)
 	}
+	r.target.resolve()
 	if r.hud.Visible {
-		r.hud.draw(width, height)
+		r.hud.draw(width, height) // after the resolve: text needs no MSAA
 	}
 	return checkGL("frame")
 }
@@ -91,4 +112,5 @@ func (r *Renderer) Delete() {
 	if r.hud != nil {
 		r.hud.delete()
 	}
+	r.target.delete()
 }

@@ -8,14 +8,12 @@ import (
 	"image/color"
 	"image/png"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
-	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
@@ -61,111 +59,6 @@ func onMain(t *testing.T, f func(w *platform.Window) error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-// TestShaderInterpolationMatchesCPU runs the shaders' lerp and slerp (the
-// very functions body.vert draws with) through transform feedback and
-// compares every result with the CPU reference in renderer/interp.
-func TestShaderInterpolationMatchesCPU(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
-		prog, err := renderer.LoadProgram(shaders.FS, "interp_check.vert", "", "oPos", "oRot")
-		if err != nil {
-			return err
-		}
-		defer prog.Delete()
-
-		rng := rand.New(rand.NewPCG(7, 7))
-		randQuat := func() mgl32.Quat {
-			axis := mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Normalize()
-			return mgl32.QuatRotate(float32(rng.Float64()*2*math.Pi), axis)
-		}
-		type in struct {
-			prevPos [4]float32
-			prevRot mgl32.Quat
-			nextPos [4]float32
-			nextRot mgl32.Quat
-			alpha   float32
-		}
-		var ins []in
-		for i := 0; i < 4096; i++ {
-			a := randQuat()
-			b := randQuat()
-			switch i % 4 {
-			case 1: // nearly equal: the nlerp branch
-				b = mgl32.QuatSlerp(a, b, 0.005)
-			case 2: // the long way round: must take the short one
-				b = b.Scale(-1)
-			}
-			ins = append(ins, in{
-				prevPos: [4]float32{float32(rng.NormFloat64() * 10), float32(rng.NormFloat64() * 10), float32(rng.NormFloat64() * 10)},
-				prevRot: a,
-				nextPos: [4]float32{float32(rng.NormFloat64() * 10), float32(rng.NormFloat64() * 10), float32(rng.NormFloat64() * 10)},
-				nextRot: b,
-				alpha:   float32(rng.Float64()),
-			})
-		}
-		ins[0].alpha, ins[1].alpha = 0, 1
-
-		var vao, vbo, out, tfo uint32
-		gl.GenVertexArrays(1, &vao)
-		gl.BindVertexArray(vao)
-		gl.GenBuffers(1, &vbo)
-		gl.BindBuffer(gl.ARRAY_BUFFER, vbo)
-		stride := int32(unsafe.Sizeof(in{}))
-		gl.BufferData(gl.ARRAY_BUFFER, len(ins)*int(stride), unsafe.Pointer(&ins[0]), gl.STATIC_DRAW)
-		for loc, off := range []uintptr{0, 16, 32, 48} {
-			gl.EnableVertexAttribArray(uint32(loc))
-			gl.VertexAttribPointerWithOffset(uint32(loc), 4, gl.FLOAT, false, stride, off)
-		}
-		gl.EnableVertexAttribArray(4)
-		gl.VertexAttribPointerWithOffset(4, 1, gl.FLOAT, false, stride, 64)
-		gl.GenBuffers(1, &out)
-		gl.BindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, out)
-		gl.BufferData(gl.TRANSFORM_FEEDBACK_BUFFER, len(ins)*7*4, nil, gl.STATIC_READ)
-		gl.GenTransformFeedbacks(1, &tfo)
-		gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, tfo)
-		gl.BindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, out)
-		gl.UseProgram(uint32(prog))
-		gl.Enable(gl.RASTERIZER_DISCARD)
-		gl.BeginTransformFeedback(gl.POINTS)
-		gl.DrawArrays(gl.POINTS, 0, int32(len(ins)))
-		gl.EndTransformFeedback()
-		gl.Disable(gl.RASTERIZER_DISCARD)
-		res := make([]float32, len(ins)*7)
-		gl.GetBufferSubData(gl.TRANSFORM_FEEDBACK_BUFFER, 0, len(res)*4, unsafe.Pointer(&res[0]))
-		if e := gl.GetError(); e != gl.NO_ERROR {
-			return fmt.Errorf("GL error 0x%x", e)
-		}
-		defer gl.DeleteBuffers(1, &vbo)
-		defer gl.DeleteBuffers(1, &out)
-		defer gl.DeleteVertexArrays(1, &vao)
-		defer gl.DeleteTransformFeedbacks(1, &tfo)
-
-		var worstPos, worstRot float64
-		for i, x := range ins {
-			r := res[i*7 : i*7+7]
-			pos := interp.Lerp(mgl32.Vec3{x.prevPos[0], x.prevPos[1], x.prevPos[2]}, mgl32.Vec3{x.nextPos[0], x.nextPos[1], x.nextPos[2]}, x.alpha)
-			rot, err := interp.Slerp(x.prevRot, x.nextRot, x.alpha)
-			if err != nil {
-				return err
-			}
-			for k := 0; k < 3; k++ {
-				worstPos = math.Max(worstPos, math.Abs(float64(r[k]-pos[k])))
-			}
-			gpu := mgl32.Quat{W: r[3], V: mgl32.Vec3{r[4], r[5], r[6]}}
-			// q and −q are one rotation; compare the rotations.
-			d := math.Abs(float64(gpu.Dot(rot)))
-			worstRot = math.Max(worstRot, 1-d)
-			if d < 1-1e-5 || math.Abs(float64(gpu.Len())-1) > 1e-5 {
-				return fmt.Errorf("input %d (alpha %v): GPU slerp %v, CPU %v (|dot| %v)", i, x.alpha, gpu, rot, d)
-			}
-		}
-		if worstPos > 1e-4 {
-			return fmt.Errorf("GPU lerp differs from CPU by up to %v m", worstPos)
-		}
-		t.Logf("%d inputs: worst position difference %.2g m, worst 1-|dot| %.2g", len(ins), worstPos, worstRot)
-		return nil
-	})
 }
 
 func TestShaderErrorNamesFileLogAndLines(t *testing.T) {
@@ -261,7 +154,7 @@ func TestFrameShowsTheReferenceBodyWhereTheSimulationPutsIt(t *testing.T) {
 			return err
 		}
 		view := sim.Snapshots()
-		r, err := renderer.New(view)
+		r, err := renderer.New(view, renderer.Options{})
 		if err != nil {
 			return err
 		}
@@ -333,7 +226,7 @@ func saveFailure(img image.Image) string {
 func TestTeleportDoesNotStreak(t *testing.T) {
 	onMain(t, func(*platform.Window) error {
 		s := newScene()
-		r, err := renderer.New(s.c)
+		r, err := renderer.New(s.c, renderer.Options{Samples: -1})
 		if err != nil {
 			return err
 		}
@@ -388,7 +281,7 @@ func TestGoldenFrame(t *testing.T) {
 		world.Snapshot(&snap)
 		s.publish(120, snap.Bodies)
 		s.c.Acquire()
-		r, err := renderer.New(s.c)
+		r, err := renderer.New(s.c, renderer.Options{Samples: -1})
 		if err != nil {
 			return err
 		}

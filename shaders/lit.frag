@@ -16,7 +16,10 @@ void main() {
     vec3 l = uLightDir;
     vec3 h = normalize(l + v);
     float diff = max(dot(n, l), 0.0);
-    float spec = pow(max(dot(n, h), 0.0), 64.0) * step(0.0, dot(n, l));
+    // x^64 by squaring: exact, and far cheaper than pow per pixel.
+    float x = max(dot(n, h), 0.0);
+    x *= x; x *= x; x *= x; x *= x; x *= x; x *= x;
+    float spec = x * step(0.0, dot(n, l));
     vec3 sky = vec3(0.30, 0.36, 0.45);
     vec3 ground = vec3(0.10, 0.09, 0.08);
     vec3 ambient = mix(ground, sky, 0.5 + 0.5 * n.y);

@@ -40,16 +40,28 @@ func NewRealClock(spin time.Duration) *RealClock {
 // Now reports the time since the clock's origin.
 func (c *RealClock) Now() time.Duration { return time.Since(c.origin) }
 
-// SleepUntil sleeps until t, spinning the last part; see NewRealClock.
+// timers recycles sleep timers: a steady-state SleepUntil allocates
+// nothing, whichever goroutines share the clock.
+var timers = sync.Pool{New: func() any {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return t
+}}
+
+// SleepUntil sleeps until t, spinning the last part; see NewRealClock. It
+// returns as soon as ctx is done.
 func (c *RealClock) SleepUntil(ctx context.Context, t time.Duration) error {
 	if d := t - c.Now() - c.spin; d > 0 {
-		timer := time.NewTimer(d)
+		timer := timers.Get().(*time.Timer)
+		timer.Reset(d) // since Go 1.23 a stopped timer's channel is empty
 		select {
 		case <-ctx.Done():
 			timer.Stop()
+			timers.Put(timer)
 			return ctx.Err()
 		case <-timer.C:
 		}
+		timers.Put(timer)
 	}
 	for c.Now() < t {
 		if err := ctx.Err(); err != nil {

@@ -44,6 +44,9 @@ type Meter struct {
 	// Backwards counts frames whose displayed simulated time was earlier
 	// than the previous frame's.
 	Backwards uint64
+	// LastPos and LastAnim are the last frame's position error (ticks) and
+	// signed animation error (ms), NaN where that frame had none.
+	LastPos, LastAnim float64
 
 	have      bool
 	lastFrame time.Duration
@@ -60,6 +63,7 @@ func segment(s *simthread.Snapshot, rate int) float64 {
 // Frame measures the frame planned by plan for frameTime, view being the
 // consumer the plan was made from.
 func (m *Meter) Frame(frameTime time.Duration, plan Plan, view *triplebuf.Consumer[simthread.Snapshot]) {
+	m.LastPos, m.LastAnim = math.NaN(), math.NaN()
 	if !plan.Ready || m.Rate <= 0 {
 		return
 	}
@@ -82,6 +86,7 @@ func (m *Meter) Frame(frameTime time.Duration, plan Plan, view *triplebuf.Consum
 	if m.have && continuous && math.Abs(segNext-m.lastSeg) < 1e-6 {
 		d := (sim - m.lastSim) - (frameTime - m.lastFrame).Seconds()
 		m.AnimErr.Record(int64(math.Abs(d) * 1e9))
+		m.LastAnim = d * 1e3
 	}
 	m.have, m.lastFrame, m.lastSim, m.lastSeg = continuous, frameTime, sim, segNext
 
@@ -101,6 +106,7 @@ func (m *Meter) Frame(frameTime time.Duration, plan Plan, view *triplebuf.Consum
 	perTick := m.Speed / rate
 	if perTick > 0 {
 		m.PosErr.Record(int64(d / perTick * 1e6))
+		m.LastPos = d / perTick
 	}
 }
 

@@ -2,10 +2,6 @@ package verify
 
 import (
 	"context"
-	"errors"
-	"io"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -179,33 +175,5 @@ func TestTickAccounting(t *testing.T) {
 				t.Errorf("%d Hz × %s with %s: ticks check passed: %s", tc.sim, tc.display, doctor.name, c.Detail)
 			}
 		}
-	}
-}
-
-// TestWriteAtomicLeavesNothingOnFailure: a failed write leaves neither a
-// partial file nor a temporary file, and keeps an earlier file intact.
-func TestWriteAtomicLeavesNothingOnFailure(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "out.json")
-	boom := errors.New("boom")
-	err := writeAtomic(path, func(w io.Writer) error {
-		w.Write([]byte("partial"))
-		return boom
-	})
-	if !errors.Is(err, boom) {
-		t.Fatalf("got %v, want %v", err, boom)
-	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-		t.Fatalf("left %v behind", ents)
-	}
-	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	writeAtomic(path, func(w io.Writer) error { return boom })
-	if b, _ := os.ReadFile(path); string(b) != "old" {
-		t.Fatalf("earlier file now %q", b)
-	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
-		t.Fatalf("left %v behind", ents)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -63,8 +64,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		if path == "" {
 			continue
 		}
-		if err := checkWritable(path); err != nil {
-			fmt.Fprintf(stderr, "tickframe verify: %v\n", oneLine(err))
+		if err := outfile.CheckWritable(path); err != nil {
+			fmt.Fprintf(stderr, "tickframe verify: %s: %v\n", path, oneLine(err))
 			return ExitBadUsage
 		}
 	}
@@ -88,7 +89,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		status = ExitFail
 	}
 	if out.json != "" {
-		err := writeAtomic(out.json, func(w io.Writer) error { return WriteJSON(w, res) })
+		err := outfile.Write(out.json, func(w io.Writer) error { return WriteJSON(w, res) })
 		if err != nil {
 			fmt.Fprintf(stderr, "tickframe verify: %v\n", oneLine(err))
 			status = ExitFail

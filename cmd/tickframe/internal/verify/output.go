@@ -1,15 +1,14 @@
 package verify
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"image/color"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -99,7 +98,7 @@ func writePlot(path string, res *Results) (err error) {
 	canvases := plot.Align(plots, tiles, draw.New(c))
 	pos.Draw(canvases[0][0])
 	anim.Draw(canvases[0][1])
-	return writeAtomic(path, func(w io.Writer) error {
+	return outfile.Write(path, func(w io.Writer) error {
 		_, err := c.WriteTo(w)
 		return err
 	})
@@ -199,56 +198,4 @@ func errorPlot(res *Results, labels []string, index map[string]int, ylabel strin
 	// Four decades of headroom keep the legend clear of the data.
 	p.Y.Min, p.Y.Max = floor, top*1e4
 	return p, nil
-}
-
-// checkWritable reports whether a file can be created at path, before any
-// work is done: the directory must exist and accept files, and path must
-// not be a directory.
-func checkWritable(path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("%s is a directory", path)
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tickframe-verify-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
-}
-
-// writeAtomic writes a file through a temporary file in the same directory
-// and renames it into place, so that readers never see a partial file and
-// a failure leaves any earlier file as it was.
-func writeAtomic(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("verify: write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-			err = fmt.Errorf("verify: write %s: %w", path, err)
-		}
-	}()
-	bw := bufio.NewWriter(f)
-	if err := write(bw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	// CreateTemp makes the file private; results are for everyone.
-	if err := f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }

@@ -1,0 +1,331 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"os"
+	"os/signal"
+	"runtime"
+	rpprof "runtime/pprof"
+	"runtime/trace"
+	"syscall"
+	"time"
+
+	"github.com/go-gl/glfw/v3.3/glfw"
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/simthread/record"
+	"github.com/tickframe/tickframe/simthread/refworld"
+)
+
+// worldName names the reference world in recordings.
+const worldName = "refworld"
+
+// demo runs the demo with o. Whatever happens after the flags are checked,
+// every file asked for is written before it returns.
+func demo(o *options, stdout, stderr io.Writer) (err error) {
+	var rec *record.Log
+	if o.replay != "" {
+		if rec, err = loadReplay(o); err != nil {
+			return err
+		}
+	}
+
+	// SIGINT and SIGTERM end the run like closing the window does. A
+	// second one, once this returns, kills the process as usual.
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+
+	// Files are closed in reverse order of opening, on every path out.
+	var closers []func() error
+	defer func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			if cerr := closers[i](); cerr != nil && err == nil {
+				err = cerr
+			}
+		}
+	}()
+	// A panic below (GLFW turns some driver errors into panics) becomes
+	// an error, so that the deferred writes still happen.
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error: %v", p)
+		}
+	}()
+
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		if err := rpprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return fmt.Errorf("-cpuprofile: %v", err)
+		}
+		closers = append(closers, func() error {
+			rpprof.StopCPUProfile()
+			return f.Close()
+		})
+	}
+	if o.tracePath != "" {
+		f, err := os.Create(o.tracePath)
+		if err != nil {
+			return err
+		}
+		if err := trace.Start(f); err != nil {
+			f.Close()
+			return fmt.Errorf("-trace: %v", err)
+		}
+		closers = append(closers, func() error {
+			trace.Stop()
+			return f.Close()
+		})
+	}
+	if o.pprofAddr != "" {
+		stop, err := servePprof(o.pprofAddr, stderr)
+		if err != nil {
+			return err
+		}
+		closers = append(closers, stop)
+	}
+	if o.stress > 0 || o.gcPressureMB > 0 {
+		l := startLoad(ctx, o.stress, o.gcPressureMB)
+		closers = append(closers, func() error { l.stop(); return nil })
+	}
+
+	world, err := refworld.New(o.bodies, o.seed)
+	if err != nil {
+		return err
+	}
+	var w simthread.World = world
+	if o.stepCost > 0 {
+		w = &costlyWorld{World: world, cost: o.stepCost}
+	}
+	simCfg := simthread.Config{
+		Timing: simthread.Timing{Rate: o.hz, MaxSteps: o.maxSteps, MaxDelta: o.maxDelta, Overload: o.overload},
+		InitSnapshot: func(s *simthread.Snapshot) {
+			s.Bodies = make([]simthread.Body, 0, o.bodies) // publishing never allocates
+		},
+	}
+	if o.record != "" {
+		simCfg.Record = true
+		simCfg.CheckpointEvery = uint64(o.hz) // once a second
+	}
+	if rec != nil {
+		rc := rec.ReplayConfig()
+		simCfg.Replay, simCfg.StopAfter, simCfg.CheckpointEvery = rc.Replay, rc.StopAfter, rc.CheckpointEvery
+	}
+
+	spin := o.spin
+	if spin == 0 {
+		spin = -1 // app: none
+	}
+	a, err := app.New(app.Config{
+		Title:                "tickframe",
+		Width:                o.width,
+		Height:               o.height,
+		Fullscreen:           o.fullscreen,
+		Samples:              samples(o),
+		NoVSync:              !o.vsync,
+		Refresh:              o.refresh,
+		Sim:                  simCfg,
+		Spin:                 spin,
+		Delay:                o.delay,
+		Duration:             o.duration,
+		Screenshot:           o.screenshot,
+		HideHUD:              !o.hud,
+		KeepRunningUnfocused: !o.focusPause,
+		Input:                inputFor,
+		Truth:                refworld.RefPosition,
+		TruthSpeed:           refworld.RefSpeed,
+	}, w)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+
+	runErr := func() (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("internal error: %v", p)
+			}
+		}()
+		return a.Run(ctx)
+	}()
+
+	// Everything below runs whatever Run returned: the world has stopped,
+	// so it may be read here.
+	var errs []error
+	errs = append(errs, runErr)
+	if o.report != "" || o.plot != "" {
+		r := buildReport(a, world, o)
+		if o.report != "" {
+			errs = append(errs, writeReport(o.report, r))
+		}
+		if o.plot != "" {
+			errs = append(errs, writePlot(o.plot, a, r))
+		}
+	}
+	if o.record != "" {
+		errs = append(errs, saveRecording(o, a.Sim(), world))
+	}
+	if rec != nil && runErr == nil {
+		errs = append(errs, checkReplay(rec, a.Sim(), world, stdout))
+	}
+	if o.memProfile != "" {
+		errs = append(errs, writeHeapProfile(o.memProfile))
+	}
+	if o.screenshot != "" && runErr == nil {
+		fmt.Fprintf(stderr, "tickframe: last frame saved to %s\n", o.screenshot)
+	}
+	return errors.Join(nonNil(errs)...)
+}
+
+// samples maps -msaa to app.Config.Samples: the renderer's automatic choice
+// unless the flag was given, -1 for 0 (off).
+func samples(o *options) int {
+	switch {
+	case !o.set["msaa"]:
+		return 0
+	case o.msaa == 0:
+		return -1
+	}
+	return o.msaa
+}
+
+func nonNil(errs []error) []error {
+	var out []error
+	for _, e := range errs {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// inputFor turns the demo's keys into world inputs: R resets the scene
+// (a teleport: no streaks), K kicks every body upwards, N spawns 256 more.
+func inputFor(e platform.Event) (simthread.Input, bool) {
+	if e.Kind != platform.KeyEvent || e.Action != glfw.Press {
+		return simthread.Input{}, false
+	}
+	switch e.Key {
+	case glfw.KeyR:
+		return simthread.Input{Kind: refworld.Reset}, true
+	case glfw.KeyK:
+		return simthread.Input{Kind: refworld.Kick, X: 4}, true
+	case glfw.KeyN:
+		return simthread.Input{Kind: refworld.Spawn, Code: 256}, true
+	}
+	return simthread.Input{}, false
+}
+
+// loadReplay reads the recording and takes the world's settings from it.
+func loadReplay(o *options) (*record.Log, error) {
+	rec, err := record.ReadFile(o.replay)
+	if err != nil {
+		return nil, usagef("-replay: %v", err)
+	}
+	if rec.World != worldName {
+		return nil, usagef("-replay %s: a recording of world %q, this demo runs %q", o.replay, rec.World, worldName)
+	}
+	for _, c := range []struct {
+		flag       string
+		given, got uint64
+	}{
+		{"hz", uint64(o.hz), uint64(rec.Rate)},
+		{"bodies", uint64(o.bodies), uint64(rec.Bodies)},
+		{"seed", o.seed, rec.Seed},
+	} {
+		if o.set[c.flag] && c.given != c.got {
+			return nil, usagef("-%s %d conflicts with the recording's %d", c.flag, c.given, c.got)
+		}
+	}
+	o.hz, o.bodies, o.seed = rec.Rate, rec.Bodies, rec.Seed
+	return rec, nil
+}
+
+// saveRecording writes the run's inputs, checkpoints and final hash.
+func saveRecording(o *options, sim *simthread.Sim, world *refworld.World) error {
+	if world.Tick() == 0 {
+		return fmt.Errorf("-record %s: nothing recorded: the run ended before its first tick", o.record)
+	}
+	// Keep the checkpoints up to the final tick (all of them: the world
+	// stopped after the last one the Sim recorded).
+	log := &record.Log{
+		Header: record.Header{
+			World:           worldName,
+			Build:           record.CurrentBuild(),
+			Seed:            o.seed,
+			Bodies:          o.bodies,
+			Rate:            o.hz,
+			CheckpointEvery: uint64(o.hz),
+		},
+		Inputs:      append([]simthread.TickInput{}, sim.InputLog()...),
+		Checkpoints: sim.Checkpoints(),
+		FinalTick:   world.Tick(),
+		FinalHash:   world.Hash(),
+	}
+	return record.WriteFile(o.record, log)
+}
+
+// checkReplay compares the replayed run with the recording.
+func checkReplay(rec *record.Log, sim *simthread.Sim, world *refworld.World, stdout io.Writer) error {
+	if !sim.Stopped() {
+		return fmt.Errorf("replay stopped at tick %d, before the recording's end at tick %d: nothing verified", world.Tick(), rec.FinalTick)
+	}
+	if err := rec.Verify(sim.Checkpoints(), world.Tick(), world.Hash()); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "tickframe: replay matches the recording: %d inputs, %d checkpoints, final tick %d, state hash %016x\n",
+		len(rec.Inputs), len(rec.Checkpoints), rec.FinalTick, rec.FinalHash)
+	return nil
+}
+
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC() // up-to-date statistics
+	if err := rpprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("-memprofile: %v", err)
+	}
+	return f.Close()
+}
+
+// servePprof serves net/http/pprof on addr until the returned function is
+// called.
+func servePprof(addr string, stderr io.Writer) (func() error, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("-pprof: %v", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.Serve(ln)
+	}()
+	fmt.Fprintf(stderr, "tickframe: pprof at http://%s/debug/pprof/\n", ln.Addr())
+	return func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		err := srv.Shutdown(ctx)
+		<-done
+		return err
+	}, nil
+}

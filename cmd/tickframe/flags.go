@@ -1,0 +1,237 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/simthread/refworld"
+)
+
+// options are the demo's validated flags.
+type options struct {
+	hz         int
+	bodies     int
+	seed       uint64
+	refresh    float64
+	vsync      bool
+	duration   time.Duration
+	screenshot string
+	width      int
+	height     int
+	fullscreen bool
+	msaa       int
+	hud        bool
+	delay      time.Duration
+	maxSteps   int
+	maxDelta   time.Duration
+	overload   simthread.Overload
+	spin       time.Duration
+	focusPause bool
+
+	report string
+	plot   string
+
+	cpuProfile   string
+	memProfile   string
+	tracePath    string
+	pprofAddr    string
+	pprofRemote  bool
+	stress       int
+	stepCost     time.Duration
+	gcPressureMB float64
+
+	record string
+	replay string
+
+	set map[string]bool // flags given on the command line
+}
+
+// usageError is a bad flag or flag value: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+const usageHead = `usage: tickframe [flags]          run the demo
+       tickframe verify [flags]   check timing on a virtual clock (tickframe verify -h)
+
+`
+
+// parseFlags parses and validates the demo's flags. -h returns flag.ErrHelp
+// after writing the usage to out.
+func parseFlags(args []string, out io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("tickframe", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var overload string
+	fs.IntVar(&o.hz, "hz", simthread.DefaultRate, "simulation `rate` in ticks per second")
+	fs.IntVar(&o.bodies, "bodies", 4096, "number of bodies in the reference world")
+	fs.Uint64Var(&o.seed, "seed", 1, "world `seed`")
+	fs.Float64Var(&o.refresh, "refresh", 0, "emulate a display of `HZ` in software (0: the monitor's rate, or the measured swap rate, or 60)")
+	fs.BoolVar(&o.vsync, "vsync", true, "wait for the display on each swap")
+	fs.DurationVar(&o.duration, "duration", 0, "run this long, then exit cleanly (0: until the window is closed)")
+	fs.StringVar(&o.screenshot, "screenshot", "", "save the last frame to `FILE`.png on exit")
+	fs.IntVar(&o.width, "width", 1280, "window width")
+	fs.IntVar(&o.height, "height", 720, "window height")
+	fs.BoolVar(&o.fullscreen, "fullscreen", false, "start fullscreen")
+	fs.IntVar(&o.msaa, "msaa", 4, "multisample anti-aliasing `samples`, 0 off (unless given, off on a software rasterizer)")
+	fs.BoolVar(&o.hud, "hud", true, "show the HUD")
+	fs.DurationVar(&o.delay, "delay", 0, "fix the render delay (0: adapt it to the publish jitter)")
+	fs.IntVar(&o.maxSteps, "maxsteps", simthread.DefaultMaxSteps, "most simulation steps per wake")
+	fs.DurationVar(&o.maxDelta, "maxdelta", simthread.DefaultMaxDelta, "longest gap between wakes that is caught up")
+	fs.StringVar(&overload, "overload", "discard", "debt beyond -maxsteps: discard or keep")
+	fs.DurationVar(&o.spin, "spin", simthread.DefaultSpin, "spin this long before each deadline instead of sleeping (0: sleep only)")
+	fs.BoolVar(&o.focusPause, "focuspause", true, "pause the simulation when the window loses focus")
+	fs.StringVar(&o.report, "report", "", "write a timing report to `FILE`.json on exit")
+	fs.StringVar(&o.plot, "plot", "", "plot frame intervals and animation error to `FILE`.png or .svg on exit")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile to `FILE`")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile to `FILE` on exit")
+	fs.StringVar(&o.tracePath, "trace", "", "write a runtime/trace to `FILE`")
+	fs.StringVar(&o.pprofAddr, "pprof", "", "serve net/http/pprof on `ADDR` (loopback only, e.g. localhost:6060)")
+	fs.BoolVar(&o.pprofRemote, "pprof-remote", false, "allow -pprof on a non-loopback address")
+	fs.IntVar(&o.stress, "stress", 0, "run `N` goroutines of busy work")
+	fs.DurationVar(&o.stepCost, "stepcost", 0, "add this much busy work to every simulation step")
+	fs.Float64Var(&o.gcPressureMB, "gcpressure", 0, "allocate this many `MB/s` of garbage on a side goroutine")
+	fs.StringVar(&o.record, "record", "", "record the seed, configuration and inputs to `FILE`")
+	fs.StringVar(&o.replay, "replay", "", "replay a recording from `FILE` and check its hashes")
+	fs.Usage = func() {
+		fmt.Fprint(out, usageHead)
+		fs.SetOutput(out)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.Usage()
+			return nil, err
+		}
+		return nil, usagef("%v (see tickframe -h)", err)
+	}
+	if fs.NArg() > 0 {
+		return nil, usagef("unexpected argument %q (see tickframe -h)", fs.Arg(0))
+	}
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	var err error
+	if o.overload, err = simthread.ParseOverload(overload); err != nil {
+		return nil, usagef("-overload %q: want discard or keep", overload)
+	}
+	return o, o.validate()
+}
+
+func (o *options) validate() error {
+	intIn := func(name string, v, lo, hi int) error {
+		if v < lo || v > hi {
+			return usagef("-%s %d: out of range [%d, %d]", name, v, lo, hi)
+		}
+		return nil
+	}
+	durIn := func(name string, v, lo, hi time.Duration) error {
+		if v < lo || v > hi {
+			return usagef("-%s %v: out of range [%v, %v]", name, v, lo, hi)
+		}
+		return nil
+	}
+	if err := intIn("hz", o.hz, 1, simthread.MaxRate); err != nil {
+		return err // first: -maxdelta's range depends on it
+	}
+	for _, err := range []error{
+		intIn("bodies", o.bodies, 1, refworld.MaxBodies),
+		intIn("width", o.width, 1, 16384),
+		intIn("height", o.height, 1, 16384),
+		intIn("maxsteps", o.maxSteps, 1, simthread.MaxMaxSteps),
+		intIn("msaa", o.msaa, 0, 16),
+		intIn("stress", o.stress, 0, 1024),
+		durIn("duration", o.duration, 0, 24*time.Hour),
+		durIn("delay", o.delay, 0, 10*time.Second),
+		durIn("maxdelta", o.maxDelta, time.Second/time.Duration(o.hz), time.Minute),
+		durIn("spin", o.spin, 0, 5*time.Millisecond),
+		durIn("stepcost", o.stepCost, 0, time.Second),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	if o.refresh != 0 && !(o.refresh >= 1 && o.refresh <= platform.MaxRefresh) { // also NaN
+		return usagef("-refresh %v: out of range [1, %d] (or 0 for the display's own)", o.refresh, platform.MaxRefresh)
+	}
+	if !(o.gcPressureMB >= 0 && o.gcPressureMB <= 100000) || math.IsInf(o.gcPressureMB, 0) {
+		return usagef("-gcpressure %v: out of range [0, 100000] MB/s", o.gcPressureMB)
+	}
+	if o.record != "" && o.replay != "" {
+		return usagef("-record and -replay cannot be used together")
+	}
+	if o.pprofAddr != "" {
+		if err := checkPprofAddr(o.pprofAddr, o.pprofRemote); err != nil {
+			return err
+		}
+	}
+	if o.plot != "" {
+		switch strings.ToLower(filepath.Ext(o.plot)) {
+		case ".png", ".svg":
+		default:
+			return usagef("-plot %s: want a .png or .svg file", o.plot)
+		}
+	}
+	if o.screenshot != "" && strings.ToLower(filepath.Ext(o.screenshot)) != ".png" {
+		return usagef("-screenshot %s: want a .png file", o.screenshot)
+	}
+	// Every output path must be writable before the run starts, and no two
+	// may be the same file.
+	seen := map[string]string{}
+	for _, f := range []struct{ flag, path string }{
+		{"screenshot", o.screenshot}, {"report", o.report}, {"plot", o.plot},
+		{"cpuprofile", o.cpuProfile}, {"memprofile", o.memProfile}, {"trace", o.tracePath},
+		{"record", o.record},
+	} {
+		if f.path == "" {
+			continue
+		}
+		abs, _ := filepath.Abs(f.path)
+		if other, dup := seen[abs]; dup {
+			return usagef("-%s and -%s both write %s", other, f.flag, f.path)
+		}
+		seen[abs] = f.flag
+		if err := outfile.CheckWritable(f.path); err != nil {
+			return usagef("-%s %s: %v", f.flag, f.path, err)
+		}
+	}
+	if o.replay != "" {
+		if abs, _ := filepath.Abs(o.replay); seen[abs] != "" {
+			return usagef("-replay %s is also an output (-%s)", o.replay, seen[abs])
+		}
+	}
+	return nil
+}
+
+// checkPprofAddr refuses to serve profiles beyond this machine unless told.
+func checkPprofAddr(addr string, remote bool) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usagef("-pprof %s: want HOST:PORT, e.g. localhost:6060", addr)
+	}
+	if port == "" {
+		return usagef("-pprof %s: missing port", addr)
+	}
+	if remote {
+		return nil
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return usagef("-pprof %s: not a loopback address; profiles expose the process's memory, add -pprof-remote to serve them anyway", addr)
+}

@@ -1,0 +1,65 @@
+// Command tickframe is the demo and the timing bench of tickframe: a few
+// thousand lit bodies tumbling and orbiting, simulated at a fixed rate on
+// their own goroutine and drawn interpolated at the display's refresh.
+//
+//	tickframe [flags]           run the demo (tickframe -h lists the flags)
+//	tickframe verify [flags]    prove on a virtual clock that motion and
+//	                            results do not depend on the display
+//
+// Every run can measure itself (-report, -plot), be profiled (-cpuprofile,
+// -memprofile, -trace, -pprof) under load (-stress, -stepcost, -gcpressure),
+// and be recorded and replayed (-record, -replay). Files are written on
+// every exit path: closing the window, Esc, -duration, SIGINT or an error.
+// A bad flag exits with status 2 and a one-line message; a failure at run
+// time with status 1.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tickframe/tickframe/cmd/tickframe/internal/verify"
+	"github.com/tickframe/tickframe/renderer"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is main without the exit, for tests.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "verify" {
+		return verify.Main(args[1:], stdout, stderr)
+	}
+	o, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err == nil {
+		err = demo(o, stdout, stderr)
+	}
+	if err == nil {
+		return 0
+	}
+	var se *renderer.ShaderError
+	if errors.As(err, &se) {
+		// The driver's log and the numbered source follow the first line.
+		fmt.Fprintf(stderr, "tickframe: %v\n", err)
+	} else {
+		fmt.Fprintf(stderr, "tickframe: %s\n", oneLine(err.Error()))
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+// oneLine folds a message onto one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,553 @@
+// Package app runs a tickframe application: a World of yours stepped at a
+// fixed rate on the simulation goroutine, drawn interpolated at the
+// display's rate on the main thread, with the window, the input, the HUD,
+// frame pacing and the measurements wired together.
+//
+//	func main() {
+//		a, err := app.New(app.Config{Title: "cubes"}, newWorld())
+//		if err != nil {
+//			log.Fatal(err)
+//		}
+//		defer a.Close()
+//		if err := a.Run(context.Background()); err != nil {
+//			log.Fatal(err)
+//		}
+//	}
+//
+// New and Run must be called on the main goroutine: package platform locks
+// it to the main thread, where GLFW and OpenGL must run. Keys: Esc quits,
+// Space pauses, F toggles fullscreen, V vsync, H the HUD, F12 saves a
+// screenshot; a mouse drag orbits the camera and the wheel zooms. Other
+// keys go to Config.Input, which may turn them into simulation inputs: the
+// only way input reaches the world.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"os"
+	"runtime/pprof"
+	"runtime/trace"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/go-gl/glfw/v3.3/glfw"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/simthread"
+)
+
+// Config configures an App. Its zero value runs a 1280×720 window with
+// vsync at the display's refresh and the simulation at 120 Hz.
+type Config struct {
+	Title         string
+	Width, Height int
+	Fullscreen    bool
+	NoVSync       bool
+	// Samples is the MSAA sample count: 0 means 4, or none on a software
+	// rasterizer; -1 none.
+	Samples int
+	// Refresh, if above 0, emulates a display of that many Hz in software
+	// (where none paces the swaps, or to test other rates). 0 uses the
+	// monitor's rate, or the measured swap rate, or else 60 Hz in software.
+	Refresh float64
+	// Sim configures the simulation goroutine.
+	Sim simthread.Config
+	// Spin is how long the simulation and the software pacer spin before
+	// a deadline; 0 means simthread.DefaultSpin, -1 none.
+	Spin time.Duration
+	// Delay, if above 0, fixes the render delay instead of adapting it.
+	Delay time.Duration
+	// Duration, if above 0, ends Run that long after the first frame.
+	Duration time.Duration
+	// Screenshot, if set, is where Run saves the last frame as a PNG.
+	Screenshot string
+	// ScreenshotDir is where F12 saves screenshots; "" means the working
+	// directory.
+	ScreenshotDir string
+	// HideHUD starts with the HUD hidden.
+	HideHUD bool
+	// KeepRunningUnfocused keeps the simulation running when the window
+	// loses focus (iconifying always pauses it).
+	KeepRunningUnfocused bool
+	// Input turns a key, button or scroll event that the app does not use
+	// itself into an input for the world, applied at the start of the next
+	// tick. It runs on the main thread and must not block.
+	Input func(platform.Event) (simthread.Input, bool)
+	// Truth, if set, is the exact position of the body at index 0 at a
+	// simulated time in seconds, and TruthSpeed its speed: the app then
+	// measures its animation error against it (see interp.Meter).
+	Truth      func(simSeconds float64) mgl64.Vec3
+	TruthSpeed float64
+}
+
+// App is a running tickframe application. Its methods must be called on
+// the main thread.
+type App struct {
+	cfg     Config
+	clock   *simthread.RealClock
+	sim     *simthread.Sim
+	win     *platform.Window
+	rend    *renderer.Renderer
+	planner *interp.Planner
+	meter   *interp.Meter
+	pacer   *platform.Pacer
+	cam     renderer.Camera
+	stats   Stats
+	gc      *gcMetrics
+
+	refreshHz     float64
+	refreshSource string
+	measuring     []time.Duration
+	userPaused    bool
+	iconified     bool
+	unfocused     bool
+	simPaused     bool
+	dragging      bool
+	dragX, dragY  float64
+	quit          bool
+	shotRequested bool
+	frame         image.RGBA
+	shots         sync.WaitGroup
+	shotErr       error
+	shotMu        sync.Mutex
+	hudNext       time.Duration
+	warm          GCReading
+	warmFrames    uint64
+	warmAt        time.Duration
+	end           GCReading
+	hudLast       hudSample
+	elapsed       time.Duration
+}
+
+// hudSample is what the HUD's rates are computed from.
+type hudSample struct {
+	at     time.Duration
+	frames uint64
+	ticks  uint64
+}
+
+var nan32 = float32(math.NaN())
+
+// measureFrames is how many swaps are timed to find a display's refresh
+// rate when the monitor does not report one.
+const measureFrames = 24
+
+// meterWarmup is how long the animation-error meter waits, as the
+// verifier does.
+const meterWarmup = time.Second
+
+// warmup is how long after the first frame the steady state is taken to
+// start: allocations and GC cycles are counted from then on.
+const warmup = 2 * time.Second
+
+// New opens the window, creates the renderer and the simulation for world.
+// The world belongs to the simulation from now on. New must be called on
+// the main thread.
+func New(cfg Config, world simthread.World) (*App, error) {
+	if cfg.Refresh != 0 && !(cfg.Refresh >= 1 && cfg.Refresh <= platform.MaxRefresh) {
+		return nil, fmt.Errorf("app: refresh rate %v Hz out of range [1, %d]", cfg.Refresh, platform.MaxRefresh)
+	}
+	if cfg.Duration < 0 || cfg.Delay < 0 {
+		return nil, errors.New("app: negative duration or delay")
+	}
+	spin := cfg.Spin
+	switch {
+	case spin == 0:
+		spin = simthread.DefaultSpin
+	case spin < 0:
+		spin = 0
+	}
+	a := &App{cfg: cfg, clock: simthread.NewRealClock(spin), cam: renderer.DefaultCamera(), gc: newGCMetrics()}
+	sim, err := simthread.New(cfg.Sim, world, a.clock)
+	if err != nil {
+		return nil, err
+	}
+	a.sim = sim
+	a.win, err = platform.Open(platform.Config{
+		Title: cfg.Title, Width: cfg.Width, Height: cfg.Height,
+		Fullscreen: cfg.Fullscreen, NoVSync: cfg.NoVSync,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.rend, err = renderer.New(sim.Snapshots(), renderer.Options{Samples: cfg.Samples})
+	if err != nil {
+		a.win.Close()
+		return nil, err
+	}
+	hud := a.rend.HUD()
+	hud.Visible = !cfg.HideHUD
+	hud.Scale = max(1, int(a.win.ContentScale()+0.5))
+	delay := interp.NewDelay(sim.Step(), 0)
+	if cfg.Delay > 0 {
+		delay = interp.NewFixedDelay(sim.Step(), cfg.Delay)
+	}
+	a.planner = interp.NewPlanner(sim.Snapshots(), delay)
+	if cfg.Truth != nil {
+		a.meter = &interp.Meter{Rate: sim.Config().Rate, Truth: cfg.Truth, Speed: cfg.TruthSpeed}
+	}
+	if err := a.choosePacing(); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// choosePacing picks how frames are paced: the -refresh flag in software,
+// else the monitor's rate with vsync, else measurement of the first swaps.
+func (a *App) choosePacing() error {
+	var err error
+	switch hz := a.win.RefreshRate(); {
+	case a.cfg.Refresh > 0:
+		a.refreshHz, a.refreshSource = a.cfg.Refresh, "emulated"
+		a.pacer, err = platform.NewPacer(a.clock, a.cfg.Refresh, true)
+	case a.win.VSync() && hz > 0:
+		a.refreshHz, a.refreshSource = float64(hz), "monitor"
+		a.pacer, err = platform.NewPacer(a.clock, float64(hz), false)
+	case a.win.VSync():
+		a.refreshSource = "measuring"
+		a.measuring = make([]time.Duration, 0, measureFrames)
+	default:
+		a.refreshSource = "unpaced"
+	}
+	return err
+}
+
+// afterMeasuring decides the pacing once the first swaps have been timed:
+// if they were paced by a display, follow it; if not (Xvfb), emulate 60 Hz.
+func (a *App) afterMeasuring() {
+	hz, ok := platform.MeasureRefresh(a.measuring)
+	a.measuring = nil
+	software := !ok
+	if !ok {
+		hz = 60
+		a.refreshSource = "swaps unpaced; emulated"
+	} else {
+		a.refreshSource = "measured"
+	}
+	a.refreshHz = hz
+	a.pacer, _ = platform.NewPacer(a.clock, hz, software) // hz is in range
+}
+
+// Sim returns the simulation. Its telemetry may be read at any time; its
+// input log and checkpoints once Run has returned.
+func (a *App) Sim() *simthread.Sim { return a.sim }
+
+// Stats returns the render thread's measurements.
+func (a *App) Stats() *Stats { return &a.stats }
+
+// Meter returns the animation-error meter, nil without Config.Truth.
+func (a *App) Meter() *interp.Meter { return a.meter }
+
+// Planner returns the frame planner.
+func (a *App) Planner() *interp.Planner { return a.planner }
+
+// Refresh reports the display rate frames were paced at and where it came
+// from ("emulated", "monitor", "measured", "swaps unpaced; emulated",
+// "unpaced").
+func (a *App) Refresh() (hz float64, source string) { return a.refreshHz, a.refreshSource }
+
+// GC reports the runtime's counters at the end of the warm-up and at the
+// end of Run, and the frames drawn between them.
+func (a *App) GC() (warm, end GCReading, frames uint64) {
+	return a.warm, a.end, a.stats.Frames - a.warmFrames
+}
+
+// Elapsed reports how long Run ran the simulation and drew frames.
+func (a *App) Elapsed() time.Duration { return a.elapsed }
+
+// Missed reports how many vblanks frames missed (0 when unpaced).
+func (a *App) Missed() uint64 {
+	if a.pacer == nil {
+		return 0
+	}
+	return a.pacer.Missed()
+}
+
+// Window returns the window.
+func (a *App) Window() *platform.Window { return a.win }
+
+// Run starts the simulation and draws frames until the window is closed,
+// Esc is pressed, ctx is done or Config.Duration has passed; then it stops
+// the simulation, waits for it and saves the last frame if asked. It
+// returns the first error of the world, of GL or of saving.
+func (a *App) Run(ctx context.Context) (err error) {
+	// Render-thread work carries loop=render in CPU profiles.
+	rctx := pprof.WithLabels(ctx, pprof.Labels("loop", "render"))
+	pprof.SetGoroutineLabels(rctx)
+	defer pprof.SetGoroutineLabels(ctx)
+
+	simCtx, stopSim := context.WithCancel(ctx)
+	a.sim.Start(simCtx)
+	defer func() {
+		stopSim()
+		if werr := a.sim.Wait(); err == nil {
+			err = werr
+		}
+		a.shots.Wait()
+		if err == nil {
+			err = a.shotErr
+		}
+	}()
+
+	start := a.clock.Now()
+	var plan interp.Plan
+	for !a.quit {
+		if ctx.Err() != nil || a.win.ShouldClose() {
+			break
+		}
+		select {
+		case <-a.sim.Done():
+			a.quit = true // the world failed or reached its last tick
+			continue
+		default:
+		}
+		var task *trace.Task
+		tctx := rctx
+		if trace.IsEnabled() {
+			tctx, task = trace.NewTask(rctx, "frame")
+		}
+		frameTime, err := a.frameTime(ctx)
+		if err != nil {
+			break // ctx done while waiting for the vblank
+		}
+		a.handle(a.win.Poll())
+		if a.cfg.Duration > 0 && frameTime-start >= a.cfg.Duration {
+			a.quit = true
+		}
+		plan = a.planner.Frame(frameTime)
+		if plan.Ready {
+			// The meter starts after a second: the render delay is still
+			// settling on the publish jitter before that.
+			if a.meter != nil && frameTime-start >= meterWarmup {
+				a.meter.Frame(frameTime, plan, a.sim.Snapshots())
+			}
+			a.stats.frame(a.clock.Now(), frameTime, &plan, a.sim.Snapshots().History(0).Time)
+		}
+		if frameTime >= a.hudNext {
+			a.updateHUD(frameTime)
+			a.hudNext = frameTime + 250*time.Millisecond
+		}
+		if a.warmAt == 0 && frameTime-start >= warmup {
+			a.warmAt, a.warm, a.warmFrames = frameTime, a.gc.read(), a.stats.Frames
+		}
+		if a.iconified {
+			// Nothing is visible: poll at a gentle rate instead of drawing.
+			a.clock.SleepUntil(ctx, a.clock.Now()+20*time.Millisecond)
+			if task != nil {
+				task.End()
+			}
+			continue
+		}
+		if err := a.draw(tctx, &plan); err != nil {
+			return err
+		}
+		if a.shotRequested {
+			a.shotRequested = false
+			a.saveShot(a.shotPath(), false)
+		}
+		region := trace.StartRegion(tctx, "render.swap")
+		a.win.Swap()
+		region.End()
+		interval := a.swapped()
+		if plan.Ready {
+			x := Sample{At: frameTime - start, Interval: float32(interval) / 1e6, Alpha: plan.Alpha,
+				NewTicks: uint8(min(plan.NewTicks, 255)), PosErr: nan32, AnimErr: nan32}
+			if a.meter != nil {
+				x.PosErr, x.AnimErr = float32(a.meter.LastPos), float32(a.meter.LastAnim)
+			}
+			a.stats.Series.add(x)
+		}
+		if task != nil {
+			task.End()
+		}
+	}
+	// Stop the simulation now, so that the counts cover exactly the
+	// frames drawn; the deferred stop is for the early returns.
+	a.elapsed = a.clock.Now() - start
+	stopSim()
+	if werr := a.sim.Wait(); werr != nil {
+		return werr
+	}
+	a.end = a.gc.read()
+	if a.warmAt == 0 {
+		a.warm, a.warmFrames = a.end, a.stats.Frames
+	}
+	if a.cfg.Screenshot != "" {
+		// Draw the last plan once more and keep it.
+		plan.New = false
+		if err := a.draw(rctx, &plan); err != nil {
+			return err
+		}
+		a.saveShot(a.cfg.Screenshot, true)
+	}
+	return nil
+}
+
+// frameTime returns the display time of the frame about to be drawn.
+func (a *App) frameTime(ctx context.Context) (time.Duration, error) {
+	if a.pacer != nil {
+		return a.pacer.Frame(ctx)
+	}
+	return a.clock.Now(), nil
+}
+
+// swapped accounts for a swap and returns the time since the previous one.
+func (a *App) swapped() (d time.Duration) {
+	now := a.clock.Now()
+	if a.stats.haveSwap {
+		d = now - a.stats.lastSwap
+		a.rend.HUD().AddFrame(float32(d) / 1e6)
+		if a.measuring != nil {
+			a.measuring = append(a.measuring, d)
+			if len(a.measuring) == measureFrames {
+				a.afterMeasuring()
+			}
+		}
+	}
+	a.stats.swapped(now)
+	if a.refreshHz > 0 {
+		a.rend.HUD().SetTarget(float32(1000 / a.refreshHz))
+	}
+	return d
+}
+
+func (a *App) draw(ctx context.Context, plan *interp.Plan) error {
+	region := trace.StartRegion(ctx, "render.draw")
+	defer region.End()
+	w, h := a.win.FramebufferSize()
+	if w <= 0 || h <= 0 {
+		return nil // minimised to nothing
+	}
+	return a.rend.Frame(plan, &a.cam, w, h)
+}
+
+// handle applies the window's events.
+func (a *App) handle(events []platform.Event) {
+	for _, e := range events {
+		switch e.Kind {
+		case platform.KeyEvent:
+			if e.Action != glfw.Press {
+				if e.Action == glfw.Repeat {
+					a.forward(e)
+				}
+				continue
+			}
+			switch e.Key {
+			case glfw.KeyEscape:
+				a.quit = true
+			case glfw.KeySpace:
+				a.userPaused = !a.userPaused
+			case glfw.KeyF:
+				a.win.ToggleFullscreen()
+			case glfw.KeyV:
+				a.win.SetVSync(!a.win.VSync())
+			case glfw.KeyH:
+				a.rend.HUD().Visible = !a.rend.HUD().Visible
+			case glfw.KeyF12:
+				a.shotRequested = true
+			default:
+				a.forward(e)
+			}
+		case platform.ButtonEvent:
+			if e.Button == glfw.MouseButtonLeft {
+				a.dragging = e.Action == glfw.Press
+				a.dragX, a.dragY = e.X, e.Y
+				continue
+			}
+			a.forward(e)
+		case platform.CursorEvent:
+			if a.dragging {
+				a.cam.Orbit(float32(e.X-a.dragX), float32(e.Y-a.dragY))
+				a.dragX, a.dragY = e.X, e.Y
+			}
+		case platform.ScrollEvent:
+			a.cam.Zoom(float32(e.Y))
+		case platform.IconifyEvent:
+			a.iconified = e.On
+		case platform.FocusEvent:
+			a.unfocused = !e.On
+		case platform.CloseEvent:
+			a.quit = true
+		}
+	}
+	want := a.userPaused || a.iconified || (a.unfocused && !a.cfg.KeepRunningUnfocused)
+	if want != a.simPaused {
+		a.simPaused = want
+		if want {
+			a.sim.Pause()
+		} else {
+			a.sim.Resume()
+		}
+	}
+}
+
+// forward hands an event to Config.Input and queues what it returns.
+func (a *App) forward(e platform.Event) {
+	if a.cfg.Input == nil {
+		return
+	}
+	if in, ok := a.cfg.Input(e); ok {
+		a.sim.Send(in)
+	}
+}
+
+func (a *App) shotPath() string {
+	name := "tickframe-" + strconv.FormatInt(time.Now().UnixMilli(), 10) + ".png"
+	if a.cfg.ScreenshotDir == "" {
+		return name
+	}
+	return a.cfg.ScreenshotDir + string(os.PathSeparator) + name
+}
+
+// saveShot reads the back buffer and saves it as a PNG on another
+// goroutine (PNG encoding takes tens of milliseconds); Run waits for it.
+func (a *App) saveShot(path string, wait bool) {
+	w, h := a.win.FramebufferSize()
+	img, err := renderer.ReadFrame(&a.frame, w, h)
+	if err != nil {
+		a.setShotErr(err)
+		return
+	}
+	cp := *img
+	cp.Pix = append([]byte(nil), img.Pix...)
+	a.shots.Add(1)
+	go func() {
+		defer a.shots.Done()
+		if err := renderer.SavePNG(path, &cp); err != nil {
+			a.setShotErr(err)
+			return
+		}
+		if !wait {
+			fmt.Fprintf(os.Stderr, "tickframe: screenshot saved to %s\n", path)
+		}
+	}()
+}
+
+func (a *App) setShotErr(err error) {
+	a.shotMu.Lock()
+	defer a.shotMu.Unlock()
+	if a.shotErr == nil {
+		a.shotErr = err
+	}
+}
+
+// Close frees the renderer and closes the window. The App must not be used
+// afterwards.
+func (a *App) Close() {
+	if a.rend != nil {
+		a.rend.Delete()
+		a.rend = nil
+	}
+	if a.win != nil {
+		a.win.Close()
+		a.win = nil
+	}
+}

@@ -1,0 +1,237 @@
+package app
+
+import (
+	"math"
+	"runtime/metrics"
+	"time"
+
+	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/sync/histogram"
+)
+
+// TicksPerFrameBuckets is the size of the ticks-per-frame histogram: frames
+// that brought 0, 1, ... 7 new ticks, and 8 or more in the last bucket.
+const TicksPerFrameBuckets = 9
+
+// Stats are the render thread's measurements. The render thread writes
+// them; the histograms may be read from any goroutine, the other fields
+// only from the render thread or after Run has returned.
+type Stats struct {
+	Frames uint64
+	// FrameInterval is the wall time between successive buffer swaps (ns):
+	// what the display was actually given, hitches included.
+	FrameInterval histogram.H
+	// SnapshotAge is the frame time minus the newest snapshot's tick time
+	// (ns): how old the newest simulation state was when drawn.
+	SnapshotAge histogram.H
+	// Alpha is each frame's interpolation factor, in millionths.
+	Alpha              histogram.H
+	AlphaMin, AlphaMax float32
+	TicksPerFrame      [TicksPerFrameBuckets]uint64
+	// Clamped counts frames whose alpha was clamped (no bracketing pair).
+	Clamped uint64
+	// Beat tracks ticks per frame oscillating around their mean.
+	Beat BeatDetector
+	// Delay is the render delay of the last frame.
+	Delay time.Duration
+
+	// Series keeps the last SeriesLen frames for plotting.
+	Series Series
+
+	firstSwap, lastSwap time.Duration
+	haveSwap            bool
+}
+
+// SeriesLen is how many frames Series keeps: over seven minutes at 144 Hz.
+const SeriesLen = 1 << 16
+
+// Sample is one frame of the series.
+type Sample struct {
+	At       time.Duration // frame time since the first frame
+	Interval float32       // ms since the previous swap
+	Alpha    float32
+	NewTicks uint8
+	PosErr   float32 // ticks; NaN where not measured
+	AnimErr  float32 // ms, signed; NaN where not measured
+}
+
+// Series is a ring of the last SeriesLen frames, allocated on first use.
+type Series struct {
+	buf  []Sample
+	next int
+	full bool
+}
+
+func (s *Series) add(x Sample) {
+	if s.buf == nil {
+		s.buf = make([]Sample, SeriesLen)
+	}
+	s.buf[s.next] = x
+	s.next++
+	if s.next == len(s.buf) {
+		s.next, s.full = 0, true
+	}
+}
+
+// Samples returns the kept frames, oldest first, in a new slice.
+func (s *Series) Samples() []Sample {
+	if !s.full {
+		return append([]Sample(nil), s.buf[:s.next]...)
+	}
+	return append(append([]Sample(nil), s.buf[s.next:]...), s.buf[:s.next]...)
+}
+
+func (s *Stats) frame(now time.Duration, frameTime time.Duration, plan *interp.Plan, newestTime time.Duration) {
+	if !plan.Ready {
+		return
+	}
+	s.Frames++
+	s.SnapshotAge.Record(int64(frameTime - newestTime))
+	s.Alpha.Record(int64(float64(plan.Alpha) * 1e6))
+	if s.Frames == 1 {
+		s.AlphaMin, s.AlphaMax = plan.Alpha, plan.Alpha
+	}
+	s.AlphaMin = min(s.AlphaMin, plan.Alpha)
+	s.AlphaMax = max(s.AlphaMax, plan.Alpha)
+	s.TicksPerFrame[min(plan.NewTicks, TicksPerFrameBuckets-1)]++
+	if plan.Clamp != interp.NoClamp {
+		s.Clamped++
+	}
+	s.Beat.Add(plan.NewTicks)
+	s.Delay = plan.Delay
+}
+
+func (s *Stats) swapped(now time.Duration) {
+	if s.haveSwap {
+		s.FrameInterval.Record(int64(now - s.lastSwap))
+	} else {
+		s.firstSwap = now
+	}
+	s.haveSwap = true
+	s.lastSwap = now
+}
+
+// Duration is the time from the first swap to the last.
+func (s *Stats) Duration() time.Duration { return s.lastSwap - s.firstSwap }
+
+// beatWindow is how many frames the beat detector looks at: about a second
+// at 120 Hz.
+const beatWindow = 128
+
+// BeatDetector spots the classic stutter of fixed-step loops: the number of
+// new ticks per frame should only ever be the floor or the ceiling of the
+// tick rate over the frame rate (at equal rates, always 1); when a display
+// and a simulation of nearly equal rates drift in phase, frames alternate 0
+// and 2 instead. It flags a beat when more than 5 % of the last 128 frames
+// brought a count outside {floor, ceil} of their mean. Interpolation hides
+// the beat on screen; the detector says it is there.
+type BeatDetector struct {
+	ring    [beatWindow]uint8
+	n, head int
+	sum     int
+	// Frames counts the frames during which a beat was flagged.
+	Frames uint64
+	beating bool
+}
+
+// Add records one frame's count of new ticks.
+func (b *BeatDetector) Add(ticks uint64) {
+	t := uint8(min(ticks, 255))
+	if b.n == beatWindow {
+		b.sum -= int(b.ring[b.head])
+	} else {
+		b.n++
+	}
+	b.ring[b.head] = t
+	b.sum += int(t)
+	b.head = (b.head + 1) % beatWindow
+	b.beating = false
+	if b.n < beatWindow {
+		return
+	}
+	mean := float64(b.sum) / float64(b.n)
+	lo, hi := math.Floor(mean), math.Ceil(mean)
+	odd := 0
+	for _, v := range b.ring {
+		if f := float64(v); f < lo || f > hi {
+			odd++
+		}
+	}
+	if odd*20 > b.n {
+		b.beating = true
+		b.Frames++
+	}
+}
+
+// Beating reports whether the last window beats.
+func (b *BeatDetector) Beating() bool { return b.beating }
+
+// gcMetrics reads the runtime's GC and allocation counters. cycles reads
+// the GC count alone, which does not allocate (the HUD shows it four times
+// a second); read also reads the pause histogram, which does.
+type gcMetrics struct {
+	samples [4]metrics.Sample
+	count   [1]metrics.Sample
+}
+
+func (g *gcMetrics) cycles() uint64 {
+	metrics.Read(g.count[:])
+	if g.count[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return g.count[0].Value.Uint64()
+}
+
+func newGCMetrics() *gcMetrics {
+	g := &gcMetrics{}
+	g.count[0].Name = "/gc/cycles/total:gc-cycles"
+	g.samples[0].Name = "/gc/cycles/total:gc-cycles"
+	g.samples[1].Name = "/gc/heap/allocs:objects"
+	g.samples[2].Name = "/sched/pauses/total/gc:seconds"
+	g.samples[3].Name = "/gc/heap/allocs:bytes"
+	return g
+}
+
+// GCReading is one reading of the runtime's counters.
+type GCReading struct {
+	Cycles, Allocs, AllocBytes uint64
+	PauseTotal                 time.Duration
+}
+
+func (g *gcMetrics) read() GCReading {
+	metrics.Read(g.samples[:])
+	var r GCReading
+	if g.samples[0].Value.Kind() == metrics.KindUint64 {
+		r.Cycles = g.samples[0].Value.Uint64()
+	}
+	if g.samples[1].Value.Kind() == metrics.KindUint64 {
+		r.Allocs = g.samples[1].Value.Uint64()
+	}
+	if g.samples[3].Value.Kind() == metrics.KindUint64 {
+		r.AllocBytes = g.samples[3].Value.Uint64()
+	}
+	if g.samples[2].Value.Kind() == metrics.KindFloat64Histogram {
+		r.PauseTotal = pauseTotal(g.samples[2].Value.Float64Histogram())
+	}
+	return r
+}
+
+// pauseTotal estimates the total of a pause histogram from its bucket
+// midpoints (the runtime keeps no exact sum).
+func pauseTotal(h *metrics.Float64Histogram) time.Duration {
+	var total float64
+	for i, c := range h.Counts {
+		if c == 0 {
+			continue
+		}
+		lo, hi := h.Buckets[i], h.Buckets[i+1]
+		if math.IsInf(lo, -1) {
+			lo = 0
+		}
+		if math.IsInf(hi, 1) {
+			hi = lo
+		}
+		total += float64(c) * (lo + hi) / 2
+	}
+	return time.Duration(total * 1e9)
+}
