@@ -322,15 +322,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 		if a.cfg.Duration > 0 && frameTime-start >= a.cfg.Duration {
 			a.quit = true
 		}
-		plan = a.planner.Frame(frameTime)
-		if plan.Ready {
-			// The meter starts after a second: the render delay is still
-			// settling on the publish jitter before that.
-			if a.meter != nil && frameTime-start >= meterWarmup {
-				a.meter.Frame(frameTime, plan, a.sim.Snapshots())
-			}
-			a.stats.frame(a.clock.Now(), frameTime, &plan, a.sim.Snapshots().History(0).Time)
-		}
+		plan = a.plan(frameTime, frameTime-start)
 		if frameTime >= a.hudNext {
 			a.updateHUD(frameTime)
 			a.hudNext = frameTime + 250*time.Millisecond
@@ -389,6 +381,23 @@ func (a *App) Run(ctx context.Context) (err error) {
 		a.saveShot(a.cfg.Screenshot, true)
 	}
 	return nil
+}
+
+// plan is a frame's work up to the GL calls: acquire the newest snapshot,
+// plan the interpolation, measure it. since is the time since the first
+// frame. It does not allocate.
+func (a *App) plan(frameTime, since time.Duration) interp.Plan {
+	plan := a.planner.Frame(frameTime)
+	if !plan.Ready {
+		return plan
+	}
+	// The meter starts after a second: the render delay is still settling
+	// on the publish jitter before that.
+	if a.meter != nil && since >= meterWarmup {
+		a.meter.Frame(frameTime, plan, a.sim.Snapshots())
+	}
+	a.stats.frame(frameTime, &plan, a.sim.Snapshots().History(0).Time)
+	return plan
 }
 
 // frameTime returns the display time of the frame about to be drawn.

@@ -81,7 +81,7 @@ func (s *Series) Samples() []Sample {
 	return append(append([]Sample(nil), s.buf[s.next:]...), s.buf[:s.next]...)
 }
 
-func (s *Stats) frame(now time.Duration, frameTime time.Duration, plan *interp.Plan, newestTime time.Duration) {
+func (s *Stats) frame(frameTime time.Duration, plan *interp.Plan, newestTime time.Duration) {
 	if !plan.Ready {
 		return
 	}

@@ -2,6 +2,7 @@ package spsc_test
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -75,17 +76,22 @@ func TestConcurrentFIFO(t *testing.T) {
 		for v := uint64(1); v <= n; {
 			if q.Push(v) {
 				v++
+			} else {
+				runtime.Gosched() // full: let the consumer run (GOMAXPROCS=1)
 			}
 		}
 	}()
 	next := uint64(1)
 	for next <= n {
-		if v, ok := q.Pop(); ok {
-			if v != next {
-				t.Fatalf("got %d, want %d", v, next)
-			}
-			next++
+		v, ok := q.Pop()
+		if !ok {
+			runtime.Gosched() // empty: let the producer run
+			continue
 		}
+		if v != next {
+			t.Fatalf("got %d, want %d", v, next)
+		}
+		next++
 	}
 	wg.Wait()
 	if _, ok := q.Pop(); ok {

@@ -227,6 +227,8 @@ func TestConcurrentNoTornReadsMonotonic(t *testing.T) {
 			}
 		} else if finished {
 			break
+		} else {
+			runtime.Gosched() // nothing new: let the producer run (GOMAXPROCS=1)
 		}
 	}
 	wg.Wait()

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what building and running tickframe needs on a fresh Debian or
+# Ubuntu machine, and nothing when it is all there: the X11 and OpenGL
+# headers that GLFW's cgo build needs, Xvfb and xauth for running without a
+# display, and Mesa's software OpenGL (llvmpipe) to render there.
+set -euo pipefail
+
+packages=(
+	gcc pkg-config
+	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
+	xvfb xauth libgl1-mesa-dri x11-utils
+)
+
+if ! command -v go >/dev/null 2>&1; then
+	echo "deps: Go is not installed: get Go 1.26 or later from https://go.dev/dl/" >&2
+	exit 1
+fi
+
+if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+	echo "deps: not a Debian or Ubuntu system; install by hand: a C compiler, the X11 and GL headers (Xcursor, Xrandr, Xinerama, Xi, Xxf86vm) and Xvfb" >&2
+	exit 0
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+	if ! command -v sudo >/dev/null 2>&1; then
+		echo "deps: missing packages and no sudo: run as root: apt-get install ${missing[*]}" >&2
+		exit 1
+	fi
+	sudo=(sudo)
+fi
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,54 @@
+# tickframe: the README's two commands are `make run` and `make test`.
+# Both install what a fresh Debian or Ubuntu machine lacks (.ci/deps.sh)
+# and provide a display (.ci/with-display starts Xvfb when there is none).
+
+GO       ?= go
+ARGS     ?=
+FUZZTIME ?= 60s
+BENCH    ?= .
+WITH_DISPLAY := .ci/with-display
+
+.PHONY: all deps build run test bench verify fuzz clean
+
+all: build
+
+deps:
+	@.ci/deps.sh
+
+build: deps
+	$(GO) build -o bin/tickframe ./cmd/tickframe
+
+# With a display, the demo runs until you close it. Without one it runs for
+# five seconds under Xvfb and leaves a screenshot and a timing report.
+run: build
+	@if [ -n "$$DISPLAY" ] && xdpyinfo >/dev/null 2>&1; then \
+		bin/tickframe $(ARGS); \
+	else \
+		echo "make run: no display: running 5 s under Xvfb (set DISPLAY to see the window)"; \
+		$(WITH_DISPLAY) bin/tickframe -duration 5s -refresh 144 \
+			-screenshot tickframe.png -report tickframe-report.json $(ARGS) && \
+		echo "make run: last frame in tickframe.png, timing report in tickframe-report.json"; \
+	fi
+
+test: deps
+	$(GO) vet ./...
+	$(WITH_DISPLAY) $(GO) test -race -shuffle=on ./...
+	$(GO) test -race -cpu 1,2,4 -run 'Concurrent' ./sync/...
+
+bench: deps
+	$(WITH_DISPLAY) $(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./...
+
+verify: build
+	bin/tickframe verify
+
+# Runs every fuzz target for FUZZTIME each.
+fuzz: deps
+	$(GO) test -run '^$$' -fuzz '^FuzzModel$$' -fuzztime $(FUZZTIME) ./sync/triplebuf
+	$(GO) test -run '^$$' -fuzz '^FuzzAlpha$$' -fuzztime $(FUZZTIME) ./renderer/interp
+	$(GO) test -run '^$$' -fuzz '^FuzzAlphaSeconds$$' -fuzztime $(FUZZTIME) ./renderer/interp
+	$(GO) test -run '^$$' -fuzz '^FuzzSlerp$$' -fuzztime $(FUZZTIME) ./renderer/interp
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./simthread/record
+	$(GO) test -run '^$$' -fuzz '^FuzzChecksummed$$' -fuzztime $(FUZZTIME) ./simthread/record
+
+clean:
+	rm -rf bin tickframe.png tickframe-report.json
