@@ -1,9 +1,12 @@
 package platform
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"log"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -13,10 +16,10 @@ import (
 // Config describes the window to open. Its zero value opens a 1280×720
 // window with vsync.
 type Config struct {
-	Title         string
-	Width, Height int  // window size in screen coordinates; 0 means 1280×720
-	Fullscreen    bool // on the primary monitor, at its current video mode
-	NoVSync       bool // swap interval 0 instead of 1
+	Title         string // "" means "tickframe"
+	Width, Height int    // window size in screen coordinates; 0 means 1280×720
+	Fullscreen    bool   // on the primary monitor, at its current video mode
+	NoVSync       bool   // swap interval 0 instead of 1
 	// Samples asks for a multisampled window (0: none). Where the driver
 	// has no such visual the window opens without. The renderer does its
 	// own MSAA offscreen and needs none.
@@ -55,15 +58,25 @@ const (
 )
 
 // Event is one input or window event, collected by Poll.
+//
+// It is one flat struct rather than one type per kind so that Poll can
+// keep events in a reused slice without allocating; Kind says which fields
+// are set (see the EventKind constants), and the others are zero.
 type Event struct {
 	Kind     EventKind
-	Key      glfw.Key
-	Scancode int
-	Button   glfw.MouseButton
-	Action   glfw.Action
-	Mods     glfw.ModifierKey
-	X, Y     float64
-	On       bool
+	Key      glfw.Key         // KeyEvent: the key, glfw.KeyUnknown for keys GLFW does not name
+	Scancode int              // KeyEvent: the platform's code for the key
+	Button   glfw.MouseButton // ButtonEvent: which button
+	Action   glfw.Action      // KeyEvent, ButtonEvent: glfw.Press, glfw.Release or glfw.Repeat (keys)
+	Mods     glfw.ModifierKey // KeyEvent, ButtonEvent: the modifier keys held
+	X, Y     float64          // position, offset or size; see the EventKind constants
+	On       bool             // IconifyEvent, FocusEvent
+}
+
+// Pressed reports whether e is the first press of key k (not a release,
+// nor a repeat while it is held).
+func (e Event) Pressed(k glfw.Key) bool {
+	return e.Kind == KeyEvent && e.Action == glfw.Press && e.Key == k
 }
 
 // maxEvents bounds the events kept between two Polls; more are dropped
@@ -82,7 +95,7 @@ var ErrOldGL = errors.New("OpenGL 4.1 core is not available")
 // forward-compatible context, makes the context current and loads the GL
 // functions. It must be called on the main thread, and only one Window may
 // be open at a time.
-func Open(cfg Config) (*Window, error) {
+func Open(cfg Config) (w *Window, err error) {
 	if cfg.Width == 0 && cfg.Height == 0 {
 		cfg.Width, cfg.Height = 1280, 720
 	}
@@ -93,13 +106,17 @@ func Open(cfg Config) (*Window, error) {
 	if cfg.Title == "" {
 		cfg.Title = "tickframe"
 	}
-	if err := glfw.Init(); err != nil {
-		noDisplay := os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
-		if noDisplay || strings.Contains(strings.ToLower(glfwDesc(err)), "display") {
-			return nil, fmt.Errorf("platform: %w (%v): set DISPLAY to a running X server, or use `make run`, which starts Xvfb", ErrNoDisplay, glfwDesc(err))
-		}
-		return nil, fmt.Errorf("platform: init GLFW: %v", glfwDesc(err))
+	if err := initGLFW(); err != nil {
+		return nil, err
 	}
+	// go-gl/glfw panics on errors it deems impossible; a driver can still
+	// raise them. Return them as errors, with GLFW shut down.
+	defer func() {
+		if p := recover(); p != nil {
+			glfw.Terminate()
+			w, err = nil, fmt.Errorf("platform: GLFW: %v", p)
+		}
+	}()
 	win, err := create(cfg, cfg.Samples)
 	samples := cfg.Samples
 	if err != nil && cfg.Samples > 0 {
@@ -128,7 +145,7 @@ func Open(cfg Config) (*Window, error) {
 		glfw.Terminate()
 		return nil, fmt.Errorf("platform: %w: the driver gave OpenGL %d.%d", ErrOldGL, major, minor)
 	}
-	w := &Window{
+	w = &Window{
 		w:        win,
 		vsync:    !cfg.NoVSync,
 		samples:  samples,
@@ -142,6 +159,35 @@ func Open(cfg Config) (*Window, error) {
 	w.fbW, w.fbH = win.GetFramebufferSize()
 	w.install()
 	return w, nil
+}
+
+// initGLFW initialises GLFW and returns its failure as an error. On X11,
+// go-gl's glfw.Init returns nil when GLFW reports a platform error (no
+// display, say) and only prints it with the standard logger, so the logger
+// is captured for the duration of the call.
+func initGLFW() error {
+	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" &&
+		os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return fmt.Errorf("platform: %w (DISPLAY is not set): set DISPLAY to a running X server, or use `make run`, which starts Xvfb", ErrNoDisplay)
+	}
+	var logged bytes.Buffer
+	out, flags := log.Writer(), log.Flags()
+	log.SetOutput(&logged)
+	log.SetFlags(0)
+	err := glfw.Init()
+	log.SetOutput(out)
+	log.SetFlags(flags)
+	if err == nil && logged.Len() > 0 {
+		glfw.Terminate()
+		err = errors.New(strings.TrimSpace(strings.SplitN(logged.String(), "\n", 2)[0]))
+	}
+	if err == nil {
+		return nil
+	}
+	if strings.Contains(strings.ToLower(glfwDesc(err)), "display") {
+		return fmt.Errorf("platform: %w (%v): set DISPLAY to a running X server, or use `make run`, which starts Xvfb", ErrNoDisplay, glfwDesc(err))
+	}
+	return fmt.Errorf("platform: init GLFW: %v", glfwDesc(err))
 }
 
 func create(cfg Config, samples int) (*glfw.Window, error) {
@@ -260,8 +306,12 @@ func (w *Window) SetVSync(on bool) {
 // Samples reports the MSAA sample count the window got.
 func (w *Window) Samples() int { return w.samples }
 
-// GLVersion and GLRenderer report the driver's version and renderer strings.
-func (w *Window) GLVersion() string  { return w.version }
+// GLVersion reports the driver's GL_VERSION string, read once at Open so
+// that reports can name the driver without a GL call.
+func (w *Window) GLVersion() string { return w.version }
+
+// GLRenderer reports the driver's GL_RENDERER string ("llvmpipe ..." for
+// Mesa's software rasterizer), read once at Open.
 func (w *Window) GLRenderer() string { return w.renderer }
 
 // Fullscreen reports whether the window covers a monitor.
@@ -306,8 +356,10 @@ func (w *Window) RefreshRate() int {
 // Iconified reports whether the window is minimised.
 func (w *Window) Iconified() bool { return w.w.GetAttrib(glfw.Iconified) == glfw.True }
 
-// Iconify minimises the window and Restore brings it back.
+// Iconify minimises the window.
 func (w *Window) Iconify() { w.w.Iconify() }
+
+// Restore brings a minimised window back.
 func (w *Window) Restore() { w.w.Restore() }
 
 // SetTitle sets the window title.

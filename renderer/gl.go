@@ -12,18 +12,33 @@ import (
 )
 
 // Typed GL object names: a zero value is "no object", and Valid says so.
+// A distinct type per kind of object lets the compiler catch a buffer
+// passed where a texture belongs, which raw uint32s would not.
 type (
-	Program     uint32
-	Buffer      uint32
+	// Program is a linked GL program; see LoadProgram.
+	Program uint32
+	// Buffer is a GL buffer object.
+	Buffer uint32
+	// VertexArray is a GL vertex array object.
 	VertexArray uint32
-	Texture     uint32
+	// Texture is a GL texture object.
+	Texture uint32
 )
 
-func (p Program) Valid() bool     { return p != 0 }
-func (b Buffer) Valid() bool      { return b != 0 }
-func (v VertexArray) Valid() bool { return v != 0 }
-func (t Texture) Valid() bool     { return t != 0 }
+// Valid reports whether p names a program: GL never names one 0.
+func (p Program) Valid() bool { return p != 0 }
 
+// Valid reports whether b names a buffer: GL never names one 0.
+func (b Buffer) Valid() bool { return b != 0 }
+
+// Valid reports whether v names a vertex array: GL never names one 0.
+func (v VertexArray) Valid() bool { return v != 0 }
+
+// Valid reports whether t names a texture: GL never names one 0.
+func (t Texture) Valid() bool { return t != 0 }
+
+// Delete deletes the program, if p names one, and sets p to 0, so that
+// failure paths can delete every object unconditionally.
 func (p *Program) Delete() {
 	if p.Valid() {
 		gl.DeleteProgram(uint32(*p))
@@ -31,6 +46,8 @@ func (p *Program) Delete() {
 	}
 }
 
+// Delete deletes the buffer, if b names one, and sets b to 0, so that
+// failure paths can delete every object unconditionally.
 func (b *Buffer) Delete() {
 	if b.Valid() {
 		n := uint32(*b)
@@ -39,6 +56,8 @@ func (b *Buffer) Delete() {
 	}
 }
 
+// Delete deletes the vertex array, if v names one, and sets v to 0, so that
+// failure paths can delete every object unconditionally.
 func (v *VertexArray) Delete() {
 	if v.Valid() {
 		n := uint32(*v)
@@ -47,6 +66,8 @@ func (v *VertexArray) Delete() {
 	}
 }
 
+// Delete deletes the texture, if t names one, and sets t to 0, so that
+// failure paths can delete every object unconditionally.
 func (t *Texture) Delete() {
 	if t.Valid() {
 		n := uint32(*t)
@@ -120,6 +141,8 @@ type ShaderError struct {
 	Source string // the file's source; the driver's "0:N" line numbers refer to it
 }
 
+// Error returns the stage, the file and the driver's log, followed by the
+// source with line numbers, because the driver's log cites lines by number.
 func (e *ShaderError) Error() string {
 	var b strings.Builder
 	what := "compile"

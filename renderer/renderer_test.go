@@ -343,3 +343,29 @@ func absDiff(a, b uint8) int {
 	}
 	return int(b - a)
 }
+
+// TestGLErrorsSurface makes GL raise an error in the middle of a frame and
+// checks that Frame returns it as an error instead of drawing a silent
+// black frame, and that the next frame is clean.
+func TestGLErrorsSurface(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		s := newScene()
+		r, err := renderer.New(s.c, renderer.Options{Samples: -1})
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		cam := renderer.DefaultCamera()
+		s.publish(1, []simthread.Body{{Scale: 1, Rot: mgl32.QuatIdent(), Color: refworld.RefColor}})
+		s.c.Acquire()
+		gl.BindBuffer(gl.ARRAY_BUFFER, 0xdead) // never generated: GL_INVALID_OPERATION in core
+		err = r.Frame(&interp.Plan{New: true, Ready: true, Alpha: 1}, &cam, width, height)
+		if !errors.Is(err, renderer.ErrGL) || !strings.Contains(err.Error(), "GL_INVALID_OPERATION") {
+			return fmt.Errorf("a GL error during the frame gave %v, want a renderer error naming GL_INVALID_OPERATION", err)
+		}
+		if err := r.Frame(&interp.Plan{Ready: true, Alpha: 1}, &cam, width, height); err != nil {
+			return fmt.Errorf("the next frame: %v", err)
+		}
+		return nil
+	})
+}

@@ -21,6 +21,8 @@ const (
 	Keep
 )
 
+// String returns the policy's name as ParseOverload and the -overload flag
+// spell it.
 func (o Overload) String() string {
 	switch o {
 	case Discard:

@@ -36,23 +36,24 @@ type Telemetry struct {
 	PublishDelay histogram.H
 }
 
-// Stats is a reading of Telemetry.
+// Stats is a reading of Telemetry. StepsPerWake counts the wakes by the
+// steps they ran, bucketed as StepsPerWakeBuckets says.
 type Stats struct {
 	Ticks          uint64 // ticks run
 	Wakes          uint64 // wakes that were not paused
 	StepsPerWake   [StepsPerWakeBuckets]uint64
-	Discards       uint64        // wakes that discarded debt
-	DiscardedTicks uint64        // ticks discarded
-	Discarded      time.Duration // the simulated time those ticks stood for
-	Clamps         uint64        // wakes whose gap was clamped to MaxDelta
-	Clamped        time.Duration // time not counted by clamping
-	KeptDebtWakes  uint64        // wakes that hit MaxSteps and kept the debt
-	Paused         bool
-	PausedTotal    time.Duration
-	Inputs         uint64 // inputs applied
-	Lateness       histogram.Summary
-	StepTime       histogram.Summary
-	PublishDelay   histogram.Summary
+	Discards       uint64            // wakes that discarded debt
+	DiscardedTicks uint64            // ticks discarded
+	Discarded      time.Duration     // the simulated time those ticks stood for
+	Clamps         uint64            // wakes whose gap was clamped to MaxDelta
+	Clamped        time.Duration     // time not counted by clamping
+	KeptDebtWakes  uint64            // wakes that hit MaxSteps and kept the debt
+	Paused         bool              // paused now
+	PausedTotal    time.Duration     // time spent paused, never caught up
+	Inputs         uint64            // inputs applied
+	Lateness       histogram.Summary // ns; see Telemetry.Lateness
+	StepTime       histogram.Summary // ns; see Telemetry.StepTime
+	PublishDelay   histogram.Summary // ns; see Telemetry.PublishDelay
 }
 
 // Read returns the current counters. It does not allocate.

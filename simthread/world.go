@@ -25,6 +25,9 @@ type World interface {
 // Hasher is implemented by worlds that can hash their whole state, for
 // replay checks and the verifier. Equal states must hash equal.
 type Hasher interface {
+	// Hash returns a hash of every bit of state that a future Step can
+	// depend on; a difference it misses is a divergence a replay cannot
+	// detect.
 	Hash() uint64
 }
 
@@ -47,8 +50,8 @@ type TickInput struct {
 
 // Checkpoint is the world's hash after a tick.
 type Checkpoint struct {
-	Tick uint64
-	Hash uint64
+	Tick uint64 // the tick just stepped
+	Hash uint64 // Hasher.Hash of the world after it
 }
 
 // Snapshot is the immutable render state of one tick. The Sim publishes it
@@ -67,6 +70,11 @@ type Snapshot struct {
 	// Bodies are the transforms to draw, index i being the same body from
 	// one snapshot to the next.
 	Bodies []Body
+}
+
+// RGB packs an opaque sRGB colour into Body.Color's layout.
+func RGB(r, g, b uint8) uint32 {
+	return 0xFF000000 | uint32(b)<<16 | uint32(g)<<8 | uint32(r)
 }
 
 // Body is the render state of one body: 40 bytes, laid out as the

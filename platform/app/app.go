@@ -24,7 +24,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"image"
 	"math"
@@ -46,6 +45,8 @@ import (
 // Config configures an App. Its zero value runs a 1280×720 window with
 // vsync at the display's refresh and the simulation at 120 Hz.
 type Config struct {
+	// Title, Width, Height, Fullscreen and NoVSync configure the window
+	// as platform.Config does.
 	Title         string
 	Width, Height int
 	Fullscreen    bool
@@ -71,6 +72,9 @@ type Config struct {
 	// ScreenshotDir is where F12 saves screenshots; "" means the working
 	// directory.
 	ScreenshotDir string
+	// Camera, if set, is where the orbit camera starts; nil frames the
+	// reference world (renderer.DefaultCamera).
+	Camera *renderer.Camera
 	// HideHUD starts with the HUD hidden.
 	HideHUD bool
 	// KeepRunningUnfocused keeps the simulation running when the window
@@ -151,11 +155,8 @@ const warmup = 2 * time.Second
 // The world belongs to the simulation from now on. New must be called on
 // the main thread.
 func New(cfg Config, world simthread.World) (*App, error) {
-	if cfg.Refresh != 0 && !(cfg.Refresh >= 1 && cfg.Refresh <= platform.MaxRefresh) {
-		return nil, fmt.Errorf("app: refresh rate %v Hz out of range [1, %d]", cfg.Refresh, platform.MaxRefresh)
-	}
-	if cfg.Duration < 0 || cfg.Delay < 0 {
-		return nil, errors.New("app: negative duration or delay")
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	spin := cfg.Spin
 	switch {
@@ -165,6 +166,9 @@ func New(cfg Config, world simthread.World) (*App, error) {
 		spin = 0
 	}
 	a := &App{cfg: cfg, clock: simthread.NewRealClock(spin), cam: renderer.DefaultCamera(), gc: newGCMetrics()}
+	if cfg.Camera != nil {
+		a.cam = *cfg.Camera
+	}
 	sim, err := simthread.New(cfg.Sim, world, a.clock)
 	if err != nil {
 		return nil, err
@@ -198,6 +202,22 @@ func New(cfg Config, world simthread.World) (*App, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// Validate reports the first setting out of range, without opening
+// anything.
+func (cfg Config) Validate() error {
+	switch {
+	case cfg.Refresh != 0 && !(cfg.Refresh >= 1 && cfg.Refresh <= platform.MaxRefresh):
+		return fmt.Errorf("app: refresh rate %v Hz out of range [1, %d] (or 0 for the display's)", cfg.Refresh, platform.MaxRefresh)
+	case cfg.Duration < 0:
+		return fmt.Errorf("app: negative duration %v", cfg.Duration)
+	case cfg.Delay < 0:
+		return fmt.Errorf("app: negative render delay %v", cfg.Delay)
+	case cfg.Width < 0 || cfg.Height < 0 || cfg.Width > 16384 || cfg.Height > 16384:
+		return fmt.Errorf("app: window size %dx%d out of range", cfg.Width, cfg.Height)
+	}
+	return cfg.Sim.Timing.Validate()
 }
 
 // choosePacing picks how frames are paced: the -refresh flag in software,
@@ -396,7 +416,7 @@ func (a *App) plan(frameTime, since time.Duration) interp.Plan {
 	if a.meter != nil && since >= meterWarmup {
 		a.meter.Frame(frameTime, plan, a.sim.Snapshots())
 	}
-	a.stats.frame(frameTime, &plan, a.sim.Snapshots().History(0).Time)
+	a.stats.frame(a.sim.Clock().Now(), &plan, a.sim.Snapshots().History(0).Time)
 	return plan
 }
 

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-gl/glfw/v3.3/glfw"
+	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"
@@ -93,5 +95,77 @@ func TestBeatDetector(t *testing.T) {
 	}
 	if ratio.Beating() {
 		t.Fatal("120 Hz on 144 Hz flagged as a beat")
+	}
+}
+
+// TestEventsPauseAndForward feeds window events to the app's handler: an
+// iconified window or a focus loss pauses the simulation and restoring it
+// resumes it, Space toggles a pause of its own, Esc and a close request
+// quit, and other keys reach the world only through Config.Input and the
+// simulation's input queue.
+func TestEventsPauseAndForward(t *testing.T) {
+	a, clock := newHeadless(t, 10)
+	var forwarded []platform.Event
+	a.cfg.Input = func(e platform.Event) (simthread.Input, bool) {
+		forwarded = append(forwarded, e)
+		return simthread.Input{Kind: refworld.Kick, X: 1}, e.Key == glfw.KeyK
+	}
+	next, _ := a.sim.Wake()
+	wake := func() {
+		clock.Set(next)
+		next, _ = a.sim.Wake()
+	}
+	paused := func() bool { wake(); return a.sim.Telemetry().Paused() }
+
+	steps := []struct {
+		name   string
+		events []platform.Event
+		paused bool
+	}{
+		{"iconify", []platform.Event{{Kind: platform.IconifyEvent, On: true}}, true},
+		{"restore", []platform.Event{{Kind: platform.IconifyEvent, On: false}}, false},
+		{"focus lost", []platform.Event{{Kind: platform.FocusEvent, On: false}}, true},
+		{"focus back", []platform.Event{{Kind: platform.FocusEvent, On: true}}, false},
+		{"space", []platform.Event{{Kind: platform.KeyEvent, Key: glfw.KeySpace, Action: glfw.Press}}, true},
+		{"iconify while paused", []platform.Event{{Kind: platform.IconifyEvent, On: true}}, true},
+		{"restore, still paused by space", []platform.Event{{Kind: platform.IconifyEvent, On: false}}, true},
+		{"space again", []platform.Event{{Kind: platform.KeyEvent, Key: glfw.KeySpace, Action: glfw.Press}}, false},
+	}
+	for _, s := range steps {
+		a.handle(s.events)
+		if got := paused(); got != s.paused {
+			t.Fatalf("%s: paused %v, want %v", s.name, got, s.paused)
+		}
+	}
+	a.cfg.KeepRunningUnfocused = true
+	a.handle([]platform.Event{{Kind: platform.FocusEvent, On: false}})
+	if paused() {
+		t.Fatal("KeepRunningUnfocused: a focus loss paused the simulation")
+	}
+
+	ticks := a.sim.Telemetry().Read().Inputs
+	a.handle([]platform.Event{
+		{Kind: platform.KeyEvent, Key: glfw.KeyK, Action: glfw.Press},
+		{Kind: platform.KeyEvent, Key: glfw.KeyK, Action: glfw.Release},
+		{Kind: platform.KeyEvent, Key: glfw.KeyJ, Action: glfw.Press},
+	})
+	wake()
+	if got := a.sim.Telemetry().Read().Inputs - ticks; got != 1 {
+		t.Fatalf("%d inputs reached the world, want the one K press", got)
+	}
+	if len(forwarded) != 2 {
+		t.Fatalf("Config.Input saw %d events, want the two presses (releases are not forwarded)", len(forwarded))
+	}
+	if a.quit {
+		t.Fatal("quit before Esc")
+	}
+	a.handle([]platform.Event{{Kind: platform.KeyEvent, Key: glfw.KeyEscape, Action: glfw.Press}})
+	if !a.quit {
+		t.Fatal("Esc did not quit")
+	}
+	a.quit = false
+	a.handle([]platform.Event{{Kind: platform.CloseEvent}})
+	if !a.quit {
+		t.Fatal("closing the window did not quit")
 	}
 }

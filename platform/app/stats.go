@@ -17,17 +17,24 @@ const TicksPerFrameBuckets = 9
 // them; the histograms may be read from any goroutine, the other fields
 // only from the render thread or after Run has returned.
 type Stats struct {
+	// Frames counts the frames planned with a snapshot to show: all but
+	// those before the simulation's first publish.
 	Frames uint64
 	// FrameInterval is the wall time between successive buffer swaps (ns):
 	// what the display was actually given, hitches included.
 	FrameInterval histogram.H
-	// SnapshotAge is the frame time minus the newest snapshot's tick time
-	// (ns): how old the newest simulation state was when drawn.
+	// SnapshotAge is the time a frame was planned minus the newest
+	// snapshot's tick time (ns): how old the newest simulation state was
+	// when drawn.
 	SnapshotAge histogram.H
 	// Alpha is each frame's interpolation factor, in millionths.
-	Alpha              histogram.H
+	Alpha histogram.H
+	// AlphaMin and AlphaMax are the extremes of Alpha, exact where the
+	// histogram rounds.
 	AlphaMin, AlphaMax float32
-	TicksPerFrame      [TicksPerFrameBuckets]uint64
+	// TicksPerFrame counts frames by the new ticks they brought, bucketed
+	// as TicksPerFrameBuckets says.
+	TicksPerFrame [TicksPerFrameBuckets]uint64
 	// Clamped counts frames whose alpha was clamped (no bracketing pair).
 	Clamped uint64
 	// Beat tracks ticks per frame oscillating around their mean.
@@ -49,10 +56,10 @@ const SeriesLen = 1 << 16
 type Sample struct {
 	At       time.Duration // frame time since the first frame
 	Interval float32       // ms since the previous swap
-	Alpha    float32
-	NewTicks uint8
-	PosErr   float32 // ticks; NaN where not measured
-	AnimErr  float32 // ms, signed; NaN where not measured
+	Alpha    float32       // the interpolation factor
+	NewTicks uint8         // new ticks the frame brought, capped at 255
+	PosErr   float32       // ticks; NaN where not measured
+	AnimErr  float32       // ms, signed; NaN where not measured
 }
 
 // Series is a ring of the last SeriesLen frames, allocated on first use.
@@ -81,12 +88,12 @@ func (s *Series) Samples() []Sample {
 	return append(append([]Sample(nil), s.buf[s.next:]...), s.buf[:s.next]...)
 }
 
-func (s *Stats) frame(frameTime time.Duration, plan *interp.Plan, newestTime time.Duration) {
+func (s *Stats) frame(now time.Duration, plan *interp.Plan, newestTime time.Duration) {
 	if !plan.Ready {
 		return
 	}
 	s.Frames++
-	s.SnapshotAge.Record(int64(frameTime - newestTime))
+	s.SnapshotAge.Record(int64(now - newestTime))
 	s.Alpha.Record(int64(float64(plan.Alpha) * 1e6))
 	if s.Frames == 1 {
 		s.AlphaMin, s.AlphaMax = plan.Alpha, plan.Alpha
@@ -127,37 +134,41 @@ const beatWindow = 128
 // the beat on screen; the detector says it is there.
 type BeatDetector struct {
 	ring    [beatWindow]uint8
+	count   [256]uint16 // how many frames in the window brought each count
 	n, head int
 	sum     int
 	// Frames counts the frames during which a beat was flagged.
-	Frames uint64
+	Frames  uint64
 	beating bool
 }
 
-// Add records one frame's count of new ticks.
+// Add records one frame's count of new ticks. It is O(1): the window is
+// kept as a count per value, so nothing is rescanned.
 func (b *BeatDetector) Add(ticks uint64) {
 	t := uint8(min(ticks, 255))
 	if b.n == beatWindow {
-		b.sum -= int(b.ring[b.head])
+		old := b.ring[b.head]
+		b.sum -= int(old)
+		b.count[old]--
 	} else {
 		b.n++
 	}
 	b.ring[b.head] = t
 	b.sum += int(t)
+	b.count[t]++
 	b.head = (b.head + 1) % beatWindow
 	b.beating = false
 	if b.n < beatWindow {
 		return
 	}
-	mean := float64(b.sum) / float64(b.n)
-	lo, hi := math.Floor(mean), math.Ceil(mean)
-	odd := 0
-	for _, v := range b.ring {
-		if f := float64(v); f < lo || f > hi {
-			odd++
-		}
+	// Frames that brought neither floor(mean) nor ceil(mean) ticks.
+	lo := b.sum / b.n
+	hi := (b.sum + b.n - 1) / b.n
+	usual := int(b.count[lo])
+	if hi != lo {
+		usual += int(b.count[hi])
 	}
-	if odd*20 > b.n {
+	if (b.n-usual)*20 > b.n {
 		b.beating = true
 		b.Frames++
 	}
@@ -192,7 +203,11 @@ func newGCMetrics() *gcMetrics {
 	return g
 }
 
-// GCReading is one reading of the runtime's counters.
+// GCReading is one reading of the runtime's counters: completed GC cycles,
+// heap objects and bytes allocated, and the total of stop-the-world GC
+// pauses (estimated: the runtime keeps only a histogram of them). Each is
+// a total since the program started: subtract two readings for what
+// happened between them.
 type GCReading struct {
 	Cycles, Allocs, AllocBytes uint64
 	PauseTotal                 time.Duration

@@ -11,6 +11,8 @@ import (
 type Clamp uint8
 
 const (
+	// NoClamp: the render time lies between two snapshots held, and Alpha
+	// interpolates them.
 	NoClamp Clamp = iota
 	// Late: the render time is past the newest snapshot (the simulation
 	// has not published the next one yet). The newest is shown as is.
@@ -20,6 +22,8 @@ const (
 	Early
 )
 
+// String returns "none", "late" or "early", the words reports and the HUD
+// print.
 func (c Clamp) String() string {
 	switch c {
 	case Late:
@@ -264,7 +268,8 @@ func clampOf(r, lo, hi time.Duration) Clamp {
 
 // PlannerStats counts the planned frames and the clamped ones.
 type PlannerStats struct {
-	Frames, Late, Early uint64
+	Frames      uint64 // frames planned with at least one snapshot held
+	Late, Early uint64 // frames clamped for each reason; see Clamp
 }
 
 // Stats returns the counts since the planner was made.

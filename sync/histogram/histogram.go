@@ -116,10 +116,12 @@ func (h *H) Quantile(q float64) int64 {
 }
 
 // Summary is a point-in-time reading of a histogram.
+// Its fields are in the unit the samples were recorded in.
 type Summary struct {
-	Count         uint64
-	Mean          float64
-	P50, P99, Max int64
+	Count    uint64
+	Mean     float64
+	P50, P99 int64 // the median and 99th percentile, to within about 3 %
+	Max      int64 // exact
 }
 
 // Summary reads the count, mean, median, 99th percentile and maximum.

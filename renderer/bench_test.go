@@ -1,0 +1,114 @@
+package renderer_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/simthread/refworld"
+)
+
+// BenchmarkGLFrame measures Renderer.Frame with a real GL context, for a
+// frame that gets no new snapshot (nothing to upload) with the reference
+// world at three sizes: one op is Frame plus gl.Finish, so that the work is
+// not hidden in the driver's queue, into a 320×240 viewport without MSAA,
+// HUD hidden. Alpha changes every op as it does between frames.
+//
+// On a GPU the CPU's share of this is a handful of GL calls whatever the
+// body count. Under Xvfb, Mesa's llvmpipe runs the vertex shading, the
+// transform feedback and the rasterisation on the CPU (on its own threads,
+// which ns/op includes as it is wall time), so here ns/op grows with the
+// body count: it measures the software GPU, not the renderer's own CPU
+// cost. Only platform/app's BenchmarkFrame, which stops at the GL calls,
+// shows that the frame's own CPU work does not depend on the body count.
+func BenchmarkGLFrame(b *testing.B) {
+	if os.Getenv("DISPLAY") == "" {
+		b.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
+	}
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"1k", 1_000}, {"10k", 10_000}, {"100k", 100_000}} {
+		b.Run("bodies="+size.name+"/snapshot=none", func(b *testing.B) {
+			var err error
+			// All of the benchmark's GL work, b.Loop included, runs in one
+			// call on the main thread; it must not call b.Fatal there.
+			platform.Call(func() {
+				var w *platform.Window
+				w, err = platform.Open(platform.Config{Title: b.Name(), Width: 320, Height: 240})
+				if err != nil {
+					return
+				}
+				defer w.Close()
+				err = glFrames(b, size.n, 320, 240)
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}
+
+// glFrames runs the simulation for a few ticks, drawing a frame after each
+// so that every instance buffer is filled, then measures frames that draw
+// the last plan again without a new snapshot.
+func glFrames(b *testing.B, n, width, height int) error {
+	world, err := refworld.New(n, 1)
+	if err != nil {
+		return err
+	}
+	clock := new(simthread.VirtualClock)
+	sim, err := simthread.New(simthread.Config{InitSnapshot: func(s *simthread.Snapshot) {
+		s.Bodies = make([]simthread.Body, 0, n)
+	}}, world, clock)
+	if err != nil {
+		return err
+	}
+	view := sim.Snapshots()
+	r, err := renderer.New(view, renderer.Options{Samples: -1})
+	if err != nil {
+		return err
+	}
+	defer r.Delete()
+	r.HUD().Visible = false
+	planner := interp.NewPlanner(view, interp.NewDelay(sim.Step(), 0))
+	cam := renderer.DefaultCamera()
+	next, err := sim.Wake()
+	var plan interp.Plan
+	for range 2 * view.Cap() {
+		if err != nil {
+			return err
+		}
+		clock.Set(next)
+		frame := next
+		next, err = sim.Wake()
+		plan = planner.Frame(frame)
+		if err := r.Frame(&plan, &cam, width, height); err != nil {
+			return err
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if !plan.Ready || plan.Prev == plan.Next {
+		return fmt.Errorf("no bracketing pair after the warm-up: %+v", plan)
+	}
+	plan.New = false
+	gl.Finish()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		plan.Alpha = float32(i%64) / 64
+		i++
+		if err := r.Frame(&plan, &cam, width, height); err != nil {
+			return err
+		}
+		gl.Finish()
+	}
+	return nil
+}
