@@ -108,28 +108,55 @@ func (p *Pacer) Frame(ctx context.Context) (time.Duration, error) {
 	return t, nil
 }
 
-// MeasureRefresh estimates the refresh rate from the intervals between
-// successive buffer swaps with vsync on. It reports ok only when the swaps
-// look paced by a display: a median interval of 2 to 50 ms (500 to 20 Hz)
-// and at least three quarters of them within 10 % of it. Unpaced swaps
-// (Xvfb, a driver that ignores the swap interval) are not.
-func MeasureRefresh(intervals []time.Duration) (hz float64, ok bool) {
-	if len(intervals) < 8 {
+// SwapSample is one measured frame: the time since the previous swap
+// returned, and whether the frame was held back by ProbeDelay before its
+// swap.
+type SwapSample struct {
+	Interval time.Duration
+	Delayed  bool
+}
+
+// ProbeDelay is how long MeasureRefresh wants every other measured frame
+// held back before its swap: a display's vblank absorbs it, a loop that
+// merely takes the same time every frame does not.
+const ProbeDelay = 1500 * time.Microsecond
+
+// MeasureRefresh estimates the refresh rate from buffer swaps made with
+// vsync on, every other one held back by ProbeDelay. It reports ok only
+// when the swaps look paced by a display: a median interval of 2 to 50 ms
+// (500 to 20 Hz), at least three quarters of the undelayed intervals within
+// 10 % of it, and delayed frames no longer than the others by more than a
+// quarter of the delay. The last test tells a display from a render-bound
+// loop whose frames just take the same time each (Xvfb, or a driver that
+// ignores the swap interval): there the delay adds to every delayed frame.
+func MeasureRefresh(samples []SwapSample) (hz float64, ok bool) {
+	var plain, delayed []time.Duration
+	for _, s := range samples {
+		if s.Delayed {
+			delayed = append(delayed, s.Interval)
+		} else {
+			plain = append(plain, s.Interval)
+		}
+	}
+	if len(plain) < 8 || len(delayed) < 8 {
 		return 0, false
 	}
-	s := slices.Clone(intervals)
-	slices.Sort(s)
-	med := s[len(s)/2]
+	slices.Sort(plain)
+	slices.Sort(delayed)
+	med := plain[len(plain)/2]
 	if med < 2*time.Millisecond || med > 50*time.Millisecond {
 		return 0, false
 	}
 	near := 0
-	for _, d := range s {
+	for _, d := range plain {
 		if math.Abs(float64(d-med)) <= 0.1*float64(med) {
 			near++
 		}
 	}
-	if near*4 < len(s)*3 {
+	if near*4 < len(plain)*3 {
+		return 0, false
+	}
+	if delayed[len(delayed)/2]-med > ProbeDelay/4 {
 		return 0, false
 	}
 	return 1e9 / float64(med), true

@@ -112,28 +112,29 @@ func TestNewPacerRejectsBadRates(t *testing.T) {
 
 func TestMeasureRefresh(t *testing.T) {
 	ms := func(f float64) time.Duration { return time.Duration(f * 1e6) }
-	paced := []time.Duration{}
-	for i := 0; i < 30; i++ {
-		paced = append(paced, ms(6.944+0.05*float64(i%3-1)))
+	var paced, unpaced, renderBound, erratic []platform.SwapSample
+	for i := 0; i < 32; i++ {
+		delayed := i%2 == 1
+		probe := time.Duration(0)
+		if delayed {
+			probe = platform.ProbeDelay
+		}
+		jitter := ms(0.05 * float64(i%3-1))
+		// A 144 Hz display: the vblank absorbs the probe delay.
+		paced = append(paced, platform.SwapSample{Interval: ms(6.944) + jitter, Delayed: delayed})
+		// Xvfb: swaps return at once, frames as fast as they come.
+		unpaced = append(unpaced, platform.SwapSample{Interval: ms(0.2) + probe + jitter, Delayed: delayed})
+		// Xvfb with frames that take a steady 4 ms: regular, but every
+		// delayed frame is longer by the delay.
+		renderBound = append(renderBound, platform.SwapSample{Interval: ms(4) + probe + jitter, Delayed: delayed})
+		erratic = append(erratic, platform.SwapSample{Interval: ms(5+float64(i%7)*3) + probe, Delayed: delayed})
 	}
 	if hz, ok := platform.MeasureRefresh(paced); !ok || hz < 143 || hz > 145 {
 		t.Fatalf("144 Hz swaps measured as %v, %v", hz, ok)
 	}
-	unpaced := []time.Duration{}
-	for i := 0; i < 30; i++ {
-		unpaced = append(unpaced, ms(0.2+0.1*float64(i%5)))
-	}
-	if _, ok := platform.MeasureRefresh(unpaced); ok {
-		t.Fatal("Xvfb-like unpaced swaps taken for a display")
-	}
-	erratic := []time.Duration{}
-	for i := 0; i < 30; i++ {
-		erratic = append(erratic, ms(5+float64(i%7)*3))
-	}
-	if _, ok := platform.MeasureRefresh(erratic); ok {
-		t.Fatal("erratic swaps taken for a display")
-	}
-	if _, ok := platform.MeasureRefresh(paced[:3]); ok {
-		t.Fatal("three samples were enough")
+	for name, s := range map[string][]platform.SwapSample{"unpaced": unpaced, "render-bound": renderBound, "erratic": erratic, "a few samples": paced[:6]} {
+		if hz, ok := platform.MeasureRefresh(s); ok {
+			t.Errorf("%s swaps taken for a %v Hz display", name, hz)
+		}
 	}
 }

@@ -238,6 +238,7 @@ func (s *Sim) Run(ctx context.Context) (err error) {
 }
 
 func (s *Sim) loop(ctx context.Context) error {
+	defer s.endPause()
 	next, err := s.Wake()
 	for err == nil && !s.stopped {
 		if s.sched.Paused() {
@@ -305,6 +306,18 @@ func (s *Sim) Wake() (next time.Duration, err error) {
 	return s.deadline, nil
 }
 
+// endPause counts a pause still running when the loop ends, so that the
+// telemetry's paused time covers the whole run.
+func (s *Sim) endPause() {
+	if !s.sched.Paused() {
+		return
+	}
+	before := s.sched.Stats().Paused
+	s.sched.Resume(s.clock.Now())
+	s.tel.pausedNs.Add(int64(s.sched.Stats().Paused - before))
+	s.tel.paused.Store(false)
+}
+
 // run advances the scheduler to now, runs the due steps and publishes.
 func (s *Sim) run(now time.Duration) (err error) {
 	w := s.sched.Advance(now)
@@ -329,7 +342,7 @@ func (s *Sim) run(now time.Duration) (err error) {
 	tick := w.First
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("simthread: world panicked at tick %d: %v\n%s", tick, r, debug.Stack())
+			err = &PanicError{Tick: tick, Value: r, Stack: debug.Stack()}
 		}
 	}()
 	for i := 0; i < steps; i++ {
@@ -397,6 +410,19 @@ func (s *Sim) publishTick(tick uint64) {
 	if r != nil {
 		r.End()
 	}
+}
+
+// PanicError is what Run returns when the world panics: the simulation
+// stops, and the render thread can report it and flush its files.
+type PanicError struct {
+	Tick  uint64 // the tick being stepped
+	Value any    // what the world panicked with
+	Stack []byte // the simulation goroutine's stack at the panic
+}
+
+// Error is one line; the stack is in Stack.
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("simthread: world panicked at tick %d: %v", e.Tick, e.Value)
 }
 
 // InputLog returns every input applied so far with its tick, when Config.Record

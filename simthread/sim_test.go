@@ -2,6 +2,7 @@ package simthread_test
 
 import (
 	"context"
+	"errors"
 
 	"strings"
 	"testing"
@@ -316,7 +317,9 @@ func TestWorldPanicIsAnError(t *testing.T) {
 		break
 	}
 	err := s.Wait()
-	if err == nil || !strings.Contains(err.Error(), "panicked at tick 3: boom") {
+	var pe *simthread.PanicError
+	if !errors.As(err, &pe) || err.Error() != "simthread: world panicked at tick 3: boom" || pe.Tick != 3 ||
+		!strings.Contains(string(pe.Stack), "probe") {
 		t.Fatalf("Run returned %v", err)
 	}
 }
@@ -369,5 +372,28 @@ func TestTickDoesNotAllocate(t *testing.T) {
 	}
 	if s.Telemetry().Ticks() < 200 {
 		t.Fatal("ticks did not run")
+	}
+}
+
+// TestPauseRunningAtStopIsCounted: a pause still in progress when the Sim
+// stops counts in the paused time.
+func TestPauseRunningAtStopIsCounted(t *testing.T) {
+	clock := new(simthread.VirtualClock)
+	s, _ := simthread.New(simthread.Config{Timing: simthread.Timing{Rate: 100}}, &probe{}, clock)
+	ctx, cancel := context.WithCancel(context.Background())
+	s.Start(ctx)
+	dl, _ := clock.WaitSleepers(context.Background(), 1)
+	s.Pause()
+	clock.Set(dl[0]) // the wake at 10 ms notices the pause
+	for !s.Telemetry().Paused() {
+		time.Sleep(time.Millisecond)
+	}
+	clock.Set(3 * time.Second)
+	cancel()
+	if err := s.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Telemetry().Read().PausedTotal; got != 3*time.Second-10*ms {
+		t.Fatalf("paused %v, want 2.99s", got)
 	}
 }

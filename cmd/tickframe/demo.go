@@ -43,11 +43,21 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 	defer stopSignals()
 
 	// Files are closed in reverse order of opening, on every path out.
+	// If the app never started (no display, no OpenGL 4.1 core, a shader
+	// the driver refuses), nothing ran: the profiles begun before it are
+	// removed, so that a failed start leaves no files, as a bad flag does.
 	var closers []func() error
+	var early []string // files created before the app started
+	opened := false
 	defer func() {
 		for i := len(closers) - 1; i >= 0; i-- {
 			if cerr := closers[i](); cerr != nil && err == nil {
 				err = cerr
+			}
+		}
+		if !opened {
+			for _, path := range early {
+				os.Remove(path)
 			}
 		}
 	}()
@@ -64,6 +74,7 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 		if err != nil {
 			return err
 		}
+		early = append(early, o.cpuProfile)
 		if err := rpprof.StartCPUProfile(f); err != nil {
 			f.Close()
 			return fmt.Errorf("-cpuprofile: %v", err)
@@ -78,6 +89,7 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 		if err != nil {
 			return err
 		}
+		early = append(early, o.tracePath)
 		if err := trace.Start(f); err != nil {
 			f.Close()
 			return fmt.Errorf("-trace: %v", err)
@@ -148,6 +160,7 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	opened = true
 	defer a.Close()
 
 	runErr := func() (err error) {

@@ -105,15 +105,14 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	fs.Float64Var(&o.gcPressureMB, "gcpressure", 0, "allocate this many `MB/s` of garbage on a side goroutine")
 	fs.StringVar(&o.record, "record", "", "record the seed, configuration and inputs to `FILE`")
 	fs.StringVar(&o.replay, "replay", "", "replay a recording from `FILE` and check its hashes")
-	fs.Usage = func() {
-		fmt.Fprint(out, usageHead)
-		fs.SetOutput(out)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
+	// Parse calls Usage on every error, -h included: print nothing there,
+	// so that a bad flag gets its one line and -h the usage once.
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
+			fmt.Fprint(out, usageHead)
+			fs.SetOutput(out)
+			fs.PrintDefaults()
 			return nil, err
 		}
 		return nil, usagef("%v (see tickframe -h)", err)

@@ -9,9 +9,10 @@
 // Every run can measure itself (-report, -plot), be profiled (-cpuprofile,
 // -memprofile, -trace, -pprof) under load (-stress, -stepcost, -gcpressure),
 // and be recorded and replayed (-record, -replay). Files are written on
-// every exit path: closing the window, Esc, -duration, SIGINT or an error.
-// A bad flag exits with status 2 and a one-line message; a failure at run
-// time with status 1.
+// every exit path once the window is open: closing it, Esc, -duration,
+// SIGINT, SIGTERM or an error. A bad flag exits with status 2 and a
+// one-line message, a failure at run time with status 1; neither a bad
+// flag nor a window that cannot open leaves any file.
 package main
 
 import (
@@ -24,6 +25,7 @@ import (
 
 	"github.com/tickframe/tickframe/cmd/tickframe/internal/verify"
 	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/simthread"
 )
 
 func main() {
@@ -46,10 +48,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	var se *renderer.ShaderError
-	if errors.As(err, &se) {
+	var pe *simthread.PanicError
+	switch {
+	case errors.As(err, &se):
 		// The driver's log and the numbered source follow the first line.
 		fmt.Fprintf(stderr, "tickframe: %v\n", err)
-	} else {
+	case errors.As(err, &pe):
+		// A bug in the world: the stack after the line, for whoever fixes it.
+		fmt.Fprintf(stderr, "tickframe: %s\n%s", oneLine(err.Error()), pe.Stack)
+	default:
 		fmt.Fprintf(stderr, "tickframe: %s\n", oneLine(err.Error()))
 	}
 	var ue *usageError

@@ -28,7 +28,7 @@ type Report struct {
 	RefreshSource      string    `json:"refresh_source"`       // where that rate came from
 	Ticks              uint64    `json:"ticks"`                // ticks run
 	Frames             uint64    `json:"frames"`               // frames drawn
-	TickRateHz         float64   `json:"tick_rate_hz"`         // ticks / duration
+	TickRateHz         float64   `json:"tick_rate_hz"`         // ticks / (duration − paused)
 	FPS                float64   `json:"fps"`                  // frames / duration
 	FrameIntervalMs    Quant4    `json:"frame_interval_ms"`    // between swaps
 	TickLatenessMs     Quant3    `json:"tick_lateness_ms"`     // wake time − deadline
@@ -36,7 +36,7 @@ type Report struct {
 	StepsPerWakeHist   []uint64  `json:"steps_per_wake_hist"`  // [i]: wakes that ran i steps (last: ≥ i)
 	Alpha              AlphaStat `json:"alpha"`
 	AlphaClampedFrames uint64    `json:"alpha_clamped_frames"` // frames with no bracketing pair
-	SnapshotAgeMs      Quant2    `json:"snapshot_age_ms"`      // frame time − newest tick time
+	SnapshotAgeMs      Quant2    `json:"snapshot_age_ms"`      // when the frame was planned − newest tick time
 	AnimErrorTicks     Quant3    `json:"animation_error_ticks"`
 	AnimErrorMs        Quant3    `json:"animation_error_ms"`
 	RenderDelayMs      float64   `json:"render_delay_ms"` // at the end
@@ -109,7 +109,7 @@ func buildReport(a *app.App, world *refworld.World, o *options) *Report {
 		RefreshSource:      src,
 		Ticks:              tel.Ticks,
 		Frames:             st.Frames,
-		TickRateHz:         round(float64(tel.Ticks)/secs, 2),
+		TickRateHz:         round(float64(tel.Ticks)/(secs-tel.PausedTotal.Seconds()), 2),
 		FPS:                round(float64(st.Frames)/secs, 2),
 		FrameIntervalMs:    Quant4{ms(st.FrameInterval.Quantile(0.5)), ms(st.FrameInterval.Quantile(0.95)), ms(st.FrameInterval.Quantile(0.99)), ms(st.FrameInterval.Max())},
 		TickLatenessMs:     Quant3{ms(tel.Lateness.P50), ms(tel.Lateness.P99), ms(tel.Lateness.Max)},

@@ -108,7 +108,7 @@ type App struct {
 
 	refreshHz     float64
 	refreshSource string
-	measuring     []time.Duration
+	measuring     []platform.SwapSample
 	userPaused    bool
 	iconified     bool
 	unfocused     bool
@@ -141,7 +141,7 @@ var nan32 = float32(math.NaN())
 
 // measureFrames is how many swaps are timed to find a display's refresh
 // rate when the monitor does not report one.
-const measureFrames = 24
+const measureFrames = 32
 
 // meterWarmup is how long the animation-error meter waits, as the
 // verifier does.
@@ -195,7 +195,8 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	}
 	a.planner = interp.NewPlanner(sim.Snapshots(), delay)
 	if cfg.Truth != nil {
-		a.meter = &interp.Meter{Rate: sim.Config().Rate, Truth: cfg.Truth, Speed: cfg.TruthSpeed}
+		a.meter = &interp.Meter{Rate: sim.Config().Rate, Truth: cfg.Truth, Speed: cfg.TruthSpeed,
+			LastPos: math.NaN(), LastAnim: math.NaN()} // nothing measured during the warm-up
 	}
 	if err := a.choosePacing(); err != nil {
 		a.Close()
@@ -233,7 +234,7 @@ func (a *App) choosePacing() error {
 		a.pacer, err = platform.NewPacer(a.clock, float64(hz), false)
 	case a.win.VSync():
 		a.refreshSource = "measuring"
-		a.measuring = make([]time.Duration, 0, measureFrames)
+		a.measuring = make([]platform.SwapSample, 0, measureFrames)
 	default:
 		a.refreshSource = "unpaced"
 	}
@@ -365,10 +366,15 @@ func (a *App) Run(ctx context.Context) (err error) {
 			a.shotRequested = false
 			a.saveShot(a.shotPath(), false)
 		}
+		probe := a.measuring != nil && len(a.measuring)%2 == 1
+		if probe {
+			// Hold every other measured frame back: see MeasureRefresh.
+			a.clock.SleepUntil(ctx, a.clock.Now()+platform.ProbeDelay)
+		}
 		region := trace.StartRegion(tctx, "render.swap")
 		a.win.Swap()
 		region.End()
-		interval := a.swapped()
+		interval := a.swapped(probe)
 		if plan.Ready {
 			x := Sample{At: frameTime - start, Interval: float32(interval) / 1e6, Alpha: plan.Alpha,
 				NewTicks: uint8(min(plan.NewTicks, 255)), PosErr: nan32, AnimErr: nan32}
@@ -428,14 +434,15 @@ func (a *App) frameTime(ctx context.Context) (time.Duration, error) {
 	return a.clock.Now(), nil
 }
 
-// swapped accounts for a swap and returns the time since the previous one.
-func (a *App) swapped() (d time.Duration) {
+// swapped accounts for a swap, delayed by a refresh-rate probe or not, and
+// returns the time since the previous one.
+func (a *App) swapped(probed bool) (d time.Duration) {
 	now := a.clock.Now()
 	if a.stats.haveSwap {
 		d = now - a.stats.lastSwap
 		a.rend.HUD().AddFrame(float32(d) / 1e6)
 		if a.measuring != nil {
-			a.measuring = append(a.measuring, d)
+			a.measuring = append(a.measuring, platform.SwapSample{Interval: d, Delayed: probed})
 			if len(a.measuring) == measureFrames {
 				a.afterMeasuring()
 			}
