@@ -202,25 +202,18 @@ func compile(files fs.FS, name string, stage uint32) (uint32, error) {
 	return sh, nil
 }
 
-func shaderLog(sh uint32) string {
-	var n int32
-	gl.GetShaderiv(sh, gl.INFO_LOG_LENGTH, &n)
-	if n <= 1 {
-		return "no log from the driver"
-	}
-	buf := make([]byte, n)
-	gl.GetShaderInfoLog(sh, n, nil, &buf[0])
-	return strings.TrimRight(string(buf), "\x00")
-}
+func shaderLog(sh uint32) string { return infoLog(sh, gl.GetShaderiv, gl.GetShaderInfoLog) }
+func programLog(p uint32) string { return infoLog(p, gl.GetProgramiv, gl.GetProgramInfoLog) }
 
-func programLog(p uint32) string {
+// infoLog reads a shader's or a program's info log.
+func infoLog(obj uint32, getiv func(uint32, uint32, *int32), getLog func(uint32, int32, *int32, *uint8)) string {
 	var n int32
-	gl.GetProgramiv(p, gl.INFO_LOG_LENGTH, &n)
+	getiv(obj, gl.INFO_LOG_LENGTH, &n)
 	if n <= 1 {
 		return "no log from the driver"
 	}
 	buf := make([]byte, n)
-	gl.GetProgramInfoLog(p, n, nil, &buf[0])
+	getLog(obj, n, nil, &buf[0])
 	return strings.TrimRight(string(buf), "\x00")
 }
 
