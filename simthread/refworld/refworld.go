@@ -30,11 +30,11 @@ import (
 
 // The reference body's path.
 const (
-	RefRadius = 6.0             // metres
-	RefHeight = 2.0             // metres
+	RefRadius = 13.0            // metres: just outside the swarm, so it stays in sight
+	RefHeight = 3.0             // metres
 	RefOmega  = 2 * math.Pi / 8 // rad/s: one lap in 8 s
 	RefSpin   = 1.5             // rad/s about RefAxis
-	RefScale  = 0.6
+	RefScale  = 0.9
 )
 
 // RefAxis is the reference body's spin axis (unit).
