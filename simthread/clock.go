@@ -40,28 +40,42 @@ func NewRealClock(spin time.Duration) *RealClock {
 // Now reports the time since the clock's origin.
 func (c *RealClock) Now() time.Duration { return time.Since(c.origin) }
 
-// timers recycles sleep timers: a steady-state SleepUntil allocates
-// nothing, whichever goroutines share the clock.
-var timers = sync.Pool{New: func() any {
-	t := time.NewTimer(time.Hour)
+// timers recycles sleep timers, so that a steady-state SleepUntil
+// allocates nothing whichever goroutines share the clock: a timer is made
+// only when all are in use, so there are never more than sleepers at once.
+// (A sync.Pool would drop them at every GC and miss across Ps.)
+var timers = make(chan *time.Timer, 16)
+
+func getTimer(d time.Duration) *time.Timer {
+	select {
+	case t := <-timers:
+		t.Reset(d) // since Go 1.23 a stopped timer's channel is empty
+		return t
+	default:
+		return time.NewTimer(d)
+	}
+}
+
+func putTimer(t *time.Timer) {
 	t.Stop()
-	return t
-}}
+	select {
+	case timers <- t:
+	default:
+	}
+}
 
 // SleepUntil sleeps until t, spinning the last part; see NewRealClock. It
 // returns as soon as ctx is done.
 func (c *RealClock) SleepUntil(ctx context.Context, t time.Duration) error {
 	if d := t - c.Now() - c.spin; d > 0 {
-		timer := timers.Get().(*time.Timer)
-		timer.Reset(d) // since Go 1.23 a stopped timer's channel is empty
+		timer := getTimer(d)
 		select {
 		case <-ctx.Done():
-			timer.Stop()
-			timers.Put(timer)
+			putTimer(timer)
 			return ctx.Err()
 		case <-timer.C:
 		}
-		timers.Put(timer)
+		putTimer(timer)
 	}
 	for c.Now() < t {
 		if err := ctx.Err(); err != nil {

@@ -397,3 +397,14 @@ func TestPauseRunningAtStopIsCounted(t *testing.T) {
 		t.Fatalf("paused %v, want 2.99s", got)
 	}
 }
+
+// TestRealClockSleepDoesNotAllocate: once a timer exists for each
+// sleeper, sleeping on the real clock allocates nothing.
+func TestRealClockSleepDoesNotAllocate(t *testing.T) {
+	c := simthread.NewRealClock(0)
+	ctx := context.Background()
+	c.SleepUntil(ctx, c.Now()+time.Microsecond)
+	if a := testing.AllocsPerRun(50, func() { c.SleepUntil(ctx, c.Now()+20*time.Microsecond) }); a != 0 {
+		t.Fatalf("SleepUntil allocates %.1f times", a)
+	}
+}
