@@ -9,23 +9,12 @@ import (
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// vclock is a virtual clock whose SleepUntil just moves time, for a pacer
-// driven from one goroutine.
-type vclock struct{ now time.Duration }
-
-func (c *vclock) Now() time.Duration { return c.now }
-func (c *vclock) SleepUntil(ctx context.Context, t time.Duration) error {
-	if t > c.now {
-		c.now = t
-	}
-	return ctx.Err()
-}
-
-var _ simthread.Clock = (*vclock)(nil)
+// fakeClock (example_test.go) drives the pacer: sleeping only moves time.
+var _ simthread.Clock = (*fakeClock)(nil)
 
 func TestSoftwarePacerHitsTheGrid(t *testing.T) {
 	for _, hz := range []float64{59.94, 60, 144, 240, 360} {
-		c := &vclock{now: 5 * time.Millisecond}
+		c := &fakeClock{now: 5 * time.Millisecond}
 		p, err := platform.NewPacer(c, hz, true)
 		if err != nil {
 			t.Fatal(err)
@@ -53,7 +42,7 @@ func TestSoftwarePacerHitsTheGrid(t *testing.T) {
 }
 
 func TestSoftwarePacerSkipsMissedVblanks(t *testing.T) {
-	c := &vclock{}
+	c := &fakeClock{}
 	p, _ := platform.NewPacer(c, 100, true) // 10 ms
 	ctx := context.Background()
 	p.Frame(ctx)
@@ -71,7 +60,7 @@ func TestSoftwarePacerSkipsMissedVblanks(t *testing.T) {
 }
 
 func TestHardwarePacerSnapsJitterToTheGrid(t *testing.T) {
-	c := &vclock{}
+	c := &fakeClock{}
 	p, _ := platform.NewPacer(c, 144, false)
 	ctx := context.Background()
 	period := time.Second / 144
@@ -104,7 +93,7 @@ func TestHardwarePacerSnapsJitterToTheGrid(t *testing.T) {
 
 func TestNewPacerRejectsBadRates(t *testing.T) {
 	for _, hz := range []float64{0, -60, 0.5, 1e5} {
-		if _, err := platform.NewPacer(&vclock{}, hz, true); err == nil {
+		if _, err := platform.NewPacer(&fakeClock{}, hz, true); err == nil {
 			t.Errorf("NewPacer(%v) accepted", hz)
 		}
 	}
