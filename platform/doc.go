@@ -11,6 +11,6 @@
 // goroutines, reaches the main thread through Main and Call.
 //
 // Pacer and MeasureRefresh make no GLFW or GL calls: a Pacer belongs to
-// whichever goroutine draws, and runs on any simthread.Clock, so tests
+// whichever goroutine draws, and runs on any Clock (simthread's included), so tests
 // drive it with a virtual one.
 package platform

@@ -6,9 +6,19 @@ import (
 	"math"
 	"slices"
 	"time"
-
-	"github.com/tickframe/tickframe/simthread"
 )
+
+// Clock is the time source a Pacer runs on: a monotonic timeline in
+// durations since an origin. simthread's clocks satisfy it, so the pacer
+// and the simulation can share one without this package knowing of the
+// simulation.
+type Clock interface {
+	// Now reports the current time.
+	Now() time.Duration
+	// SleepUntil blocks until Now() >= t or ctx is done, and returns
+	// ctx.Err() in the second case.
+	SleepUntil(ctx context.Context, t time.Duration) error
+}
 
 // MaxRefresh bounds the refresh rates a Pacer accepts.
 const MaxRefresh = 10000
@@ -28,7 +38,7 @@ const MaxRefresh = 10000
 // A frame that misses its vblank skips to the next one after it, counted
 // in Missed, as a real display would.
 type Pacer struct {
-	clock    simthread.Clock
+	clock    Clock
 	hz       float64
 	software bool
 
@@ -41,7 +51,7 @@ type Pacer struct {
 
 // NewPacer returns a pacer for a display of hz frames per second, software
 // (sleeping on clock until each vblank) or hardware (snapping to the grid).
-func NewPacer(clock simthread.Clock, hz float64, software bool) (*Pacer, error) {
+func NewPacer(clock Clock, hz float64, software bool) (*Pacer, error) {
 	if !(hz >= 1 && hz <= MaxRefresh) {
 		return nil, fmt.Errorf("platform: refresh rate %v Hz out of range [1, %d]", hz, MaxRefresh)
 	}

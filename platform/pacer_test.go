@@ -6,11 +6,10 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/simthread"
 )
 
 // fakeClock (example_test.go) drives the pacer: sleeping only moves time.
-var _ simthread.Clock = (*fakeClock)(nil)
+var _ platform.Clock = (*fakeClock)(nil)
 
 func TestSoftwarePacerHitsTheGrid(t *testing.T) {
 	for _, hz := range []float64{59.94, 60, 144, 240, 360} {

@@ -69,18 +69,17 @@ func glFrames(b *testing.B, n, width, height int) error {
 	if err != nil {
 		return err
 	}
-	view := sim.Snapshots()
-	r, err := renderer.New(view, renderer.Options{Samples: -1})
+	planner := interp.NewPlanner(sim.Snapshots(), interp.NewDelay(sim.Step(), 0))
+	r, err := renderer.New(planner.Depth(), renderer.Options{Samples: -1})
 	if err != nil {
 		return err
 	}
 	defer r.Delete()
 	r.HUD().Visible = false
-	planner := interp.NewPlanner(view, interp.NewDelay(sim.Step(), 0))
 	cam := renderer.DefaultCamera()
 	next, err := sim.Wake()
 	var plan interp.Plan
-	for range 2 * view.Cap() {
+	for range 2 * planner.Depth() {
 		if err != nil {
 			return err
 		}
@@ -98,7 +97,6 @@ func glFrames(b *testing.B, n, width, height int) error {
 	if !plan.Ready || plan.Prev == plan.Next {
 		return fmt.Errorf("no bracketing pair after the warm-up: %+v", plan)
 	}
-	plan.New = false
 	gl.Finish()
 	b.ReportAllocs()
 	i := 0

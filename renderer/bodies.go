@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/shaders"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -45,7 +46,8 @@ type bodyPass struct {
 	feedback             uint32 // transform feedback object
 	poseCap              int    // bodies the pose buffer holds
 	ring                 []Buffer
-	count                []int // bodies in each slot
+	seq                  []uint64 // acquire sequence number each slot holds, 0: none
+	count                []int    // bodies in each slot
 	capacity             []int // bodies each slot's storage holds
 	boundPrev, boundNext int
 	uAlpha, uPrevCount   int32
@@ -55,6 +57,7 @@ type bodyPass struct {
 func newBodyPass(history int) (b *bodyPass, err error) {
 	b = &bodyPass{
 		ring:      make([]Buffer, history),
+		seq:       make([]uint64, history),
 		count:     make([]int, history),
 		capacity:  make([]int, history),
 		boundPrev: -1,
@@ -119,6 +122,47 @@ func newBodyPass(history int) (b *bodyPass, err error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// ensure returns the slots holding the plan's two snapshots, uploading
+// each that no slot holds into the slot with the oldest snapshot (never
+// the one the other end of the bracket is in).
+func (b *bodyPass) ensure(plan *interp.Plan) (prev, next int) {
+	next = b.find(plan.NextSeq)
+	if next < 0 {
+		next = b.victim(-1)
+		b.upload(next, plan.Next.Bodies)
+		b.seq[next] = plan.NextSeq
+	}
+	prev = b.find(plan.PrevSeq)
+	if prev < 0 {
+		prev = b.victim(next)
+		b.upload(prev, plan.Prev.Bodies)
+		b.seq[prev] = plan.PrevSeq
+	}
+	return prev, next
+}
+
+// find returns the slot holding sequence number seq, or -1.
+func (b *bodyPass) find(seq uint64) int {
+	for i, s := range b.seq {
+		if s == seq && s != 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// victim returns the slot holding the oldest snapshot (or none), other
+// than keep.
+func (b *bodyPass) victim(keep int) int {
+	v := -1
+	for i, s := range b.seq {
+		if i != keep && (v < 0 || s < b.seq[v]) {
+			v = i
+		}
+	}
+	return v
 }
 
 // upload copies a snapshot's bodies into ring slot i.

@@ -6,8 +6,6 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/renderer/interp"
-	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/sync/triplebuf"
 )
 
 // lightDir points towards the sun: high, from the front left.
@@ -23,7 +21,6 @@ type Renderer struct {
 	ground *groundPass
 	hud    *HUD
 	target target
-	view   *triplebuf.Consumer[simthread.Snapshot]
 	// vp is the frame's view-projection matrix; a field, not a local, as
 	// its address goes to cgo and a local would escape every frame.
 	vp mgl32.Mat4
@@ -37,14 +34,16 @@ type Options struct {
 	Samples int
 }
 
-// New creates the renderer's GL objects for snapshots read from view.
-func New(view *triplebuf.Consumer[simthread.Snapshot], opts Options) (*Renderer, error) {
-	if view == nil {
-		return nil, fmt.Errorf("renderer: New needs the snapshot view")
+// New creates the renderer's GL objects. depth is the planner's history
+// depth (interp.Planner.Depth): the renderer mirrors up to that many
+// snapshots in GPU buffers.
+func New(depth int, opts Options) (*Renderer, error) {
+	if depth < 2 {
+		return nil, fmt.Errorf("renderer: snapshot history depth %d, need at least 2", depth)
 	}
-	r := &Renderer{view: view, target: target{samples: chooseSamples(opts.Samples)}}
+	r := &Renderer{target: target{samples: chooseSamples(opts.Samples)}}
 	var err error
-	if r.bodies, err = newBodyPass(view.Cap()); err != nil {
+	if r.bodies, err = newBodyPass(depth); err != nil {
 		return nil, err
 	}
 	if r.ground, err = newGroundPass(); err != nil {
@@ -64,17 +63,15 @@ func (r *Renderer) Samples() int { return r.target.samples }
 // HUD returns the heads-up display.
 func (r *Renderer) HUD() *HUD { return r.hud }
 
-// slot maps a history index to the instance buffer holding that snapshot.
-func (r *Renderer) slot(i int) int {
-	return int((r.view.Acquired() - 1 - uint64(i)) % uint64(r.view.Cap()))
-}
-
 // Frame draws one frame as plan says, into a viewport of width×height
-// pixels, and returns any GL error the frame raised. When plan.New is set
-// it first uploads the newly acquired snapshot. It does not allocate.
+// pixels, and returns any GL error the frame raised. It first uploads
+// whichever of the plan's two snapshots its GPU buffers do not hold, by
+// acquire sequence number, so a frame planned but never drawn cannot leave
+// a stale buffer behind. It does not allocate.
 func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) error {
-	if plan.New {
-		r.bodies.upload(r.slot(0), r.view.History(0).Bodies)
+	var prev, next int
+	if plan.Ready {
+		prev, next = r.bodies.ensure(plan)
 	}
 	if err := r.target.ensure(width, height); err != nil {
 		return err
@@ -92,7 +89,7 @@ func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) erro
 	eye := cam.Eye()
 	r.ground.draw(vp, eye, lightDir)
 	if plan.Ready {
-		r.bodies.drawBodies(r.slot(plan.Prev), r.slot(plan.Next), plan.Alpha, vp, eye, lightDir)
+		r.bodies.drawBodies(prev, next, plan.Alpha, vp, eye, lightDir)
 	}
 	r.target.resolve()
 	if r.hud.Visible {

@@ -23,7 +23,6 @@ import (
 	"github.com/tickframe/tickframe/shaders"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"
-	"github.com/tickframe/tickframe/sync/triplebuf"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
@@ -90,24 +89,30 @@ func TestShaderErrorNamesFileLogAndLines(t *testing.T) {
 	})
 }
 
-// scene is a fixed pair of snapshots rendered without a simulation.
+// scene is a sequence of snapshots rendered without a simulation: the
+// plans it makes name them by their sequence numbers, as the planner's do.
 type scene struct {
-	p *triplebuf.Producer[simthread.Snapshot]
-	c *triplebuf.Consumer[simthread.Snapshot]
+	snaps []*simthread.Snapshot
 }
 
-func newScene() *scene {
-	p, c, _ := triplebuf.New[simthread.Snapshot](simthread.DefaultHistory, nil) // a valid depth
-	return &scene{p, c}
-}
+func newScene() *scene { return &scene{} }
 
 func (s *scene) publish(tick uint64, bodies []simthread.Body) {
-	slot := s.p.Slot()
-	slot.Tick = tick
-	slot.Time = time.Duration(tick) * 10 * time.Millisecond
-	slot.Published = slot.Time
-	slot.Bodies = append(slot.Bodies[:0], bodies...)
-	s.p.Publish()
+	t := time.Duration(tick) * 10 * time.Millisecond
+	s.snaps = append(s.snaps, &simthread.Snapshot{Tick: tick, Time: t, Published: t,
+		Bodies: append([]simthread.Body(nil), bodies...)})
+}
+
+// newest plans the newest snapshot alone.
+func (s *scene) newest() interp.Plan {
+	n := len(s.snaps)
+	return interp.Plan{Prev: s.snaps[n-1], Next: s.snaps[n-1], PrevSeq: uint64(n), NextSeq: uint64(n), Alpha: 1, Ready: true}
+}
+
+// pair plans the two newest snapshots at alpha.
+func (s *scene) pair(alpha float32) interp.Plan {
+	n := len(s.snaps)
+	return interp.Plan{Prev: s.snaps[n-2], Next: s.snaps[n-1], PrevSeq: uint64(n - 1), NextSeq: uint64(n), Alpha: alpha, Ready: true}
 }
 
 func render(r *renderer.Renderer, plan interp.Plan, cam renderer.Camera) (*image.RGBA, error) {
@@ -153,14 +158,13 @@ func TestFrameShowsTheReferenceBodyWhereTheSimulationPutsIt(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		view := sim.Snapshots()
-		r, err := renderer.New(view, renderer.Options{})
+		planner := interp.NewPlanner(sim.Snapshots(), interp.NewFixedDelay(sim.Step(), sim.Step()+2*time.Millisecond))
+		r, err := renderer.New(planner.Depth(), renderer.Options{})
 		if err != nil {
 			return err
 		}
 		defer r.Delete()
 		r.HUD().Visible = false
-		planner := interp.NewPlanner(view, interp.NewFixedDelay(sim.Step(), sim.Step()+2*time.Millisecond))
 		next, _ := sim.Wake()
 		var plan interp.Plan
 		frame := time.Duration(0)
@@ -187,7 +191,7 @@ func TestFrameShowsTheReferenceBodyWhereTheSimulationPutsIt(t *testing.T) {
 		if len(seen) < 20 {
 			return fmt.Errorf("frame looks blank: %d distinct colours", len(seen))
 		}
-		prev, cur := view.History(plan.Prev).Bodies[0], view.History(plan.Next).Bodies[0]
+		prev, cur := plan.Prev.Bodies[0], plan.Next.Bodies[0]
 		pos := interp.Lerp(prev.Pos, cur.Pos, plan.Alpha)
 		wantX, wantY, ok := renderer.DefaultCamera().Project(pos, width, height)
 		if !ok {
@@ -226,7 +230,7 @@ func saveFailure(img image.Image) string {
 func TestTeleportDoesNotStreak(t *testing.T) {
 	onMain(t, func(*platform.Window) error {
 		s := newScene()
-		r, err := renderer.New(s.c, renderer.Options{Samples: -1})
+		r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1})
 		if err != nil {
 			return err
 		}
@@ -235,15 +239,13 @@ func TestTeleportDoesNotStreak(t *testing.T) {
 		cam := renderer.DefaultCamera()
 		ref := simthread.Body{Pos: mgl32.Vec3{-8, 2, 0}, Scale: 0.8, Rot: mgl32.QuatIdent(), Color: refworld.RefColor}
 		s.publish(1, []simthread.Body{ref})
-		s.c.Acquire()
-		r.Frame(&interp.Plan{New: true, Ready: true, Alpha: 1}, &cam, width, height)
+		r.Frame(ptr(s.newest()), &cam, width, height)
 		jumped := ref
 		jumped.Pos = mgl32.Vec3{8, 2, 0}
 		for _, epoch := range []uint32{0, 1} {
 			jumped.Epoch = epoch
 			s.publish(uint64(2+epoch), []simthread.Body{jumped})
-			s.c.Acquire()
-			img, err := render(r, interp.Plan{New: true, Ready: true, Prev: 1, Next: 0, Alpha: 0.5}, cam)
+				img, err := render(r, s.pair(0.5), cam)
 			if err != nil {
 				return err
 			}
@@ -261,8 +263,7 @@ func TestTeleportDoesNotStreak(t *testing.T) {
 			}
 			// Put the body back for the next round.
 			s.publish(uint64(10+epoch), []simthread.Body{ref})
-			s.c.Acquire()
-			r.Frame(&interp.Plan{New: true, Ready: true, Alpha: 1}, &cam, width, height)
+				r.Frame(ptr(s.newest()), &cam, width, height)
 		}
 		return nil
 	})
@@ -280,8 +281,7 @@ func TestGoldenFrame(t *testing.T) {
 		}
 		world.Snapshot(&snap)
 		s.publish(120, snap.Bodies)
-		s.c.Acquire()
-		r, err := renderer.New(s.c, renderer.Options{Samples: -1})
+		r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1})
 		if err != nil {
 			return err
 		}
@@ -293,7 +293,7 @@ func TestGoldenFrame(t *testing.T) {
 			h.AddFrame(float32(6.9 + 0.3*math.Sin(float64(i)/5)))
 		}
 		h.SetTarget(6.94)
-		img, err := render(r, interp.Plan{New: true, Ready: true, Alpha: 1}, renderer.DefaultCamera())
+		img, err := render(r, s.newest(), renderer.DefaultCamera())
 		if err != nil {
 			return err
 		}
@@ -350,20 +350,19 @@ func absDiff(a, b uint8) int {
 func TestGLErrorsSurface(t *testing.T) {
 	onMain(t, func(*platform.Window) error {
 		s := newScene()
-		r, err := renderer.New(s.c, renderer.Options{Samples: -1})
+		r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1})
 		if err != nil {
 			return err
 		}
 		defer r.Delete()
 		cam := renderer.DefaultCamera()
 		s.publish(1, []simthread.Body{{Scale: 1, Rot: mgl32.QuatIdent(), Color: refworld.RefColor}})
-		s.c.Acquire()
 		gl.BindBuffer(gl.ARRAY_BUFFER, 0xdead) // never generated: GL_INVALID_OPERATION in core
-		err = r.Frame(&interp.Plan{New: true, Ready: true, Alpha: 1}, &cam, width, height)
+		err = r.Frame(ptr(s.newest()), &cam, width, height)
 		if !errors.Is(err, renderer.ErrGL) || !strings.Contains(err.Error(), "GL_INVALID_OPERATION") {
 			return fmt.Errorf("a GL error during the frame gave %v, want a renderer error naming GL_INVALID_OPERATION", err)
 		}
-		if err := r.Frame(&interp.Plan{Ready: true, Alpha: 1}, &cam, width, height); err != nil {
+		if err := r.Frame(ptr(s.newest()), &cam, width, height); err != nil {
 			return fmt.Errorf("the next frame: %v", err)
 		}
 		return nil

@@ -80,7 +80,14 @@ type Sim struct {
 	runErr    error
 	running   atomic.Bool
 	traceStep string
+	peaks     [PeakWindow]time.Duration // the last publish delays, a ring
+	peakAt    int
 }
+
+// PeakWindow is how many publishes Snapshot.PeakDelay covers: 64 covers a
+// display 64 times slower than the simulation (30 Hz at 1000 Hz, 2 Hz at
+// 120 Hz) for a cost of 64 compares per publish.
+const PeakWindow = 64
 
 // New returns a Sim that steps world on clock. The world is the Sim's from
 // now on: touch it again only after Run has returned.
@@ -266,7 +273,9 @@ func (s *Sim) Wake() (next time.Duration, err error) {
 	if !s.started {
 		s.started = true
 		s.sched.Start(now)
-		s.publishTick(0)
+		if err := s.publishTick(0); err != nil {
+			return 0, err
+		}
 		s.deadline = s.sched.NextDeadline()
 		return s.deadline, nil
 	}
@@ -294,7 +303,9 @@ func (s *Sim) Wake() (next time.Duration, err error) {
 		// timeline, so the renderer has a snapshot on this side of the
 		// pause at once and holds the pose instead of planning frames
 		// against the old timeline.
-		s.publishTick(s.sched.Tick())
+		if err := s.publishTick(s.sched.Tick()); err != nil {
+			return 0, err
+		}
 		s.deadline = s.sched.NextDeadline()
 		return s.deadline, nil
 	case s.sched.Paused():
@@ -384,7 +395,9 @@ func (s *Sim) run(now time.Duration) (err error) {
 		}
 	}
 	if steps > 0 {
-		s.publishTick(tick)
+		if err := s.publishTick(tick); err != nil {
+			return err
+		}
 	}
 	if stop := s.cfg.StopAfter; stop > 0 && tick >= stop && steps > 0 {
 		s.stopped = true
@@ -394,8 +407,14 @@ func (s *Sim) run(now time.Duration) (err error) {
 }
 
 // publishTick writes the world's snapshot for tick into the back slot,
-// stamps it and hands it over.
-func (s *Sim) publishTick(tick uint64) {
+// stamps it and hands it over. A panic in the world's Snapshot becomes a
+// *PanicError, whichever wake publishes (the first, a resume, a step).
+func (s *Sim) publishTick(tick uint64) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &PanicError{Tick: tick, Value: r, Stack: debug.Stack()}
+		}
+	}()
 	var r *trace.Region
 	if trace.IsEnabled() {
 		r = trace.StartRegion(context.Background(), "sim.publish")
@@ -405,17 +424,24 @@ func (s *Sim) publishTick(tick uint64) {
 	snap.Tick = tick
 	snap.Time = s.sched.TickTime(tick)
 	snap.Published = s.clock.Now()
+	s.peaks[s.peakAt] = snap.Published - snap.Time
+	s.peakAt = (s.peakAt + 1) % PeakWindow
+	snap.PeakDelay = 0
+	for _, d := range s.peaks {
+		snap.PeakDelay = max(snap.PeakDelay, d)
+	}
 	s.out.Publish()
 	s.tel.PublishDelay.Record(int64(snap.Published - snap.Time))
 	if r != nil {
 		r.End()
 	}
+	return nil
 }
 
 // PanicError is what Run returns when the world panics: the simulation
 // stops, and the render thread can report it and flush its files.
 type PanicError struct {
-	Tick  uint64 // the tick being stepped
+	Tick  uint64 // the tick being stepped or published
 	Value any    // what the world panicked with
 	Stack []byte // the simulation goroutine's stack at the panic
 }

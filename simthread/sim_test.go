@@ -408,3 +408,59 @@ func TestRealClockSleepDoesNotAllocate(t *testing.T) {
 		t.Fatalf("SleepUntil allocates %.1f times", a)
 	}
 }
+
+// A panic in the world's Snapshot is an error too, on every publish: the
+// first one (tick 0), one after steps, and the republish on resume.
+func TestSnapshotPanicIsAnError(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		after int // publishes that succeed before the one that panics
+		pause bool
+	}{
+		{"first publish", 0, false},
+		{"after steps", 3, false},
+		{"republish on resume", 2, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clock := new(simthread.VirtualClock)
+			n := 0
+			p := &probe{clock: clock, snapshot: func(*simthread.Snapshot) {
+				if n == tc.after {
+					panic("snap")
+				}
+				n++
+			}}
+			s, err := simthread.New(simthread.Config{Timing: simthread.Timing{Rate: 100}}, p, clock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var werr error
+			resumed := false
+			for i := 0; i < 10 && werr == nil; i++ {
+				if tc.pause && n == tc.after && !resumed {
+					// Nothing is due at this instant: the pausing wake
+					// publishes nothing; the resuming wake republishes.
+					s.Pause()
+					if _, werr = s.Wake(); werr != nil {
+						break
+					}
+					s.Resume()
+					resumed = true
+					_, werr = s.Wake()
+					break
+				}
+				var next time.Duration
+				if next, werr = s.Wake(); werr == nil && !(tc.pause && n == tc.after) {
+					clock.Set(next)
+				}
+			}
+			if tc.pause && !resumed {
+				t.Fatal("never reached the resume")
+			}
+			var pe *simthread.PanicError
+			if !errors.As(werr, &pe) || pe.Value != "snap" {
+				t.Fatalf("Wake returned %v, want a *PanicError with value snap", werr)
+			}
+		})
+	}
+}

@@ -67,6 +67,11 @@ type Snapshot struct {
 	// Published is when the snapshot was handed to the renderer; Published
 	// − Time is the publish delay that the renderer's delay must cover.
 	Published time.Duration
+	// PeakDelay is the largest publish delay (Published − Time) of this
+	// snapshot and the PeakWindow − 1 published before it. A renderer
+	// slower than the simulation acquires only some snapshots; this lets
+	// it see the delays of those it skipped.
+	PeakDelay time.Duration
 	// Bodies are the transforms to draw, index i being the same body from
 	// one snapshot to the next.
 	Bodies []Body

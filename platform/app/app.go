@@ -181,7 +181,13 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.rend, err = renderer.New(sim.Snapshots(), renderer.Options{Samples: cfg.Samples})
+	delay := interp.NewDelay(sim.Step(), 0)
+	if cfg.Delay > 0 {
+		delay = interp.NewFixedDelay(sim.Step(), cfg.Delay)
+	}
+	// The planner is the only owner of the snapshot history.
+	a.planner = interp.NewPlanner(sim.Snapshots(), delay)
+	a.rend, err = renderer.New(a.planner.Depth(), renderer.Options{Samples: cfg.Samples})
 	if err != nil {
 		a.win.Close()
 		return nil, err
@@ -189,11 +195,6 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	hud := a.rend.HUD()
 	hud.Visible = !cfg.HideHUD
 	hud.Scale = max(1, int(a.win.ContentScale()+0.5))
-	delay := interp.NewDelay(sim.Step(), 0)
-	if cfg.Delay > 0 {
-		delay = interp.NewFixedDelay(sim.Step(), cfg.Delay)
-	}
-	a.planner = interp.NewPlanner(sim.Snapshots(), delay)
 	if cfg.Truth != nil {
 		a.meter = &interp.Meter{Rate: sim.Config().Rate, Truth: cfg.Truth, Speed: cfg.TruthSpeed,
 			LastPos: math.NaN(), LastAnim: math.NaN()} // nothing measured during the warm-up
@@ -345,7 +346,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 		}
 		plan = a.plan(frameTime, frameTime-start)
 		if frameTime >= a.hudNext {
-			a.updateHUD(frameTime)
+			a.updateHUD(frameTime, &plan)
 			a.hudNext = frameTime + 250*time.Millisecond
 		}
 		if a.warmAt == 0 && frameTime-start >= warmup {
@@ -400,7 +401,6 @@ func (a *App) Run(ctx context.Context) (err error) {
 	}
 	if a.cfg.Screenshot != "" {
 		// Draw the last plan once more and keep it.
-		plan.New = false
 		if err := a.draw(rctx, &plan); err != nil {
 			return err
 		}
@@ -420,9 +420,9 @@ func (a *App) plan(frameTime, since time.Duration) interp.Plan {
 	// The meter starts after a second: the render delay is still settling
 	// on the publish jitter before that.
 	if a.meter != nil && since >= meterWarmup {
-		a.meter.Frame(frameTime, plan, a.sim.Snapshots())
+		a.meter.Frame(frameTime, &plan)
 	}
-	a.stats.frame(a.sim.Clock().Now(), &plan, a.sim.Snapshots().History(0).Time)
+	a.stats.frame(a.sim.Clock().Now(), &plan)
 	return plan
 }
 
@@ -519,7 +519,9 @@ func (a *App) handle(events []platform.Event) {
 		a.simPaused = want
 		if want {
 			a.sim.Pause()
+			a.planner.Pause()
 		} else {
+			a.planner.Resume(a.sim.Clock().Now())
 			a.sim.Resume()
 		}
 	}

@@ -123,8 +123,8 @@ func BenchmarkFrame(b *testing.B) {
 				t0 := time.Now()
 				plan := frameWork(a, frame)
 				frameTime += time.Since(t0)
-				if !plan.New || plan.NewTicks != 1 {
-					b.Fatalf("frame at %v: new %v, %d new ticks; want one new tick", frame, plan.New, plan.NewTicks)
+				if !plan.Acquired || plan.NewTicks != 1 {
+					b.Fatalf("frame at %v: acquired %v, %d new ticks; want one new tick", frame, plan.Acquired, plan.NewTicks)
 				}
 			}
 			if a.stats.Clamped != clamped {

@@ -3,6 +3,8 @@ package app
 import (
 	"strconv"
 	"time"
+
+	"github.com/tickframe/tickframe/renderer/interp"
 )
 
 // The HUD's lines, rebuilt four times a second with strconv's appenders
@@ -31,7 +33,7 @@ func appendPct(b []byte, n, total uint64) []byte {
 	return append(b, '%')
 }
 
-func (a *App) updateHUD(now time.Duration) {
+func (a *App) updateHUD(now time.Duration, plan *interp.Plan) {
 	h := a.rend.HUD()
 	tel := a.sim.Telemetry().Read()
 	span := (now - a.hudLast.at).Seconds()
@@ -111,9 +113,9 @@ func (a *App) updateHUD(now time.Duration) {
 	*b = appendOnOff(*b, a.win.VSync())
 	*b = append(*b, "  paused "...)
 	*b = appendOnOff(*b, a.simPaused)
-	if v := a.sim.Snapshots(); v.Len() > 0 {
+	if plan.Ready {
 		*b = append(*b, "  bodies "...)
-		*b = strconv.AppendInt(*b, int64(len(v.History(0).Bodies)), 10)
+		*b = strconv.AppendInt(*b, int64(len(plan.Next.Bodies)), 10)
 	}
 
 	b = h.Line(hudErr)

@@ -37,6 +37,9 @@ type Stats struct {
 	TicksPerFrame [TicksPerFrameBuckets]uint64
 	// Clamped counts frames whose alpha was clamped (no bracketing pair).
 	Clamped uint64
+	// Paused counts the frames of a pause (interp.Plan.Paused), which are
+	// in Frames but in none of the measurements.
+	Paused uint64
 	// Beat tracks ticks per frame oscillating around their mean.
 	Beat BeatDetector
 	// Delay is the render delay of the last frame.
@@ -88,12 +91,18 @@ func (s *Series) Samples() []Sample {
 	return append(append([]Sample(nil), s.buf[s.next:]...), s.buf[:s.next]...)
 }
 
-func (s *Stats) frame(now time.Duration, plan *interp.Plan, newestTime time.Duration) {
+func (s *Stats) frame(now time.Duration, plan *interp.Plan) {
 	if !plan.Ready {
 		return
 	}
 	s.Frames++
-	s.SnapshotAge.Record(int64(now - newestTime))
+	if plan.Paused {
+		// A pause shows a frozen pose: its alpha, clamps and snapshot
+		// ages say nothing about the timing. Counted, not measured.
+		s.Paused++
+		return
+	}
+	s.SnapshotAge.Record(int64(now - plan.NewestTime))
 	s.Alpha.Record(int64(float64(plan.Alpha) * 1e6))
 	if s.Frames == 1 {
 		s.AlphaMin, s.AlphaMax = plan.Alpha, plan.Alpha

@@ -46,10 +46,10 @@ func ExamplePlanner() {
 		plan = planner.Frame(s.Time + 15*time.Millisecond) // a frame between two publishes
 	}
 
-	prev, next := view.History(plan.Prev), view.History(plan.Next)
+	prev, next := plan.Prev, plan.Next
 	fmt.Printf("render time %v: ticks %d (%v) and %d (%v), alpha %.2f\n",
 		plan.RenderTime, prev.Tick, prev.Time, next.Tick, next.Time, plan.Alpha)
-	fmt.Printf("shows tick %.2f; new snapshot this frame: %v, clamped: %v\n", plan.SimTick, plan.New, plan.Clamp)
+	fmt.Printf("shows tick %.2f; new snapshot this frame: %v, clamped: %v\n", plan.SimTick, plan.Acquired, plan.Clamp)
 	// Output:
 	// render time 50ms: ticks 2 (40ms) and 3 (60ms), alpha 0.50
 	// shows tick 2.50; new snapshot this frame: true, clamped: none

@@ -208,7 +208,7 @@ func TestPlannerBrackets(t *testing.T) {
 	}
 	publish(p, 0, 0)
 	plan := pl.Frame(5 * ms) // render time −7 ms, only tick 0 held
-	if !plan.Ready || !plan.New || plan.Prev != 0 || plan.Next != 0 || plan.Clamp != interp.Early {
+	if !plan.Ready || !plan.Acquired || plan.Prev != c.History(0) || plan.Next != c.History(0) || plan.PrevSeq != 1 || plan.NextSeq != 1 || plan.Clamp != interp.Early {
 		t.Fatalf("one snapshot: %+v", plan)
 	}
 	for k := uint64(1); k <= 3; k++ {
@@ -234,7 +234,8 @@ func TestPlannerBrackets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		plan := pl.Frame(tt.frame)
-		if plan.New || plan.Prev != tt.prev || plan.Next != tt.next || math.Abs(float64(plan.Alpha-tt.alpha)) > 1e-6 ||
+		if plan.Acquired || plan.Prev != c.History(tt.prev) || plan.Next != c.History(tt.next) ||
+			plan.PrevSeq != 4-uint64(tt.prev) || plan.NextSeq != 4-uint64(tt.next) || math.Abs(float64(plan.Alpha-tt.alpha)) > 1e-6 ||
 			plan.Clamp != tt.clamp || math.Abs(plan.SimTick-tt.simTick) > 1e-6 || plan.RenderTime != tt.frame-12*ms {
 			t.Errorf("frame at %v: %+v; want prev %d next %d alpha %v clamp %v sim %v",
 				tt.frame, plan, tt.prev, tt.next, tt.alpha, tt.clamp, tt.simTick)
@@ -336,12 +337,12 @@ func TestMeter(t *testing.T) {
 			}
 			plan := pl.Frame(f)
 			if broken { // show the newest snapshot: fixed step without interpolation
-				plan.Prev, plan.Next, plan.Alpha = 0, 0, 1
+				plan.Prev, plan.Next, plan.Alpha = c.History(0), c.History(0), 1
 				plan.SimTick = float64(c.History(0).Tick)
 				plan.RenderTime = f - time.Second/rate
 			}
 			if i > 144 {
-				m.Frame(f, plan, c)
+				m.Frame(f, &plan)
 			}
 		}
 		p50, p99 := m.PosErrTicks(0.5), m.PosErrTicks(0.99)
@@ -380,12 +381,12 @@ func TestMeterAnimErrAfterDiscontinuousFrame(t *testing.T) {
 	pub(11, 11*step+pause) // tick 11 after a 5 s pause: a new segment
 	// Frame 1: render time between tick 10 (old segment) and 11 (new): no truth.
 	f1 := 11*step + pause - step/100
-	m.Frame(f1+20*time.Millisecond, interp.Plan{Prev: 1, Next: 0, Alpha: 0.998, RenderTime: f1, SimTick: 10.998, Ready: true}, c)
+	m.Frame(f1+20*time.Millisecond, &interp.Plan{Prev: c.History(1), Next: c.History(0), Alpha: 0.998, RenderTime: f1, SimTick: 10.998, Ready: true})
 	pub(12, 12*step+pause)
 	// Frame 2, 6.9 ms later: between 11 and 12, both on the new segment.
 	f2 := f1 + 6944*time.Microsecond
 	a := float32((f2 - (11*step + pause)).Seconds() * rate)
-	m.Frame(f2+20*time.Millisecond, interp.Plan{Prev: 1, Next: 0, Alpha: a, RenderTime: f2, SimTick: 11 + float64(a), Ready: true}, c)
+	m.Frame(f2+20*time.Millisecond, &interp.Plan{Prev: c.History(1), Next: c.History(0), Alpha: a, RenderTime: f2, SimTick: 11 + float64(a), Ready: true})
 	if n := m.AnimErr.Count(); n != 0 {
 		t.Errorf("animation error measured against a frame across the pause: %d samples, max %.3f ms", n, float64(m.AnimErr.Max())/1e6)
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/histogram"
-	"github.com/tickframe/tickframe/sync/triplebuf"
 )
 
 // Meter measures, frame by frame, how far the motion on screen is from the
@@ -27,7 +26,8 @@ import (
 //
 // Frames whose render time lies across a discontinuity of the simulation's
 // timeline (a pause, clamped or discarded time) have no defined truth and
-// are counted in Skipped instead. A Meter belongs to the render thread; its
+// are counted in Skipped instead, and frames of a pause (Plan.Paused) in
+// Paused: neither is measured, neither is hidden. A Meter belongs to the render thread; its
 // histograms may be read from anywhere.
 type Meter struct {
 	Rate  int                                 // simulation ticks per second
@@ -41,6 +41,8 @@ type Meter struct {
 	AnimErr histogram.H
 	// Skipped counts frames with no defined truth.
 	Skipped uint64
+	// Paused counts frames of a pause, which show no motion to measure.
+	Paused uint64
 	// Backwards counts frames whose displayed simulated time was earlier
 	// than the previous frame's.
 	Backwards uint64
@@ -60,14 +62,20 @@ func segment(s *simthread.Snapshot, rate int) float64 {
 	return s.Time.Seconds() - float64(s.Tick)/float64(rate)
 }
 
-// Frame measures the frame planned by plan for frameTime, view being the
-// consumer the plan was made from.
-func (m *Meter) Frame(frameTime time.Duration, plan Plan, view *triplebuf.Consumer[simthread.Snapshot]) {
+// Frame measures the frame planned by plan for frameTime.
+func (m *Meter) Frame(frameTime time.Duration, plan *Plan) {
 	m.LastPos, m.LastAnim = math.NaN(), math.NaN()
 	if !plan.Ready || m.Rate <= 0 {
 		return
 	}
-	prev, next := view.History(plan.Prev), view.History(plan.Next)
+	if plan.Paused {
+		// The frozen pose of a pause: the next frame after it starts a
+		// new comparison.
+		m.Paused++
+		m.have = false
+		return
+	}
+	prev, next := plan.Prev, plan.Next
 	if m.Body >= len(prev.Bodies) || m.Body >= len(next.Bodies) {
 		m.Skipped++
 		return

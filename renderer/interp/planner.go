@@ -50,6 +50,11 @@ const (
 	// at 1 % speeds it up by 1 %, which nobody can see.
 	riseRate = 0.10
 	fallRate = 0.01
+	// maxFall caps the fall per frame: every nanosecond the delay falls
+	// is a nanosecond of animation error in that frame, and 1 % of a slow
+	// display's frame (0.33 ms at 30 Hz) would exceed the 0.25 ms the
+	// verifier allows.
+	maxFall = 100 * time.Microsecond
 	// initialMargin is assumed before any publish has been seen.
 	initialMargin = time.Millisecond
 )
@@ -86,8 +91,9 @@ func NewFixedDelay(step, d time.Duration) *Delay {
 	return &Delay{step: step, max: max(d, step), value: max(d, step), fixed: true}
 }
 
-// Observe feeds the publish delay (Published − Time) of a snapshot the
-// renderer acquired at time now.
+// Observe feeds the publish delay of a snapshot the renderer acquired at
+// time now: the larger of its own (Published − Time) and its PeakDelay,
+// which covers the snapshots published since that the renderer never saw.
 func (d *Delay) Observe(now, publishDelay time.Duration) {
 	if d.fixed {
 		return
@@ -150,7 +156,7 @@ func (d *Delay) Update(now time.Duration) time.Duration {
 	case target > d.value:
 		d.value = min(target, d.value+time.Duration(riseRate*float64(dt)))
 	case target < d.value:
-		d.value = max(target, d.value-time.Duration(fallRate*float64(dt)))
+		d.value = max(target, d.value-min(time.Duration(fallRate*float64(dt)), maxFall))
 	}
 	return d.value
 }
@@ -158,15 +164,20 @@ func (d *Delay) Update(now time.Duration) time.Duration {
 // Value reports the current delay.
 func (d *Delay) Value() time.Duration { return d.value }
 
-// Plan is what to draw in one frame.
+// Plan is what to draw in one frame: the two snapshots whose tick times
+// bracket the render time, and how far between them. It is the only view of
+// the snapshot history the renderer, the meter and the statistics get.
 type Plan struct {
-	// New reports that a snapshot arrived since the last frame: it is
-	// History(0) and must be uploaded.
-	New bool
-	// Prev and Next are the history indices of the bracketing pair, Next
-	// the newer (Prev == Next when only one snapshot is held). Valid only
-	// when Ready.
-	Prev, Next int
+	// Prev and Next are the bracketing snapshots, Next the newer (the same
+	// snapshot when only one is held or the render time lies outside the
+	// history). Valid only when Ready, and only until the planner's next
+	// Frame: they belong to the snapshot history, which rotates.
+	Prev, Next *simthread.Snapshot
+	// PrevSeq and NextSeq are Prev's and Next's acquire sequence numbers:
+	// the n-th snapshot the planner acquired has sequence number n (from
+	// 1). A renderer that mirrors snapshots in GPU buffers tags them with
+	// these, and uploads whichever the frame needs and it does not hold.
+	PrevSeq, NextSeq uint64
 	// Alpha interpolates from Prev (0) to Next (1).
 	Alpha float32
 	// Clamp says whether and why Alpha was clamped.
@@ -174,24 +185,39 @@ type Plan struct {
 	// RenderTime is the frame time minus Delay.
 	RenderTime, Delay time.Duration
 	// SimTick is the displayed simulation time in ticks:
-	// tick(Prev) + Alpha·(tick(Next) − tick(Prev)).
+	// Prev.Tick + Alpha·(Next.Tick − Prev.Tick).
 	SimTick float64
+	// NewestTime is the tick time of the newest snapshot held.
+	NewestTime time.Duration
 	// NewTicks is how many ticks the newest snapshot advanced since the
 	// last frame (the "ticks per frame" that beats at 0/2 in naive loops).
 	NewTicks uint64
+	// Acquired reports that a snapshot arrived since the last frame.
+	Acquired bool
+	// Paused marks a frame of a pause: from the pause request until the
+	// render time has passed the first snapshot published after the
+	// resume. Such a frame shows the frozen pose; it has no motion to
+	// measure, so meters count it instead (see Meter.Paused).
+	Paused bool
 	// Ready is false until the first snapshot arrives.
 	Ready bool
 }
 
 // Planner turns frame times into Plans, reading snapshots from the
-// simulation's triple buffer. It belongs to the render thread.
+// simulation's triple buffer. It is the only owner of the render side of
+// that buffer: everything else sees snapshots through the Plans it makes.
+// It belongs to the render thread.
 type Planner struct {
-	view   *triplebuf.Consumer[simthread.Snapshot]
-	delay  *Delay
-	newest uint64
-	frames uint64
-	late   uint64
-	early  uint64
+	view     *triplebuf.Consumer[simthread.Snapshot]
+	delay    *Delay
+	newest   uint64
+	frames   uint64
+	late     uint64
+	early    uint64
+	paused   uint64
+	pausing  bool          // a pause was requested and not yet resumed
+	resuming bool          // resumed, waiting for the render time to catch up
+	resumeAt time.Duration // when Resume was called
 }
 
 // NewPlanner returns a planner reading view with the given delay policy.
@@ -202,14 +228,33 @@ func NewPlanner(view *triplebuf.Consumer[simthread.Snapshot], delay *Delay) *Pla
 // Delay returns the planner's delay policy.
 func (p *Planner) Delay() *Delay { return p.delay }
 
+// Depth reports how many snapshots the planner's history holds at most: a
+// renderer mirroring them needs no more buffers than this.
+func (p *Planner) Depth() int { return p.view.Cap() }
+
+// Pause tells the planner that the simulation was asked to pause: frames
+// are marked Paused from now on.
+func (p *Planner) Pause() { p.pausing, p.resuming = true, false }
+
+// Resume tells the planner that the simulation was asked to resume at time
+// now: frames stay marked Paused until the render time reaches the first
+// snapshot published after now (the simulation republishes its tick on
+// the shifted timeline when it resumes).
+func (p *Planner) Resume(now time.Duration) {
+	if p.pausing {
+		p.pausing, p.resuming, p.resumeAt = false, true, now
+	}
+}
+
 // Frame acquires the newest snapshot and plans a frame displayed at
 // frameTime. It does not allocate.
 func (p *Planner) Frame(frameTime time.Duration) Plan {
 	var plan Plan
 	if p.view.Acquire() {
-		plan.New = true
+		plan.Acquired = true
 		s := p.view.History(0)
-		p.delay.Observe(frameTime, s.Published-s.Time)
+		// PeakDelay covers the publishes this frame did not see.
+		p.delay.Observe(frameTime, max(s.PeakDelay, s.Published-s.Time))
 		if p.view.Len() > 1 {
 			plan.NewTicks = s.Tick - p.newest
 		}
@@ -224,18 +269,19 @@ func (p *Planner) Frame(frameTime time.Duration) Plan {
 	plan.Ready = true
 	p.frames++
 	r := plan.RenderTime
+	prev, next := 0, 0 // history indices
 	switch {
 	case n == 1:
 		t0 := p.view.History(0).Time
 		plan.Alpha = 1
 		plan.Clamp = clampOf(r, t0, t0)
 	case r >= p.view.History(0).Time:
-		plan.Prev, plan.Next, plan.Alpha = 1, 0, 1
+		prev, next, plan.Alpha = 1, 0, 1
 		if r > p.view.History(0).Time {
 			plan.Clamp = Late
 		}
 	case r < p.view.History(n-1).Time:
-		plan.Prev, plan.Next, plan.Alpha, plan.Clamp = n-1, n-2, 0, Early
+		prev, next, plan.Alpha, plan.Clamp = n-1, n-2, 0, Early
 	default:
 		// Newest first: the first snapshot at or before r opens the bracket.
 		i := 1
@@ -243,7 +289,22 @@ func (p *Planner) Frame(frameTime time.Duration) Plan {
 			i++
 		}
 		a, _ := Alpha(r, p.view.History(i).Time, p.view.History(i-1).Time)
-		plan.Prev, plan.Next, plan.Alpha = i, i-1, float32(a)
+		prev, next, plan.Alpha = i, i-1, float32(a)
+	}
+	plan.NewestTime = p.view.History(0).Time
+	seq := p.view.Acquired()
+	plan.Prev, plan.Next = p.view.History(prev), p.view.History(next)
+	plan.PrevSeq, plan.NextSeq = seq-uint64(prev), seq-uint64(next)
+	ta, tb := plan.Prev.Tick, plan.Next.Tick
+	plan.SimTick = float64(ta) + float64(plan.Alpha)*(float64(tb)-float64(ta))
+
+	if p.resuming && p.view.History(0).Published >= p.resumeAt && r >= p.firstAfterResume() {
+		p.resuming = false
+	}
+	if p.pausing || p.resuming {
+		plan.Paused = true
+		p.paused++
+		return plan
 	}
 	switch plan.Clamp {
 	case Late:
@@ -251,9 +312,21 @@ func (p *Planner) Frame(frameTime time.Duration) Plan {
 	case Early:
 		p.early++
 	}
-	ta, tb := p.view.History(plan.Prev).Tick, p.view.History(plan.Next).Tick
-	plan.SimTick = float64(ta) + float64(plan.Alpha)*(float64(tb)-float64(ta))
 	return plan
+}
+
+// firstAfterResume returns the tick time of the oldest snapshot held that
+// was published after the resume.
+func (p *Planner) firstAfterResume() time.Duration {
+	t := p.view.History(0).Time
+	for i := 1; i < p.view.Len(); i++ {
+		s := p.view.History(i)
+		if s.Published < p.resumeAt {
+			break
+		}
+		t = s.Time
+	}
+	return t
 }
 
 func clampOf(r, lo, hi time.Duration) Clamp {
@@ -266,13 +339,15 @@ func clampOf(r, lo, hi time.Duration) Clamp {
 	return NoClamp
 }
 
-// PlannerStats counts the planned frames and the clamped ones.
+// PlannerStats counts the planned frames, the clamped ones and the paused
+// ones.
 type PlannerStats struct {
 	Frames      uint64 // frames planned with at least one snapshot held
-	Late, Early uint64 // frames clamped for each reason; see Clamp
+	Late, Early uint64 // frames clamped for each reason (paused ones aside); see Clamp
+	Paused      uint64 // frames marked Paused
 }
 
 // Stats returns the counts since the planner was made.
 func (p *Planner) Stats() PlannerStats {
-	return PlannerStats{Frames: p.frames, Late: p.late, Early: p.early}
+	return PlannerStats{Frames: p.frames, Late: p.late, Early: p.early, Paused: p.paused}
 }

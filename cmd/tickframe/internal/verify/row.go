@@ -362,8 +362,10 @@ func (r *rowRun) frame(f time.Duration) {
 			// Fixed step without interpolation: the newest snapshot as
 			// is, shown one step behind the frame as a textbook loop
 			// would (interp's TestMeter measures the same way).
-			plan.Prev, plan.Next, plan.Alpha, plan.Clamp = 0, 0, 1, interp.NoClamp
-			plan.SimTick = float64(r.view.History(0).Tick)
+			newest := r.view.History(0)
+			plan.Prev, plan.Next, plan.Alpha, plan.Clamp = newest, newest, 1, interp.NoClamp
+			plan.PrevSeq = plan.NextSeq
+			plan.SimTick = float64(newest.Tick)
 			plan.RenderTime = f - r.step
 		}
 	}
@@ -391,7 +393,7 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan, view *triplebuf.Cons
 	r.shown, r.lastSim = true, sim
 
 	if r.showing && r.resumed == 0 {
-		if view.History(plan.Prev).Published < r.disp.show {
+		if plan.Prev.Published < r.disp.show {
 			// A resume transition: the frame's bracket still holds a
 			// snapshot from before the pause, so the render time lies
 			// across the pause and has no truth. The meter skips such
@@ -404,7 +406,7 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan, view *triplebuf.Cons
 		r.row.TransitionSpan = f - r.disp.show
 		r.row.TransitionBound = plan.Delay + r.step + maxLateness + r.disp.period()
 	}
-	r.meter.Frame(f, plan, view)
+	r.meter.Frame(f, &plan)
 	if r.warm {
 		r.row.Frames++
 	}
@@ -468,8 +470,8 @@ func runNaive(opts *Options, c cell, row *Row) {
 		s.Tick, s.Time, s.Published = 0, 0, f
 		prod.Publish()
 		view.Acquire()
-		plan := interp.Plan{New: true, Alpha: 1, RenderTime: f - delay, Delay: delay,
-			SimTick: rw.Time() * float64(c.sim), Ready: true}
+		plan := interp.Plan{Prev: view.History(0), Next: view.History(0), Acquired: true, Alpha: 1,
+			RenderTime: f - delay, Delay: delay, SimTick: rw.Time() * float64(c.sim), Ready: true}
 		r.observe(f, plan, view)
 		prevStart, start = start, f
 	}
