@@ -48,7 +48,7 @@ type bodyPass struct {
 	ring                 []Buffer
 	seq                  []uint64 // acquire sequence number each slot holds, 0: none
 	count                []int    // bodies in each slot
-	capacity             []int // bodies each slot's storage holds
+	capacity             []int    // bodies each slot's storage holds
 	boundPrev, boundNext int
 	uAlpha, uPrevCount   int32
 	uViewProj, uEye, uLD int32

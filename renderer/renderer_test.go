@@ -245,7 +245,7 @@ func TestTeleportDoesNotStreak(t *testing.T) {
 		for _, epoch := range []uint32{0, 1} {
 			jumped.Epoch = epoch
 			s.publish(uint64(2+epoch), []simthread.Body{jumped})
-				img, err := render(r, s.pair(0.5), cam)
+			img, err := render(r, s.pair(0.5), cam)
 			if err != nil {
 				return err
 			}
@@ -263,7 +263,7 @@ func TestTeleportDoesNotStreak(t *testing.T) {
 			}
 			// Put the body back for the next round.
 			s.publish(uint64(10+epoch), []simthread.Body{ref})
-				r.Frame(ptr(s.newest()), &cam, width, height)
+			r.Frame(ptr(s.newest()), &cam, width, height)
 		}
 		return nil
 	})
