@@ -2,13 +2,14 @@
 # Installs what building and running tickframe needs on a fresh Debian or
 # Ubuntu machine, and nothing when it is all there: the X11 and OpenGL
 # headers that GLFW's cgo build needs, Xvfb and xauth for running without a
-# display, and Mesa's software OpenGL (llvmpipe) to render there.
+# display, Mesa's software OpenGL (llvmpipe) to render there, and xdotool,
+# with which the tests press keys in the demo's window.
 set -euo pipefail
 
 packages=(
 	gcc pkg-config
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
-	xvfb xauth libgl1-mesa-dri x11-utils
+	xvfb xauth libgl1-mesa-dri x11-utils xdotool
 )
 
 if ! command -v go >/dev/null 2>&1; then
@@ -17,7 +18,7 @@ if ! command -v go >/dev/null 2>&1; then
 fi
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
-	echo "deps: not a Debian or Ubuntu system; install by hand: a C compiler, the X11 and GL headers (Xcursor, Xrandr, Xinerama, Xi, Xxf86vm) and Xvfb" >&2
+	echo "deps: not a Debian or Ubuntu system; install by hand: a C compiler, the X11 and GL headers (Xcursor, Xrandr, Xinerama, Xi, Xxf86vm), Xvfb and xdotool" >&2
 	exit 0
 fi
 
