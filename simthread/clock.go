@@ -65,9 +65,31 @@ func putTimer(t *time.Timer) {
 }
 
 // SleepUntil sleeps until t, spinning the last part; see NewRealClock. It
-// returns as soon as ctx is done.
+// returns as soon as ctx is done (within sleepChunk when sleeping in the
+// kernel).
+//
+// On Linux it sleeps in the kernel (nanosleep) rather than on a Go timer.
+// A Go timer is fired by whichever thread runs the scheduler next: when
+// every other goroutine of the process is busy, that can be 10 ms or more
+// late, whatever the sleeping thread's priority. A thread asleep in the
+// kernel is woken by the kernel on time and, being runnable at its own
+// priority, runs at once; it then needs an idle P to go on running Go code,
+// which package platform/sched keeps available. The cost: the sleeping
+// goroutine holds its OS thread (the simulation's and the render thread's
+// are locked to theirs anyway).
 func (c *RealClock) SleepUntil(ctx context.Context, t time.Duration) error {
-	if d := t - c.Now() - c.spin; d > 0 {
+	for {
+		d := t - c.Now() - c.spin
+		if d <= 0 {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if kernelSleep(min(d, sleepChunk)) {
+			continue
+		}
+		// No kernel sleep here: a recycled Go timer.
 		timer := getTimer(d)
 		select {
 		case <-ctx.Done():
@@ -76,6 +98,7 @@ func (c *RealClock) SleepUntil(ctx context.Context, t time.Duration) error {
 		case <-timer.C:
 		}
 		putTimer(timer)
+		break
 	}
 	for c.Now() < t {
 		if err := ctx.Err(); err != nil {
@@ -84,6 +107,10 @@ func (c *RealClock) SleepUntil(ctx context.Context, t time.Duration) error {
 	}
 	return ctx.Err()
 }
+
+// sleepChunk bounds one kernel sleep, so that a cancelled context is
+// noticed within it.
+const sleepChunk = 10 * time.Millisecond
 
 // VirtualClock is a Clock whose time moves only when told to, for
 // deterministic tests and for the verifier. All methods are safe for

@@ -1,0 +1,282 @@
+package sched
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"time"
+)
+
+// Config configures the scheduling design. Its zero value means the
+// defaults.
+type Config struct {
+	// Headroom is how many Ps the governor keeps beyond the goroutines
+	// that want to run: 0 means 2 (a simulation and a render thread),
+	// -1 leaves GOMAXPROCS alone.
+	Headroom int
+	// MaxProcs caps GOMAXPROCS: 0 means 8×NumCPU + Headroom, at least 32.
+	MaxProcs int
+	// Interval is how often the governor samples the scheduler: 0 means
+	// 20 ms, a couple of busy goroutines' time slices.
+	Interval time.Duration
+	// FallAfter is how long demand must stay lower before GOMAXPROCS
+	// falls: 0 means 5 s.
+	FallAfter time.Duration
+	// CriticalNice is the nice value asked for critical threads: 0 means
+	// -10; 1 or more means none is asked (they keep nice 0).
+	CriticalNice int
+	// BackgroundNice is the nice value of every other thread of the
+	// process: 0 means 10; -1 means they are left alone.
+	BackgroundNice int
+}
+
+func (c Config) withDefaults() Config {
+	if c.Headroom == 0 {
+		c.Headroom = 2
+	}
+	if c.MaxProcs == 0 {
+		c.MaxProcs = max(8*runtime.NumCPU()+max(c.Headroom, 0), 32)
+	}
+	if c.Interval == 0 {
+		c.Interval = 20 * time.Millisecond
+	}
+	if c.FallAfter == 0 {
+		c.FallAfter = 5 * time.Second
+	}
+	if c.CriticalNice == 0 {
+		c.CriticalNice = -10
+	}
+	if c.BackgroundNice == 0 {
+		c.BackgroundNice = 10
+	}
+	return c
+}
+
+// Validate reports the first setting out of range.
+func (c Config) Validate() error {
+	switch {
+	case c.Headroom < -1:
+		return fmt.Errorf("sched: headroom %d out of range (-1 for off)", c.Headroom)
+	case c.MaxProcs < 0:
+		return fmt.Errorf("sched: negative GOMAXPROCS cap %d", c.MaxProcs)
+	case c.Interval < 0 || c.FallAfter < 0:
+		return errors.New("sched: negative interval")
+	case c.CriticalNice < -20 || c.CriticalNice > 19:
+		return fmt.Errorf("sched: critical nice %d out of range [-20, 19]", c.CriticalNice)
+	case c.BackgroundNice < -1 || c.BackgroundNice > 19:
+		return fmt.Errorf("sched: background nice %d out of range [1, 19] (or -1 for off)", c.BackgroundNice)
+	}
+	return nil
+}
+
+// ThreadPriority is the priority a critical thread asked for and got.
+type ThreadPriority struct {
+	Name string `json:"name"`
+	TID  int    `json:"tid"`
+	// Nice is the thread's nice value as read back after the request.
+	Nice int `json:"nice"`
+	// How is "raised" (CriticalNice granted), "denied" (no privilege: the
+	// thread keeps Nice), "not asked" (CriticalNice ≥ 1) or
+	// "unsupported" (not Linux).
+	How string `json:"how"`
+	// Err is why a raise was denied, "" otherwise.
+	Err string `json:"error,omitempty"`
+}
+
+// Stats are the governor's counters.
+type Stats struct {
+	// GOMAXPROCS now, the largest it was set to, and how often it changed.
+	Procs, MaxProcs, Changes int
+	// Reniced counts the threads moved to BackgroundNice.
+	Reniced int
+	// RenicedFailed counts the threads that could not be (they exited
+	// first, or the system refused).
+	RenicedFailed int
+}
+
+// Governor runs the scheduling design for the process. Create it with
+// Start; Stop ends it. Its methods are safe for concurrent use.
+type Governor struct {
+	cfg    Config
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu       sync.Mutex
+	critical map[int]ThreadPriority // by TID
+	stats    Stats
+	lastHigh time.Time // when demand last called for the current level
+	samples  [2]metrics.Sample
+}
+
+// global is the process's registry of critical threads: Critical may be
+// called before Start, and every Governor spares them.
+var global struct {
+	sync.Mutex
+	critical map[int]ThreadPriority
+}
+
+// Critical locks the calling goroutine to its OS thread, registers that
+// thread as critical (the governor never lowers its priority) and asks
+// for Config.CriticalNice on it (cfg as given to Start; pass the same).
+// It returns what the thread got and a function that unregisters it. The
+// goroutine stays locked: when it exits, its thread exits with it, so no
+// other goroutine ever runs at the thread's raised priority.
+func Critical(name string, cfg Config) (ThreadPriority, func()) {
+	cfg = cfg.withDefaults()
+	runtime.LockOSThread()
+	tp := raise(name, cfg.CriticalNice)
+	global.Lock()
+	if global.critical == nil {
+		global.critical = map[int]ThreadPriority{}
+	}
+	global.critical[tp.TID] = tp
+	global.Unlock()
+	return tp, func() {
+		global.Lock()
+		delete(global.critical, tp.TID)
+		global.Unlock()
+	}
+}
+
+// Criticals returns the critical threads registered now, by name.
+func Criticals() map[string]ThreadPriority {
+	global.Lock()
+	defer global.Unlock()
+	out := make(map[string]ThreadPriority, len(global.critical))
+	for _, tp := range global.critical {
+		out[tp.Name] = tp
+	}
+	return out
+}
+
+func isCritical(tid int) bool {
+	global.Lock()
+	defer global.Unlock()
+	_, ok := global.critical[tid]
+	return ok
+}
+
+// Start validates cfg and starts the governor on a goroutine of its own.
+func Start(cfg Config) (*Governor, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	g := &Governor{cfg: cfg, cancel: cancel, done: make(chan struct{}), lastHigh: time.Now()}
+	g.samples[0].Name = "/sched/goroutines/running:goroutines"
+	g.samples[1].Name = "/sched/goroutines/runnable:goroutines"
+	p := runtime.GOMAXPROCS(0)
+	g.stats.Procs, g.stats.MaxProcs = p, p
+	g.tick() // apply at once: the first interval counts too
+	go g.loop(ctx)
+	return g, nil
+}
+
+// Stop ends the governor and waits for it. GOMAXPROCS and the threads'
+// priorities stay as they are.
+func (g *Governor) Stop() {
+	g.cancel()
+	<-g.done
+}
+
+// Stats returns the governor's counters.
+func (g *Governor) Stats() Stats {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.stats
+}
+
+// Config returns the configuration with defaults filled in.
+func (g *Governor) Config() Config { return g.cfg }
+
+func (g *Governor) loop(ctx context.Context) {
+	defer close(g.done)
+	t := time.NewTicker(g.cfg.Interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			g.tick()
+		}
+	}
+}
+
+// tick samples the scheduler, adjusts GOMAXPROCS and renices new threads.
+func (g *Governor) tick() {
+	if g.cfg.Headroom >= 0 {
+		metrics.Read(g.samples[:])
+		running, runnable := uint64Of(g.samples[0]), uint64Of(g.samples[1])
+		g.adjust(int(running+runnable), time.Now())
+	}
+	if g.cfg.BackgroundNice > 0 {
+		ok, failed := renice(g.cfg.BackgroundNice, isCritical)
+		g.mu.Lock()
+		g.stats.Reniced += ok
+		g.stats.RenicedFailed += failed
+		g.mu.Unlock()
+	}
+}
+
+// adjust sets GOMAXPROCS for demand goroutines wanting to run at time now.
+func (g *Governor) adjust(demand int, now time.Time) {
+	want := g.Want(demand)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	cur := g.stats.Procs
+	switch {
+	case want > cur:
+		g.lastHigh = now
+	case want < cur && now.Sub(g.lastHigh) >= g.cfg.FallAfter:
+		// Fall one step at a time, each after FallAfter of lower demand.
+		want = max(want, cur-1)
+		g.lastHigh = now
+	default:
+		if want == cur {
+			g.lastHigh = now
+		}
+		return
+	}
+	runtime.GOMAXPROCS(want)
+	g.stats.Procs = want
+	g.stats.MaxProcs = max(g.stats.MaxProcs, want)
+	g.stats.Changes++
+}
+
+// Want returns the GOMAXPROCS the governor aims at when demand goroutines
+// want to run: demand plus the headroom, within [NumCPU, MaxProcs].
+func (g *Governor) Want(demand int) int {
+	return min(max(demand+g.cfg.Headroom, runtime.NumCPU()), g.cfg.MaxProcs)
+}
+
+func uint64Of(s metrics.Sample) uint64 {
+	if s.Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s.Value.Uint64()
+}
+
+// Go runs fn on a new goroutine locked to an OS thread of its own at
+// Config.BackgroundNice (10 by default), and discards that thread when fn
+// returns, so that no other goroutine ever runs at its priority. Use it
+// for long background work that must yield to the frame and the
+// simulation. The returned channel is closed when fn has returned.
+func Go(cfg Config, fn func()) <-chan struct{} {
+	cfg = cfg.withDefaults()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread()
+		// Never unlocked: the thread exits with the goroutine.
+		if cfg.BackgroundNice > 0 {
+			lower(cfg.BackgroundNice)
+		}
+		fn()
+	}()
+	return done
+}
