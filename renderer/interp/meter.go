@@ -50,10 +50,22 @@ type Meter struct {
 	// signed animation error (ms), NaN where that frame had none.
 	LastPos, LastAnim float64
 
+	// The drawn and shown measurement; see Track and Shown.
+	Drawn DrawnStats
+
 	have      bool
 	lastFrame time.Duration
 	lastSim   float64 // displayed simulated time, seconds
 	lastSeg   float64 // timeline offset of the last frame's segment
+
+	cur     tracked // the last Frame's figures, for Track
+	pending [trackDepth]tracked
+	shown   struct {
+		have    bool
+		at, sim float64 // display time, displayed simulated time (s)
+		seg     float64
+		id      uint64
+	}
 }
 
 // segment returns the offset of s on the simulation's timeline: t_k − k·step,
@@ -65,6 +77,7 @@ func segment(s *simthread.Snapshot, rate int) float64 {
 // Frame measures the frame planned by plan for frameTime.
 func (m *Meter) Frame(frameTime time.Duration, plan *Plan) {
 	m.LastPos, m.LastAnim = math.NaN(), math.NaN()
+	m.cur = tracked{}
 	if !plan.Ready || m.Rate <= 0 {
 		return
 	}
@@ -112,6 +125,7 @@ func (m *Meter) Frame(frameTime time.Duration, plan *Plan) {
 	truth := m.Truth(want)
 	d := mgl64.Vec3{float64(shown[0]), float64(shown[1]), float64(shown[2])}.Sub(truth).Len()
 	perTick := m.Speed / rate
+	m.cur = tracked{ok: perTick > 0, frameTime: frameTime, want: want, cpu: shown, sim: sim, seg: segNext}
 	if perTick > 0 {
 		m.PosErr.Record(int64(d / perTick * 1e6))
 		m.LastPos = d / perTick
