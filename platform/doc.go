@@ -4,6 +4,18 @@
 // which display time each frame shows, whether a display paces the swaps or
 // one has to be emulated in software.
 //
+// Input arrives as Events that carry tickframe's own types, so that apps
+// never import GLFW: Key names a physical key by its place on a US
+// keyboard (KeyW stays where W is on QWERTY whatever the layout), Action
+// says Press, Release or Repeat (the system's key repeat while a key is
+// held), MouseButton and Mods the button and the modifier keys. One table
+// (input_glfw.go) maps GLFW's values to them; a key tickframe does not
+// name arrives as KeyUnknown with its scancode kept. KeyNone is no key at
+// all, for settings that turn a key off. Cursor events carry the position
+// and the motion since the last one; Window.CaptureCursor hides and locks
+// the cursor for mouse look, with raw, unaccelerated motion where the
+// system offers it.
+//
 // GLFW and OpenGL must be called on the process's main thread. Importing
 // platform locks the main goroutine to it in init, before main runs; Open
 // and every Window method must then be called from the main goroutine.

@@ -38,45 +38,13 @@ type Window struct {
 	winW, winH int
 	events     []Event
 	dropped    uint64
-	fbW, fbH   int // framebuffer size, kept by the resize callback
+	cursorX    float64 // the cursor position of the last CursorEvent, for its motion
+	cursorY    float64
+	captured   bool // the cursor is hidden and locked to the window
+	raw        bool // raw mouse motion is on (only while captured)
+	fbW, fbH   int  // framebuffer size, kept by the resize callback
 	version    string
 	renderer   string
-}
-
-// EventKind says what an Event is.
-type EventKind uint8
-
-const (
-	KeyEvent     EventKind = iota + 1 // Key, Scancode, Action, Mods
-	ButtonEvent                       // Button, Action, Mods, X Y cursor position
-	CursorEvent                       // X Y cursor position in screen coordinates
-	ScrollEvent                       // X Y scroll offsets
-	IconifyEvent                      // On: iconified
-	FocusEvent                        // On: focused
-	ResizeEvent                       // X Y new framebuffer size in pixels
-	CloseEvent                        // the user asked to close the window
-)
-
-// Event is one input or window event, collected by Poll.
-//
-// It is one flat struct rather than one type per kind so that Poll can
-// keep events in a reused slice without allocating; Kind says which fields
-// are set (see the EventKind constants), and the others are zero.
-type Event struct {
-	Kind     EventKind
-	Key      glfw.Key         // KeyEvent: the key, glfw.KeyUnknown for keys GLFW does not name
-	Scancode int              // KeyEvent: the platform's code for the key
-	Button   glfw.MouseButton // ButtonEvent: which button
-	Action   glfw.Action      // KeyEvent, ButtonEvent: glfw.Press, glfw.Release or glfw.Repeat (keys)
-	Mods     glfw.ModifierKey // KeyEvent, ButtonEvent: the modifier keys held
-	X, Y     float64          // position, offset or size; see the EventKind constants
-	On       bool             // IconifyEvent, FocusEvent
-}
-
-// Pressed reports whether e is the first press of key k (not a release,
-// nor a repeat while it is held).
-func (e Event) Pressed(k glfw.Key) bool {
-	return e.Kind == KeyEvent && e.Action == glfw.Press && e.Key == k
 }
 
 // maxEvents bounds the events kept between two Polls; more are dropped
@@ -222,15 +190,17 @@ func glfwDesc(err error) string {
 
 // install registers the callbacks that turn GLFW's events into Events.
 func (w *Window) install() {
+	w.cursorX, w.cursorY = w.w.GetCursorPos()
 	w.w.SetKeyCallback(func(_ *glfw.Window, key glfw.Key, scancode int, action glfw.Action, mods glfw.ModifierKey) {
-		w.push(Event{Kind: KeyEvent, Key: key, Scancode: scancode, Action: action, Mods: mods})
+		w.push(keyEvent(key, scancode, action, mods))
 	})
 	w.w.SetMouseButtonCallback(func(gw *glfw.Window, b glfw.MouseButton, action glfw.Action, mods glfw.ModifierKey) {
 		x, y := gw.GetCursorPos()
-		w.push(Event{Kind: ButtonEvent, Button: b, Action: action, Mods: mods, X: x, Y: y})
+		w.push(buttonEvent(b, action, mods, x, y))
 	})
 	w.w.SetCursorPosCallback(func(_ *glfw.Window, x, y float64) {
-		w.push(Event{Kind: CursorEvent, X: x, Y: y})
+		w.push(Event{Kind: CursorEvent, X: x, Y: y, DX: x - w.cursorX, DY: y - w.cursorY})
+		w.cursorX, w.cursorY = x, y
 	})
 	w.w.SetScrollCallback(func(_ *glfw.Window, x, y float64) {
 		w.push(Event{Kind: ScrollEvent, X: x, Y: y})
@@ -361,6 +331,45 @@ func (w *Window) Iconify() { w.w.Iconify() }
 
 // Restore brings a minimised window back.
 func (w *Window) Restore() { w.w.Restore() }
+
+// CaptureCursor, on, hides the cursor and locks it to the window, for
+// mouse look: CursorEvents then carry an unbounded virtual position and
+// its motion (DX, DY), unaccelerated where the system offers raw mouse
+// motion (see RawMotion). Off, the cursor shows and moves freely again.
+// GLFW releases a captured cursor while the window is unfocused and takes
+// it back on focus.
+func (w *Window) CaptureCursor(on bool) {
+	if on {
+		w.w.SetInputMode(glfw.CursorMode, glfw.CursorDisabled)
+		w.raw = glfw.RawMouseMotionSupported()
+		if w.raw {
+			w.w.SetInputMode(glfw.RawMouseMotion, glfw.True)
+		}
+	} else {
+		if w.raw {
+			w.w.SetInputMode(glfw.RawMouseMotion, glfw.False)
+			w.raw = false
+		}
+		w.w.SetInputMode(glfw.CursorMode, glfw.CursorNormal)
+	}
+	w.captured = on
+	// The position jumps between the real and the virtual cursor: measure
+	// the next motion from where it lands, not across the jump.
+	w.cursorX, w.cursorY = w.w.GetCursorPos()
+}
+
+// CursorCaptured reports whether CaptureCursor has captured the cursor.
+func (w *Window) CursorCaptured() bool { return w.captured }
+
+// RawMotion reports whether the captured cursor moves by raw, unaccelerated
+// mouse motion (X11 with XInput2, Windows; not macOS). It is false while
+// the cursor is not captured.
+func (w *Window) RawMotion() bool { return w.raw }
+
+// CursorPos returns the cursor position in screen coordinates from the
+// window's top left corner, as of the last Poll or CaptureCursor. It does
+// not call into GLFW.
+func (w *Window) CursorPos() (x, y float64) { return w.cursorX, w.cursorY }
 
 // SetTitle sets the window title.
 func (w *Window) SetTitle(s string) { w.w.SetTitle(s) }

@@ -16,7 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/go-gl/glfw/v3.3/glfw"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/simthread"
@@ -225,15 +224,15 @@ func nonNil(errs []error) []error {
 // inputFor turns the demo's keys into world inputs: R resets the scene
 // (a teleport: no streaks), K kicks every body upwards, N spawns 256 more.
 func inputFor(e platform.Event) (simthread.Input, bool) {
-	if e.Kind != platform.KeyEvent || e.Action != glfw.Press {
+	if e.Kind != platform.KeyEvent || e.Action != platform.Press {
 		return simthread.Input{}, false
 	}
 	switch e.Key {
-	case glfw.KeyR:
+	case platform.KeyR:
 		return simthread.Input{Kind: refworld.Reset}, true
-	case glfw.KeyK:
+	case platform.KeyK:
 		return simthread.Input{Kind: refworld.Kick, X: 4}, true
-	case glfw.KeyN:
+	case platform.KeyN:
 		return simthread.Input{Kind: refworld.Spawn, Code: 256}, true
 	}
 	return simthread.Input{}, false

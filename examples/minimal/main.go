@@ -12,7 +12,6 @@ package main
 import (
 	"math"
 
-	"github.com/go-gl/glfw/v3.3/glfw"
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
@@ -64,7 +63,7 @@ func hue(h float64) uint32 {
 
 // input turns a press of R (not its repeats) into the reverse input.
 func input(e platform.Event) (simthread.Input, bool) {
-	return simthread.Input{Kind: reverse}, e.Pressed(glfw.KeyR)
+	return simthread.Input{Kind: reverse}, e.Pressed(platform.KeyR)
 }
 
 // main parses -duration, -screenshot, -refresh, -hz and friends (app.Flags),

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-gl/glfw/v3.3/glfw"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -34,16 +33,19 @@ func TestMainFitsIn100Lines(t *testing.T) {
 }
 
 // TestReverse checks the one input path without a window: a press of R
-// becomes the reverse input, a repeat does not, and Step flips the spin.
+// becomes the reverse input, a repeat or a release does not, and Step
+// flips the spin.
 func TestReverse(t *testing.T) {
-	press := platform.Event{Kind: platform.KeyEvent, Key: glfw.KeyR, Action: glfw.Press}
+	press := platform.Event{Kind: platform.KeyEvent, Key: platform.KeyR, Action: platform.Press}
 	in, ok := input(press)
 	if !ok || in.Kind != reverse {
 		t.Fatalf("input(R press) = %+v, %v; want the reverse input", in, ok)
 	}
-	press.Action = glfw.Repeat
-	if _, ok := input(press); ok {
-		t.Error("a key repeat reversed the spin too")
+	for _, a := range []platform.Action{platform.Repeat, platform.Release} {
+		press.Action = a
+		if _, ok := input(press); ok {
+			t.Errorf("a key %v reversed the spin too", a)
+		}
 	}
 	w := &ring{dir: 1}
 	const dt = 1.0 / 120

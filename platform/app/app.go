@@ -15,11 +15,18 @@
 //	}
 //
 // New and Run must be called on the main goroutine: package platform locks
-// it to the main thread, where GLFW and OpenGL must run. Keys: Esc quits,
-// Space pauses, F toggles fullscreen, V vsync, H the HUD, F12 saves a
-// screenshot; a mouse drag orbits the camera and the wheel zooms. Other
-// keys go to Config.Input, which may turn them into simulation inputs: the
-// only way input reaches the world.
+// it to the main thread, where GLFW and OpenGL must run.
+//
+// Input: the app reserves a few keys: Esc quits, Space pauses, F toggles
+// fullscreen, V vsync, H the HUD, F12 saves a screenshot. Config.Keys
+// remaps them or turns them off; a reserved key's press, repeats and
+// release all stay in the app. Every other key event (press, repeat and
+// release), every mouse button, cursor and scroll event goes to
+// Config.Input, which may turn it into a simulation input: the only way
+// input reaches the world. A left drag also orbits the camera and the
+// wheel zooms it, unless Config.NoMouseCamera. Events carry platform's
+// own key and button types: apps never import GLFW. For mouse look,
+// capture the cursor with a.Window().CaptureCursor(true) before Run.
 package app
 
 import (
@@ -79,10 +86,19 @@ type Config struct {
 	// KeepRunningUnfocused keeps the simulation running when the window
 	// loses focus (iconifying always pauses it).
 	KeepRunningUnfocused bool
-	// Input turns a key, button or scroll event that the app does not use
-	// itself into an input for the world, applied at the start of the next
-	// tick. It runs on the main thread and must not block.
+	// Input turns a key, button, cursor or scroll event into an input for
+	// the world, applied at the start of the next tick. It sees every such
+	// event but the reserved keys' (Keys): presses, repeats and releases
+	// alike. It runs on the main thread and must not block. An input the
+	// full queue refuses is counted (App.InputsDropped).
 	Input func(platform.Event) (simthread.Input, bool)
+	// Keys remaps or turns off the keys the app reserves; its zero value
+	// is DefaultKeys().
+	Keys KeyMap
+	// NoMouseCamera leaves the mouse to the world: a left drag no longer
+	// orbits the camera, nor the wheel zooms it. The events go to Input
+	// either way.
+	NoMouseCamera bool
 	// Truth, if set, is the exact position of the body at index 0 at a
 	// simulated time in seconds, and TruthSpeed its speed: the app then
 	// measures its animation error against it (see interp.Meter).

@@ -1,42 +1,136 @@
 package app
 
 import (
-	"github.com/go-gl/glfw/v3.3/glfw"
+	"fmt"
+
 	"github.com/tickframe/tickframe/platform"
 )
 
-// handle applies the window's events.
+// KeyMap says which keys the app keeps for itself. A reserved key's press
+// does the action; its press, repeats and release all stay in the app and
+// never reach Config.Input.
+//
+// Its zero value is DefaultKeys(): a field left at its zero value
+// (platform.KeyUnknown) takes its default. A field set to platform.KeyNone
+// turns that action off, and its default key goes to Config.Input like
+// any other. Where two fields name the same key, the first in the order
+// below takes it (Validate reports it).
+type KeyMap struct {
+	Quit       platform.Key // ends Run; default Escape
+	Pause      platform.Key // pauses and resumes the simulation; default Space
+	Fullscreen platform.Key // toggles fullscreen; default F
+	VSync      platform.Key // toggles vsync; default V
+	HUD        platform.Key // shows and hides the HUD; default H
+	Screenshot platform.Key // saves a screenshot (Config.ScreenshotDir); default F12
+}
+
+// DefaultKeys returns the keys the app reserves unless Config.Keys says
+// otherwise: Esc, Space, F, V, H and F12.
+func DefaultKeys() KeyMap {
+	return KeyMap{
+		Quit:       platform.KeyEscape,
+		Pause:      platform.KeySpace,
+		Fullscreen: platform.KeyF,
+		VSync:      platform.KeyV,
+		HUD:        platform.KeyH,
+		Screenshot: platform.KeyF12,
+	}
+}
+
+// resolved returns m with its zero fields set to their defaults.
+func (m KeyMap) resolved() KeyMap {
+	d := DefaultKeys()
+	for _, f := range [...]struct{ k, def *platform.Key }{
+		{&m.Quit, &d.Quit}, {&m.Pause, &d.Pause}, {&m.Fullscreen, &d.Fullscreen},
+		{&m.VSync, &d.VSync}, {&m.HUD, &d.HUD}, {&m.Screenshot, &d.Screenshot},
+	} {
+		if *f.k == platform.KeyUnknown {
+			*f.k = *f.def
+		}
+	}
+	return m
+}
+
+// Validate reports a key out of range or two actions on one key.
+func (m KeyMap) Validate() error {
+	r := m.resolved()
+	seen := make(map[platform.Key]string, 6)
+	for _, f := range [...]struct {
+		name string
+		k    platform.Key
+	}{
+		{"Quit", r.Quit}, {"Pause", r.Pause}, {"Fullscreen", r.Fullscreen},
+		{"VSync", r.VSync}, {"HUD", r.HUD}, {"Screenshot", r.Screenshot},
+	} {
+		switch {
+		case f.k == platform.KeyNone:
+			continue
+		case f.k < platform.KeyNone || f.k > platform.KeyLast:
+			return fmt.Errorf("app: key map: %s: no such key %v", f.name, f.k)
+		}
+		if other, ok := seen[f.k]; ok {
+			return fmt.Errorf("app: key map: %s and %s both on key %v", other, f.name, f.k)
+		}
+		seen[f.k] = f.name
+	}
+	return nil
+}
+
+// reserved is an action the app keeps a key for.
+type reserved uint8
+
+const (
+	notReserved reserved = iota
+	quitKey
+	pauseKey
+	fullscreenKey
+	vsyncKey
+	hudKey
+	screenshotKey
+)
+
+// lookup returns the action m reserves k for. m must be resolved: no
+// field is KeyUnknown, and no event carries KeyNone.
+func (m *KeyMap) lookup(k platform.Key) reserved {
+	switch k {
+	case m.Quit:
+		return quitKey
+	case m.Pause:
+		return pauseKey
+	case m.Fullscreen:
+		return fullscreenKey
+	case m.VSync:
+		return vsyncKey
+	case m.HUD:
+		return hudKey
+	case m.Screenshot:
+		return screenshotKey
+	}
+	return notReserved
+}
+
+// handle applies the window's events. Reserved keys (Config.Keys) are the
+// app's; every other key, button, cursor and scroll event goes to
+// Config.Input. Unless Config.NoMouseCamera, a left drag also orbits the
+// camera and the wheel also zooms it.
 func (a *App) handle(events []platform.Event) {
+	keys := a.cfg.Keys.resolved()
+	mouseCamera := !a.cfg.NoMouseCamera
 	for _, e := range events {
 		switch e.Kind {
 		case platform.KeyEvent:
-			if e.Action != glfw.Press {
-				if e.Action == glfw.Repeat {
-					a.forward(e)
-				}
+			r := keys.lookup(e.Key)
+			if r == notReserved {
+				a.forward(e)
 				continue
 			}
-			switch e.Key {
-			case glfw.KeyEscape:
-				a.quit = true
-			case glfw.KeySpace:
-				a.userPaused = !a.userPaused
-			case glfw.KeyF:
-				a.win.ToggleFullscreen()
-			case glfw.KeyV:
-				a.win.SetVSync(!a.win.VSync())
-			case glfw.KeyH:
-				a.rend.HUD().Visible = !a.rend.HUD().Visible
-			case glfw.KeyF12:
-				a.shotRequested = true
-			default:
-				a.forward(e)
+			if e.Action == platform.Press {
+				a.do(r)
 			}
 		case platform.ButtonEvent:
-			if e.Button == glfw.MouseButtonLeft {
-				a.dragging = e.Action == glfw.Press
+			if mouseCamera && e.Button == platform.ButtonLeft {
+				a.dragging = e.Action == platform.Press
 				a.dragX, a.dragY = e.X, e.Y
-				continue
 			}
 			a.forward(e)
 		case platform.CursorEvent:
@@ -44,8 +138,12 @@ func (a *App) handle(events []platform.Event) {
 				a.cam.Orbit(float32(e.X-a.dragX), float32(e.Y-a.dragY))
 				a.dragX, a.dragY = e.X, e.Y
 			}
+			a.forward(e)
 		case platform.ScrollEvent:
-			a.cam.Zoom(float32(e.Y))
+			if mouseCamera {
+				a.cam.Zoom(float32(e.Y))
+			}
+			a.forward(e)
 		case platform.IconifyEvent:
 			a.iconified = e.On
 		case platform.FocusEvent:
@@ -67,7 +165,26 @@ func (a *App) handle(events []platform.Event) {
 	}
 }
 
-// forward hands an event to Config.Input and queues what it returns.
+// do carries out a reserved key's action.
+func (a *App) do(r reserved) {
+	switch r {
+	case quitKey:
+		a.quit = true
+	case pauseKey:
+		a.userPaused = !a.userPaused
+	case fullscreenKey:
+		a.win.ToggleFullscreen()
+	case vsyncKey:
+		a.win.SetVSync(!a.win.VSync())
+	case hudKey:
+		a.rend.HUD().Visible = !a.rend.HUD().Visible
+	case screenshotKey:
+		a.shotRequested = true
+	}
+}
+
+// forward hands an event to Config.Input and queues what it returns. A
+// full queue refuses the input: the simulation counts it (InputsDropped).
 func (a *App) forward(e platform.Event) {
 	if a.cfg.Input == nil {
 		return
@@ -77,3 +194,47 @@ func (a *App) forward(e platform.Event) {
 	}
 }
 
+// InputsDropped reports how many inputs from Config.Input the
+// simulation's queue refused because it was full (simthread.Config.Inputs
+// is its capacity): inputs the world never saw. During a replay the live
+// inputs are refused by design and not counted. Any goroutine may call it.
+func (a *App) InputsDropped() uint64 { return a.sim.InputsDropped() }
+
+// appendKeysHelp appends the HUD's help line for keys (resolved or not)
+// to b: "Esc quit  Space pause  F fullscreen  V vsync  H HUD  F12 shot
+// drag/wheel camera" with the defaults, leaving out the actions turned
+// off, and the camera when the mouse is the world's. It does not allocate
+// beyond b's growth.
+func appendKeysHelp(b []byte, keys KeyMap, mouseCamera bool) []byte {
+	k := keys.resolved()
+	sep := false
+	for _, f := range [...]struct {
+		key  platform.Key
+		what string
+	}{
+		{k.Quit, "quit"}, {k.Pause, "pause"}, {k.Fullscreen, "fullscreen"},
+		{k.VSync, "vsync"}, {k.HUD, "HUD"}, {k.Screenshot, "shot"},
+	} {
+		if f.key == platform.KeyNone {
+			continue
+		}
+		if sep {
+			b = append(b, "  "...)
+		}
+		sep = true
+		if f.key == platform.KeyEscape {
+			b = append(b, "Esc"...)
+		} else {
+			b = append(b, f.key.String()...)
+		}
+		b = append(b, ' ')
+		b = append(b, f.what...)
+	}
+	if mouseCamera {
+		if sep {
+			b = append(b, "  "...)
+		}
+		b = append(b, "drag/wheel camera"...)
+	}
+	return b
+}

@@ -1,0 +1,179 @@
+package platform
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMain(m *testing.M) {
+	code := 0
+	Main(func() { code = m.Run() })
+	os.Exit(code)
+}
+
+// openForInput opens a visible window for real input on the main thread,
+// and closes it when the test ends. It skips the test without a display
+// or without xdotool, which plays the user.
+func openForInput(t *testing.T, title string) (*Window, string) {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
+	}
+	xdotool, err := exec.LookPath("xdotool")
+	if err != nil {
+		t.Skip("needs xdotool to send X input: run `make deps`, or apt-get install xdotool")
+	}
+	var w *Window
+	Call(func() { w, err = Open(Config{Title: title, Width: 320, Height: 240}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { Call(w.Close) })
+	return w, xdotool
+}
+
+// collect runs xdotool with args while it polls w on the main thread, and
+// returns the events until done reports it has what it waits for, or ten
+// seconds have passed.
+func collect(t *testing.T, w *Window, xdotool string, args []string, done func([]Event) bool) []Event {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, xdotool, args...)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var got []Event
+	var xerr error
+	xdone := false
+	for ctx.Err() == nil && !(xdone && done(got)) {
+		Call(func() { got = append(got, w.Poll()...) })
+		if !xdone {
+			select {
+			case xerr = <-exited:
+				xdone = true
+				if xerr != nil {
+					t.Fatalf("xdotool %s: %v\n%s", strings.Join(args, " "), xerr, out.String())
+				}
+			default:
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !xdone {
+		<-exited
+	}
+	return got
+}
+
+// find returns the first event like want in the fields that matter for
+// its kind, and whether there is one.
+func find(events []Event, match func(Event) bool) (Event, bool) {
+	for _, e := range events {
+		if match(e) {
+			return e, true
+		}
+	}
+	return Event{}, false
+}
+
+// TestRealKeysAndButtons types into a real window under X (Xvfb in `make
+// test`) with xdotool: a press and a release of W, Shift+A, and a click of
+// the left button, and checks that they arrive as Events carrying
+// tickframe's own key, action, button and modifier values.
+func TestRealKeysAndButtons(t *testing.T) {
+	const title = "tickframe-input-test"
+	w, xdotool := openForInput(t, title)
+	args := []string{
+		"search", "--sync", "--onlyvisible", "--name", "^" + title + "$",
+		"mousemove", "--window", "%1", "--sync", "40", "30",
+		"keydown", "--window", "%1", "w", "keyup", "--window", "%1", "w",
+		"key", "--window", "%1", "shift+a",
+		"click", "--window", "%1", "1",
+	}
+	isKey := func(k Key, a Action) func(Event) bool {
+		return func(e Event) bool { return e.Kind == KeyEvent && e.Key == k && e.Action == a }
+	}
+	isButton := func(b MouseButton, a Action) func(Event) bool {
+		return func(e Event) bool { return e.Kind == ButtonEvent && e.Button == b && e.Action == a }
+	}
+	events := collect(t, w, xdotool, args, func(ev []Event) bool {
+		_, ok := find(ev, isButton(ButtonLeft, Release))
+		return ok
+	})
+
+	press, ok := find(events, isKey(KeyW, Press))
+	if !ok {
+		t.Fatalf("no press of W among %+v", events)
+	}
+	release, ok := find(events, isKey(KeyW, Release))
+	if !ok {
+		t.Fatalf("no release of W among %+v", events)
+	}
+	if press.Scancode == 0 || release.Scancode != press.Scancode || press.Mods != 0 {
+		t.Errorf("W: press %+v, release %+v; want one nonzero scancode, no modifiers", press, release)
+	}
+	if a, ok := find(events, isKey(KeyA, Press)); !ok || !a.Mods.Has(ModShift) {
+		t.Errorf("Shift+A: %+v, %v; want a press of A with ModShift", a, ok)
+	}
+	if _, ok := find(events, isKey(KeyLeftShift, Press)); !ok {
+		t.Error("no press of LeftShift")
+	}
+	for _, a := range []Action{Press, Release} {
+		b, ok := find(events, isButton(ButtonLeft, a))
+		if !ok {
+			t.Fatalf("no %v of the left button among %+v", a, events)
+		}
+		if b.X != 40 || b.Y != 30 {
+			t.Errorf("left button %v at %v,%v; want the cursor's 40,30", a, b.X, b.Y)
+		}
+	}
+	if x, y := w.CursorPos(); x != 40 || y != 30 {
+		t.Errorf("CursorPos %v,%v; want 40,30", x, y)
+	}
+}
+
+// TestCaptureCursor captures the cursor of a real window and moves the
+// mouse by a relative amount: the CursorEvents' motion adds up to it (or
+// at least points its way, where the X server accelerates it).
+func TestCaptureCursor(t *testing.T) {
+	const title = "tickframe-capture-test"
+	w, xdotool := openForInput(t, title)
+	collect(t, w, xdotool, []string{
+		"search", "--sync", "--onlyvisible", "--name", "^" + title + "$",
+		"windowfocus", "--sync", "%1", "mousemove", "--window", "%1", "--sync", "100", "100",
+	}, func([]Event) bool { return true })
+	Call(func() { w.CaptureCursor(true) })
+	if !w.CursorCaptured() {
+		t.Fatal("CursorCaptured false after CaptureCursor(true)")
+	}
+	events := collect(t, w, xdotool, []string{"mousemove_relative", "--", "30", "-20"}, func(ev []Event) bool {
+		var dx, dy float64
+		for _, e := range ev {
+			dx, dy = dx+e.DX, dy+e.DY
+		}
+		return dx >= 30 && dy <= -20
+	})
+	var dx, dy float64
+	for _, e := range events {
+		if e.Kind == CursorEvent {
+			dx, dy = dx+e.DX, dy+e.DY
+		}
+	}
+	t.Logf("captured motion %v,%v, raw motion %v", dx, dy, w.RawMotion())
+	if dx <= 0 || dy >= 0 {
+		t.Errorf("captured motion %v,%v (raw %v); want it towards +30,-20: %+v", dx, dy, w.RawMotion(), events)
+	}
+	Call(func() { w.CaptureCursor(false) })
+	if w.CursorCaptured() || w.RawMotion() {
+		t.Error("still captured after CaptureCursor(false)")
+	}
+}
