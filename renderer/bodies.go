@@ -1,6 +1,8 @@
 package renderer
 
 import (
+	"errors"
+	"fmt"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -39,19 +41,33 @@ var Feedback = []string{"oPosScale", "oRot", "oAlbedo"}
 // with one alpha uniform and captures the poses with transform feedback;
 // the draw pass (body.vert) draws one instanced mesh at those poses. The
 // CPU's work per frame is a handful of GL calls whatever the body count.
+//
+// Every slot's storage, and the pose buffer's, holds slotCap bodies, at
+// least as many as any slot holds: the interpolation pass fetches the
+// older slot's attributes for every body of the newer one, also for the
+// bodies spawned since (the shader then ignores those values), and OpenGL
+// 4.1 core leaves a fetch past a buffer's storage undefined (robust buffer
+// access is an extension it does not promise).
 type bodyPass struct {
 	interp, draw         Program
 	interpVAO, drawVAO   VertexArray
 	mesh, index, poses   Buffer
 	feedback             uint32 // transform feedback object
-	poseCap              int    // bodies the pose buffer holds
+	slotCap              int    // bodies every slot's storage and the pose buffer hold
 	ring                 []Buffer
 	seq                  []uint64 // acquire sequence number each slot holds, 0: none
 	count                []int    // bodies in each slot
-	capacity             []int    // bodies each slot's storage holds
 	boundPrev, boundNext int
 	uAlpha, uPrevCount   int32
 	uViewProj, uEye, uLD int32
+
+	// Knobs that break the GPU path on purpose, set by tests only (see
+	// export_test.go), to prove that the read-back tests catch a broken
+	// path: alphaBias is added to every frame's alpha; staleOnMiss makes
+	// ensure tag a slot with a snapshot it never uploaded, as a renderer
+	// that trusted frames to arrive in order would.
+	alphaBias   float32
+	staleOnMiss bool
 }
 
 func newBodyPass(history int) (b *bodyPass, err error) {
@@ -59,7 +75,6 @@ func newBodyPass(history int) (b *bodyPass, err error) {
 		ring:      make([]Buffer, history),
 		seq:       make([]uint64, history),
 		count:     make([]int, history),
-		capacity:  make([]int, history),
 		boundPrev: -1,
 		boundNext: -1,
 	}
@@ -83,11 +98,7 @@ func newBodyPass(history int) (b *bodyPass, err error) {
 	for i := range b.ring {
 		b.ring[i] = newBuffer()
 	}
-	b.poses = newBuffer()
 	gl.GenTransformFeedbacks(1, &b.feedback)
-	gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, b.feedback)
-	gl.BindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, uint32(b.poses))
-	gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, 0)
 
 	// The interpolation pass reads snapshot bodies as vertices; bind()
 	// points its attributes at the bracket's two slots.
@@ -111,13 +122,15 @@ func newBodyPass(history int) (b *bodyPass, err error) {
 	b.index = newBuffer()
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, uint32(b.index))
 	gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, len(idx)*2, unsafe.Pointer(&idx[0]), gl.STATIC_DRAW)
-	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.poses))
 	for loc := uint32(2); loc <= 4; loc++ {
 		gl.EnableVertexAttribArray(loc)
-		gl.VertexAttribPointerWithOffset(loc, 4, gl.FLOAT, false, poseStride, uintptr(loc-2)*16)
 		gl.VertexAttribDivisor(loc, 1)
 	}
 	gl.BindVertexArray(0)
+	// Storage comes with the first snapshot that has bodies (grow); until
+	// then the pose buffer has none and nothing is drawn.
+	b.poses = newBuffer()
+	b.bindPoses()
 	if err := checkGL("create body pass"); err != nil {
 		return nil, err
 	}
@@ -126,21 +139,26 @@ func newBodyPass(history int) (b *bodyPass, err error) {
 
 // ensure returns the slots holding the plan's two snapshots, uploading
 // each that no slot holds into the slot with the oldest snapshot (never
-// the one the other end of the bracket is in).
-func (b *bodyPass) ensure(plan *interp.Plan) (prev, next int) {
+// the one the other end of the bracket is in). It returns the first GL
+// error it met (see upload); the slots it returns are safe to draw even
+// then.
+func (b *bodyPass) ensure(plan *interp.Plan) (prev, next int, err error) {
 	next = b.find(plan.NextSeq)
 	if next < 0 {
 		next = b.victim(-1)
-		b.upload(next, plan.Next.Bodies)
-		b.seq[next] = plan.NextSeq
+		err = b.upload(next, plan.NextSeq, plan.Next.Bodies)
+	}
+	if plan.PrevSeq == plan.NextSeq {
+		return next, next, err
 	}
 	prev = b.find(plan.PrevSeq)
 	if prev < 0 {
 		prev = b.victim(next)
-		b.upload(prev, plan.Prev.Bodies)
-		b.seq[prev] = plan.PrevSeq
+		if e := b.upload(prev, plan.PrevSeq, plan.Prev.Bodies); err == nil {
+			err = e
+		}
 	}
-	return prev, next
+	return prev, next, err
 }
 
 // find returns the slot holding sequence number seq, or -1.
@@ -165,32 +183,95 @@ func (b *bodyPass) victim(keep int) int {
 	return v
 }
 
-// upload copies a snapshot's bodies into ring slot i.
-func (b *bodyPass) upload(i int, bodies []simthread.Body) {
-	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.ring[i]))
+// upload copies a snapshot's bodies into ring slot i and tags the slot
+// with the snapshot's sequence number, growing every slot first when the
+// snapshot does not fit. If growing fails (GL_OUT_OF_MEMORY), the storage
+// stays as it was, the slot gets the bodies that fit and no tag, so the
+// next frame tries again, and upload returns the error. It also returns
+// any GL error raised before it that it had to take out of GL's queue to
+// tell a failed allocation apart.
+func (b *bodyPass) upload(i int, seq uint64, bodies []simthread.Body) error {
+	var err error
 	n := len(bodies)
-	if n > b.capacity[i] {
-		// Grow with headroom so that a few spawns do not reallocate.
-		b.capacity[i] = n + n/4 + 64
-		gl.BufferData(gl.ARRAY_BUFFER, b.capacity[i]*int(bodyStride), nil, gl.STREAM_DRAW)
-		if i == b.boundPrev || i == b.boundNext {
-			b.boundPrev, b.boundNext = -1, -1
+	if n > b.slotCap {
+		err = checkGL("frame")
+		// Headroom, so that a few spawns do not reallocate.
+		if gerr := b.grow(n+n/4+64, i); gerr != nil {
+			err, n = errors.Join(err, gerr), b.slotCap
 		}
 	}
-	if n > 0 {
+	stale := b.staleOnMiss && b.seq[i] != 0
+	b.count[i], b.seq[i] = n, seq
+	if n < len(bodies) {
+		b.seq[i] = 0
+	}
+	if n > 0 && !stale {
+		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.ring[i]))
 		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*int(bodyStride), unsafe.Pointer(&bodies[0]))
+		gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	}
 	debugCheck("upload bodies")
-	b.count[i] = n
-	if n > b.poseCap {
-		b.poseCap = b.capacity[i]
-		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.poses))
-		gl.BufferData(gl.ARRAY_BUFFER, b.poseCap*poseStride, nil, gl.DYNAMIC_COPY)
-		gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, b.feedback)
-		gl.BindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, uint32(b.poses))
-		gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, 0)
-		debugCheck("grow pose buffer")
+	return err
+}
+
+// grow gives every ring slot, and the pose buffer, storage for capacity
+// bodies. Every slot grows, not only the one that needs to (see
+// bodyPass). Each is reallocated into a new buffer and its bodies copied
+// over on the GPU (glCopyBufferSubData, no round trip), except slot skip's,
+// which is about to be overwritten; the pose buffer is rewritten every
+// frame and needs no copy. The old buffers are deleted only once every new
+// one has its storage, so a failure leaves the pass as it was.
+func (b *bodyPass) grow(capacity, skip int) error {
+	fresh := make([]Buffer, len(b.ring)+1) // the last: the pose buffer
+	for i := range fresh {
+		fresh[i] = newBuffer()
+		gl.BindBuffer(gl.COPY_WRITE_BUFFER, uint32(fresh[i]))
+		if i == len(b.ring) {
+			gl.BufferData(gl.COPY_WRITE_BUFFER, capacity*poseStride, nil, gl.DYNAMIC_COPY)
+		} else {
+			gl.BufferData(gl.COPY_WRITE_BUFFER, capacity*int(bodyStride), nil, gl.STREAM_DRAW)
+		}
 	}
+	gl.BindBuffer(gl.COPY_WRITE_BUFFER, 0)
+	if err := checkGL(fmt.Sprintf("grow snapshot buffers to %d bodies", capacity)); err != nil {
+		for i := range fresh {
+			fresh[i].Delete()
+		}
+		return err
+	}
+	for i := range b.ring {
+		if i != skip && b.count[i] > 0 {
+			gl.BindBuffer(gl.COPY_READ_BUFFER, uint32(b.ring[i]))
+			gl.BindBuffer(gl.COPY_WRITE_BUFFER, uint32(fresh[i]))
+			gl.CopyBufferSubData(gl.COPY_READ_BUFFER, gl.COPY_WRITE_BUFFER, 0, 0, b.count[i]*int(bodyStride))
+		}
+		b.ring[i].Delete()
+		b.ring[i] = fresh[i]
+	}
+	gl.BindBuffer(gl.COPY_READ_BUFFER, 0)
+	gl.BindBuffer(gl.COPY_WRITE_BUFFER, 0)
+	old := b.poses
+	b.poses = fresh[len(b.ring)]
+	b.bindPoses()
+	old.Delete()
+	b.slotCap = capacity
+	b.boundPrev, b.boundNext = -1, -1 // the interpolation VAO names the old buffers
+	return checkGL("copy snapshot buffers")
+}
+
+// bindPoses points the transform feedback and the draw pass's instance
+// attributes at the pose buffer.
+func (b *bodyPass) bindPoses() {
+	gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, b.feedback)
+	gl.BindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, uint32(b.poses))
+	gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, 0)
+	gl.BindVertexArray(uint32(b.drawVAO))
+	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.poses))
+	for loc := uint32(2); loc <= 4; loc++ {
+		gl.VertexAttribPointerWithOffset(loc, 4, gl.FLOAT, false, poseStride, uintptr(loc-2)*16)
+	}
+	gl.BindVertexArray(0)
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 }
 
 // bind points the interpolation pass's previous and next attributes at
@@ -223,7 +304,7 @@ func (b *bodyPass) interpolate(prev, next int, alpha float32) int {
 	gl.BindVertexArray(uint32(b.interpVAO))
 	b.bind(prev, next)
 	gl.UseProgram(uint32(b.interp))
-	gl.Uniform1f(b.uAlpha, alpha)
+	gl.Uniform1f(b.uAlpha, alpha+b.alphaBias)
 	gl.Uniform1i(b.uPrevCount, int32(b.count[prev]))
 	gl.Enable(gl.RASTERIZER_DISCARD)
 	gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, b.feedback)
@@ -237,9 +318,9 @@ func (b *bodyPass) interpolate(prev, next int, alpha float32) int {
 	return n
 }
 
-// drawBodies draws the bodies of slot next, interpolated from slot prev.
-func (b *bodyPass) drawBodies(prev, next int, alpha float32, viewProj *mgl32.Mat4, eye, lightDir mgl32.Vec3) {
-	n := b.interpolate(prev, next, alpha)
+// drawBodies draws the first n poses of the pose buffer, which
+// interpolate wrote.
+func (b *bodyPass) drawBodies(n int, viewProj *mgl32.Mat4, eye, lightDir mgl32.Vec3) {
 	if n == 0 {
 		return
 	}

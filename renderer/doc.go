@@ -9,6 +9,31 @@
 // therefore the same for ten bodies or a hundred thousand, and a frame that
 // gets no new snapshot uploads nothing.
 //
+// The snapshot buffers all keep storage for as many bodies as the largest
+// snapshot in use: the interpolation pass fetches the older snapshot's
+// attributes for every body of the newer one, also for bodies spawned
+// since, and OpenGL 4.1 leaves a fetch past a buffer's storage undefined.
+// When a snapshot outgrows them, every buffer and the pose buffer are
+// reallocated with headroom and their contents copied on the GPU. A
+// quaternion that cannot be normalised (zero, infinite, NaN) is drawn as
+// the identity; the CPU reference, interp.Slerp, reports ErrBadQuat.
+//
+// With Options.Probe the renderer reads back what it drew, without ever
+// waiting for the GPU. After each frame's interpolation pass it copies the
+// probe body's pose (Options.ProbeBody) out of the pass's output into a
+// small buffer of a ring of eight, and after the frame's last draw call it
+// records a GL_TIMESTAMP query and a fence. Frame and Probed poll the
+// oldest fences with a zero timeout and read a frame's pose and timestamp
+// only once its fence has signalled, a frame or more later (at once after
+// a swap that finishes the frame, as llvmpipe's does): Probed returns one
+// Probe per frame, in order, tagged with the frame's id (Frames). The
+// timestamp is converted onto the app's clock (Options.Now) by an offset
+// measured with glGetInteger64v(GL_TIMESTAMP) between two reads of that
+// clock, at New and again every second to follow drift; without timer
+// queries (GPUTimestamps) records carry no time. Comparing a record with
+// interp.Lerp and interp.Slerp of the drawn plan's bodies checks the whole
+// GPU path, upload and slot choice included, on the running app.
+//
 // Shaders live in the shaders package (GLSL 410 core). A compile or link
 // failure returns a *ShaderError naming the file, with the driver's log and
 // the numbered source; GL objects are deleted on every failure path. GL

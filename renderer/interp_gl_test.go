@@ -74,8 +74,12 @@ func checkInterpolation() (string, error) {
 			}
 		}
 	}
-	b.upload(0, prev)
-	b.upload(1, next)
+	if err := b.upload(0, 1, prev); err != nil {
+		return "", err
+	}
+	if err := b.upload(1, 2, next); err != nil {
+		return "", err
+	}
 	poses := make([]float32, n*poseStride/4)
 	checked := 0
 	var worstPos, worstRot float64

@@ -2,6 +2,7 @@ package renderer
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
@@ -21,6 +22,8 @@ type Renderer struct {
 	ground *groundPass
 	hud    *HUD
 	target target
+	probe  probeRing
+	frames uint64
 	// vp is the frame's view-projection matrix; a field, not a local, as
 	// its address goes to cgo and a local would escape every frame.
 	vp mgl32.Mat4
@@ -32,6 +35,18 @@ type Options struct {
 	// rasterizer (llvmpipe), where it would halve the frame rate; -1
 	// means none. It is capped at the driver's maximum.
 	Samples int
+	// Probe turns on a record of every frame as the GPU drew it: the pose
+	// of body ProbeBody, read back from the interpolation pass's output,
+	// and when the GPU finished the frame. Read the records with
+	// Renderer.Probed. Off, the renderer reads nothing back.
+	Probe bool
+	// ProbeBody is the index, in the snapshots' Bodies, of the body Probe
+	// reads back: 0 is the first (refworld's reference body). An index
+	// no body has gives records with Valid false.
+	ProbeBody int
+	// Now is the app's clock, onto which Probe converts the GPU's
+	// timestamps. nil means the time since New.
+	Now func() time.Duration
 }
 
 // New creates the renderer's GL objects. depth is the planner's history
@@ -44,6 +59,10 @@ func New(depth int, opts Options) (*Renderer, error) {
 	r := &Renderer{target: target{samples: chooseSamples(opts.Samples)}}
 	var err error
 	if r.bodies, err = newBodyPass(depth); err != nil {
+		return nil, err
+	}
+	if err = r.probe.init(&opts); err != nil {
+		r.Delete()
 		return nil, err
 	}
 	if r.ground, err = newGroundPass(); err != nil {
@@ -63,19 +82,53 @@ func (r *Renderer) Samples() int { return r.target.samples }
 // HUD returns the heads-up display.
 func (r *Renderer) HUD() *HUD { return r.hud }
 
+// Frames reports how many frames Frame has drawn: the id of the last one,
+// counting from 1 (0: none yet). Probe.Frame uses the same ids.
+func (r *Renderer) Frames() uint64 { return r.frames }
+
+// GPUTimestamps reports whether probe records carry GPU timestamps:
+// Options.Probe is set and the driver has timer queries (GL_TIMESTAMP with
+// a counter of non-zero width). Without them, Probe.HasGPUTime is false.
+func (r *Renderer) GPUTimestamps() bool { return r.probe.on && r.probe.timer }
+
+// Probed returns the oldest record of a drawn frame (see Options.Probe)
+// that the GPU has completed and Probed has not returned yet, and false
+// when there is none. It never waits for the GPU: a frame's record is
+// ready a frame or more after Frame drew it, when the GPU has finished the
+// frame; Frame and Probed collect the records that are ready. Records come
+// in frame order; a frame whose record could not be kept (more than 8
+// frames in flight, or more than 32 records left unread) is missing from
+// the sequence. It does not allocate.
+func (r *Renderer) Probed() (Probe, bool) {
+	if r.probe.count == 0 {
+		r.probe.poll()
+	}
+	return r.probe.pop()
+}
+
 // Frame draws one frame as plan says, into a viewport of width×height
 // pixels, and returns any GL error the frame raised. It first uploads
 // whichever of the plan's two snapshots its GPU buffers do not hold, by
 // acquire sequence number, so a frame planned but never drawn cannot leave
-// a stale buffer behind. It does not allocate.
+// a stale buffer behind. With Options.Probe it also starts the frame's
+// read-back and collects those that have completed (see Probed). It does
+// not allocate.
 func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) error {
 	var prev, next int
+	var err error
 	if plan.Ready {
-		prev, next = r.bodies.ensure(plan)
+		prev, next, err = r.bodies.ensure(plan)
 	}
-	if err := r.target.ensure(width, height); err != nil {
-		return err
+	if e := r.target.ensure(width, height); e != nil {
+		return e
 	}
+	r.frames++
+	r.probe.begin(r.frames)
+	n := 0
+	if plan.Ready {
+		n = r.bodies.interpolate(prev, next, plan.Alpha)
+	}
+	r.probe.capture(r.bodies.poses, n)
 	r.target.bind()
 	gl.Viewport(0, 0, int32(width), int32(height))
 	gl.ClearColor(clearColor[0], clearColor[1], clearColor[2], 1)
@@ -88,14 +141,16 @@ func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) erro
 	vp := &r.vp
 	eye := cam.Eye()
 	r.ground.draw(vp, eye, lightDir)
-	if plan.Ready {
-		r.bodies.drawBodies(prev, next, plan.Alpha, vp, eye, lightDir)
-	}
+	r.bodies.drawBodies(n, vp, eye, lightDir)
 	r.target.resolve()
 	if r.hud.Visible {
 		r.hud.draw(width, height) // after the resolve: text needs no MSAA
 	}
-	return checkGL("frame")
+	r.probe.end()
+	if e := checkGL("frame"); err == nil {
+		err = e
+	}
+	return err
 }
 
 // Delete frees every GL object.
@@ -110,4 +165,5 @@ func (r *Renderer) Delete() {
 		r.hud.delete()
 	}
 	r.target.delete()
+	r.probe.delete()
 }

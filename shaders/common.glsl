@@ -2,13 +2,37 @@
 // #version line). Quaternions are vec4(w, x, y, z), the memory order of
 // mathgl's mgl32.Quat, so snapshot bytes are uploaded as they are.
 
+// quatNormalize returns q scaled to unit length, or the identity
+// quaternion (1, 0, 0, 0) when q is zero, infinite or NaN, where
+// normalize() would give NaN and the body would vanish or smear across
+// the screen. It scales by the largest component first, so no finite
+// quaternion overflows or underflows in dot(), as the CPU reference does
+// in float64. The CPU reference (renderer/interp.Slerp) rejects such a
+// quaternion with ErrBadQuat; the GPU, which cannot report an error per
+// body, shows the body unrotated. (A quaternion whose components are all
+// subnormal may count as zero: GPUs may flush subnormals.)
+vec4 quatNormalize(vec4 q) {
+    const vec4 identity = vec4(1.0, 0.0, 0.0, 0.0);
+    if (any(isnan(q)) || any(isinf(q))) {
+        return identity;
+    }
+    vec4 a = abs(q);
+    float m = max(max(a.x, a.y), max(a.z, a.w));
+    if (!(m > 0.0)) {
+        return identity;
+    }
+    return normalize(q / m);
+}
+
 // quatSlerp mirrors mgl32.QuatSlerp, which the CPU reference
 // (renderer/interp.Slerp) and its test use: normalise both ends, take the
 // shorter arc, and fall back to a normalised lerp when the ends are within
-// about 1.8 degrees (dot > 0.9995), where acos loses precision.
+// about 1.8 degrees (dot > 0.9995), where acos loses precision. An end that
+// is zero, infinite or NaN counts as the identity (see quatNormalize), so
+// the result is always a unit quaternion.
 vec4 quatSlerp(vec4 q1, vec4 q2, float t) {
-    q1 = normalize(q1);
-    q2 = normalize(q2);
+    q1 = quatNormalize(q1);
+    q2 = quatNormalize(q2);
     float d = dot(q1, q2);
     if (d < 0.0) {
         q2 = -q2;

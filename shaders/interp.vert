@@ -17,6 +17,10 @@ layout(location = 6) in uint iNextEpoch;
 
 uniform float uAlpha;
 uniform int uPrevCount; // bodies in the older snapshot
+// The older snapshot's attributes are fetched for every body, also past
+// uPrevCount: the renderer keeps every snapshot buffer's storage as large
+// as the largest in use, so such a fetch reads stale bytes, never past the
+// end of a buffer (undefined behaviour in GL 4.1), and main ignores them.
 
 out vec4 oPosScale;
 out vec4 oRot;
@@ -28,7 +32,7 @@ void main() {
     // anything, even zeros, so it must not enter the slerp at all.)
     if (iPrevEpoch != iNextEpoch || gl_VertexID >= uPrevCount) {
         oPosScale = iNextPosScale;
-        oRot = normalize(iNextRot);
+        oRot = quatNormalize(iNextRot); // the identity if unusable
     } else {
         oPosScale = vec4(lerp3(iPrevPosScale.xyz, iNextPosScale.xyz, uAlpha), iNextPosScale.w);
         oRot = quatSlerp(iPrevRot, iNextRot, uAlpha);
