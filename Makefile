@@ -8,7 +8,7 @@ FUZZTIME ?= 60s
 BENCH    ?= .
 WITH_DISPLAY := .ci/with-display
 
-.PHONY: all deps build run test bench verify fuzz clean
+.PHONY: all deps build run test bench verify stress fuzz clean
 
 all: build
 
@@ -41,6 +41,11 @@ bench: deps
 
 verify: build
 	bin/tickframe verify
+
+# The stress benchmark: the demo headless under each kind of CPU load, one
+# table (tickframe stress -h). ARGS go to it, e.g. ARGS='-json stress.json'.
+stress: build
+	$(WITH_DISPLAY) bin/tickframe stress $(ARGS)
 
 # Runs every fuzz target for FUZZTIME each.
 fuzz: deps

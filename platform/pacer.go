@@ -74,6 +74,24 @@ func (p *Pacer) vblank(k int64) time.Duration {
 	return p.origin + time.Duration(math.Round(float64(k)*1e9/p.hz))
 }
 
+// DisplayAt returns when a frame whose image is complete at time t reaches
+// the display: the first vblank of the pacer's grid at or after t (t
+// itself before the first frame). It is the "displayed" time PresentMon
+// would report for a present that completes at t.
+func (p *Pacer) DisplayAt(t time.Duration) time.Duration {
+	if !p.started {
+		return t
+	}
+	k := int64(math.Ceil(float64(t-p.origin) * p.hz / 1e9))
+	for p.vblank(k) < t { // float rounding
+		k++
+	}
+	for k > 0 && p.vblank(k-1) >= t {
+		k--
+	}
+	return p.vblank(k)
+}
+
 // Frame waits, in software mode, for the next vblank, and returns the
 // display time of the frame about to be drawn. It returns ctx.Err() if ctx
 // is done while it waits.

@@ -126,3 +126,23 @@ func TestMeasureRefresh(t *testing.T) {
 		}
 	}
 }
+
+func TestDisplayAtIsTheNextVblank(t *testing.T) {
+	clock := &fakeClock{}
+	p, err := platform.NewPacer(clock, 100, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := p.Frame(ctx); err != nil { // vblank 0 at time 0
+		t.Fatal(err)
+	}
+	ms := time.Millisecond
+	for _, c := range []struct{ at, want time.Duration }{
+		{0, 0}, {ms, 10 * ms}, {10 * ms, 10 * ms}, {10*ms + 1, 20 * ms}, {95 * ms, 100 * ms},
+	} {
+		if got := p.DisplayAt(c.at); got != c.want {
+			t.Errorf("DisplayAt(%v) = %v, want %v", c.at, got, c.want)
+		}
+	}
+}

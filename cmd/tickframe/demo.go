@@ -18,6 +18,7 @@ import (
 
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/platform/sched"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
 	"github.com/tickframe/tickframe/simthread/refworld"
@@ -146,6 +147,7 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 		NoVSync:              !o.vsync,
 		Refresh:              o.refresh,
 		Sim:                  simCfg,
+		Sched:                schedConfig(o),
 		Spin:                 spin,
 		Delay:                o.delay,
 		Duration:             o.duration,
@@ -197,6 +199,18 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 		fmt.Fprintf(stderr, "tickframe: last frame saved to %s\n", o.screenshot)
 	}
 	return errors.Join(nonNil(errs)...)
+}
+
+// schedConfig maps -headroom, -bgnice and -critnice to sched.Config.
+func schedConfig(o *options) sched.Config {
+	c := sched.Config{Headroom: o.headroom, BackgroundNice: o.bgNice, CriticalNice: o.critNice}
+	if c.Headroom == 0 {
+		c.Headroom = -1 // no headroom asked: leave GOMAXPROCS alone
+	}
+	if c.CriticalNice == 0 {
+		c.CriticalNice = 1 // do not ask
+	}
+	return c
 }
 
 // samples maps -msaa to app.Config.Samples: the renderer's automatic choice

@@ -47,6 +47,9 @@ type options struct {
 	pprofAddr    string
 	pprofRemote  bool
 	stress       int
+	headroom     int
+	bgNice       int
+	critNice     int
 	stepCost     time.Duration
 	gcPressureMB float64
 
@@ -101,6 +104,9 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	fs.StringVar(&o.pprofAddr, "pprof", "", "serve net/http/pprof on `ADDR` (loopback only, e.g. localhost:6060)")
 	fs.BoolVar(&o.pprofRemote, "pprof-remote", false, "allow -pprof on a non-loopback address")
 	fs.IntVar(&o.stress, "stress", 0, "run `N` goroutines of busy work")
+	fs.IntVar(&o.headroom, "headroom", 2, "keep `N` idle Ps above the goroutines that want to run, adjusting GOMAXPROCS (-1: leave it alone)")
+	fs.IntVar(&o.bgNice, "bgnice", 10, "run the process's other threads at nice `N` (-1: leave them alone)")
+	fs.IntVar(&o.critNice, "critnice", -10, "ask for nice `N` on the simulation and render threads (needs CAP_SYS_NICE; 0: do not ask)")
 	fs.DurationVar(&o.stepCost, "stepcost", 0, "add this much busy work to every simulation step")
 	fs.Float64Var(&o.gcPressureMB, "gcpressure", 0, "allocate this many `MB/s` of garbage on a side goroutine")
 	fs.StringVar(&o.record, "record", "", "record the seed, configuration and inputs to `FILE`")
@@ -152,6 +158,8 @@ func (o *options) validate() error {
 		intIn("maxsteps", o.maxSteps, 1, simthread.MaxMaxSteps),
 		intIn("msaa", o.msaa, 0, 16),
 		intIn("stress", o.stress, 0, 1024),
+		intIn("headroom", o.headroom, -1, 64),
+		intIn("critnice", o.critNice, -20, 0),
 		durIn("duration", o.duration, 0, 24*time.Hour),
 		durIn("delay", o.delay, 0, 10*time.Second),
 		durIn("maxdelta", o.maxDelta, time.Second/time.Duration(o.hz), time.Minute),
@@ -164,6 +172,9 @@ func (o *options) validate() error {
 	}
 	if o.refresh != 0 && !(o.refresh >= 1 && o.refresh <= platform.MaxRefresh) { // also NaN
 		return usagef("-refresh %v: out of range [1, %d] (or 0 for the display's own)", o.refresh, platform.MaxRefresh)
+	}
+	if o.bgNice != -1 && (o.bgNice < 1 || o.bgNice > 19) {
+		return usagef("-bgnice %d: out of range [1, 19] (or -1 for off)", o.bgNice)
 	}
 	if !(o.gcPressureMB >= 0 && o.gcPressureMB <= 100000) || math.IsInf(o.gcPressureMB, 0) {
 		return usagef("-gcpressure %v: out of range [0, 100000] MB/s", o.gcPressureMB)

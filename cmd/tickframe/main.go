@@ -5,6 +5,8 @@
 //	tickframe [flags]           run the demo (tickframe -h lists the flags)
 //	tickframe verify [flags]    prove on a virtual clock that motion and
 //	                            results do not depend on the display
+//	tickframe stress [flags]    run the demo under each kind of CPU load
+//	                            and print one table of its timing
 //
 // Every run can measure itself (-report, -plot), be profiled (-cpuprofile,
 // -memprofile, -trace, -pprof) under load (-stress, -stepcost, -gcpressure),
@@ -34,8 +36,15 @@ func main() {
 
 // run is main without the exit, for tests.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "verify" {
-		return verify.Main(args[1:], stdout, stderr)
+	if len(args) > 0 {
+		switch args[0] {
+		case "verify":
+			return verify.Main(args[1:], stdout, stderr)
+		case "stress":
+			return stressMain(args[1:], stdout, stderr)
+		case busyCommand:
+			return busyProcess()
+		}
 	}
 	o, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
 	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/platform/sched"
 	"github.com/tickframe/tickframe/simthread/refworld"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -57,6 +58,13 @@ type Report struct {
 	Stress             int       `json:"stress"`
 	StepCostMs         float64   `json:"stepcost_ms"`
 	GCPressureMBs      float64   `json:"gcpressure_mb_s"`
+	SchedLatencyMs     Quant3    `json:"sched_latency_ms"` // runtime/metrics /sched/latencies:seconds after the warm-up (bucket upper bounds)
+	GOMAXPROCS         Procs     `json:"gomaxprocs"`
+	ThreadPriority     Priority  `json:"thread_priority"` // what the critical threads asked for and got
+	Headroom           int       `json:"headroom"`        // Ps kept idle above demand (-1: GOMAXPROCS left alone)
+	BackgroundNice     int       `json:"background_nice"` // nice of the process's other threads (-1: left alone)
+	RenicedThreads     int       `json:"reniced_threads"`
+	PausedFrames       uint64    `json:"paused_frames"` // frames of a pause: counted, not measured
 	GoVersion          string    `json:"go_version"`
 	GLRenderer         string    `json:"gl_renderer"`
 }
@@ -67,6 +75,19 @@ type (
 	Quant3 struct{ P50, P99, Max float64 }
 	Quant4 struct{ P50, P95, P99, Max float64 }
 )
+
+// Procs is GOMAXPROCS at the start and end of the run and the most it was.
+type Procs struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+	Max   int `json:"max"`
+}
+
+// Priority is what the simulation and render threads got.
+type Priority struct {
+	Sim    sched.ThreadPriority `json:"sim"`
+	Render sched.ThreadPriority `json:"render"`
+}
 
 // AlphaStat summarises the interpolation factor.
 type AlphaStat struct{ P50, Min, Max float64 }
@@ -138,6 +159,12 @@ func buildReport(a *app.App, world *refworld.World, o *options) *Report {
 		GoVersion:          runtime.Version(),
 		GLRenderer:         a.Window().GLRenderer(),
 	}
+	sr := a.Sched()
+	r.SchedLatencyMs = Quant3{ms(int64(sr.Latency.P50)), ms(int64(sr.Latency.P99)), ms(int64(sr.Latency.Max))}
+	r.GOMAXPROCS = Procs{sr.ProcsStart, sr.ProcsEnd, sr.ProcsMax}
+	r.ThreadPriority = Priority{Sim: sr.Sim, Render: sr.Render}
+	r.Headroom, r.BackgroundNice, r.RenicedThreads = sr.Config.Headroom, sr.BackgroundNice, sr.Reniced
+	r.PausedFrames = st.Paused
 	if steadyFrames > 0 {
 		r.AllocsPerFrame = round(float64(end.Allocs-warm.Allocs)/float64(steadyFrames), 3)
 	}

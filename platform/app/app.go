@@ -35,6 +35,7 @@ import (
 	"image"
 	"math"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
 	"strconv"
@@ -43,6 +44,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/sched"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
@@ -66,6 +68,11 @@ type Config struct {
 	Refresh float64
 	// Sim configures the simulation goroutine.
 	Sim simthread.Config
+	// Sched configures how the simulation and render threads are kept on
+	// time when other goroutines keep every core busy (package sched):
+	// its zero value is P headroom 2, background threads at nice 10, and
+	// nice −10 asked for the two critical threads.
+	Sched sched.Config
 	// Spin is how long the simulation and the software pacer spin before
 	// a deadline; 0 means simthread.DefaultSpin, -1 none.
 	Spin time.Duration
@@ -143,6 +150,15 @@ type App struct {
 	end           GCReading
 	hudLast       hudSample
 	elapsed       time.Duration
+
+	gov         *sched.Governor
+	renderPrio  sched.ThreadPriority
+	simPrio     sched.ThreadPriority
+	unregister  func()
+	lat         *sched.Latency
+	hudLat      *sched.Latency
+	latency     sched.LatencySummary
+	procsStart int
 }
 
 // hudSample is what the HUD's rates are computed from.
@@ -181,6 +197,8 @@ func New(cfg Config, world simthread.World) (*App, error) {
 		spin = 0
 	}
 	a := &App{cfg: cfg, clock: simthread.NewRealClock(spin), cam: renderer.DefaultCamera(), gc: newGCMetrics()}
+	// The render thread is the main thread, which platform has locked.
+	a.renderPrio, a.unregister = sched.Critical("render", cfg.Sched)
 	if cfg.Camera != nil {
 		a.cam = *cfg.Camera
 	}
@@ -233,6 +251,9 @@ func (cfg Config) Validate() error {
 		return fmt.Errorf("app: negative render delay %v", cfg.Delay)
 	case cfg.Width < 0 || cfg.Height < 0 || cfg.Width > 16384 || cfg.Height > 16384:
 		return fmt.Errorf("app: window size %dx%d out of range", cfg.Width, cfg.Height)
+	}
+	if err := cfg.Sched.Validate(); err != nil {
+		return fmt.Errorf("app: %w", err)
 	}
 	return cfg.Sim.Timing.Validate()
 }
@@ -322,9 +343,12 @@ func (a *App) Run(ctx context.Context) (err error) {
 	defer pprof.SetGoroutineLabels(ctx)
 
 	simCtx, stopSim := context.WithCancel(ctx)
-	a.sim.Start(simCtx)
+	a.startSim(simCtx)
 	defer func() {
 		stopSim()
+		if a.gov != nil {
+			a.gov.Stop()
+		}
 		if werr := a.sim.Wait(); err == nil {
 			err = werr
 		}
@@ -366,6 +390,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 		}
 		if a.warmAt == 0 && frameTime-start >= warmup {
 			a.warmAt, a.warm, a.warmFrames = frameTime, a.gc.read(), a.stats.Frames
+			a.lat.Mark()
 		}
 		if a.iconified {
 			// Nothing is visible: poll at a gentle rate instead of drawing.
@@ -411,6 +436,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 		return werr
 	}
 	a.end = a.gc.read()
+	a.latency = a.lat.Read()
 	if a.warmAt == 0 {
 		a.warm, a.warmFrames = a.end, a.stats.Frames
 	}
@@ -422,6 +448,56 @@ func (a *App) Run(ctx context.Context) (err error) {
 		a.saveShot(a.cfg.Screenshot, true)
 	}
 	return nil
+}
+
+// startSim runs the simulation on a goroutine locked to a critical thread
+// of its own, then starts the scheduling governor (after the critical
+// threads are registered, so it never lowers their priority).
+func (a *App) startSim(ctx context.Context) {
+	ready := make(chan sched.ThreadPriority, 1)
+	go func() {
+		tp, unregister := sched.Critical("sim", a.cfg.Sched)
+		defer unregister()
+		ready <- tp
+		_ = a.sim.Run(ctx) // its error is Wait's
+	}()
+	a.simPrio = <-ready
+	a.lat, a.hudLat = sched.NewLatency(), sched.NewLatency()
+	a.procsStart = runtime.GOMAXPROCS(0)
+	var err error
+	if a.gov, err = sched.Start(a.cfg.Sched); err != nil {
+		a.gov = nil // validated in New: cannot happen
+	}
+}
+
+// SchedReport is what the scheduling design did during Run.
+type SchedReport struct {
+	// Latency is the runtime's scheduling latency after the warm-up.
+	Latency sched.LatencySummary
+	// Procs is GOMAXPROCS before Run, at its end, and the most it was.
+	ProcsStart, ProcsEnd, ProcsMax int
+	// Sim and Render are the priorities the two critical threads got.
+	Sim, Render sched.ThreadPriority
+	// BackgroundNice is the nice value other threads were moved to (−1:
+	// left alone), and Reniced how many threads were moved.
+	BackgroundNice, Reniced int
+	// Config is the scheduling configuration with defaults filled in.
+	Config sched.Config
+}
+
+// Sched reports what the scheduling design did; call it after Run.
+func (a *App) Sched() SchedReport {
+	r := SchedReport{Latency: a.latency, ProcsStart: a.procsStart, ProcsEnd: runtime.GOMAXPROCS(0),
+		Sim: a.simPrio, Render: a.renderPrio, BackgroundNice: -1}
+	r.ProcsMax = max(r.ProcsStart, r.ProcsEnd)
+	if a.gov != nil {
+		st := a.gov.Stats()
+		r.ProcsMax = max(r.ProcsMax, st.MaxProcs)
+		r.Reniced = st.Reniced
+		r.Config = a.gov.Config()
+		r.BackgroundNice = r.Config.BackgroundNice
+	}
+	return r
 }
 
 // plan is a frame's work up to the GL calls: acquire the newest snapshot,
@@ -523,6 +599,10 @@ func (a *App) setShotErr(err error) {
 // Close frees the renderer and closes the window. The App must not be used
 // afterwards.
 func (a *App) Close() {
+	if a.unregister != nil {
+		a.unregister()
+		a.unregister = nil
+	}
 	if a.rend != nil {
 		a.rend.Delete()
 		a.rend = nil

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"runtime"
 	"strconv"
 	"time"
 
@@ -15,6 +16,7 @@ const (
 	hudAlpha
 	hudLate
 	hudGC
+	hudSched
 	hudErr
 	hudBeat
 	hudKeys
@@ -116,6 +118,26 @@ func (a *App) updateHUD(now time.Duration, plan *interp.Plan) {
 	if plan.Ready {
 		*b = append(*b, "  bodies "...)
 		*b = strconv.AppendInt(*b, int64(len(plan.Next.Bodies)), 10)
+	}
+
+	b = h.Line(hudSched)
+	if a.hudLat != nil {
+		// Over the last HUD period: marked each update.
+		l := a.hudLat.Read()
+		a.hudLat.Mark()
+		*b = append(*b, "sched latency p99 "...)
+		*b = appendMs(*b, int64(l.P99), 3)
+		*b = append(*b, " max "...)
+		*b = appendMs(*b, int64(l.Max), 3)
+		*b = append(*b, " ms  GOMAXPROCS "...)
+		*b = strconv.AppendInt(*b, int64(runtime.GOMAXPROCS(0)), 10)
+		*b = append(*b, "  nice sim "...)
+		*b = strconv.AppendInt(*b, int64(a.simPrio.Nice), 10)
+		*b = append(*b, " render "...)
+		*b = strconv.AppendInt(*b, int64(a.renderPrio.Nice), 10)
+		if l.P99 > 2*time.Millisecond {
+			h.Highlight(hudSched)
+		}
 	}
 
 	b = h.Line(hudErr)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"math"
+	"slices"
 	"runtime/metrics"
 	"time"
 
@@ -47,6 +48,11 @@ type Stats struct {
 
 	// Series keeps the last SeriesLen frames for plotting.
 	Series Series
+
+	// Present is when frames reached the display, as PresentMon counts.
+	Present PresentStats
+	// Stutter counts frames much longer than those around them.
+	Stutter StutterDetector
 
 	firstSwap, lastSwap time.Duration
 	haveSwap            bool
@@ -120,6 +126,7 @@ func (s *Stats) frame(now time.Duration, plan *interp.Plan) {
 func (s *Stats) swapped(now time.Duration) {
 	if s.haveSwap {
 		s.FrameInterval.Record(int64(now - s.lastSwap))
+		s.Stutter.Add(now - s.lastSwap)
 	} else {
 		s.firstSwap = now
 	}
@@ -258,4 +265,80 @@ func pauseTotal(h *metrics.Float64Histogram) time.Duration {
 		total += float64(c) * (lo + hi) / 2
 	}
 	return time.Duration(total * 1e9)
+}
+
+// LowFPS returns the "1 % low" frame rate: the mean frame rate of the
+// slowest 1 % of frames (from the FrameInterval histogram, to its 3 %).
+func (s *Stats) LowFPS() float64 {
+	if s.FrameInterval.Count() == 0 {
+		return 0
+	}
+	// The mean interval of the slowest 1 %: the histogram's quantiles
+	// from 99 % up, in steps of 0.1 %, with the maximum.
+	var sum float64
+	n := 0
+	for q := 0.9905; q < 1; q += 0.001 {
+		sum += float64(s.FrameInterval.Quantile(q))
+		n++
+	}
+	sum += float64(s.FrameInterval.Max())
+	n++
+	mean := sum / float64(n)
+	if mean <= 0 {
+		return 0
+	}
+	return 1e9 / mean
+}
+
+// stutterWindow is how many frames a frame is compared with: itself and
+// the nine on each side, as frame-time analysis tools count stutter.
+const stutterWindow = 19
+
+// StutterDetector counts stutters as players see them: frames that took
+// more than twice the median of the 19 frames around them. Each frame is
+// judged once the nine after it are in, with no allocation.
+type StutterDetector struct {
+	ring   [stutterWindow]time.Duration
+	sorted [stutterWindow]time.Duration
+	n      uint64
+	// Count is the number of stutters; Frames the frames judged.
+	Count, Frames uint64
+}
+
+// Add records the interval of the latest frame.
+func (d *StutterDetector) Add(interval time.Duration) {
+	d.ring[d.n%stutterWindow] = interval
+	d.n++
+	if d.n < stutterWindow {
+		return
+	}
+	// The middle of the window: the frame added nine frames ago.
+	mid := d.ring[(d.n-1-stutterWindow/2)%stutterWindow]
+	d.sorted = d.ring
+	slices.Sort(d.sorted[:])
+	d.Frames++
+	if mid > 2*d.sorted[stutterWindow/2] {
+		d.Count++
+	}
+}
+
+// PresentStats are PresentMon's figures, from the time each frame reached
+// the display (see App.presented). Histograms in ns.
+type PresentStats struct {
+	// Source says where display times came from: "gpu-timestamp" (the GPU's
+	// finish time, from GL timestamp queries, on the display's vblank
+	// grid) or "swap" (the return of the buffer swap, on that grid).
+	Source string
+	// BetweenDisplayChange is the time between one displayed frame and the
+	// next (PresentMon's MsBetweenDisplayChange).
+	BetweenDisplayChange histogram.H
+	// UntilDisplayed is from the frame's present (the swap call) to its
+	// display (MsUntilDisplayed).
+	UntilDisplayed histogram.H
+	// Displayed counts frames that reached the display; Dropped those a
+	// newer frame replaced before the vblank; Repeated the vblanks that
+	// showed the previous frame again.
+	Displayed, Dropped, Repeated uint64
+	// Unknown counts drawn frames whose display time never came back.
+	Unknown uint64
 }

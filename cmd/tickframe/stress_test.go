@@ -1,0 +1,106 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestTimingHoldsUnderStress runs the demo for a few seconds with twice as
+// many busy goroutines as CPUs: the scheduling design (package
+// platform/sched) must keep the simulation on its rate and the motion on
+// screen right. The bounds are loose so that it cannot flake on a loaded
+// machine; `tickframe stress` holds the tight figures.
+func TestTimingHoldsUnderStress(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	n := 2 * runtime.NumCPU()
+	args := withSmall("-bodies", "64", "-refresh", "144", "-duration", "5s", "-stress", fmt.Sprint(n), "-report", "r.json")
+	wantOK(t, tickframe(t, opts{dir: dir}, args...))
+	rep, raw := readReport(t, filepath.Join(dir, "r.json"))
+	t.Logf("under -stress %d: tick rate %.2f Hz, animation error p99 %.4f tick, tick lateness p99 %.2f ms, sched latency p99 %.3f ms, GOMAXPROCS %+v, priorities %+v",
+		n, rep.TickRateHz, rep.AnimErrorTicks.P99, rep.TickLatenessMs.P99, rep.SchedLatencyMs.P99, rep.GOMAXPROCS, rep.ThreadPriority)
+	if math.Abs(rep.TickRateHz-120) > 0.01*120 {
+		t.Errorf("tick_rate_hz %.2f under -stress %d, want 120 ± 1 %%", rep.TickRateHz, n)
+	}
+	if rep.AnimErrorTicks.P99 > 0.1 {
+		t.Errorf("animation_error_ticks p99 %.4f under -stress %d, want ≤ 0.1", rep.AnimErrorTicks.P99, n)
+	}
+	// The governor made room: more Ps than busy goroutines.
+	if rep.GOMAXPROCS.Max < n+1 {
+		t.Errorf("gomaxprocs %+v with %d busy goroutines: no headroom was made", rep.GOMAXPROCS, n)
+	}
+	for _, key := range []string{"sched_latency_ms", "gomaxprocs", "thread_priority", "background_nice", "headroom"} {
+		if _, ok := raw[key]; !ok {
+			t.Errorf("report lacks %q", key)
+		}
+	}
+	for name, tp := range map[string]struct {
+		How  string
+		Nice int
+	}{"sim": {rep.ThreadPriority.Sim.How, rep.ThreadPriority.Sim.Nice}, "render": {rep.ThreadPriority.Render.How, rep.ThreadPriority.Render.Nice}} {
+		switch {
+		case tp.How == "raised" && tp.Nice != -10, tp.How == "denied" && tp.Nice < 0, tp.How != "raised" && tp.How != "denied":
+			t.Errorf("%s thread: %+v, want raised to -10 or denied at its nice", name, tp)
+		}
+	}
+}
+
+// TestStressCommand runs the stress benchmark briefly on two loads, one of
+// them busy processes outside the app, which it must stop.
+func TestStressCommand(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	r := tickframe(t, opts{dir: dir}, "stress", "-duration", "2s", "-loads", "none,procs", "-json", "s.json")
+	if r.code != 0 {
+		t.Fatalf("exit status %d; stderr:\n%s", r.code, r.stderr)
+	}
+	t.Logf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	for _, want := range []string{"tick Hz", "none ", fmt.Sprintf("procs=%d ", runtime.NumCPU()), "targets"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("table lacks %q", want)
+		}
+	}
+	if got := strings.Count(r.stderr, "tickframe stress: ["); got != 2 {
+		t.Errorf("%d progress lines, want one per load (2)", got)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "s.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res StressResult
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 2 || res.Rows[0].Load != "none" || res.Rows[1].FPS <= 0 || res.Rows[1].TickRateHz <= 0 {
+		t.Errorf("rows %+v", res.Rows)
+	}
+	// The busy processes are gone.
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), busyCommand) {
+			t.Errorf("a busy process outlived the benchmark: %s", p)
+		}
+	}
+}
+
+func TestStressCommandBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"stress", "-duration", "0s"},
+		{"stress", "-loads", "nope"},
+		{"stress", "-bogus"},
+		{"stress", "extra"},
+		{"stress", "-json", "/nonexistent-dir/s.json"},
+	} {
+		r := tickframe(t, opts{dir: t.TempDir()}, args...)
+		line := wantOneLine(t, r, 2)
+		if !strings.HasPrefix(line, "tickframe stress: ") {
+			t.Errorf("%v: %q", args, line)
+		}
+	}
+}

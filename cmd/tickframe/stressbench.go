@@ -1,0 +1,332 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
+)
+
+const stressUsage = `usage: tickframe stress [flags] [-- demo flags]
+
+Runs the demo headless (it needs a display: make stress provides Xvfb) for
+-duration under each load in turn and prints one table, each figure with
+its ratio to the unloaded row:
+
+  none        nothing else running
+  stress=N    N busy goroutines in the app (N = NumCPU, then 4×NumCPU)
+  procs=N     N busy processes outside the app (N = NumCPU), started and
+              stopped by this command
+  gc=200      200 MB/s of garbage on a side goroutine
+
+Flags after -- go to every demo run (e.g. -- -headroom -1 -bgnice -1).
+
+`
+
+// stressLoad is one row of the stress benchmark.
+type stressLoad struct {
+	Name  string   `json:"load"`
+	args  []string // demo flags
+	procs int      // busy processes outside the app
+}
+
+// StressRow is one load's figures, from the demo's report.
+type StressRow struct {
+	Load            string  `json:"load"`
+	TickRateHz      float64 `json:"tick_rate_hz"`
+	FPS             float64 `json:"fps"`
+	FrameP99Ms      float64 `json:"frame_p99_ms"`
+	LatenessP99Ms   float64 `json:"tick_lateness_p99_ms"`
+	SchedLatP99Ms   float64 `json:"sched_latency_p99_ms"`
+	AnimErrP99Ticks float64 `json:"animation_error_p99_ticks"`
+	AnimErrP99Ms    float64 `json:"animation_error_p99_ms"`
+	Discarded       uint64  `json:"discarded_ticks"`
+	Clamped         uint64  `json:"clamped_frames"`
+	Frames          uint64  `json:"frames"`
+	GOMAXPROCS      int     `json:"gomaxprocs_max"`
+	SimNice         int     `json:"sim_nice"`
+	RenderNice      int     `json:"render_nice"`
+	Err             string  `json:"error,omitempty"`
+}
+
+// StressResult is what -json writes.
+type StressResult struct {
+	Duration string      `json:"duration_per_load"`
+	NumCPU   int         `json:"num_cpu"`
+	SimHz    int         `json:"sim_hz"`
+	Refresh  float64     `json:"refresh_hz"`
+	Args     []string    `json:"demo_args"`
+	Rows     []StressRow `json:"rows"`
+}
+
+// stressMain runs `tickframe stress`.
+func stressMain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("tickframe stress", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dur := fs.Duration("duration", 10*time.Second, "how long each load runs")
+	jsonPath := fs.String("json", "", "also write the table as JSON to `FILE`")
+	width := fs.Int("width", 320, "window width")
+	height := fs.Int("height", 240, "window height")
+	bodies := fs.Int("bodies", 64, "bodies in the reference world")
+	refresh := fs.Float64("refresh", 144, "emulated display rate in Hz")
+	only := fs.String("loads", "", "comma-separated loads to run (none, stress, stress4, procs, gc); all if empty")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, stressUsage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return 0
+		}
+		fmt.Fprintf(stderr, "tickframe stress: %v (see tickframe stress -h)\n", err)
+		return 2
+	}
+	extra := fs.Args()
+	if len(extra) > 0 && extra[0] == "--" {
+		extra = extra[1:]
+	} else if len(extra) > 0 {
+		fmt.Fprintf(stderr, "tickframe stress: unexpected argument %q (demo flags go after --)\n", extra[0])
+		return 2
+	}
+	if *dur < time.Second || *dur > time.Hour {
+		fmt.Fprintf(stderr, "tickframe stress: -duration %v out of range [1s, 1h]\n", *dur)
+		return 2
+	}
+	if *jsonPath != "" {
+		if err := outfile.CheckWritable(*jsonPath); err != nil {
+			fmt.Fprintf(stderr, "tickframe stress: -json %s: %v\n", *jsonPath, err)
+			return 2
+		}
+	}
+	n := runtime.NumCPU()
+	all := []stressLoad{
+		{Name: "none"},
+		{Name: "stress=" + strconv.Itoa(n), args: []string{"-stress", strconv.Itoa(n)}},
+		{Name: "stress=" + strconv.Itoa(4*n), args: []string{"-stress", strconv.Itoa(4 * n)}},
+		{Name: "procs=" + strconv.Itoa(n), procs: n},
+		{Name: "gc=200", args: []string{"-gcpressure", "200"}},
+	}
+	keys := map[string]int{"none": 0, "stress": 1, "stress4": 2, "procs": 3, "gc": 4}
+	loads := all
+	if *only != "" {
+		loads = nil
+		for _, k := range strings.Split(*only, ",") {
+			i, ok := keys[strings.TrimSpace(k)]
+			if !ok {
+				fmt.Fprintf(stderr, "tickframe stress: -loads: unknown load %q (none, stress, stress4, procs, gc)\n", k)
+				return 2
+			}
+			loads = append(loads, all[i])
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "tickframe stress: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	tmp, err := os.MkdirTemp("", "tickframe-stress-")
+	if err != nil {
+		fmt.Fprintf(stderr, "tickframe stress: %v\n", err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+
+	base := []string{"-width", strconv.Itoa(*width), "-height", strconv.Itoa(*height), "-bodies", strconv.Itoa(*bodies),
+		"-refresh", strconv.FormatFloat(*refresh, 'g', -1, 64), "-duration", dur.String(), "-focuspause=false"}
+	res := &StressResult{Duration: dur.String(), NumCPU: n, SimHz: 120, Refresh: *refresh, Args: extra}
+	failed := false
+	for i, l := range loads {
+		if ctx.Err() != nil {
+			break
+		}
+		fmt.Fprintf(stderr, "tickframe stress: [%d/%d] %s for %v ...\n", i+1, len(loads), l.Name, *dur)
+		row := runStressLoad(ctx, exe, tmp, base, extra, l)
+		if row.Err != "" {
+			failed = true
+			fmt.Fprintf(stderr, "tickframe stress: %s: %s\n", l.Name, row.Err)
+		} else {
+			fmt.Fprintf(stderr, "tickframe stress: %s: %.1f fps, tick rate %.2f Hz, animation error p99 %.4f tick\n",
+				l.Name, row.FPS, row.TickRateHz, row.AnimErrP99Ticks)
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	printStressTable(stdout, res, *refresh)
+	if *jsonPath != "" {
+		err := outfile.Write(*jsonPath, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(res)
+		})
+		if err != nil {
+			fmt.Fprintf(stderr, "tickframe stress: -json: %v\n", err)
+			return 1
+		}
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "tickframe stress: interrupted: the table holds the loads that finished")
+		return 1
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+// runStressLoad runs the demo once under load l and reads its report.
+func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l stressLoad) StressRow {
+	row := StressRow{Load: l.Name}
+	report := filepath.Join(tmp, strings.NewReplacer("=", "-").Replace(l.Name)+".json")
+	var busy []*exec.Cmd
+	defer func() {
+		for _, c := range busy {
+			c.Process.Kill()
+			c.Wait()
+		}
+	}()
+	for range l.procs {
+		c := exec.CommandContext(ctx, exe, busyCommand)
+		c.SysProcAttr = busyAttr()
+		if err := c.Start(); err != nil {
+			row.Err = "starting a busy process: " + err.Error()
+			return row
+		}
+		busy = append(busy, c)
+	}
+	args := append(append(append([]string{}, base...), l.args...), "-report", report)
+	args = append(args, extra...)
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) } // the demo flushes its report
+	cmd.WaitDelay = 10 * time.Second
+	var errOut strings.Builder
+	cmd.Stderr = &errOut
+	if err := cmd.Run(); err != nil {
+		row.Err = fmt.Sprintf("the demo failed (%v): %s", err, oneLine(errOut.String()))
+		return row
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		row.Err = "no report: " + err.Error()
+		return row
+	}
+	var r struct {
+		TickRateHz      float64 `json:"tick_rate_hz"`
+		FPS             float64 `json:"fps"`
+		Frames          uint64  `json:"frames"`
+		SimHz           int     `json:"sim_hz"`
+		FrameIntervalMs struct{ P99 float64 } `json:"frame_interval_ms"`
+		TickLatenessMs  struct{ P99 float64 } `json:"tick_lateness_ms"`
+		SchedLatencyMs  struct{ P99 float64 } `json:"sched_latency_ms"`
+		AnimErrorTicks  struct{ P99 float64 } `json:"animation_error_ticks"`
+		AnimErrorMs     struct{ P99 float64 } `json:"animation_error_ms"`
+		DiscardedTicks  uint64                `json:"discarded_ticks"`
+		Clamped         uint64                `json:"alpha_clamped_frames"`
+		GOMAXPROCS      struct{ Max int }     `json:"gomaxprocs"`
+		ThreadPriority  struct {
+			Sim, Render struct{ Nice int }
+		} `json:"thread_priority"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		row.Err = "bad report: " + err.Error()
+		return row
+	}
+	row.TickRateHz, row.FPS, row.Frames = r.TickRateHz, r.FPS, r.Frames
+	row.FrameP99Ms, row.LatenessP99Ms, row.SchedLatP99Ms = r.FrameIntervalMs.P99, r.TickLatenessMs.P99, r.SchedLatencyMs.P99
+	row.AnimErrP99Ticks, row.AnimErrP99Ms = r.AnimErrorTicks.P99, r.AnimErrorMs.P99
+	row.Discarded, row.Clamped, row.GOMAXPROCS = r.DiscardedTicks, r.Clamped, r.GOMAXPROCS.Max
+	row.SimNice, row.RenderNice = r.ThreadPriority.Sim.Nice, r.ThreadPriority.Render.Nice
+	return row
+}
+
+// printStressTable prints the rows, each figure with its ratio to the
+// first (unloaded) row, and which of the issue's targets each row meets.
+func printStressTable(w io.Writer, res *StressResult, refresh float64) {
+	fmt.Fprintf(w, "stress benchmark: %s per load, %d CPUs, sim %d Hz, display %g Hz (emulated)\n\n",
+		res.Duration, res.NumCPU, res.SimHz, refresh)
+	fmt.Fprintf(w, "%-10s %14s %14s %13s %13s %13s %15s %13s %5s %7s %5s %9s  %s\n",
+		"load", "tick Hz", "fps", "frame p99 ms", "late p99 ms", "sched p99 ms", "anim err p99 tk", "anim p99 ms", "disc", "clamped", "Ps", "nice s/r", "targets")
+	var ref *StressRow
+	for i := range res.Rows {
+		if res.Rows[i].Load == "none" && res.Rows[i].Err == "" {
+			ref = &res.Rows[i]
+		}
+	}
+	ratio := func(v, r float64, prec int) string {
+		s := strconv.FormatFloat(v, 'f', prec, 64)
+		if ref == nil || r == 0 || math.IsNaN(v/r) {
+			return s
+		}
+		return s + " (" + strconv.FormatFloat(v/r, 'f', 2, 64) + ")"
+	}
+	for _, r := range res.Rows {
+		if r.Err != "" {
+			fmt.Fprintf(w, "%-10s failed: %s\n", r.Load, r.Err)
+			continue
+		}
+		var rr StressRow
+		if ref != nil {
+			rr = *ref
+		}
+		fmt.Fprintf(w, "%-10s %14s %14s %13s %13s %13s %15s %13s %5d %7d %5d %4d/%-4d  %s\n", r.Load,
+			ratio(r.TickRateHz, rr.TickRateHz, 2), ratio(r.FPS, rr.FPS, 1), ratio(r.FrameP99Ms, rr.FrameP99Ms, 1),
+			ratio(r.LatenessP99Ms, rr.LatenessP99Ms, 2), ratio(r.SchedLatP99Ms, rr.SchedLatP99Ms, 2),
+			ratio(r.AnimErrP99Ticks, rr.AnimErrP99Ticks, 4), ratio(r.AnimErrP99Ms, rr.AnimErrP99Ms, 3),
+			r.Discarded, r.Clamped, r.GOMAXPROCS, r.SimNice, r.RenderNice, stressTargets(r, ref, float64(res.SimHz), refresh))
+	}
+	fmt.Fprintln(w, "\n(ratio to the unloaded row in parentheses; targets: tick rate within 0.5 %, 0 discarded, animation error p99 ≤ 0.05 tick,")
+	fmt.Fprintln(w, " clamped ≤ 1 % of frames, fps ≥ 85 % of unloaded, frame p99 ≤ 2 display periods, tick lateness p99 ≤ 4 ms)")
+}
+
+// stressTargets names the targets row r misses, or "all met".
+func stressTargets(r StressRow, ref *StressRow, simHz, refresh float64) string {
+	var miss []string
+	if math.Abs(r.TickRateHz-simHz) > 0.005*simHz {
+		miss = append(miss, "tick rate")
+	}
+	if r.Discarded > 0 {
+		miss = append(miss, "discarded")
+	}
+	if r.AnimErrP99Ticks > 0.05 {
+		miss = append(miss, "anim err")
+	}
+	if r.Frames > 0 && float64(r.Clamped) > 0.01*float64(r.Frames) {
+		miss = append(miss, "clamped")
+	}
+	if ref != nil && r.FPS < 0.85*ref.FPS {
+		miss = append(miss, "fps")
+	}
+	if r.FrameP99Ms > 2*1000/refresh {
+		miss = append(miss, "frame p99")
+	}
+	if r.LatenessP99Ms > 4 {
+		miss = append(miss, "lateness")
+	}
+	if len(miss) == 0 {
+		return "all met"
+	}
+	return "missed: " + strings.Join(miss, ", ")
+}
+
+// busyCommand is the hidden subcommand the stress benchmark starts as a
+// busy process outside the app.
+const busyCommand = "stress-busy-process"
+
+// busyProcess burns one core until it is killed (or its parent dies).
+func busyProcess() int {
+	busy(context.Background())
+	return 0
+}
