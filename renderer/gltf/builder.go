@@ -1,0 +1,433 @@
+package gltf
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"reflect"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// A Builder writes a glTF 2.0 model, as .glb or as .gltf with one buffer,
+// from meshes, materials and nodes added to it. It writes only what Decode
+// reads: triangle primitives with positions, optional normals, UVs and
+// indices, metallic-roughness materials with a PNG base color texture, and
+// a node tree, all of whose root nodes form scene 0.
+//
+// The zero Builder is empty and ready to use. The Add methods check their
+// arguments; the first problem is returned by GLB or GLTF.
+type Builder struct {
+	// Interleave makes AddMesh write each primitive's positions, normals and
+	// UVs into one bufferView with a byteStride, rather than one tightly
+	// packed bufferView each.
+	Interleave bool
+
+	doc    document
+	bin    []byte
+	err    error
+	images map[image.Image]int // image index of each pointer texture written
+	parent map[int]int         // the parent of each node that has one
+}
+
+// A Primitive is the vertex data of one mesh primitive, for Builder.AddMesh.
+type Primitive struct {
+	Positions []mgl32.Vec3 // required
+	Normals   []mgl32.Vec3 // nil, or one per position
+	UVs       []mgl32.Vec2 // nil, or one per position; written as TEXCOORD_0
+	Indices   []uint32     // nil for a non-indexed triangle list
+
+	// IndexBytes is the width of the written indices, 1, 2 or 4; 0 picks
+	// the smallest that holds len(Positions)-1.
+	IndexBytes int
+
+	// Material is an index returned by AddMaterial, or -1 for none.
+	Material int
+}
+
+// A Node is a node for Builder.AddNode.
+type Node struct {
+	Name string
+
+	// Mesh is an index returned by AddMesh, or -1 for none.
+	Mesh int
+
+	// Matrix, if not the zero matrix, is written as the node's transform
+	// and Translation, Rotation and Scale are ignored. Otherwise those are
+	// written; a zero Rotation means no rotation and a zero Scale means
+	// (1, 1, 1).
+	Matrix      mgl32.Mat4
+	Translation mgl32.Vec3
+	Rotation    mgl32.Quat
+	Scale       mgl32.Vec3
+
+	// Children are indices returned by earlier AddNode calls (see also
+	// AddChild). A node may be the child of one node only.
+	Children []int
+}
+
+func (b *Builder) fail(format string, args ...any) {
+	if b.err == nil {
+		b.err = fmt.Errorf("gltf: builder: "+format, args...)
+	}
+}
+
+// AddMaterial adds a material and returns its index. A BaseColorTexture is
+// written as PNG, once however many materials use it (if it is a pointer,
+// as the standard library's image types are). The fields are written as they are: a zero Material is
+// black, not metallic and perfectly smooth; start from DefaultMaterial for
+// glTF's defaults.
+func (b *Builder) AddMaterial(m Material) int {
+	f := m.BaseColor
+	pm := &pbr{
+		BaseColorFactor: f[:],
+		MetallicFactor:  &m.Metallic,
+		RoughnessFactor: &m.Roughness,
+	}
+	if img := m.BaseColorTexture; img != nil {
+		src, ok := 0, false
+		if isPointer(img) {
+			src, ok = b.images[img]
+		}
+		if !ok {
+			src = b.addImage(img)
+		}
+		pm.BaseColorTexture = &textureRef{Index: len(b.doc.Textures)}
+		b.doc.Textures = append(b.doc.Textures, texture{Source: &src})
+	}
+	b.doc.Materials = append(b.doc.Materials, material{Name: m.Name, PBR: pm})
+	return len(b.doc.Materials) - 1
+}
+
+// addImage writes img as PNG into a bufferView and returns its image index.
+func (b *Builder) addImage(img image.Image) int {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		b.fail("texture: %v", err)
+	}
+	v := b.addView(buf.Bytes(), 0, 0)
+	b.doc.Images = append(b.doc.Images, imageDef{MimeType: "image/png", BufferView: &v})
+	i := len(b.doc.Images) - 1
+	if isPointer(img) {
+		if b.images == nil {
+			b.images = make(map[image.Image]int)
+		}
+		b.images[img] = i
+	}
+	return i
+}
+
+// isPointer reports whether img is a pointer, which can key a map: other
+// dynamic types might panic there.
+func isPointer(img image.Image) bool { return reflect.TypeOf(img).Kind() == reflect.Pointer }
+
+// addView appends data, 4-byte aligned, as a new bufferView and returns its
+// index.
+func (b *Builder) addView(data []byte, stride, target int) int {
+	for len(b.bin)%4 != 0 {
+		b.bin = append(b.bin, 0)
+	}
+	b.doc.BufferViews = append(b.doc.BufferViews, bufferView{
+		ByteOffset: len(b.bin), ByteLength: len(data), ByteStride: stride, Target: target,
+	})
+	b.bin = append(b.bin, data...)
+	return len(b.doc.BufferViews) - 1
+}
+
+// addAccessor adds an accessor and returns its index.
+func (b *Builder) addAccessor(a accessor) int {
+	b.doc.Accessors = append(b.doc.Accessors, a)
+	return len(b.doc.Accessors) - 1
+}
+
+// AddMesh adds a mesh of the given primitives and returns its index.
+func (b *Builder) AddMesh(name string, prims ...Primitive) int {
+	m := mesh{Name: name, Primitives: []primitive{}}
+	for i, p := range prims {
+		if gp, err := b.primitive(p); err != nil {
+			b.fail("mesh %q primitive %d: %v", name, i, err)
+		} else {
+			m.Primitives = append(m.Primitives, gp)
+		}
+	}
+	b.doc.Meshes = append(b.doc.Meshes, m)
+	return len(b.doc.Meshes) - 1
+}
+
+func (b *Builder) primitive(p Primitive) (primitive, error) {
+	n := len(p.Positions)
+	switch {
+	case n == 0:
+		return primitive{}, errors.New("no positions")
+	case p.Normals != nil && len(p.Normals) != n:
+		return primitive{}, fmt.Errorf("%d normals for %d positions", len(p.Normals), n)
+	case p.UVs != nil && len(p.UVs) != n:
+		return primitive{}, fmt.Errorf("%d UVs for %d positions", len(p.UVs), n)
+	case p.Indices == nil && n%3 != 0, p.Indices != nil && (len(p.Indices) == 0 || len(p.Indices)%3 != 0):
+		return primitive{}, errors.New("not a whole number of triangles")
+	case p.Material < -1 || p.Material >= len(b.doc.Materials):
+		return primitive{}, fmt.Errorf("material %d does not exist", p.Material)
+	}
+	for _, i := range p.Indices {
+		if int(i) >= n {
+			return primitive{}, fmt.Errorf("index %d out of range for %d vertices", i, n)
+		}
+	}
+	for k := range n {
+		if !finite3(p.Positions[k]) || p.Normals != nil && !finite3(p.Normals[k]) ||
+			p.UVs != nil && !(isFinite(p.UVs[k][0]) && isFinite(p.UVs[k][1])) {
+			return primitive{}, fmt.Errorf("vertex %d is not finite", k)
+		}
+	}
+	out := primitive{Attributes: map[string]int{}}
+	if p.Material >= 0 {
+		out.Material = &p.Material
+	}
+
+	// Attributes: name, components and the float at (vertex, component).
+	type attr struct {
+		name string
+		n    int
+		at   func(v, c int) float32
+	}
+	attrs := []attr{{"POSITION", 3, func(v, c int) float32 { return p.Positions[v][c] }}}
+	if p.Normals != nil {
+		attrs = append(attrs, attr{"NORMAL", 3, func(v, c int) float32 { return p.Normals[v][c] }})
+	}
+	if p.UVs != nil {
+		attrs = append(attrs, attr{"TEXCOORD_0", 2, func(v, c int) float32 { return p.UVs[v][c] }})
+	}
+	write := func(data []byte, a attr, v int) []byte {
+		for c := range a.n {
+			data = binary.LittleEndian.AppendUint32(data, math.Float32bits(a.at(v, c)))
+		}
+		return data
+	}
+	if b.Interleave {
+		stride, offs := 0, make([]int, len(attrs))
+		for k, a := range attrs {
+			offs[k], stride = stride, stride+4*a.n
+		}
+		data := make([]byte, 0, stride*n)
+		for v := range n {
+			for _, a := range attrs {
+				data = write(data, a, v)
+			}
+		}
+		view := b.addView(data, stride, targetArrayBuffer)
+		for k, a := range attrs {
+			out.Attributes[a.name] = b.addAccessor(accessor{
+				BufferView: &view, ByteOffset: offs[k], ComponentType: typeFloat, Count: n, Type: vecType(a.n),
+			})
+		}
+	} else {
+		for _, a := range attrs {
+			data := make([]byte, 0, 4*a.n*n)
+			for v := range n {
+				data = write(data, a, v)
+			}
+			view := b.addView(data, 0, targetArrayBuffer)
+			out.Attributes[a.name] = b.addAccessor(accessor{
+				BufferView: &view, ComponentType: typeFloat, Count: n, Type: vecType(a.n),
+			})
+		}
+	}
+	// The specification requires min and max on POSITION.
+	lo, hi := bounds(p.Positions)
+	pa := &b.doc.Accessors[out.Attributes["POSITION"]]
+	pa.Min = []float64{float64(lo[0]), float64(lo[1]), float64(lo[2])}
+	pa.Max = []float64{float64(hi[0]), float64(hi[1]), float64(hi[2])}
+
+	if p.Indices != nil {
+		width := p.IndexBytes
+		if width == 0 {
+			width = 4
+			switch {
+			case n <= 1<<8:
+				width = 1
+			case n <= 1<<16:
+				width = 2
+			}
+		}
+		data := make([]byte, 0, width*len(p.Indices))
+		var ct int
+		switch width {
+		case 1:
+			ct = typeUnsignedByte
+			for _, i := range p.Indices {
+				if i > math.MaxUint8 {
+					return primitive{}, fmt.Errorf("index %d does not fit %d byte", i, width)
+				}
+				data = append(data, byte(i))
+			}
+		case 2:
+			ct = typeUnsignedShort
+			for _, i := range p.Indices {
+				if i > math.MaxUint16 {
+					return primitive{}, fmt.Errorf("index %d does not fit %d bytes", i, width)
+				}
+				data = binary.LittleEndian.AppendUint16(data, uint16(i))
+			}
+		case 4:
+			ct = typeUnsignedInt
+			for _, i := range p.Indices {
+				data = binary.LittleEndian.AppendUint32(data, i)
+			}
+		default:
+			return primitive{}, fmt.Errorf("IndexBytes %d is not 0, 1, 2 or 4", width)
+		}
+		view := b.addView(data, 0, targetElementArrayBuffer)
+		idx := b.addAccessor(accessor{BufferView: &view, ComponentType: ct, Count: len(p.Indices), Type: "SCALAR"})
+		out.Indices = &idx
+	}
+	return out, nil
+}
+
+func vecType(n int) string { return fmt.Sprintf("VEC%d", n) }
+
+// AddNode adds a node and returns its index.
+func (b *Builder) AddNode(n Node) int {
+	i := len(b.doc.Nodes)
+	g := node{Name: n.Name}
+	if n.Mesh != -1 {
+		if n.Mesh < 0 || n.Mesh >= len(b.doc.Meshes) {
+			b.fail("node %q: mesh %d does not exist", n.Name, n.Mesh)
+		}
+		g.Mesh = &n.Mesh
+	}
+	if n.Matrix != (mgl32.Mat4{}) {
+		g.Matrix = n.Matrix[:]
+	} else {
+		if n.Translation != (mgl32.Vec3{}) {
+			g.Translation = n.Translation[:]
+		}
+		if r := n.Rotation; r != (mgl32.Quat{}) && r != mgl32.QuatIdent() {
+			g.Rotation = []float32{r.V[0], r.V[1], r.V[2], r.W}
+		}
+		if s := n.Scale; s != (mgl32.Vec3{}) && s != (mgl32.Vec3{1, 1, 1}) {
+			g.Scale = s[:]
+		}
+	}
+	b.doc.Nodes = append(b.doc.Nodes, g)
+	for _, c := range n.Children {
+		b.AddChild(i, c)
+	}
+	return i
+}
+
+// AddChild makes node child, which must have no parent yet, a child of node
+// parent. Both are indices returned by AddNode.
+func (b *Builder) AddChild(parent, child int) {
+	n := len(b.doc.Nodes)
+	if parent < 0 || parent >= n || child < 0 || child >= n {
+		b.fail("node %d or %d does not exist", parent, child)
+		return
+	}
+	if _, ok := b.parent[child]; ok {
+		b.fail("node %d already has a parent", child)
+		return
+	}
+	// A cycle needs child to be an ancestor of parent (or parent itself).
+	for p := parent; p >= 0; p = b.parentOf(p) {
+		if p == child {
+			b.fail("node %d is an ancestor of node %d", child, parent)
+			return
+		}
+	}
+	if b.parent == nil {
+		b.parent = make(map[int]int)
+	}
+	b.parent[child] = parent
+	b.doc.Nodes[parent].Children = append(b.doc.Nodes[parent].Children, child)
+}
+
+// parentOf returns node i's parent, or -1.
+func (b *Builder) parentOf(i int) int {
+	if p, ok := b.parent[i]; ok {
+		return p
+	}
+	return -1
+}
+
+// json returns the document, with buffer 0 at uri (or no uri, for a GLB).
+func (b *Builder) json(uri string) ([]byte, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	doc := b.doc
+	doc.Asset = asset{Version: "2.0", Generator: "tickframe renderer/gltf"}
+	doc.Scenes = []scene{{}}
+	for i := range doc.Nodes {
+		if _, ok := b.parent[i]; !ok {
+			doc.Scenes[0].Nodes = append(doc.Scenes[0].Nodes, i)
+		}
+	}
+	zero := 0
+	doc.Scene = &zero
+	if len(b.bin) > 0 {
+		doc.Buffers = []buffer{{URI: uri, ByteLength: len(b.bin)}}
+	}
+	js, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("gltf: builder: %v", err)
+	}
+	return js, nil
+}
+
+// GLB returns the model as a binary .glb file.
+func (b *Builder) GLB() ([]byte, error) {
+	js, err := b.json("")
+	if err != nil {
+		return nil, err
+	}
+	pad := func(data []byte, with byte) []byte {
+		for len(data)%4 != 0 {
+			data = append(data, with)
+		}
+		return data
+	}
+	js = pad(js, ' ')
+	bin := pad(bytes.Clone(b.bin), 0)
+	size := glbHeaderLen + 8 + len(js)
+	if len(bin) > 0 {
+		size += 8 + len(bin)
+	}
+	if uint64(size) > math.MaxUint32 {
+		return nil, fmt.Errorf("gltf: builder: %d bytes do not fit a GLB", size)
+	}
+	out := make([]byte, 0, size)
+	out = binary.LittleEndian.AppendUint32(out, glbMagic)
+	out = binary.LittleEndian.AppendUint32(out, glbVersion)
+	out = binary.LittleEndian.AppendUint32(out, uint32(size))
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(js)))
+	out = binary.LittleEndian.AppendUint32(out, chunkJSON)
+	out = append(out, js...)
+	if len(bin) > 0 {
+		out = binary.LittleEndian.AppendUint32(out, uint32(len(bin)))
+		out = binary.LittleEndian.AppendUint32(out, chunkBIN)
+		out = append(out, bin...)
+	}
+	return out, nil
+}
+
+// GLTF returns the model as a .gltf document and the contents of its
+// buffer, to be saved at binURI relative to the document. If binURI is "",
+// the buffer is embedded in the document as a base64 data: URI and bin is
+// nil.
+func (b *Builder) GLTF(binURI string) (doc, bin []byte, err error) {
+	if binURI == "" {
+		doc, err = b.json("data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(b.bin))
+		return doc, nil, err
+	}
+	doc, err = b.json(binURI)
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc, bytes.Clone(b.bin), nil
+}

@@ -1,0 +1,69 @@
+// Package gltf loads a subset of glTF 2.0 models into plain Go values a
+// renderer can upload: triangle meshes with positions, normals and one UV
+// set, metallic-roughness materials with a base color texture, and the node
+// tree flattened into one world transform per mesh. It knows nothing of
+// OpenGL. It also writes models (see Builder), for tests and tools.
+//
+// # Supported
+//
+//   - Containers: binary .glb (a JSON chunk and an optional BIN chunk) and
+//     JSON .gltf. Buffers and images may be embedded as base64 data: URIs,
+//     kept in separate files next to the .gltf (relative, percent-encoded
+//     URIs; Load never reads outside the model's directory), or, for
+//     images, stored in a bufferView.
+//   - Images: PNG and JPEG, recognised by their content.
+//   - Vertex data: POSITION (float VEC3), NORMAL (float VEC3) and TEXCOORD_0
+//     (float VEC2, or normalized unsigned byte or short VEC2), with any
+//     bufferView byteStride and accessor byteOffset.
+//   - Indices of every width (unsigned byte, short and int); a primitive
+//     without indices gets 0, 1, …, n-1.
+//   - Primitive mode TRIANGLES.
+//   - Missing normals: flat normals are computed, as the specification
+//     requires, by giving every triangle its own three vertices.
+//   - Nodes with a matrix or translation, rotation and scale, composed down
+//     the tree of the scene named by "scene" (else scene 0, else every root
+//     node). A node that instances a mesh several times yields one Mesh per
+//     instance; the instances share their vertex and index slices.
+//   - Materials: pbrMetallicRoughness baseColorFactor, baseColorTexture,
+//     metallicFactor and roughnessFactor, with glTF's defaults.
+//
+// # Ignored
+//
+// These do not make Decode fail; the model is drawn without them: texture
+// samplers (a renderer should use glTF's default, repeat wrapping with
+// linear mipmapped filtering), metallicRoughnessTexture, normal, occlusion
+// and emissive textures and factors, alphaMode, alphaCutoff, doubleSided,
+// vertex colors (COLOR_0), tangents, TEXCOORD_1 and higher, JOINTS_n and
+// WEIGHTS_n, cameras, animations, and every extension that is used but not
+// listed in extensionsRequired.
+//
+// # Refused
+//
+// Decode returns an error, which satisfies errors.Is(err,
+// errors.ErrUnsupported), for a valid file that uses a feature outside the
+// subset: an asset.version or asset.minVersion other than 2.x / 2.0, any
+// entry of extensionsRequired (KHR_draco_mesh_compression,
+// EXT_meshopt_compression, KHR_texture_basisu, KHR_mesh_quantization, …),
+// skins and skinned nodes, morph targets, sparse accessors, accessors
+// without a bufferView, primitive modes other than TRIANGLES, a base color
+// texture that uses a UV set other than TEXCOORD_0, image formats other than
+// PNG and JPEG, and URIs with a scheme other than data:.
+//
+// # Damaged input
+//
+// Decode never panics and checks everything it reads: GLB header and chunk
+// lengths, every index into the JSON arrays, every accessor and bufferView
+// range against its buffer's length, counts against each other, index
+// values against the vertex count, and that positions, normals, UVs,
+// transforms and factors are finite. Allocations are bounded by the size of
+// the input: an accessor cannot claim more elements than its bytes hold,
+// accessors that alias the same bytes may read at most four times the
+// buffer data in all, an image may not claim more pixels than its encoded
+// size can hold, and a model may not place more than 64 Ki meshes or 16 Mi
+// vertices, or decode more than 64 Mi texture pixels, in all.
+//
+// Every error is an *Error naming the file and, where there is one, the
+// JSON path of the offending value, for example
+//
+//	gltf: model.glb: meshes[0].primitives[1]: morph targets are not supported
+package gltf

@@ -1,0 +1,263 @@
+package gltf
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// prim is a decoded mesh primitive, before a node places it.
+type prim struct {
+	pos, nrm []mgl32.Vec3
+	uv       []mgl32.Vec2
+	idx      []uint32
+	material int
+	min, max mgl32.Vec3 // bounds of pos
+}
+
+// mesh returns the primitives of mesh i, decoding them on first use.
+func (d *decoder) mesh(i int, path string) ([]prim, error) {
+	if i < 0 || i >= len(d.doc.Meshes) {
+		return nil, d.errorf(path, "mesh %d does not exist (%d meshes)", i, len(d.doc.Meshes))
+	}
+	if d.meshes[i] != nil {
+		return d.meshes[i], nil
+	}
+	src := d.doc.Meshes[i].Primitives
+	if len(src) == 0 {
+		return nil, d.errorf(fmt.Sprintf("meshes[%d].primitives", i), "mesh has no primitives")
+	}
+	out := make([]prim, len(src))
+	for j := range src {
+		var err error
+		if out[j], err = d.primitive(&src[j], fmt.Sprintf("meshes[%d].primitives[%d]", i, j)); err != nil {
+			return nil, err
+		}
+	}
+	d.meshes[i] = out
+	return out, nil
+}
+
+// primitive decodes one mesh primitive at JSON path pp.
+func (d *decoder) primitive(src *primitive, pp string) (prim, error) {
+	p := prim{material: -1}
+	if src.Mode != nil && *src.Mode != modeTriangles {
+		if m := *src.Mode; m >= 0 && m < len(modeNames) {
+			return p, d.refuse(pp+".mode", "mode %d (%s) is not supported (only TRIANGLES)", m, modeNames[m])
+		}
+		return p, d.errorf(pp+".mode", "unknown mode %d", *src.Mode)
+	}
+	if src.Material != nil {
+		if m := *src.Material; m < 0 || m >= len(d.doc.Materials) {
+			return p, d.errorf(pp+".material", "material %d does not exist (%d materials)", m, len(d.doc.Materials))
+		}
+		p.material = *src.Material
+	}
+	ap := pp + ".attributes."
+	acc, ok := src.Attributes["POSITION"]
+	if !ok {
+		return p, d.errorf(pp+".attributes", "no POSITION")
+	}
+	var err error
+	if p.pos, err = d.vec3s(acc, ap+"POSITION"); err != nil {
+		return p, err
+	}
+	n := len(p.pos)
+	if acc, ok := src.Attributes["NORMAL"]; ok {
+		if p.nrm, err = d.vec3s(acc, ap+"NORMAL"); err != nil {
+			return p, err
+		}
+		if len(p.nrm) != n {
+			return p, d.errorf(ap+"NORMAL", "%d normals for %d positions", len(p.nrm), n)
+		}
+	}
+	if acc, ok := src.Attributes["TEXCOORD_0"]; ok {
+		if p.uv, err = d.vec2s(acc, ap+"TEXCOORD_0"); err != nil {
+			return p, err
+		}
+		if len(p.uv) != n {
+			return p, d.errorf(ap+"TEXCOORD_0", "%d texture coordinates for %d positions", len(p.uv), n)
+		}
+	}
+	if src.Indices != nil {
+		ix, err := d.indices(*src.Indices, pp+".indices")
+		if err != nil {
+			return p, err
+		}
+		if int(ix.max) >= n {
+			return p, d.errorf(pp+".indices", "index %d is out of range for %d vertices", ix.max, n)
+		}
+		p.idx = ix.idx
+	} else {
+		if n%3 != 0 {
+			return p, d.errorf(ap+"POSITION", "%d vertices without indices do not make whole triangles", n)
+		}
+		p.idx = make([]uint32, n)
+		for k := range p.idx {
+			p.idx[k] = uint32(k)
+		}
+	}
+	if p.nrm == nil {
+		p.flatten()
+	}
+	p.min, p.max = bounds(p.pos)
+	return p, nil
+}
+
+// vec3s reads a float VEC3 accessor of finite values.
+func (d *decoder) vec3s(acc int, path string) ([]mgl32.Vec3, error) {
+	if v, ok := d.vec3Cache[acc]; ok {
+		return v, nil
+	}
+	e, err := d.accessor(acc, path)
+	if err != nil {
+		return nil, err
+	}
+	if e.comp != typeFloat || e.n != 3 {
+		return nil, d.errorf(path, "accessor %d is %s, want float VEC3", acc, typeName(e))
+	}
+	out := make([]mgl32.Vec3, e.count)
+	for k := range out {
+		b := e.at(k)[:12]
+		x, y, z := le.Uint32(b), le.Uint32(b[4:]), le.Uint32(b[8:])
+		if !finiteBits(x) || !finiteBits(y) || !finiteBits(z) {
+			return nil, d.errorf(path, "accessor %d element %d is not finite", acc, k)
+		}
+		out[k] = mgl32.Vec3{math.Float32frombits(x), math.Float32frombits(y), math.Float32frombits(z)}
+	}
+	d.vec3Cache[acc] = out
+	return out, nil
+}
+
+// vec2s reads a texture coordinate accessor: float, or normalized unsigned
+// byte or short, VEC2.
+func (d *decoder) vec2s(acc int, path string) ([]mgl32.Vec2, error) {
+	if v, ok := d.vec2Cache[acc]; ok {
+		return v, nil
+	}
+	e, err := d.accessor(acc, path)
+	if err != nil {
+		return nil, err
+	}
+	ok := e.n == 2 && (e.comp == typeFloat || e.norm && (e.comp == typeUnsignedByte || e.comp == typeUnsignedShort))
+	if !ok {
+		return nil, d.errorf(path, "accessor %d is %s, want float or normalized unsigned byte or short VEC2", acc, typeName(e))
+	}
+	out := make([]mgl32.Vec2, e.count)
+	for k := range out {
+		b := e.at(k)
+		switch e.comp {
+		case typeFloat:
+			b = b[:8]
+			u, v := le.Uint32(b), le.Uint32(b[4:])
+			if !finiteBits(u) || !finiteBits(v) {
+				return nil, d.errorf(path, "accessor %d element %d is not finite", acc, k)
+			}
+			out[k] = mgl32.Vec2{math.Float32frombits(u), math.Float32frombits(v)}
+		case typeUnsignedByte:
+			out[k] = mgl32.Vec2{float32(b[0]) / 255, float32(b[1]) / 255}
+		case typeUnsignedShort:
+			b = b[:4]
+			out[k] = mgl32.Vec2{float32(le.Uint16(b)) / 65535, float32(le.Uint16(b[2:])) / 65535}
+		}
+	}
+	d.vec2Cache[acc] = out
+	return out, nil
+}
+
+// indexData is a decoded index accessor and its largest index.
+type indexData struct {
+	idx []uint32
+	max uint32
+}
+
+// indices reads an unsigned byte, short or int SCALAR accessor of whole
+// triangles.
+func (d *decoder) indices(acc int, path string) (indexData, error) {
+	if v, ok := d.indexCache[acc]; ok {
+		return v, nil
+	}
+	e, err := d.accessor(acc, path)
+	if err != nil {
+		return indexData{}, err
+	}
+	if e.n != 1 || e.comp != typeUnsignedByte && e.comp != typeUnsignedShort && e.comp != typeUnsignedInt {
+		return indexData{}, d.errorf(path, "accessor %d is %s, want unsigned byte, short or int SCALAR", acc, typeName(e))
+	}
+	if e.count%3 != 0 {
+		return indexData{}, d.errorf(path, "%d indices do not make whole triangles", e.count)
+	}
+	out := indexData{idx: make([]uint32, e.count)}
+	var hi uint32
+	switch e.comp {
+	case typeUnsignedByte:
+		for k := range out.idx {
+			v := uint32(e.data[k*e.stride])
+			out.idx[k], hi = v, max(hi, v)
+		}
+	case typeUnsignedShort:
+		for k := range out.idx {
+			v := uint32(le.Uint16(e.at(k)))
+			out.idx[k], hi = v, max(hi, v)
+		}
+	case typeUnsignedInt:
+		for k := range out.idx {
+			v := le.Uint32(e.at(k))
+			out.idx[k], hi = v, max(hi, v)
+		}
+	}
+	out.max = hi
+	d.indexCache[acc] = out
+	return out, nil
+}
+
+// flatten gives every triangle its own three vertices and its face normal,
+// which is what the specification asks for when a primitive has no normals.
+func (p *prim) flatten() {
+	n := len(p.idx)
+	pos := make([]mgl32.Vec3, n)
+	nrm := make([]mgl32.Vec3, n)
+	var uv []mgl32.Vec2
+	if p.uv != nil {
+		uv = make([]mgl32.Vec2, n)
+	}
+	idx := make([]uint32, n)
+	for k := 0; k+2 < n; k += 3 {
+		a, b, c := p.pos[p.idx[k]], p.pos[p.idx[k+1]], p.pos[p.idx[k+2]]
+		// In float64 so that small but visible triangles do not underflow
+		// to a zero normal.
+		e1 := [3]float64{float64(b[0]) - float64(a[0]), float64(b[1]) - float64(a[1]), float64(b[2]) - float64(a[2])}
+		e2 := [3]float64{float64(c[0]) - float64(a[0]), float64(c[1]) - float64(a[1]), float64(c[2]) - float64(a[2])}
+		cr := [3]float64{e1[1]*e2[2] - e1[2]*e2[1], e1[2]*e2[0] - e1[0]*e2[2], e1[0]*e2[1] - e1[1]*e2[0]}
+		var f mgl32.Vec3
+		if l := math.Sqrt(cr[0]*cr[0] + cr[1]*cr[1] + cr[2]*cr[2]); l > 0 && !math.IsInf(l, 0) {
+			f = mgl32.Vec3{float32(cr[0] / l), float32(cr[1] / l), float32(cr[2] / l)}
+		}
+		pos[k], pos[k+1], pos[k+2] = a, b, c
+		nrm[k], nrm[k+1], nrm[k+2] = f, f, f
+		if uv != nil {
+			uv[k], uv[k+1], uv[k+2] = p.uv[p.idx[k]], p.uv[p.idx[k+1]], p.uv[p.idx[k+2]]
+		}
+		idx[k], idx[k+1], idx[k+2] = uint32(k), uint32(k+1), uint32(k+2)
+	}
+	p.pos, p.nrm, p.uv, p.idx = pos, nrm, uv, idx
+}
+
+// bounds returns the bounding box of pos, which is not empty.
+func bounds(pos []mgl32.Vec3) (lo, hi mgl32.Vec3) {
+	lo, hi = pos[0], pos[0]
+	for _, p := range pos[1:] {
+		for c := range 3 {
+			lo[c] = min(lo[c], p[c])
+			hi[c] = max(hi[c], p[c])
+		}
+	}
+	return lo, hi
+}
+
+var le = binary.LittleEndian
+
+// finiteBits reports whether the float32 with these bits is finite.
+func finiteBits(b uint32) bool { return b&0x7f800000 != 0x7f800000 }
