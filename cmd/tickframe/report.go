@@ -13,6 +13,7 @@ import (
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/platform/sched"
 	"github.com/tickframe/tickframe/simthread/refworld"
+	"github.com/tickframe/tickframe/sync/histogram"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -29,17 +30,32 @@ type Report struct {
 	RefreshSource      string    `json:"refresh_source"`       // where that rate came from
 	Ticks              uint64    `json:"ticks"`                // ticks run
 	Frames             uint64    `json:"frames"`               // frames drawn
-	TickRateHz         float64   `json:"tick_rate_hz"`         // ticks / (duration − paused)
+	TickRateHz         float64   `json:"tick_rate_hz"`         // ticks / time not paused, after the 2 s warm-up
 	FPS                float64   `json:"fps"`                  // frames / duration
 	FrameIntervalMs    Quant4    `json:"frame_interval_ms"`    // between swaps
 	TickLatenessMs     Quant3    `json:"tick_lateness_ms"`     // wake time − deadline
 	TicksPerFrameHist  []uint64  `json:"ticks_per_frame_hist"` // [i]: frames that brought i new ticks (last: ≥ i)
 	StepsPerWakeHist   []uint64  `json:"steps_per_wake_hist"`  // [i]: wakes that ran i steps (last: ≥ i)
 	Alpha              AlphaStat `json:"alpha"`
-	AlphaClampedFrames uint64    `json:"alpha_clamped_frames"` // frames with no bracketing pair
-	SnapshotAgeMs      Quant2    `json:"snapshot_age_ms"`      // when the frame was planned − newest tick time
-	AnimErrorTicks     Quant3    `json:"animation_error_ticks"`
-	AnimErrorMs        Quant3    `json:"animation_error_ms"`
+	AlphaClampedFrames uint64    `json:"alpha_clamped_frames"`  // frames with no bracketing pair
+	SnapshotAgeMs      Quant2    `json:"snapshot_age_ms"`       // when the frame was planned − newest tick time
+	AnimErrorTicks     Quant3    `json:"animation_error_ticks"` // the drawn pose (GPU read-back) against the truth at the frame's planned time
+	AnimErrorMs        Quant3    `json:"animation_error_ms"`    // PresentMon's, between displayed frames, on their real display times
+	PlannedErrorTicks  Quant3    `json:"planned_error_ticks"`   // the CPU's figure: the planned pose at the intended frame time
+	PlannedErrorMs     Quant3    `json:"planned_error_ms"`      // PresentMon's on the intended frame times
+	DrawnSource        string    `json:"drawn_source"`          // "gpu-readback" when the drawn figures come from read-backs
+	DisplayLagMs       Quant3    `json:"display_lag_ms"`        // real display time − planned frame time
+	GPUCPUMaxDiff      float64   `json:"gpu_cpu_max_diff"`      // largest |read-back − CPU reference|, world units
+	MeasuredFrames     uint64    `json:"measured_frames"`       // frames measured from a read-back
+	PresentTimeSource  string    `json:"present_time_source"`
+	BetweenDisplayMs   Quant2    `json:"ms_between_display_change"`
+	UntilDisplayedMs   Quant2    `json:"ms_until_displayed"`
+	DisplayedFrames    uint64    `json:"displayed_frames"`
+	DroppedFrames      uint64    `json:"dropped_frames"`
+	RepeatedFrames     uint64    `json:"repeated_frames"` // vblanks that showed the previous frame again
+	LowFPS             float64   `json:"low_1pct_fps"`    // mean rate of the slowest 1 % of frames
+	StutterFrames      uint64    `json:"stutter_frames"`  // frames over twice the median of the 19 around them
+	InputsDropped      uint64    `json:"inputs_dropped"`
 	RenderDelayMs      float64   `json:"render_delay_ms"` // at the end
 	DiscardedTicks     uint64    `json:"discarded_ticks"`
 	DiscardedS         float64   `json:"discarded_s"`
@@ -108,6 +124,11 @@ func (a AlphaStat) MarshalJSON() ([]byte, error) {
 
 func ms(ns int64) float64 { return round(float64(ns)/1e6, 4) }
 
+// ticks3 summarises a histogram of millionths of a tick.
+func ticks3(h *histogram.H) Quant3 {
+	return Quant3{round(float64(h.Quantile(0.5))/1e6, 5), round(float64(h.Quantile(0.99))/1e6, 5), round(float64(h.Max())/1e6, 5)}
+}
+
 func round(v float64, digits int) float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0
@@ -130,7 +151,7 @@ func buildReport(a *app.App, world *refworld.World, o *options) *Report {
 		RefreshSource:      src,
 		Ticks:              tel.Ticks,
 		Frames:             st.Frames,
-		TickRateHz:         round(float64(tel.Ticks)/(secs-tel.PausedTotal.Seconds()), 2),
+		TickRateHz:         round(a.TickRate(), 2),
 		FPS:                round(float64(st.Frames)/secs, 2),
 		FrameIntervalMs:    Quant4{ms(st.FrameInterval.Quantile(0.5)), ms(st.FrameInterval.Quantile(0.95)), ms(st.FrameInterval.Quantile(0.99)), ms(st.FrameInterval.Max())},
 		TickLatenessMs:     Quant3{ms(tel.Lateness.P50), ms(tel.Lateness.P99), ms(tel.Lateness.Max)},
@@ -169,9 +190,32 @@ func buildReport(a *app.App, world *refworld.World, o *options) *Report {
 		r.AllocsPerFrame = round(float64(end.Allocs-warm.Allocs)/float64(steadyFrames), 3)
 	}
 	if m := a.Meter(); m != nil {
-		r.AnimErrorTicks = Quant3{round(m.PosErrTicks(0.5), 5), round(m.PosErrTicks(0.99), 5), round(float64(m.PosErr.Max())/1e6, 5)}
-		r.AnimErrorMs = Quant3{round(m.AnimErrMs(0.5), 4), round(m.AnimErrMs(0.99), 4), ms(m.AnimErr.Max())}
+		r.PlannedErrorTicks = Quant3{round(m.PosErrTicks(0.5), 5), round(m.PosErrTicks(0.99), 5), round(float64(m.PosErr.Max())/1e6, 5)}
+		r.PlannedErrorMs = Quant3{round(m.AnimErrMs(0.5), 4), round(m.AnimErrMs(0.99), 4), ms(m.AnimErr.Max())}
+		d := &m.Drawn
+		r.GPUCPUMaxDiff = d.GPUDiffMax
+		r.MeasuredFrames = d.Measured
+		r.DrawnSource, r.AnimErrorTicks = "cpu", r.PlannedErrorTicks
+		if d.PosErrGPU.Count() > 0 {
+			r.DrawnSource, r.AnimErrorTicks = "gpu-readback", ticks3(&d.PosErrGPU)
+		}
+		r.AnimErrorMs = r.PlannedErrorMs
+		if d.AnimErrShown.Count() > 0 {
+			r.AnimErrorMs = Quant3{ms(d.AnimErrShown.Quantile(0.5)), ms(d.AnimErrShown.Quantile(0.99)), ms(d.AnimErrShown.Max())}
+			r.DisplayLagMs = Quant3{ms(d.DisplayLag.Quantile(0.5)), ms(d.DisplayLag.Quantile(0.99)), ms(d.DisplayLag.Max())}
+		}
 	}
+	p := &st.Present
+	r.PresentTimeSource = p.Source
+	if r.PresentTimeSource == "" {
+		r.PresentTimeSource = "none"
+	}
+	r.BetweenDisplayMs = Quant2{ms(p.BetweenDisplayChange.Quantile(0.5)), ms(p.BetweenDisplayChange.Quantile(0.99))}
+	r.UntilDisplayedMs = Quant2{ms(p.UntilDisplayed.Quantile(0.5)), ms(p.UntilDisplayed.Quantile(0.99))}
+	r.DisplayedFrames, r.DroppedFrames, r.RepeatedFrames = p.Displayed, p.Dropped, p.Repeated
+	r.LowFPS = round(st.LowFPS(), 2)
+	r.StutterFrames = st.Stutter.Count
+	r.InputsDropped = a.InputsDropped()
 	return r
 }
 

@@ -89,8 +89,11 @@ func TestReport(t *testing.T) {
 		t.Logf("the machine lost time (clamped %.3f s, discarded %d ticks): tick_rate_hz %v checked by the account above only",
 			rep.ClampedS, rep.DiscardedTicks, rep.TickRateHz)
 	}
-	if math.Abs(rep.TickRateHz-float64(rep.Ticks)/rep.DurationS) > 0.02 {
-		t.Errorf("tick_rate_hz %v, ticks/duration_s %v", rep.TickRateHz, float64(rep.Ticks)/rep.DurationS)
+	// tick_rate_hz is taken after the warm-up; over the whole run the
+	// rate is the same within a few ticks (the simulation starts a little
+	// before the first frame).
+	if whole := float64(rep.Ticks) / rep.DurationS; math.Abs(rep.TickRateHz-whole) > 0.02*whole {
+		t.Errorf("tick_rate_hz %v, ticks/duration_s %v", rep.TickRateHz, whole)
 	}
 
 	if rep.Frames == 0 {

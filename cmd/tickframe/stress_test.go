@@ -98,9 +98,9 @@ func TestStressCommandBadFlags(t *testing.T) {
 		{"stress", "-json", "/nonexistent-dir/s.json"},
 	} {
 		r := tickframe(t, opts{dir: t.TempDir()}, args...)
-		line := wantOneLine(t, r, 2)
-		if !strings.HasPrefix(line, "tickframe stress: ") {
-			t.Errorf("%v: %q", args, line)
+		line, ok := strings.CutSuffix(r.stderr, "\n")
+		if r.code != 2 || r.stdout != "" || !ok || strings.Contains(line, "\n") || !strings.HasPrefix(line, "tickframe stress: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and one line starting \"tickframe stress: \"", args, r.code, r.stdout, r.stderr)
 		}
 	}
 }

@@ -224,10 +224,10 @@ func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l
 		return row
 	}
 	var r struct {
-		TickRateHz      float64 `json:"tick_rate_hz"`
-		FPS             float64 `json:"fps"`
-		Frames          uint64  `json:"frames"`
-		SimHz           int     `json:"sim_hz"`
+		TickRateHz      float64               `json:"tick_rate_hz"`
+		FPS             float64               `json:"fps"`
+		Frames          uint64                `json:"frames"`
+		SimHz           int                   `json:"sim_hz"`
 		FrameIntervalMs struct{ P99 float64 } `json:"frame_interval_ms"`
 		TickLatenessMs  struct{ P99 float64 } `json:"tick_lateness_ms"`
 		SchedLatencyMs  struct{ P99 float64 } `json:"sched_latency_ms"`

@@ -37,7 +37,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"runtime/trace"
 	"strconv"
 	"sync"
 	"time"
@@ -102,6 +101,10 @@ type Config struct {
 	// Keys remaps or turns off the keys the app reserves; its zero value
 	// is DefaultKeys().
 	Keys KeyMap
+	// CaptureCursor hides and locks the cursor from the start, with raw
+	// mouse motion where the system has it (mouse look);
+	// Window().CaptureCursor changes it later.
+	CaptureCursor bool
 	// NoMouseCamera leaves the mouse to the world: a left drag no longer
 	// orbits the camera, nor the wheel zooms it. The events go to Input
 	// either way.
@@ -151,14 +154,22 @@ type App struct {
 	hudLast       hudSample
 	elapsed       time.Duration
 
-	gov         *sched.Governor
-	renderPrio  sched.ThreadPriority
-	simPrio     sched.ThreadPriority
-	unregister  func()
-	lat         *sched.Latency
-	hudLat      *sched.Latency
-	latency     sched.LatencySummary
+	gov        *sched.Governor
+	renderPrio sched.ThreadPriority
+	simPrio    sched.ThreadPriority
+	unregister func()
+	lat        *sched.Latency
+	hudLat     *sched.Latency
+	latency    sched.LatencySummary
 	procsStart int
+
+	start      time.Duration // the first frame's time
+	warmTicks  uint64        // ticks run at the end of the warm-up
+	warmPaused time.Duration // time paused by then
+	metered    bool          // the meter measured this frame
+	swaps      [swapRing]swapRecord
+	cand       shownFrame    // the last frame known shown, not yet final
+	lastShown  time.Duration // the display time of the last frame shown
 }
 
 // hudSample is what the HUD's rates are computed from.
@@ -220,10 +231,17 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	}
 	// The planner is the only owner of the snapshot history.
 	a.planner = interp.NewPlanner(sim.Snapshots(), delay)
-	a.rend, err = renderer.New(a.planner.Depth(), renderer.Options{Samples: cfg.Samples})
+	// The renderer reads back the reference body (index 0) and times each
+	// frame on the GPU, so that what was drawn and when it was shown are
+	// measured, not assumed.
+	a.rend, err = renderer.New(a.planner.Depth(), renderer.Options{Samples: cfg.Samples,
+		Probe: true, ProbeBody: 0, Now: a.clock.Now})
 	if err != nil {
 		a.win.Close()
 		return nil, err
+	}
+	if cfg.CaptureCursor {
+		a.win.CaptureCursor(true)
 	}
 	hud := a.rend.HUD()
 	hud.Visible = !cfg.HideHUD
@@ -254,6 +272,9 @@ func (cfg Config) Validate() error {
 	}
 	if err := cfg.Sched.Validate(); err != nil {
 		return fmt.Errorf("app: %w", err)
+	}
+	if err := cfg.Keys.Validate(); err != nil {
+		return err
 	}
 	return cfg.Sim.Timing.Validate()
 }
@@ -318,6 +339,22 @@ func (a *App) GC() (warm, end GCReading, frames uint64) {
 	return a.warm, a.end, a.stats.Frames - a.warmFrames
 }
 
+// TickRate reports the simulation's tick rate after the warm-up: ticks
+// per second of time not paused, from the end of the warm-up to the end of
+// Run (over the whole run when it ended within the warm-up).
+func (a *App) TickRate() float64 {
+	tel := a.sim.Telemetry().Read()
+	ticks, span := tel.Ticks, a.elapsed-tel.PausedTotal
+	if a.warmAt > 0 {
+		ticks -= a.warmTicks
+		span = (a.start + a.elapsed - a.warmAt) - (tel.PausedTotal - a.warmPaused)
+	}
+	if span <= 0 {
+		return 0
+	}
+	return float64(ticks) / span.Seconds()
+}
+
 // Elapsed reports how long Run ran the simulation and drew frames.
 func (a *App) Elapsed() time.Duration { return a.elapsed }
 
@@ -336,6 +373,11 @@ func (a *App) Window() *platform.Window { return a.win }
 // Esc is pressed, ctx is done or Config.Duration has passed; then it stops
 // the simulation, waits for it and saves the last frame if asked. It
 // returns the first error of the world, of GL or of saving.
+//
+// Each frame is the same four steps (frame.go): wait for the frame's
+// display time (pacing), apply the window's events (input), plan and
+// measure what to show (planning; the HUD and the warm-up mark
+// periodically), draw, swap and account for what was shown (presenting).
 func (a *App) Run(ctx context.Context) (err error) {
 	// Render-thread work carries loop=render in CPU profiles.
 	rctx := pprof.WithLabels(ctx, pprof.Labels("loop", "render"))
@@ -358,83 +400,29 @@ func (a *App) Run(ctx context.Context) (err error) {
 		}
 	}()
 
-	start := a.clock.Now()
+	a.start = a.clock.Now()
 	var plan interp.Plan
-	for !a.quit {
-		if ctx.Err() != nil || a.win.ShouldClose() {
-			break
-		}
-		select {
-		case <-a.sim.Done():
-			a.quit = true // the world failed or reached its last tick
-			continue
-		default:
-		}
-		var task *trace.Task
-		tctx := rctx
-		if trace.IsEnabled() {
-			tctx, task = trace.NewTask(rctx, "frame")
-		}
-		frameTime, err := a.frameTime(ctx)
-		if err != nil {
+	for a.running(ctx) {
+		f, ok := a.pace(ctx, rctx)
+		if !ok {
 			break // ctx done while waiting for the vblank
 		}
 		a.handle(a.win.Poll())
-		if a.cfg.Duration > 0 && frameTime-start >= a.cfg.Duration {
-			a.quit = true
-		}
-		plan = a.plan(frameTime, frameTime-start)
-		if frameTime >= a.hudNext {
-			a.updateHUD(frameTime, &plan)
-			a.hudNext = frameTime + 250*time.Millisecond
-		}
-		if a.warmAt == 0 && frameTime-start >= warmup {
-			a.warmAt, a.warm, a.warmFrames = frameTime, a.gc.read(), a.stats.Frames
-			a.lat.Mark()
-		}
-		if a.iconified {
-			// Nothing is visible: poll at a gentle rate instead of drawing.
-			a.clock.SleepUntil(ctx, a.clock.Now()+20*time.Millisecond)
-			if task != nil {
-				task.End()
-			}
-			continue
-		}
-		if err := a.draw(tctx, &plan); err != nil {
+		plan = a.plan(&f)
+		a.periodic(&f, &plan)
+		if err := a.present(&f, &plan); err != nil {
 			return err
 		}
-		if a.shotRequested {
-			a.shotRequested = false
-			a.saveShot(a.shotPath(), false)
-		}
-		probe := a.measuring != nil && len(a.measuring)%2 == 1
-		if probe {
-			// Hold every other measured frame back: see MeasureRefresh.
-			a.clock.SleepUntil(ctx, a.clock.Now()+platform.ProbeDelay)
-		}
-		region := trace.StartRegion(tctx, "render.swap")
-		a.win.Swap()
-		region.End()
-		interval := a.swapped(probe)
-		if plan.Ready {
-			x := Sample{At: frameTime - start, Interval: float32(interval) / 1e6, Alpha: plan.Alpha,
-				NewTicks: uint8(min(plan.NewTicks, 255)), PosErr: nan32, AnimErr: nan32}
-			if a.meter != nil {
-				x.PosErr, x.AnimErr = float32(a.meter.LastPos), float32(a.meter.LastAnim)
-			}
-			a.stats.Series.add(x)
-		}
-		if task != nil {
-			task.End()
-		}
+		f.end()
 	}
 	// Stop the simulation now, so that the counts cover exactly the
 	// frames drawn; the deferred stop is for the early returns.
-	a.elapsed = a.clock.Now() - start
+	a.elapsed = a.clock.Now() - a.start
 	stopSim()
 	if werr := a.sim.Wait(); werr != nil {
 		return werr
 	}
+	a.collectShown(true)
 	a.end = a.gc.read()
 	a.latency = a.lat.Read()
 	if a.warmAt == 0 {
@@ -442,7 +430,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 	}
 	if a.cfg.Screenshot != "" {
 		// Draw the last plan once more and keep it.
-		if err := a.draw(rctx, &plan); err != nil {
+		if _, err := a.draw(rctx, &plan); err != nil {
 			return err
 		}
 		a.saveShot(a.cfg.Screenshot, true)
@@ -498,62 +486,6 @@ func (a *App) Sched() SchedReport {
 		r.BackgroundNice = r.Config.BackgroundNice
 	}
 	return r
-}
-
-// plan is a frame's work up to the GL calls: acquire the newest snapshot,
-// plan the interpolation, measure it. since is the time since the first
-// frame. It does not allocate.
-func (a *App) plan(frameTime, since time.Duration) interp.Plan {
-	plan := a.planner.Frame(frameTime)
-	if !plan.Ready {
-		return plan
-	}
-	// The meter starts after a second: the render delay is still settling
-	// on the publish jitter before that.
-	if a.meter != nil && since >= meterWarmup {
-		a.meter.Frame(frameTime, &plan)
-	}
-	a.stats.frame(a.sim.Clock().Now(), &plan)
-	return plan
-}
-
-// frameTime returns the display time of the frame about to be drawn.
-func (a *App) frameTime(ctx context.Context) (time.Duration, error) {
-	if a.pacer != nil {
-		return a.pacer.Frame(ctx)
-	}
-	return a.clock.Now(), nil
-}
-
-// swapped accounts for a swap, delayed by a refresh-rate probe or not, and
-// returns the time since the previous one.
-func (a *App) swapped(probed bool) (d time.Duration) {
-	now := a.clock.Now()
-	if a.stats.haveSwap {
-		d = now - a.stats.lastSwap
-		a.rend.HUD().AddFrame(float32(d) / 1e6)
-		if a.measuring != nil {
-			a.measuring = append(a.measuring, platform.SwapSample{Interval: d, Delayed: probed})
-			if len(a.measuring) == measureFrames {
-				a.afterMeasuring()
-			}
-		}
-	}
-	a.stats.swapped(now)
-	if a.refreshHz > 0 {
-		a.rend.HUD().SetTarget(float32(1000 / a.refreshHz))
-	}
-	return d
-}
-
-func (a *App) draw(ctx context.Context, plan *interp.Plan) error {
-	region := trace.StartRegion(ctx, "render.draw")
-	defer region.End()
-	w, h := a.win.FramebufferSize()
-	if w <= 0 || h <= 0 {
-		return nil // minimised to nothing
-	}
-	return a.rend.Frame(plan, &a.cam, w, h)
 }
 
 func (a *App) shotPath() string {

@@ -52,7 +52,7 @@ func TestFramePathDoesNotAllocate(t *testing.T) {
 			clock.Set(next)
 			next, _ = a.sim.Wake()
 		}
-		a.plan(frame, frame)
+		a.plan(&frameState{at: frame, since: frame})
 		a.stats.Series.add(Sample{At: frame})
 		a.stats.swapped(frame)
 	}

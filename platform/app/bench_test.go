@@ -23,7 +23,7 @@ const benchWarmTicks = 24
 // the series and swap bookkeeping. What Run does besides needs a window or
 // the renderer (events, the HUD, drawing, the swap itself).
 func frameWork(a *App, frame time.Duration) interp.Plan {
-	plan := a.plan(frame, benchSince)
+	plan := a.plan(&frameState{at: frame, since: benchSince})
 	if plan.Ready {
 		a.stats.Series.add(Sample{At: frame, Alpha: plan.Alpha, NewTicks: uint8(min(plan.NewTicks, 255)),
 			PosErr: float32(a.meter.LastPos), AnimErr: float32(a.meter.LastAnim)})

@@ -129,12 +129,14 @@ func (a *App) updateHUD(now time.Duration, plan *interp.Plan) {
 		*b = appendMs(*b, int64(l.P99), 3)
 		*b = append(*b, " max "...)
 		*b = appendMs(*b, int64(l.Max), 3)
-		*b = append(*b, " ms  GOMAXPROCS "...)
+		*b = append(*b, " ms  Ps "...)
 		*b = strconv.AppendInt(*b, int64(runtime.GOMAXPROCS(0)), 10)
 		*b = append(*b, "  nice sim "...)
 		*b = strconv.AppendInt(*b, int64(a.simPrio.Nice), 10)
 		*b = append(*b, " render "...)
 		*b = strconv.AppendInt(*b, int64(a.renderPrio.Nice), 10)
+		*b = append(*b, "  inputs dropped "...)
+		*b = strconv.AppendUint(*b, a.InputsDropped(), 10)
 		if l.P99 > 2*time.Millisecond {
 			h.Highlight(hudSched)
 		}
@@ -142,11 +144,24 @@ func (a *App) updateHUD(now time.Duration, plan *interp.Plan) {
 
 	b = h.Line(hudErr)
 	if m := a.meter; m != nil && m.PosErr.Count() > 0 {
-		*b = append(*b, "animation error p99 "...)
+		// What was drawn (read back from the GPU) when it was shown, and
+		// beside it what was planned (the CPU's figure).
+		d := &m.Drawn
+		*b = append(*b, "drawn error p99 "...)
+		if d.PosErrGPU.Count() > 0 {
+			*b = appendF(*b, float64(d.PosErrGPU.Quantile(0.99))/1e6, 4)
+			*b = append(*b, " tick, "...)
+			*b = appendMs(*b, d.AnimErrShown.Quantile(0.99), 3)
+			*b = append(*b, " ms"...)
+		} else {
+			*b = append(*b, '-')
+		}
+		*b = append(*b, "  planned "...)
 		*b = appendF(*b, m.PosErrTicks(0.99), 4)
 		*b = append(*b, " tick, "...)
 		*b = appendF(*b, m.AnimErrMs(0.99), 3)
-		*b = append(*b, " ms"...)
+		*b = append(*b, " ms  paused frames "...)
+		*b = strconv.AppendUint(*b, m.Paused, 10)
 	}
 
 	b = h.Line(hudBeat)
@@ -156,7 +171,7 @@ func (a *App) updateHUD(now time.Duration, plan *interp.Plan) {
 	}
 
 	b = h.Line(hudKeys)
-	*b = append(*b, "Esc quit  Space pause  F fullscreen  V vsync  H HUD  F12 shot  drag/wheel camera"...)
+	*b = appendKeysHelp(*b, a.cfg.Keys, !a.cfg.NoMouseCamera)
 	h.SetLines(hudLineCount)
 }
 

@@ -4,8 +4,7 @@ package sched
 
 import (
 	"bytes"
-	"os"
-	"strconv"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -43,48 +42,198 @@ func lower(n int) {
 	}
 }
 
-// renice moves every thread of the process that carries the process's
-// own name and is not critical to nice n, if it is below, and counts the
-// threads moved and those that could not be.
-func renice(n int, critical func(tid int) bool) (ok, failed int) {
-	self, err := os.ReadFile("/proc/self/comm")
-	if err != nil {
-		return 0, 0
-	}
-	self = bytes.TrimSpace(self)
-	tasks, err := os.ReadDir("/proc/self/task")
-	if err != nil {
-		return 0, 0
-	}
-	var buf [64]byte
-	for _, t := range tasks {
-		tid, err := strconv.Atoi(t.Name())
-		if err != nil || critical(tid) {
-			continue
-		}
-		if cur, err := nice(tid); err != nil || cur >= n {
-			continue
-		}
-		// Threads that named themselves (a driver's workers) keep their
-		// priority: they work for whoever called them.
-		if comm := readSmall("/proc/self/task/"+t.Name()+"/comm", buf[:]); !bytes.Equal(comm, self) {
-			continue
-		}
-		if unix.Setpriority(unix.PRIO_PROCESS, tid, n) == nil {
-			ok++
-		} else {
-			failed++
-		}
-	}
-	return ok, failed
+// sweeper lists the process's threads without allocating once warm: it
+// reads /proc/self/task with getdents into a buffer it keeps.
+type sweeper struct {
+	dents [8192]byte
+	comm  [512]byte
+	self  []byte
+	path  []byte
+	// cpu is each thread's CPU time at the last sweep, in clock ticks.
+	cpu [maxThreads]threadCPU
+	// all moves every thread, busy or not (tests).
+	all bool
 }
 
-func readSmall(path string, buf []byte) []byte {
-	f, err := os.Open(path)
+// maxThreads bounds the threads whose CPU time is followed; a process
+// with more has its surplus judged busy at once.
+const maxThreads = 512
+
+type threadCPU struct {
+	tid   int
+	ticks uint64
+}
+
+// busyShare is how much of one CPU a thread must have used since the last
+// sweep to be moved: 10 %, so that eight busy threads sharing two cores
+// (25 % each) are, and the runtime's own threads (sysmon, which preempts
+// goroutines and retakes Ps, the timer and network poller) are not: moved
+// to background priority, they would delay the critical threads that
+// depend on them when other processes load the CPUs.
+const busyShare = 0.10
+
+// renice moves every thread of the process that carries the process's
+// own name, is not critical and is busy (used busyShare of a CPU since the
+// last sweep) to nice n, if it is below, and counts the threads moved and
+// those that could not be.
+func (s *sweeper) renice(n int, critical func(tid int) bool) (ok, failed int) {
+	return s.reniceBusy(n, critical, 0)
+}
+
+// reniceBusy is renice with the time since the last sweep (0: unknown,
+// the first sweep only records CPU times unless s.all).
+func (s *sweeper) reniceBusy(n int, critical func(tid int) bool, since float64) (ok, failed int) {
+	if s.self == nil {
+		s.self = append([]byte(nil), s.read("/proc/self/comm")...)
+		if len(s.self) == 0 {
+			return 0, 0
+		}
+	}
+	s.path = append(s.path[:0], "/proc/self/task\x00"...)
+	fd, err := s.open(unix.O_DIRECTORY)
+	if err != nil {
+		return 0, 0
+	}
+	defer unix.Close(fd)
+	for {
+		m, err := unix.Getdents(fd, s.dents[:])
+		if err != nil || m <= 0 {
+			return ok, failed
+		}
+		for b := s.dents[:m]; len(b) > 0; {
+			// struct linux_dirent64: ino u64, off u64, reclen u16, type u8, name.
+			reclen := int(b[16]) | int(b[17])<<8
+			if reclen <= 19 || reclen > len(b) {
+				return ok, failed
+			}
+			name := b[19:reclen]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			b = b[reclen:]
+			tid, isNum := atoi(name)
+			if !isNum || critical(tid) {
+				continue
+			}
+			if cur, err := nice(tid); err != nil || cur >= n {
+				continue
+			}
+			// Threads that named themselves (a driver's workers) keep
+			// their priority: they work for whoever called them.
+			s.path = append(append(append(s.path[:0], "/proc/self/task/"...), name...), "/comm\x00"...)
+			if !bytes.Equal(s.readPath(), s.self) {
+				continue
+			}
+			if !s.all && !s.busy(tid, name, since) {
+				continue
+			}
+			if unix.Setpriority(unix.PRIO_PROCESS, tid, n) == nil {
+				ok++
+			} else {
+				failed++
+			}
+		}
+	}
+}
+
+// open opens s.path (NUL-terminated) without the string conversion
+// unix.Open allocates for.
+func (s *sweeper) open(flags int) (int, error) {
+	atFDCWD := unix.AT_FDCWD // a variable: the constant is negative
+	fd, _, errno := unix.Syscall6(unix.SYS_OPENAT, uintptr(atFDCWD), uintptr(unsafe.Pointer(&s.path[0])),
+		uintptr(unix.O_RDONLY|unix.O_CLOEXEC|flags), 0, 0, 0)
+	if errno != 0 {
+		return -1, errno
+	}
+	return int(fd), nil
+}
+
+// busy reads a thread's CPU time and reports whether it used busyShare
+// of a CPU in the since seconds before.
+func (s *sweeper) busy(tid int, name []byte, since float64) bool {
+	s.path = append(append(append(s.path[:0], "/proc/self/task/"...), name...), "/stat\x00"...)
+	stat := s.readPath()
+	// Fields after the command (which may hold spaces) in parentheses:
+	// state ppid pgrp session tty tpgid flags minflt cminflt majflt
+	// cmajflt utime stime.
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return false
+	}
+	fields := stat[i+1:]
+	var ticks uint64
+	for f := 0; f < 13; f++ {
+		fields = bytes.TrimLeft(fields, " ")
+		end := bytes.IndexByte(fields, ' ')
+		if end < 0 {
+			return false
+		}
+		if f >= 11 { // utime, stime
+			v, ok := atoi(fields[:end])
+			if !ok {
+				return false
+			}
+			ticks += uint64(v)
+		}
+		fields = fields[end:]
+	}
+	slot := -1
+	for j := range s.cpu {
+		if s.cpu[j].tid == tid {
+			slot = j
+			break
+		}
+		if slot < 0 && s.cpu[j].tid == 0 {
+			slot = j
+		}
+	}
+	if slot < 0 {
+		return true // more threads than followed: move it
+	}
+	prev := s.cpu[slot]
+	s.cpu[slot] = threadCPU{tid, ticks}
+	if prev.tid != tid || since <= 0 {
+		return false // first seen: judged at the next sweep
+	}
+	return float64(ticks-prev.ticks)/clockTicks >= busyShare*since
+}
+
+// clockTicks is USER_HZ, the unit of /proc's CPU times: 100 on every
+// Linux Go runs on.
+const clockTicks = 100
+
+// read reads a small file into the sweeper's buffer, trimmed.
+func (s *sweeper) read(path string) []byte {
+	s.path = append(append(s.path[:0], path...), 0)
+	return s.readPath()
+}
+
+// readPath reads the small file at s.path into the sweeper's buffer,
+// trimmed.
+func (s *sweeper) readPath() []byte {
+	fd, err := s.open(0)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	n, _ := f.Read(buf)
-	return bytes.TrimSpace(buf[:n])
+	defer unix.Close(fd)
+	m, err := unix.Read(fd, s.comm[:])
+	if err != nil || m <= 0 {
+		return nil
+	}
+	return bytes.TrimSpace(s.comm[:m])
+}
+
+// atoi parses a decimal thread id.
+func atoi(b []byte) (int, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }

@@ -8,4 +8,8 @@ func raise(name string, n int) ThreadPriority {
 
 func lower(int) {}
 
-func renice(int, func(int) bool) (int, int) { return 0, 0 }
+type sweeper struct{ all bool }
+
+func (*sweeper) renice(int, func(int) bool) (int, int) { return 0, 0 }
+
+func (*sweeper) reniceBusy(int, func(int) bool, float64) (int, int) { return 0, 0 }

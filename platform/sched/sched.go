@@ -23,8 +23,13 @@ type Config struct {
 	// 20 ms, a couple of busy goroutines' time slices.
 	Interval time.Duration
 	// FallAfter is how long demand must stay lower before GOMAXPROCS
-	// falls: 0 means 5 s.
+	// falls by one: 0 means 30 s. Every change stops the world, so it
+	// rises at once but falls rarely.
 	FallAfter time.Duration
+	// SweepEvery is how often threads are moved to BackgroundNice: 0
+	// means 250 ms (Go creates threads rarely; each sweep reads
+	// /proc/self/task).
+	SweepEvery time.Duration
 	// CriticalNice is the nice value asked for critical threads: 0 means
 	// -10; 1 or more means none is asked (they keep nice 0).
 	CriticalNice int
@@ -44,7 +49,10 @@ func (c Config) withDefaults() Config {
 		c.Interval = 20 * time.Millisecond
 	}
 	if c.FallAfter == 0 {
-		c.FallAfter = 5 * time.Second
+		c.FallAfter = 30 * time.Second
+	}
+	if c.SweepEvery == 0 {
+		c.SweepEvery = 250 * time.Millisecond
 	}
 	if c.CriticalNice == 0 {
 		c.CriticalNice = -10
@@ -62,7 +70,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("sched: headroom %d out of range (-1 for off)", c.Headroom)
 	case c.MaxProcs < 0:
 		return fmt.Errorf("sched: negative GOMAXPROCS cap %d", c.MaxProcs)
-	case c.Interval < 0 || c.FallAfter < 0:
+	case c.Interval < 0 || c.FallAfter < 0 || c.SweepEvery < 0:
 		return errors.New("sched: negative interval")
 	case c.CriticalNice < -20 || c.CriticalNice > 19:
 		return fmt.Errorf("sched: critical nice %d out of range [-20, 19]", c.CriticalNice)
@@ -104,11 +112,13 @@ type Governor struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
-	mu       sync.Mutex
-	critical map[int]ThreadPriority // by TID
-	stats    Stats
-	lastHigh time.Time // when demand last called for the current level
-	samples  [2]metrics.Sample
+	mu        sync.Mutex
+	critical  map[int]ThreadPriority // by TID
+	stats     Stats
+	lastHigh  time.Time // when demand last called for the current level
+	samples   [2]metrics.Sample
+	sweeper   sweeper
+	lastSweep time.Time
 }
 
 // global is the process's registry of critical threads: Critical may be
@@ -171,8 +181,9 @@ func Start(cfg Config) (*Governor, error) {
 	g.samples[1].Name = "/sched/goroutines/runnable:goroutines"
 	p := runtime.GOMAXPROCS(0)
 	g.stats.Procs, g.stats.MaxProcs = p, p
-	g.tick() // apply at once: the first interval counts too
-	go g.loop(ctx)
+	ready := make(chan struct{})
+	go g.loop(ctx, ready)
+	<-ready
 	return g, nil
 }
 
@@ -193,29 +204,51 @@ func (g *Governor) Stats() Stats {
 // Config returns the configuration with defaults filled in.
 func (g *Governor) Config() Config { return g.cfg }
 
-func (g *Governor) loop(ctx context.Context) {
+// loop runs the governor on a thread of its own, registered critical
+// and left at nice 0: it changes GOMAXPROCS, which stops the world, and a
+// world stopped by a thread at background priority stays stopped while
+// that thread waits for a CPU, critical threads included (priority
+// inversion).
+func (g *Governor) loop(ctx context.Context, ready chan<- struct{}) {
 	defer close(g.done)
+	_, unregister := Critical("sched-governor", Config{CriticalNice: 1})
+	defer unregister()
+	g.tick(true) // apply at once: the first interval counts too
+	close(ready)
 	t := time.NewTicker(g.cfg.Interval)
 	defer t.Stop()
+	sweep := time.Now()
+	g.lastSweep = sweep
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
-			g.tick()
+		case now := <-t.C:
+			due := now.Sub(sweep) >= g.cfg.SweepEvery
+			if due {
+				sweep = now
+			}
+			g.tick(due)
 		}
 	}
 }
 
-// tick samples the scheduler, adjusts GOMAXPROCS and renices new threads.
-func (g *Governor) tick() {
+// tick samples the scheduler, adjusts GOMAXPROCS and, when sweep is set,
+// renices new threads.
+func (g *Governor) tick(sweep bool) {
 	if g.cfg.Headroom >= 0 {
 		metrics.Read(g.samples[:])
 		running, runnable := uint64Of(g.samples[0]), uint64Of(g.samples[1])
 		g.adjust(int(running+runnable), time.Now())
 	}
-	if g.cfg.BackgroundNice > 0 {
-		ok, failed := renice(g.cfg.BackgroundNice, isCritical)
+	if sweep && g.cfg.BackgroundNice > 0 {
+		now := time.Now()
+		var since float64
+		if !g.lastSweep.IsZero() {
+			since = now.Sub(g.lastSweep).Seconds()
+		}
+		g.lastSweep = now
+		ok, failed := g.sweeper.reniceBusy(g.cfg.BackgroundNice, isCritical, since)
 		g.mu.Lock()
 		g.stats.Reniced += ok
 		g.stats.RenicedFailed += failed

@@ -118,7 +118,8 @@ func TestReniceSparesCriticalAndNamedThreads(t *testing.T) {
 	level := reniceLevel
 	critBefore, _ := nice(tp.TID)
 	namedBefore, _ := nice(namedTID)
-	ok, _ := renice(level, isCritical)
+	sw := sweeper{all: true}
+	ok, _ := sw.renice(level, isCritical)
 	if ok == 0 {
 		t.Fatal("no thread reniced")
 	}
@@ -188,9 +189,10 @@ func TestCriticalRaisedWithPrivilege(t *testing.T) {
 func TestGoRunsAtBackgroundNice(t *testing.T) {
 	var n int
 	var err error
-	<-Go(Config{BackgroundNice: 12}, func() { n, err = nice(unix.Gettid()) })
-	if err != nil || n != 12 {
-		t.Fatalf("nice %d (%v), want 12", n, err)
+	// 19: above any level the other tests moved threads to.
+	<-Go(Config{BackgroundNice: 19}, func() { n, err = nice(unix.Gettid()) })
+	if err != nil || n != 19 {
+		t.Fatalf("nice %d (%v), want 19", n, err)
 	}
 }
 
@@ -228,5 +230,53 @@ func TestValidate(t *testing.T) {
 	}
 	if err := (Config{}).Validate(); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestSweepDoesNotAllocate(t *testing.T) {
+	reniceLevel++
+	level := reniceLevel
+	sw := sweeper{all: true}
+	sw.renice(level, isCritical) // warm: the process's name, every thread moved
+	if n := testing.AllocsPerRun(20, func() { sw.renice(level, isCritical) }); n != 0 {
+		t.Fatalf("a sweep allocates %.1f times", n)
+	}
+}
+
+// Only threads that were busy since the last sweep are moved: the
+// runtime's own mostly idle threads keep their priority.
+func TestSweepMovesOnlyBusyThreads(t *testing.T) {
+	reniceLevel++
+	level := reniceLevel
+	stop := make(chan struct{})
+	busy, idle := make(chan int, 1), make(chan int, 1)
+	go func() {
+		runtime.LockOSThread()
+		busy <- unix.Gettid()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		}
+	}()
+	go func() {
+		runtime.LockOSThread()
+		idle <- unix.Gettid()
+		<-stop
+	}()
+	busyTID, idleTID := <-busy, <-idle
+	var sw sweeper
+	sw.reniceBusy(level, isCritical, 0) // records CPU times
+	start := time.Now()
+	time.Sleep(300 * time.Millisecond)
+	sw.reniceBusy(level, isCritical, time.Since(start).Seconds())
+	close(stop)
+	if n, _ := nice(busyTID); n != level {
+		t.Errorf("busy thread at nice %d, want %d", n, level)
+	}
+	if n, _ := nice(idleTID); n == level {
+		t.Errorf("idle thread moved to nice %d", n)
 	}
 }

@@ -24,10 +24,12 @@ import (
 //	m.Shown(Shown{Frame: id, Pos: probe.Pos, HasPos: probe.Valid, At: displayTime})
 //
 // The figures are in Meter.Drawn: the GPU's position error at the frame's
-// intended time beside the CPU's (they must agree to float32 precision:
-// GPUDiff), the position error against the truth at the time the frame
-// was actually displayed, and PresentMon's animation error between
-// consecutive displayed frames on the real display times.
+// planned time beside the CPU's (they must agree to float32 precision:
+// GPUDiff), how much later than planned each frame reached the display
+// (DisplayLag: one refresh period in a double-buffered pipeline when frames
+// are on time, more when they miss), and PresentMon's animation error
+// between consecutive displayed frames on the real display times, which is
+// where a late or dropped frame shows as judder.
 
 // trackDepth is how many drawn frames wait for their read-back: enough
 // for the 2–8 frames a read-back and a present time lag behind.
@@ -66,10 +68,9 @@ type DrawnStats struct {
 	// GPUDiffMax the largest, in world units.
 	GPUDiff    histogram.H
 	GPUDiffMax float64
-	// PosErrShown is the drawn position's error against the truth at the
-	// time the frame was displayed (the read-back's position, or the
-	// CPU's where there is none).
-	PosErrShown histogram.H
+	// DisplayLag is when the frame reached the display minus the time it
+	// was planned for, in ns (0 when earlier).
+	DisplayLag histogram.H
 	// AnimErrShown is PresentMon's animation error on the displayed
 	// frames: between consecutive displayed frames, the advance of the
 	// displayed simulated time minus the advance of the display time.
@@ -107,10 +108,8 @@ func (m *Meter) Shown(s Shown) {
 	}
 	rate := float64(m.Rate)
 	perTick := m.Speed / rate
-	pos := t.cpu
 	if s.HasPos {
 		m.Drawn.Measured++
-		pos = s.Pos
 		gpu := vec64(s.Pos)
 		m.Drawn.PosErrGPU.Record(int64(gpu.Sub(m.Truth(t.want)).Len() / perTick * 1e6))
 		diff := gpu.Sub(vec64(t.cpu)).Len()
@@ -120,10 +119,7 @@ func (m *Meter) Shown(s Shown) {
 	if s.At <= 0 {
 		return
 	}
-	// The truth at the time the frame was really displayed: its render
-	// time moved by however late (or early) the display was.
-	late := (s.At - t.frameTime).Seconds()
-	m.Drawn.PosErrShown.Record(int64(vec64(pos).Sub(m.Truth(t.want+late)).Len() / perTick * 1e6))
+	m.Drawn.DisplayLag.Record(int64(max(s.At-t.frameTime, 0)))
 	at := s.At.Seconds()
 	if m.shown.have && s.Frame > m.shown.id && math.Abs(t.seg-m.shown.seg) < 1e-6 && at > m.shown.at {
 		d := (t.sim - m.shown.sim) - (at - m.shown.at)

@@ -108,8 +108,8 @@ func TestDrawnSeesLateDisplay(t *testing.T) {
 		return f
 	})
 	d := &m.Drawn
-	if p := float64(d.PosErrShown.Quantile(0.99)) / 1e6; p < 0.5 {
-		t.Errorf("position error at the real display time p99 %.3f ticks, want the late frames to show (~0.8)", p)
+	if lag := time.Duration(d.DisplayLag.Quantile(0.99)); lag < period*9/10 || d.DisplayLag.Quantile(0.5) > int64(period/10) {
+		t.Errorf("display lag p50 %v p99 %v, want 0 and a frame (%v)", time.Duration(d.DisplayLag.Quantile(0.5)), lag, period)
 	}
 	if ae := float64(d.AnimErrShown.Max()) / 1e6; ae < 0.8*period.Seconds()*1e3 {
 		t.Errorf("animation error on real display times max %.3f ms, want about a frame (%.2f ms)", ae, period.Seconds()*1e3)
