@@ -15,26 +15,34 @@
 //     never below the CPU count, never above Config.MaxProcs: a critical
 //     goroutine then always finds an idle P and wakes on time; contention
 //     moves from Go's scheduler to the OS's, where priorities work. It
-//     rises at once and falls only after Config.FallAfter of lower demand,
-//     since each change of GOMAXPROCS stops the world (tens of µs). Cost:
-//     one OS thread per extra P that is used, and the idle Ps' spinning.
+//     rises at once and falls by one only after Config.FallAfter (30 s) of
+//     lower demand, since each change stops the world. The governor runs
+//     on a thread of its own at normal priority: a world stopped by a
+//     thread at background priority would stay stopped while that thread
+//     waits for a CPU. Cost: one OS thread per extra P in use, the idle
+//     Ps' brief spinning, a stop of the world per change (tens of µs).
 //  2. OS priority for the critical threads (Critical). The calling
 //     goroutine is locked to its OS thread, which is registered as
-//     critical and asked for nice Config.CriticalNice (below 0). That
-//     needs CAP_SYS_NICE or an RLIMIT_NICE allowing it (root has both);
-//     without it the thread stays at nice 0, and ThreadPriority says so.
-//  3. Lower priority for everything else (Config.BackgroundNice). Any
-//     thread may lower its own priority, so this needs no privilege: every
-//     Config.Interval the governor raises the nice value of every thread
-//     of the process that is not critical and still carries the
+//     critical and asked for nice Config.CriticalNice (−10). That needs
+//     CAP_SYS_NICE or an RLIMIT_NICE allowing it (root has both);
+//     without it the thread keeps its nice value, and ThreadPriority
+//     says "denied". Nothing else depends on it.
+//  3. Lower priority for the busy rest (Config.BackgroundNice). Any
+//     thread may lower its own priority, so this needs no privilege:
+//     every Config.SweepEvery the governor moves to BackgroundNice (10)
+//     each thread of the process that is not critical, still carries the
 //     process's own name (Go's threads; a driver's worker threads, which
-//     name themselves, such as Mesa's llvmpipe-N, keep theirs) to
-//     BackgroundNice. Goroutines move between those threads, so all the
-//     process's other goroutines run at that priority, plain uncooperative
-//     ones included. Go creates few threads and reuses them; a new one is
-//     reniced within one interval. An unprivileged process cannot lower a
-//     nice value again, so a thread that was background stays so: register
-//     critical goroutines (Critical) before Start.
+//     name themselves, such as Mesa's llvmpipe-N, keep theirs) and used
+//     at least 10 % of a CPU since the last sweep. Goroutines that burn
+//     CPU, plain uncooperative ones included, run on such threads, so
+//     they yield the CPU to the critical threads whenever those wake. The
+//     runtime's own mostly idle threads (sysmon, which preempts goroutines
+//     and retakes Ps from system calls, the network poller) are not
+//     moved: at background priority under other processes' load they
+//     would delay everything that waits on them. An unprivileged process
+//     cannot lower a nice value again, so a thread once moved stays
+//     background, whatever goroutine it runs later; register critical
+//     goroutines (Critical) before Start.
 //
 // Go runs a function on a thread of its own at BackgroundNice, for work an
 // application knows to be background (asset decoding, path finding).
