@@ -166,6 +166,7 @@ type App struct {
 	start      time.Duration // the first frame's time
 	warmTicks  uint64        // ticks run at the end of the warm-up
 	warmPaused time.Duration // time paused by then
+	testFrame  func()        // called every frame after the input; tests only
 	metered    bool          // the meter measured this frame
 	swaps      [swapRing]swapRecord
 	cand       shownFrame    // the last frame known shown, not yet final
@@ -408,6 +409,9 @@ func (a *App) Run(ctx context.Context) (err error) {
 			break // ctx done while waiting for the vblank
 		}
 		a.handle(a.win.Poll())
+		if a.testFrame != nil {
+			a.testFrame() // tests inject events here, through handle
+		}
 		plan = a.plan(&f)
 		a.periodic(&f, &plan)
 		if err := a.present(&f, &plan); err != nil {

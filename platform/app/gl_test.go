@@ -1,0 +1,124 @@
+package app
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/simthread/refworld"
+)
+
+func TestMain(m *testing.M) {
+	code := 0
+	platform.Main(func() { code = m.Run() })
+	os.Exit(code)
+}
+
+// runApp runs a real App (window, GL, simulation) on the main thread for
+// d, calling each with the frame count every frame, and returns it after
+// Run. It needs a display, which make test provides.
+func runApp(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame int)) *App {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("needs a display: run make test, which starts Xvfb, or set DISPLAY")
+	}
+	world, err := refworld.New(64, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Title, cfg.Width, cfg.Height, cfg.HideHUD = t.Name(), 320, 240, true
+	cfg.KeepRunningUnfocused, cfg.Duration = true, d
+	cfg.Truth, cfg.TruthSpeed = refworld.RefPosition, refworld.RefSpeed
+	cfg.Sim.InitSnapshot = func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }
+	var a *App
+	platform.Call(func() {
+		if a, err = New(cfg, world); err != nil {
+			return
+		}
+		defer a.Close()
+		n := 0
+		a.testFrame = func() { n++; each(a, n) }
+		err = a.Run(context.Background())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// Iconify and restore, driven through the app's own event handler: frames
+// planned while hidden are not drawn, and after each restore no frame
+// draws a stale buffer nor shows an earlier simulated time, checked on
+// the poses read back from the GPU.
+func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
+	iconify := func(on bool) []platform.Event { return []platform.Event{{Kind: platform.IconifyEvent, On: on}} }
+	var afterRestore []uint64 // the first frame ids drawn after each restore
+	restored := false
+	a := runApp(t, Config{Refresh: 144}, 4*time.Second, func(a *App, n int) {
+		switch n {
+		case 200, 320, 420:
+			a.handle(iconify(true))
+		case 230, 340, 425:
+			a.handle(iconify(false))
+			restored = true
+		default:
+			if restored && !a.iconified {
+				afterRestore = append(afterRestore, a.rend.Frames()+1)
+				restored = false
+			}
+		}
+	})
+	m := a.Meter()
+	d := &m.Drawn
+	perTick := refworld.RefSpeed / 120
+	t.Logf("%d frames, %d paused; read back %d of %d tracked; GPU/CPU max diff %g; drawn error p99 %.4f tick; backwards %d",
+		a.stats.Frames, m.Paused, d.Measured, d.Tracked, d.GPUDiffMax, float64(d.PosErrGPU.Quantile(0.99))/1e6, m.Backwards)
+	if len(afterRestore) != 3 {
+		t.Fatalf("%d restores seen, want 3", len(afterRestore))
+	}
+	if d.Measured < 100 {
+		t.Fatalf("only %d frames read back", d.Measured)
+	}
+	// A stale buffer draws a pose from snapshots up to four acquires old:
+	// ticks of motion away from what the plan asked for.
+	if d.GPUDiffMax > 1e-4*perTick {
+		t.Errorf("a drawn pose differs from its plan by %g (%.4f tick): a stale buffer", d.GPUDiffMax, d.GPUDiffMax/perTick)
+	}
+	if m.Backwards != 0 {
+		t.Errorf("%d frames showed an earlier simulated time than the frame before", m.Backwards)
+	}
+	if p := float64(d.PosErrGPU.Max()) / 1e6; p > 0.05 {
+		t.Errorf("drawn position error max %.4f tick, want ≤ 0.05 (no frame after a restore off its path)", p)
+	}
+}
+
+// Space pauses and resumes, at 3 s and 6 s of a 9 s run at 60 Hz: the
+// paused frames are counted, not measured, and the error stays that of a
+// run without a pause.
+func TestPausedFramesAreNotMeasured(t *testing.T) {
+	space := []platform.Event{{Kind: platform.KeyEvent, Key: platform.KeySpace, Action: platform.Press}}
+	a := runApp(t, Config{Refresh: 60}, 9*time.Second, func(a *App, n int) {
+		if n == 180 || n == 360 {
+			a.handle(space)
+		}
+	})
+	m := a.Meter()
+	t.Logf("%d frames, %d paused (stats %d); planned error p99 %.4f tick, drawn %.4f, animation error p99 %.3f ms (shown %.3f); clamped %d",
+		a.stats.Frames, m.Paused, a.stats.Paused, m.PosErrTicks(0.99), float64(m.Drawn.PosErrGPU.Quantile(0.99))/1e6,
+		m.AnimErrMs(0.99), float64(m.Drawn.AnimErrShown.Quantile(0.99))/1e6, a.stats.Clamped)
+	if m.Paused < 150 || a.stats.Paused != m.Paused {
+		t.Errorf("%d paused frames (stats %d), want about 180 counted by both", m.Paused, a.stats.Paused)
+	}
+	if p := m.PosErrTicks(0.99); p >= 0.01 {
+		t.Errorf("animation error p99 %.4f tick with a pause, want < 0.01", p)
+	}
+	if p := float64(m.Drawn.PosErrGPU.Quantile(0.99)) / 1e6; p >= 0.01 {
+		t.Errorf("drawn error p99 %.4f tick with a pause, want < 0.01", p)
+	}
+	if a.stats.Clamped > 5 {
+		t.Errorf("%d frames clamped: the paused ones must not count", a.stats.Clamped)
+	}
+}
