@@ -5,41 +5,87 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
+// MaxClamped is the share of a row's frames after the warm-up (paused
+// ones aside) that may be clamped, late or early, on a row within its
+// lateness budget: a frame clamped late shows the newest snapshot as is
+// and stops the motion for a moment, so clamps may be as rare as the p99
+// bounds allow errors, no more.
+const MaxClamped = 0.01
+
+// budget returns the largest wake lateness a row's timing covers: the
+// render delay's limit less a step, the pad and the steps of one wake
+// (the delay must cover the first tick's wait for its publish); less than
+// MaxSteps steps, beyond which the Sim discards ticks; and less than
+// MaxDelta less a step, beyond which it clamps time.
+func budget(row *Row) time.Duration {
+	step := simthread.Timing{Rate: row.Sim}.Step()
+	steps := time.Duration(max(row.MaxSteps, 1))
+	return min(row.DelayLimit-step-interp.DefaultPad-steps*row.StepCost,
+		steps*step-1,
+		simthread.DefaultMaxDelta-step)
+}
+
+// steadyKinds are the display patterns whose maximum errors are bounded,
+// not only their p99, under a calm lateness: nothing but the display's own
+// irregularity disturbs the planner there.
+var steadyKinds = map[Kind]bool{Steady: true, Jitter: true, VRR: true, Intervals: true, Pause: true}
+
 // evaluate runs a row's checks on its measurements and sets Pass. It is a
-// pure function of the row, so the tests can
-// feed it doctored rows.
+// pure function of the row, so the tests can feed it doctored rows.
 //
 // Every row checks:
 //   - hash: the world's hash after the hashed tick, and at every
 //     checkpoint before it, equals the reference's (the naive baseline is
 //     expected to fail it);
 //   - ticks: ticks run + ticks discarded = ⌊(t − clamped − paused) × rate⌋
-//     exactly at the last wake t, and at most one tick is pending at the
-//     end (not for the naive loop, which has no scheduler);
+//     exactly at the last wake t, and the ticks pending at the end are at
+//     most those the missing wake's lateness and the last wake's steps
+//     explain: 1 + ⌊(EndLate + EndSpan) / step⌋ (not for the naive loop,
+//     which has no scheduler);
 //   - steps: no wake ran more than MaxSteps steps;
-//   - backwards: the displayed simulated time never went backwards.
+//   - backwards: the displayed simulated time never went backwards;
+//   - counted: every frame after the warm-up was measured or counted
+//     (frames = measured + skipped + paused), and the planner's own late,
+//     early and paused counts equal what its plans said.
 //
 // Then by pattern:
-//   - steady, jitter, vrr, intervals, hitch: p99 position error ≤
-//     PosErrLimit and p99 animation error ≤ AnimErrLimit. A hitch is the
-//     render thread stalling while the simulation runs on, so the frame
-//     after it must still show the right time: no relaxed bound.
-//   - pause: the same bounds over the frames that have a truth, and two
-//     checks of their own. The frames whose bracket still holds a snapshot
-//     from before the pause lie across it and are not measured (see
-//     Row.Transition); they must end within the render delay, a step, the
-//     wake lateness and a frame after the show. And the time the Sim spent
-//     paused must be the hidden time to within what noticing and resuming
-//     cost: at most one step plus the wake lateness plus MaxSteps step
-//     costs shorter, at most the wake lateness longer.
 //   - overload: no error bound, since a simulation that cannot keep up
 //     cannot show smooth motion. Instead the policy must be visible and
 //     bounded: the time the simulation could not pay for counted as
-//     discarded ticks or clamped time (more than zero) and the steps per
-//     wake capped, with the hash and the tick accounting still exact.
+//     discarded ticks or clamped time (more than zero), with the hash and
+//     the tick accounting still exact.
+//   - pause: the time the Sim spent paused must be the hidden time to
+//     within what noticing and resuming cost: at most one step plus the
+//     wake lateness plus MaxSteps step costs shorter, at most the
+//     lateness longer. The frames after the show that the planner marks
+//     Paused (their bracket still reaches back across the pause) must end
+//     within the render delay, a step, the lateness and a frame after the
+//     show, and no unpaused frame's bracket may reach back across it.
+//
+// A row whose wakes all came within its lateness budget (every calm row,
+// and a stress row whose tail the delay's limit and the step cap cover)
+// then checks the bounds:
+//   - measured: at least MinMeasured of its frames (paused ones aside)
+//     measured;
+//   - clamps: at most MaxClamped of them clamped, late or early;
+//   - pos, anim: p99 position error ≤ PosErrLimit, p99 animation error ≤
+//     AnimErrLimit;
+//   - calm steady, jitter, vrr, intervals and pause displays: the maximum
+//     errors within the same bounds (pos max, anim max), so that a rare
+//     lie (a wrong pair once a second) cannot hide under the p99;
+//   - calm rows with stalls (hitch): recovery: after each stall, every
+//     frame but the first RecoveryFrames until the next stall within the
+//     bounds and unclamped; settled: the maximum errors outside those
+//     first frames within the bounds (also before the first stall).
+//
+// A row beyond its budget has no error bound: its loss (late and early
+// clamps, skipped frames, discarded ticks, clamped time) must be counted,
+// which the counted and ticks checks assert, and visible: errors beyond the
+// bounds with no loss counted fail the loss check.
 func evaluate(row *Row) {
 	row.Checks = row.Checks[:0]
 	add := func(name string, ok bool, format string, args ...any) {
@@ -71,45 +117,79 @@ func evaluate(row *Row) {
 	if row.Mode != Naive {
 		got := row.Ticks + row.DiscardedTicks
 		want := ticksIn(row.LastWake-row.Clamped-row.Paused, row.Sim)
-		// After the last wake at most the tick it left due can come due
-		// before the end, unless the last wake's steps outlast a tick.
-		pendingOK := row.Pending >= 0 && (row.Pending <= 1 || row.StepCost >= step)
-		add("ticks", got == want && pendingOK,
-			"ticks %d + discarded %d = %d; ⌊(last wake %v − clamped %v − paused %v) × %d Hz⌋ = %d; %d pending at the end",
-			row.Ticks, row.DiscardedTicks, got, row.LastWake, row.Clamped, row.Paused, row.Sim, want, row.Pending)
+		// After the last wake, the ticks due before the wake that did
+		// not come: the one its deadline stood for and those its
+		// lateness and the last wake's steps let pass.
+		most := 1 + int64((row.EndLate+row.EndSpan)/step)
+		add("ticks", got == want && row.Pending >= 0 && row.Pending <= most,
+			"ticks %d + discarded %d = %d; ⌊(last wake %v − clamped %v − paused %v) × %d Hz⌋ = %d; %d pending at the end (at most %d)",
+			row.Ticks, row.DiscardedTicks, got, row.LastWake, row.Clamped, row.Paused, row.Sim, want, row.Pending, most)
 		add("steps", row.MostStepsPerWake <= row.MaxSteps,
 			"at most %d steps in one wake (cap %d)", row.MostStepsPerWake, row.MaxSteps)
 	}
 
 	add("backwards", row.Backwards == 0, "%d frames showed an earlier simulated time than the frame before", row.Backwards)
+	seen := row.PosSamples + row.Skipped + row.PausedFrames
+	add("counted", row.Counted && uint64(row.Frames) == seen,
+		"%d frames = %d measured + %d skipped + %d paused; %s", row.Frames, row.PosSamples, row.Skipped, row.PausedFrames, row.CountDetail)
 
-	switch row.Kind {
-	case Overload:
+	if row.Kind == Overload {
 		// Which policy drops the time depends on the rate: 8 steps of
 		// 1.25 × 33 ms outlast MaxDelta (250 ms), so at 30 Hz the clamp
 		// drops it before the step cap has to.
 		add("dropped", row.DiscardedTicks > 0 || row.Clamped > 0, "%d ticks (%v) discarded, %v clamped",
 			row.DiscardedTicks, row.Discarded, row.Clamped)
 		return
-	case Pause:
-		if row.Mode != Naive {
-			p, err := ParsePattern(row.Pattern)
-			if err != nil {
-				add("paused", false, "%v", err)
-				break
-			}
-			lo := p.Hidden - step - maxLateness - time.Duration(row.MaxSteps)*row.StepCost
-			hi := p.Hidden + maxLateness
+	}
+	late := time.Duration(row.Lateness.Max * 1e6)
+	if row.Kind == Pause && row.Mode != Naive {
+		p, err := ParsePattern(row.Pattern)
+		if err != nil {
+			add("paused", false, "%v", err)
+		} else {
+			lo := p.Hidden - step - late - time.Duration(row.MaxSteps)*row.StepCost
+			hi := p.Hidden + late
 			add("paused", row.Paused >= lo && row.Paused <= hi,
 				"paused %v for %v hidden (want %v to %v)", row.Paused, p.Hidden, lo, hi)
-			add("resume", row.TransitionBound > 0 && row.TransitionSpan <= row.TransitionBound,
-				"%d frames in %v after the show before the bracket left the pause (at most %v)",
-				row.Transition, row.TransitionSpan, row.TransitionBound)
+			add("resume", row.TransitionBound > 0 && row.TransitionSpan <= row.TransitionBound && row.Crossed == 0,
+				"%d frames held the pause for %v after the show (at most %v); %d unpaused frames reached back across it",
+				row.Transition, row.TransitionSpan, row.TransitionBound, row.Crossed)
 		}
 	}
-	add("frames", row.PosSamples > 0, "%d frames measured, %d position samples", row.Frames, row.PosSamples)
+
+	row.LateBudget = budget(row)
+	row.Within = row.Mode == Naive || late <= row.LateBudget
+	frames := uint64(row.Frames) - row.PausedFrames
+	lost := row.Late + row.Early + row.Skipped + row.DiscardedTicks
+	if !row.Within {
+		over := row.PosErr.P99 > PosErrLimit || row.AnimErr.P99 > AnimErrLimit
+		add("loss", !over || lost > 0 || row.Clamped > 0,
+			"wakes up to %v late, beyond the %v budget: %d late and %d early of %d frames, %d skipped, %d ticks discarded, %v clamped",
+			late.Round(time.Microsecond), row.LateBudget.Round(time.Microsecond), row.Late, row.Early, frames, row.Skipped, row.DiscardedTicks, row.Clamped)
+		return
+	}
+	add("measured", frames > 0 && float64(row.PosSamples) >= MinMeasured*float64(frames),
+		"%d of %d frames measured (at least %g%%)", row.PosSamples, frames, 100*MinMeasured)
+	if row.Mode != Naive {
+		add("clamps", float64(row.Late+row.Early) <= MaxClamped*float64(frames),
+			"%d late and %d early of %d frames (at most %g%%)", row.Late, row.Early, frames, 100*MaxClamped)
+	}
 	add("pos", row.PosErr.P99 <= PosErrLimit, "p99 position error %.4f ticks (limit %g)", row.PosErr.P99, PosErrLimit)
 	add("anim", row.AnimErr.P99 <= AnimErrLimit, "p99 animation error %.3f ms (limit %g)", row.AnimErr.P99, AnimErrLimit)
+	if row.LateKind != Calm {
+		return
+	}
+	if steadyKinds[row.Kind] {
+		add("pos max", row.PosErr.Max <= PosErrLimit, "largest position error %.4f ticks (limit %g)", row.PosErr.Max, PosErrLimit)
+		add("anim max", row.AnimErr.Max <= AnimErrLimit, "largest animation error %.3f ms (limit %g)", row.AnimErr.Max, AnimErrLimit)
+	}
+	if row.Stalls > 0 {
+		add("recovery", row.Recovery <= RecoveryFrames,
+			"%d stalls; the last frame out of bounds after one was its frame %d (at most %d)", row.Stalls, row.Recovery, RecoveryFrames)
+		add("settled", row.SettledPos <= PosErrLimit && row.SettledAnim <= AnimErrLimit,
+			"largest errors but in the first %d frames after a stall: %.4f ticks, %.3f ms (limits %g, %g)",
+			RecoveryFrames, row.SettledPos, row.SettledAnim, PosErrLimit, AnimErrLimit)
+	}
 }
 
 // failedNames lists the names of the row's failed checks.

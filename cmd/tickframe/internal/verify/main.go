@@ -28,6 +28,17 @@ const (
 // that the table shows the difference without tripling in length.
 var defaultBaselines = []string{"60", "144", "240", "jitter", "vrr"}
 
+// defaultStress are the displays of the default matrix that also run under
+// the stress and heavy latenesses: a slow, a fast and a variable display.
+var (
+	defaultStress    = []string{"60", "144", "vrr"}
+	defaultStressLat = []string{"stress", "heavy"}
+)
+
+// defaultDriven are the display patterns that also run with the Sim on its
+// own goroutine (Sim.Run), where the run has them.
+var defaultDriven = []string{"144", "144@stress"}
+
 const usage = `usage: tickframe verify [flags]
 
 Runs the real simulation scheduler, render delay, interpolation and animation meter against a
@@ -42,6 +53,13 @@ Display patterns (-display names, -pattern specs):
   vrr[:MINHZ:MAXHZ]         random intervals between 1/MAXHZ and 1/MINHZ; default 48 to 165 Hz
   overload[:HZ[:COST]]      each step costs COST steps (> 1); default 60 Hz display, 1.25
   intervals:MS,MS,...       these frame intervals, repeated
+each optionally followed by @LATENESS, how late the simulation wakes (-lateness):
+  calm[:MS]                        uniformly up to MS ms late; default 2 ms
+  stress[:P50[:P99[:STALLS]]]      lognormal with median P50 ms and p99 P99 ms, and STALLS render-thread
+                                   stalls of 10 to 20 ms a second; default 15 ms, 40 ms, 1
+  heavy                            stress:15:100:1
+The default matrix runs every display calm, and 60, 144 and vrr under stress and heavy too. The 144
+and 144@stress rows run again with the simulation on its own goroutine (Sim.Run, mode "run").
 
 Flags:
 `
@@ -125,6 +143,8 @@ func parseFlags(args []string, stderr io.Writer) (Options, outputs, error) {
 	fs.DurationVar(&opts.StepCost, "stepcost", DefaultStepCost, "virtual `time` each simulation step takes")
 	fs.StringVar(&out.json, "json", "", "write the results as JSON to `file`")
 	fs.StringVar(&out.plot, "plot", "", "plot the p99 errors to `file` (.png or .svg)")
+	lateness := fs.String("lateness", "", "comma-separated lateness `patterns` every display runs under (default: calm, and stress and heavy on 60, 144 and vrr)")
+	brk := fs.String("break", "", "run a deliberately broken `renderer`, which must fail: "+strings.Join(Lies(), ", "))
 	baselines := fs.Bool("baselines", true, "also run the no-interpolation and naive baselines")
 	fs.BoolVar(&opts.Verbose, "v", false, "report every row on stderr")
 
@@ -197,6 +217,29 @@ func parseFlags(args []string, stderr io.Writer) (Options, outputs, error) {
 			opts.Baselines = append(opts.Baselines, p)
 		}
 	}
+	if set["lateness"] {
+		if opts.Displays, err = underLateness(opts.Displays, *lateness); err != nil {
+			return opts, out, fmt.Errorf("-lateness: %w", err)
+		}
+	} else if !set["display"] && !set["pattern"] {
+		for _, name := range defaultStress {
+			for _, l := range defaultStressLat {
+				p, _ := parseDisplay(name + "@" + l)
+				opts.Displays = append(opts.Displays, p)
+			}
+		}
+	}
+	for _, name := range defaultDriven {
+		p, _ := parseDisplay(name)
+		opts.Driven = append(opts.Driven, p)
+	}
+	if set["break"] {
+		lie, ok := lies[*brk]
+		if !ok {
+			return opts, out, fmt.Errorf("-break: unknown renderer %q (want %s)", *brk, strings.Join(Lies(), ", "))
+		}
+		opts.breakInterpolation, opts.broken = lie, *brk
+	}
 
 	if out.plot != "" {
 		if _, err := plotFormat(out.plot); err != nil {
@@ -234,6 +277,40 @@ func parseSims(s string) ([]int, error) {
 		sims = append(sims, int(v))
 	}
 	return sims, nil
+}
+
+// underLateness returns the displays, each of those without a lateness of
+// its own once under each lateness in the comma-separated list.
+func underLateness(displays []Pattern, list string) ([]Pattern, error) {
+	var lates []Lateness
+	for _, item := range strings.Split(list, ",") {
+		l, err := ParseLateness(strings.TrimSpace(item))
+		if err != nil {
+			return nil, err
+		}
+		if l.isDefault() {
+			l = Lateness{}
+		}
+		if slices.Contains(lates, l) {
+			return nil, fmt.Errorf("lateness %q given twice", item)
+		}
+		lates = append(lates, l)
+	}
+	var out []Pattern
+	for _, p := range displays {
+		if !p.Late.isDefault() {
+			out = append(out, p)
+			continue
+		}
+		for _, l := range lates {
+			q := p
+			q.Late = l
+			if !slices.ContainsFunc(out, func(r Pattern) bool { return r.String() == q.String() }) {
+				out = append(out, q)
+			}
+		}
+	}
+	return out, nil
 }
 
 // parseDisplay parses one -display item: a rate, a pattern name with its

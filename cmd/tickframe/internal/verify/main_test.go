@@ -60,6 +60,22 @@ func TestMainBadFlags(t *testing.T) {
 		{"-pattern", "intervals:16,0"},
 		{"-pattern", "intervals:16,,16"},
 		{"-pattern", "warp:9"},
+		{"-pattern", "144@"},
+		{"-pattern", "144@warp"},
+		{"-pattern", "144@stress:15:10"},
+		{"-pattern", "144@stress:0"},
+		{"-pattern", "144@stress:15:40:100"},
+		{"-pattern", "144@heavy:1"},
+		{"-pattern", "144@calm:-1"},
+		{"-pattern", "144@calm:2:3"},
+		{"-pattern", "x@stress"},
+		{"-display", "144@stress,144@stress"},
+		{"-lateness", ""},
+		{"-lateness", "calm,calm"},
+		{"-lateness", "stress:NaN"},
+		{"-lateness", "warp"},
+		{"-break", "nothing"},
+		{"-break", ""},
 		{"-duration", "0"},
 		{"-duration", "-1s"},
 		{"-duration", "1s"},
@@ -122,7 +138,7 @@ func TestMainSmallMatrix(t *testing.T) {
 		t.Fatalf("exit status %d\n%s\n%s", code, stdout.String(), stderr.String())
 	}
 	out := stdout.String()
-	for _, want := range []string{"interp", "noint", "naive", "jitter 144±25%", "intervals×3", "warm-up", "\nPASS: "} {
+	for _, want := range []string{"interp", "run", "noint", "naive", "jitter 144±25%", "intervals×3", "warm-up", "\nPASS: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -141,8 +157,8 @@ func TestMainSmallMatrix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 2 sims × (4 interpolated + 4 × 2 baselines).
-	if !res.Pass || len(res.Rows) != 24 {
+	// 2 sims × (4 interpolated + 144 driven by Sim.Run + 4 × 2 baselines).
+	if !res.Pass || len(res.Rows) != 26 {
 		t.Errorf("JSON: pass %v, %d rows", res.Pass, len(res.Rows))
 	}
 	b, err := os.ReadFile(svg)
@@ -154,6 +170,53 @@ func TestMainSmallMatrix(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "rows in") {
 		t.Errorf("no progress on stderr: %q", stderr.String())
+	}
+}
+
+// TestMainBreak: a deliberately broken renderer makes verify fail, and
+// says so in the table.
+func TestMainBreak(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := verify.Main(quick("-display", "144", "-break", "wrong-pair"), &stdout, &stderr)
+	if code != verify.ExitFail {
+		t.Fatalf("exit status %d with a broken renderer, want %d\n%s", code, verify.ExitFail, stdout.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{"with the broken renderer wrong-pair", "FAIL 60 Hz × 144 interp: pos max:", "\nFAIL: 2 of 2 checked rows failed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestMainLateness: -lateness runs every display under each lateness, and
+// the table marks the rows beyond their budget.
+func TestMainLateness(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "out.json")
+	var stdout, stderr bytes.Buffer
+	args := []string{"-sim", "500", "-duration", "3s", "-display", "144", "-lateness", "calm,stress", "-baselines=false", "-json", js}
+	if code := verify.Main(args, &stdout, &stderr); code != verify.ExitPass {
+		t.Fatalf("exit status %d\n%s\n%s", code, stdout.String(), stderr.String())
+	}
+	f, err := os.Open(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := verify.ReadJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res.Rows {
+		got = append(got, r.Pattern+" "+string(r.Driver))
+	}
+	want := []string{"steady:144 ", "steady:144 run", "steady:144@stress:15:40:1 ", "steady:144@stress:15:40:1 run"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+	if !res.Rows[0].Within || res.Rows[2].Within || !strings.Contains(stdout.String(), "> ok") {
+		t.Errorf("within: calm %v, stress %v; table:\n%s", res.Rows[0].Within, res.Rows[2].Within, stdout.String())
 	}
 }
 
@@ -262,6 +325,12 @@ func TestParsePattern(t *testing.T) {
 		{"overload", "overload:60:1.25", "overload 60"},
 		{"overload:75:2", "overload:75:2", "overload 75"},
 		{"intervals:16.7,16.7,33.4", "intervals:16.7,16.7,33.4", "intervals×3"},
+		{"144@calm", "steady:144", "144"},
+		{"144@calm:2", "steady:144", "144"},
+		{"144@calm:0", "steady:144@calm:0", "144 @calm 0"},
+		{"144@stress", "steady:144@stress:15:40:1", "144 @stress"},
+		{"vrr@heavy", "vrr:48:165@stress:15:100:1", "vrr 48-165 @heavy"},
+		{"hitch:60@stress:20:60:0", "hitch:60:100:1@stress:20:60:0", "hitch 60 @stress 20/60"},
 	} {
 		p, err := verify.ParsePattern(tc.in)
 		if err != nil {
@@ -276,7 +345,8 @@ func TestParsePattern(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "steady", "steady:", "steady:0", "steady:1e5", "jitter:144:1", "vrr:1:1",
-		"intervals:", "intervals:0.01", "hitch:144:100:0.05", "overload:60:0.5", "pause:144:-1", "x:1"} {
+		"intervals:", "intervals:0.01", "hitch:144:100:0.05", "overload:60:0.5", "pause:144:-1", "x:1",
+		"144@", "144@x", "144@stress:40:15", "144@calm:2000", "@stress", "144@stress@heavy"} {
 		if p, err := verify.ParsePattern(bad); err == nil {
 			t.Errorf("%q parsed as %+v", bad, p)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -74,6 +75,9 @@ type Pattern struct {
 	Cost float64
 	// List is the frame intervals, repeated (Intervals).
 	List []time.Duration
+	// Late is how late the simulation wakes and how often the render
+	// thread stalls; the zero value is the default calm pattern.
+	Late Lateness
 }
 
 // namedPatterns are the non-numeric names -display accepts, in table order.
@@ -98,11 +102,28 @@ func DefaultDisplays() []string {
 //	overload[:HZ[:COST]]      at HZ, each simulation step costing COST steps
 //	intervals:MS,MS,...       the listed intervals in milliseconds, repeated
 //
-// Omitted fields take the defaults (jitter 144 Hz ±25 %, hitch 144 Hz
+// followed by an optional @LATENESS (see ParseLateness): "144@stress" is a
+// 144 Hz display on a machine under stress. Omitted fields take the defaults (jitter 144 Hz ±25 %, hitch 144 Hz
 // 100 ms every 1 s, pause 144 Hz for 5 s, vrr 48 to 165 Hz, overload 60 Hz
 // at 1.25 steps). Rates lie in [1, 10000] Hz; NaN, infinities, zero and
 // negative values are errors.
 func ParsePattern(s string) (Pattern, error) {
+	disp, late, hasLate := strings.Cut(s, "@")
+	p, err := parseDisplayPattern(disp)
+	if err != nil || !hasLate {
+		return p, err
+	}
+	if p.Late, err = ParseLateness(late); err != nil {
+		return p, fmt.Errorf("pattern %q: %w", s, err)
+	}
+	if p.Late.isDefault() {
+		p.Late = Lateness{} // one value for one pattern
+	}
+	return p, nil
+}
+
+// parseDisplayPattern parses a pattern without its lateness.
+func parseDisplayPattern(s string) (Pattern, error) {
 	kind, rest, _ := strings.Cut(s, ":")
 	var args []string
 	if rest != "" || strings.Contains(s, ":") {
@@ -246,8 +267,15 @@ func durArg(what string, unit, lo, hi time.Duration, dst *time.Duration) argPars
 }
 
 // String returns the pattern in the syntax ParsePattern reads, with every
-// field spelled out.
+// field spelled out (the lateness only when it is not the default).
 func (p Pattern) String() string {
+	if p.Late.isDefault() {
+		return p.displayString()
+	}
+	return p.displayString() + "@" + p.Late.String()
+}
+
+func (p Pattern) displayString() string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	ms := func(d time.Duration) string { return f(float64(d) / float64(time.Millisecond)) }
 	switch p.Kind {
@@ -275,6 +303,13 @@ func (p Pattern) String() string {
 
 // Label returns the pattern's short name for tables and plots.
 func (p Pattern) Label() string {
+	if l := p.Late.Label(); l != "" {
+		return p.displayLabel() + " @" + l
+	}
+	return p.displayLabel()
+}
+
+func (p Pattern) displayLabel() string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 5, 64) }
 	switch p.Kind {
 	case Steady:
@@ -316,7 +351,7 @@ func (p Pattern) hideAt(d time.Duration) time.Duration {
 }
 
 // frames generates a pattern's frame times. It is deterministic for a
-// given pattern and random source.
+// given pattern and random sources.
 type frames struct {
 	p    Pattern
 	rng  *rand.Rand
@@ -326,12 +361,21 @@ type frames struct {
 	// hide and show bound the hidden window of a pause pattern (both 0
 	// otherwise); frames falling inside it are not presented.
 	hide, show time.Duration
+	// stalls are the render thread's stalls of a stress lateness: the
+	// frames that fall inside one are missed.
+	stalls *stalls
+	// stalled reports that the render thread stalled just before the last
+	// frame: a hitch, or a stall that missed frames.
+	stalled bool
 }
 
 // newFrames starts a pattern's frames at a random phase within its first
 // interval, so that display and simulation are not artificially aligned.
-func newFrames(p Pattern, rng *rand.Rand, simLen time.Duration) *frames {
-	f := &frames{p: p, rng: rng}
+// The render thread's stalls draw from their own source, so that a display
+// pattern's frames are the same under every lateness but for the missed
+// ones.
+func newFrames(p Pattern, rng, stallRng *rand.Rand, simLen time.Duration) *frames {
+	f := &frames{p: p, rng: rng, stalls: newStalls(p.Late, stallRng)}
 	if p.Kind == Pause {
 		f.hide = p.hideAt(simLen)
 		f.show = f.hide + p.Hidden
@@ -343,6 +387,20 @@ func newFrames(p Pattern, rng *rand.Rand, simLen time.Duration) *frames {
 
 // next returns the next frame's time.
 func (f *frames) next() time.Duration {
+	f.stalled = false
+	for {
+		t := f.nextRaw()
+		if !f.stalls.stalled(t) {
+			return t
+		}
+		// The render thread is stalled: this refresh passes without a
+		// frame, and the next one after the stall shows.
+		f.stalled = true
+	}
+}
+
+// nextRaw returns the next frame's time of the display alone.
+func (f *frames) nextRaw() time.Duration {
 	var t time.Duration
 	if f.n == 0 {
 		t = f.base
@@ -376,6 +434,21 @@ func (f *frames) period() time.Duration {
 	return max(time.Duration(math.Round(float64(time.Second)/f.p.Hz)), 1)
 }
 
+// shortestInterval returns the shortest frame interval the pattern has
+// (render stalls only make intervals longer).
+func (p Pattern) shortestInterval() time.Duration {
+	f := &frames{p: p}
+	switch p.Kind {
+	case Jitter:
+		return time.Duration(float64(time.Second) / p.Hz * (1 - p.Jitter))
+	case VRR:
+		return time.Duration(float64(time.Second) / p.MaxHz)
+	case Intervals:
+		return slices.Min(p.List)
+	}
+	return f.period()
+}
+
 // interval returns the interval from frame n−1 (at last) to frame n.
 func (f *frames) interval(n int64, last time.Duration) time.Duration {
 	p := f.p
@@ -391,6 +464,7 @@ func (f *frames) interval(n int64, last time.Duration) time.Duration {
 		if last/p.Every != (last+d)/p.Every {
 			// The frame that would cross into the next period is the one
 			// the stall delays.
+			f.stalled = true
 			return p.Hitch
 		}
 		return d

@@ -1,8 +1,10 @@
 package verify
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"time"
@@ -10,14 +12,9 @@ import (
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"
+	"github.com/tickframe/tickframe/sync/histogram"
 	"github.com/tickframe/tickframe/sync/triplebuf"
 )
-
-// maxLateness is how late the virtual simulation wakes at most: a real one
-// wakes up to a couple of milliseconds after its deadline when the OS is
-// busy (RealClock's spin makes it punctual on an idle machine; the
-// verifier assumes the worse case).
-const maxLateness = 2 * time.Millisecond
 
 // warmup is excluded from the statistics: the adaptive render delay starts
 // from a guess and needs a moment to learn the publish delay.
@@ -25,9 +22,10 @@ const warmup = time.Second
 
 // cell is one row to run: a simulation rate, a display pattern and a mode.
 type cell struct {
-	sim  int
-	disp Pattern
-	mode Mode
+	sim    int
+	disp   Pattern
+	mode   Mode
+	driver Driver
 }
 
 // world is the reference world as the Sim sees it in the verifier: its
@@ -50,9 +48,10 @@ func (w *world) Step(tick uint64, dt float64, inputs []simthread.Input) {
 	w.World.Step(tick, dt, inputs)
 }
 
-// rowRun is the state of one row's discrete-event loop. Everything runs on
-// one goroutine: the Sim is driven through Wake, and the clock moves only
-// when the loop moves it.
+// rowRun is the state of one row's discrete-event loop. The clock moves
+// only when the loop moves it, and one goroutine at a time does anything:
+// the loop's, or, for a row driven by Sim.Run, the Sim's while the loop
+// waits for it to sleep again.
 type rowRun struct {
 	opts  *Options
 	c     cell
@@ -62,18 +61,25 @@ type rowRun struct {
 	view  *triplebuf.Consumer[simthread.Snapshot]
 	plan  *interp.Planner
 	meter *interp.Meter
+	edit  planEdit
 	step  time.Duration
-	late  *rand.Rand
+	late  *wakes
 	disp  *frames
 	end   time.Duration
 
 	nextFrame       time.Duration
-	hidden, showing bool          // a hide was processed; the show after it was processed
-	resumed         time.Duration // the first frame after the resume transition
+	nextStalled     bool // the render thread stalls before the next frame
+	stalled         bool // it stalled before this one
+	hidden, showing bool // a hide was processed; the show after it was processed
+	resumed         bool // a frame after the show was past the pause
 	warm            bool
 	lastAdvance     time.Duration // the last wake that advanced the scheduler
 	shown           bool          // a frame was shown
 	lastSim         float64       // the last frame's displayed simulated time, seconds
+	lateSeen        uint64        // late-clamped plans over the whole row, pauses aside
+	earlySeen       uint64        // early-clamped plans over the whole row, pauses aside
+	pausedSeen      uint64        // plans marked Paused over the whole row
+	sinceStall      int           // frames since the last render stall; -1 before the first
 }
 
 // rngFor returns a random source for one purpose of one row, so that rows
@@ -194,6 +200,8 @@ func newRow(opts *Options, c cell) Row {
 		cost = time.Duration(float64(step) * c.disp.Cost)
 	}
 	return Row{
+		Driver:   c.driver,
+		History:  historyFor(c.sim, c.disp),
 		Sim:      c.sim,
 		Display:  c.disp.Label(),
 		Pattern:  c.disp.String(),
@@ -206,15 +214,43 @@ func newRow(opts *Options, c cell) Row {
 	}
 }
 
+// delayLimit returns the adaptive render delay's limit for a step, as
+// interp.NewDelay sets it: the target of a delay that has seen an endless
+// publish delay.
+func delayLimit(step time.Duration) time.Duration {
+	d := interp.NewDelay(step, 0)
+	d.Observe(0, math.MaxInt64/2)
+	return d.Target()
+}
+
+// historyFor returns the snapshot history a row keeps: enough acquired
+// snapshots to reach back by the render delay's limit (max(8 steps,
+// 100 ms), interp.NewDelay's) at the row's fastest acquires, one per frame
+// and at most one per step, and two more for the bracket; never less than
+// simthread.DefaultHistory, never more than triplebuf.MaxHistory. A history
+// shorter than the delay clamps frames early under stress, when the delay
+// rises towards its limit.
+func historyFor(sim int, p Pattern) int {
+	step := simthread.Timing{Rate: sim}.Step()
+	limit := delayLimit(step)
+	acquire := max(p.shortestInterval(), step)
+	n := int((limit+acquire-1)/acquire) + 2
+	return min(max(n, simthread.DefaultHistory), triplebuf.MaxHistory)
+}
+
 func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	r := &rowRun{
-		opts:  opts,
-		c:     c,
-		row:   row,
-		clock: new(simthread.VirtualClock),
-		end:   row.Elapsed,
-		late:  rngFor(opts.Seed, "wake", fmt.Sprint(c.sim), c.disp.String()),
-		disp:  newFrames(c.disp, rngFor(opts.Seed, "display", c.disp.String()), opts.Duration),
+		opts:       opts,
+		c:          c,
+		row:        row,
+		clock:      new(simthread.VirtualClock),
+		end:        row.Elapsed,
+		late:       newWakes(c.disp.Late, rngFor(opts.Seed, "wake", fmt.Sprint(c.sim), c.disp.String())),
+		disp:       newDisplay(opts, c.disp),
+		sinceStall: -1,
+	}
+	if c.mode == Interpolated && opts.breakInterpolation != nil {
+		r.edit = opts.breakInterpolation()
 	}
 	rw, err := refworld.New(opts.Bodies, opts.Seed)
 	if err != nil {
@@ -222,6 +258,7 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	}
 	cfg := simthread.Config{
 		Timing:          simthread.Timing{Rate: c.sim},
+		History:         row.History,
 		Replay:          script(c.sim, opts.hashAt()),
 		CheckpointEvery: checkpointEvery(c.sim, row.HashTick),
 	}
@@ -231,13 +268,21 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	}
 	r.step = r.sim.Step()
 	r.view = r.sim.Snapshots()
-	r.plan = interp.NewPlanner(r.view, interp.NewDelay(r.step, 0))
+	delay := interp.NewDelay(r.step, 0)
+	r.plan = interp.NewPlanner(r.view, delay)
 	r.meter = &interp.Meter{Rate: c.sim, Body: 0, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}
 	r.nextFrame = r.disp.next()
+	r.nextStalled = r.disp.stalled
 
-	if err := r.loop(); err != nil {
+	if c.driver == ByRun {
+		err = r.runLoop()
+	} else {
+		err = r.loop()
+	}
+	if err != nil {
 		return err
 	}
+	row.Elapsed = r.end
 
 	st := r.sim.Telemetry().Read()
 	row.Ticks = st.Ticks
@@ -247,18 +292,70 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	row.Paused = st.PausedTotal
 	row.LastWake = r.lastAdvance
 	row.Pending = int64(ticksIn(row.Elapsed-row.Clamped-row.Paused, c.sim)) - int64(row.Ticks+row.DiscardedTicks)
+	row.LateKind = c.disp.Late.norm().Kind
 	row.MaxSteps = r.sim.Config().MaxSteps
 	for i, n := range st.StepsPerWake {
 		if n > 0 {
 			row.MostStepsPerWake = i
 		}
 	}
+	ms := func(s histogram.Summary) Stat {
+		return Stat{float64(s.P50) / 1e6, float64(s.P99) / 1e6, float64(s.Max) / 1e6}
+	}
+	row.Lateness = ms(st.Lateness)
+	row.PublishDelay = ms(st.PublishDelay)
 	compareHashes(row, r.sim.Checkpoints(), ref)
 	ps := r.plan.Stats()
-	row.Late, row.Early = ps.Late, ps.Early
-	row.Delay = r.plan.Delay().Value()
+	row.Counted = ps.Late == r.lateSeen && ps.Early == r.earlySeen && ps.Paused == r.pausedSeen
+	row.CountDetail = fmt.Sprintf("planner counted %d late, %d early, %d paused; the plans said %d, %d, %d",
+		ps.Late, ps.Early, ps.Paused, r.lateSeen, r.earlySeen, r.pausedSeen)
+	row.Delay = delay.Value()
+	row.DelayLimit = delayLimit(r.step)
 	row.measure(r.meter)
 	return nil
+}
+
+// newDisplay returns a row's frames. The display's phase draws from the
+// display pattern alone, so that its frames are the same under every
+// lateness but for the ones a render stall misses.
+func newDisplay(opts *Options, p Pattern) *frames {
+	return newFrames(p, rngFor(opts.Seed, "display", p.displayString()),
+		rngFor(opts.Seed, "stall", p.String()), opts.Duration)
+}
+
+// maxStretch bounds how much longer than its length a row runs when its
+// simulation lost time (discarded or clamped ticks under stress) and has
+// not reached the hashed tick at the end: 4 covers a simulation running at
+// a quarter of real time, far below what any row's lateness makes.
+const maxStretch = 4
+
+// wakeAt returns when a Sim whose next tick is due at next wakes, and
+// whether that is past the row's end. A Sim whose deadline has passed (its
+// steps overran, or it was just resumed) does not sleep and wakes at once,
+// even past the end, as Sim.Run would: the row ends at the first wake the
+// Sim sleeps for, up to MaxDelta past the end for a Sim that never sleeps
+// (overload). One that sleeps wakes late by the row's lateness. A row
+// whose Sim has not reached the hashed tick at its end runs on, a hash
+// margin at a time, up to maxStretch times its length. Past the end, the
+// row keeps what bounds the ticks left pending: the lateness of the wake
+// that did not come and how long the last one's steps ran.
+func (r *rowRun) wakeAt(next, lastWake time.Duration) (time.Duration, bool) {
+	now := r.clock.Now()
+	at, late := now, time.Duration(0)
+	if next > now {
+		late = r.late.next()
+		at = next + late
+		for at > r.end && r.sim.Telemetry().Ticks() < r.row.HashTick && r.end < maxStretch*r.row.Elapsed {
+			r.end = min(r.end+hashMargin, maxStretch*r.row.Elapsed)
+		}
+		if at <= r.end {
+			return at, false
+		}
+	} else if at <= r.end+simthread.DefaultMaxDelta {
+		return at, false
+	}
+	r.row.EndLate, r.row.EndSpan = late, now-lastWake
+	return at, true
 }
 
 // loop is the discrete-event loop: the simulation wakes at each deadline
@@ -266,6 +363,7 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 // inside one of its steps) is handled first.
 func (r *rowRun) loop() error {
 	next, err := r.sim.Wake() // time 0: publishes tick 0
+	var last time.Duration    // the last wake
 	for err == nil {
 		wasPaused := r.sim.Telemetry().Paused()
 		if wasPaused {
@@ -280,14 +378,8 @@ func (r *rowRun) loop() error {
 			}
 			next = 0
 		}
-		// A Sim whose deadline has passed (its steps overran, or it was
-		// just resumed) does not sleep and wakes at once; one that
-		// sleeps wakes late.
-		at := r.clock.Now()
-		if next > at {
-			at = next + time.Duration(r.late.Int64N(int64(maxLateness)+1))
-		}
-		if at > r.end {
+		at, past := r.wakeAt(next, last)
+		if past {
 			break
 		}
 		r.advance(at, false)
@@ -295,17 +387,74 @@ func (r *rowRun) loop() error {
 		if !wasPaused {
 			r.lastAdvance = at
 		}
+		last = at
 		next, err = r.sim.Wake()
 	}
 	if err != nil {
 		return err
 	}
-	r.advance(r.end, true)
+	r.finish()
 	return nil
 }
 
+// runLoop is loop for a Sim that runs on its own goroutine through
+// Sim.Run, as in the app: the Sim sleeps on the virtual clock until its
+// deadline, the loop waits until it does (VirtualClock.WaitSleepers), then
+// handles the display events up to the deadline plus the lateness and
+// moves the clock there, which wakes the Sim. Only one of the two does
+// anything at a time, so the row is exactly the row loop gives. The Sim
+// cannot be paused here: a paused Sim waits on Resume, not on the clock.
+func (r *rowRun) runLoop() error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Wake the loop if the Sim stops on its own (a panicking world).
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		select {
+		case <-r.sim.Done():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	r.sim.Start(ctx)
+	for {
+		dl, err := r.clock.WaitSleepers(ctx, 1)
+		if err != nil {
+			break // the Sim stopped
+		}
+		// The Sim sleeps, so its scheduler may be read: the last wake
+		// may be one the Sim made at once, without sleeping.
+		r.lastAdvance = r.sim.Scheduler().Now()
+		at, past := r.wakeAt(dl[0], r.lastAdvance)
+		if past {
+			break
+		}
+		r.advance(at, false)
+		r.clock.Set(at)
+	}
+	cancel()
+	<-stopped
+	if err := r.sim.Wait(); err != nil {
+		return err
+	}
+	r.finish()
+	return nil
+}
+
+// finish ends the row: at its end, or after the last wake's steps if they
+// ran past it, with the display's frames up to then.
+func (r *rowRun) finish() {
+	r.end = max(r.end, r.clock.Now())
+	r.advance(r.end, true)
+}
+
 // advance handles every display event before t (at t too if inclusive), in
-// time order, and never beyond the row's end.
+// time order, and never beyond the row's end. Frames leave the clock
+// alone: a Sim sleeping on it through Sim.Run must wake when the loop says,
+// not at the frame that happens to pass its deadline. Nothing a frame does
+// reads the clock; a hide or show moves it to its time, for the paused
+// Sim's wake at the show.
 func (r *rowRun) advance(t time.Duration, inclusive bool) {
 	t = min(t, r.end)
 	for {
@@ -313,16 +462,22 @@ func (r *rowRun) advance(t time.Duration, inclusive bool) {
 		if at > t || (at == t && !inclusive) {
 			return
 		}
-		r.clock.Set(at)
 		switch ev {
 		case evHide:
+			// What the app does when its window is hidden.
+			r.clock.Set(at)
 			r.hidden = true
 			r.sim.Pause()
+			r.plan.Pause()
 		case evShow:
+			r.clock.Set(at)
 			r.showing = true
+			r.plan.Resume(at)
 			r.sim.Resume()
 		case evFrame:
+			r.stalled = r.nextStalled
 			r.nextFrame = r.disp.next()
+			r.nextStalled = r.disp.stalled
 			r.frame(at)
 		}
 	}
@@ -352,13 +507,23 @@ func (r *rowRun) peek() (event, time.Duration) {
 // frame plans and measures one frame displayed at f.
 func (r *rowRun) frame(f time.Duration) {
 	plan := r.plan.Frame(f)
+	if plan.Ready {
+		switch {
+		case plan.Paused:
+			r.pausedSeen++
+		case plan.Clamp == interp.Late:
+			r.lateSeen++
+		case plan.Clamp == interp.Early:
+			r.earlySeen++
+		}
+	}
 	switch r.c.mode {
 	case Interpolated:
-		if r.opts.breakInterpolation != nil {
-			r.opts.breakInterpolation(&plan)
+		if r.edit != nil {
+			r.edit(f, &plan, held{r.view})
 		}
 	case NoInterp:
-		if plan.Ready {
+		if plan.Ready && !plan.Paused {
 			// Fixed step without interpolation: the newest snapshot as
 			// is, shown one step behind the frame as a textbook loop
 			// would (interp's TestMeter measures the same way).
@@ -369,12 +534,12 @@ func (r *rowRun) frame(f time.Duration) {
 			plan.RenderTime = f - r.step
 		}
 	}
-	r.observe(f, plan, r.view)
+	r.observe(f, plan)
 }
 
-// observe checks and measures one frame. The error statistics start over
-// at the end of the warm-up; the backwards check covers every frame.
-func (r *rowRun) observe(f time.Duration, plan interp.Plan, view *triplebuf.Consumer[simthread.Snapshot]) {
+// observe checks and measures one frame. The statistics start over at the
+// end of the warm-up; the backwards check covers every frame.
+func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 	if !plan.Ready {
 		return
 	}
@@ -382,33 +547,68 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan, view *triplebuf.Cons
 		r.warm = true
 		r.meter.PosErr.Reset()
 		r.meter.AnimErr.Reset()
-		r.meter.Skipped = 0
+		r.meter.Skipped, r.meter.Paused = 0, 0
 	}
 	// The meter's definition of going backwards, applied here because
-	// the meter does not see the frames of a resume transition.
+	// the meter does not compare across a pause.
 	sim := plan.SimTick / float64(r.c.sim)
 	if r.shown && sim < r.lastSim-1e-9 {
 		r.row.Backwards++
 	}
 	r.shown, r.lastSim = true, sim
 
-	if r.showing && r.resumed == 0 {
-		if plan.Prev.Published < r.disp.show {
-			// A resume transition: the frame's bracket still holds a
-			// snapshot from before the pause, so the render time lies
-			// across the pause and has no truth. The meter skips such
-			// frames only once it holds a snapshot from after the
-			// resume, so until then the frame is kept from it.
+	if r.showing && !r.resumed {
+		if plan.Paused {
+			// The planner holds the frozen pose until the render time
+			// has passed the first snapshot after the resume.
 			r.row.Transition++
-			return
+		} else {
+			r.resumed = true
+			r.row.TransitionSpan = f - r.disp.show
+			r.row.TransitionBound = plan.Delay + r.step + r.late.max + r.disp.period()
 		}
-		r.resumed = f
-		r.row.TransitionSpan = f - r.disp.show
-		r.row.TransitionBound = plan.Delay + r.step + maxLateness + r.disp.period()
+	}
+	if r.showing && !plan.Paused && plan.Prev.Published < r.disp.show {
+		// The planner must never let an unpaused frame's bracket reach
+		// back across the pause.
+		r.row.Crossed++
 	}
 	r.meter.Frame(f, &plan)
-	if r.warm {
-		r.row.Frames++
+	if !r.warm {
+		return
+	}
+	r.row.Frames++
+	switch {
+	case plan.Paused:
+		r.row.PausedFrames++
+		return
+	case plan.Clamp == interp.Late:
+		r.row.Late++
+	case plan.Clamp == interp.Early:
+		r.row.Early++
+	}
+	r.row.DelayMax = max(r.row.DelayMax, plan.Delay)
+
+	// Recovery from the render thread's stalls: how many frames after one
+	// the errors take to come back within the bounds for good.
+	if r.stalled {
+		r.row.Stalls++
+		r.sinceStall = 0
+	} else if r.sinceStall >= 0 {
+		r.sinceStall++
+	}
+	pos, anim := r.meter.LastPos, math.Abs(r.meter.LastAnim)
+	if r.sinceStall >= 0 && (plan.Clamp != interp.NoClamp || pos > PosErrLimit || anim > AnimErrLimit) {
+		r.row.Recovery = max(r.row.Recovery, r.sinceStall+1)
+	}
+	if r.sinceStall < 0 || r.sinceStall >= RecoveryFrames {
+		// Settled: no stall, or long enough after one.
+		if !math.IsNaN(pos) {
+			r.row.SettledPos = max(r.row.SettledPos, pos)
+		}
+		if !math.IsNaN(anim) {
+			r.row.SettledAnim = max(r.row.SettledAnim, anim)
+		}
 	}
 }
 
@@ -429,7 +629,7 @@ func runNaive(opts *Options, c cell, row *Row) {
 		row.Err = err.Error()
 		return
 	}
-	disp := newFrames(c.disp, rngFor(opts.Seed, "display", c.disp.String()), opts.Duration)
+	disp := newDisplay(opts, c.disp)
 	var times []time.Duration
 	for f := disp.next(); f <= row.Elapsed; f = disp.next() {
 		times = append(times, f)
@@ -441,7 +641,7 @@ func runNaive(opts *Options, c cell, row *Row) {
 	// The constant render delay the naive loop has on average: one frame.
 	delay := (times[len(times)-1] - times[0]) / time.Duration(len(times)-1)
 
-	r := &rowRun{opts: opts, c: c, row: row,
+	r := &rowRun{opts: opts, c: c, row: row, disp: disp, sinceStall: -1,
 		meter: &interp.Meter{Rate: c.sim, Body: 0, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}}
 	in := script(c.sim, opts.hashAt())
 	hashAt := opts.hashAt().Seconds()
@@ -472,10 +672,11 @@ func runNaive(opts *Options, c cell, row *Row) {
 		view.Acquire()
 		plan := interp.Plan{Prev: view.History(0), Next: view.History(0), Acquired: true, Alpha: 1,
 			RenderTime: f - delay, Delay: delay, SimTick: rw.Time() * float64(c.sim), Ready: true}
-		r.observe(f, plan, view)
+		r.observe(f, plan)
 		prevStart, start = start, f
 	}
 	row.Ticks = tick
 	row.Delay = delay
+	row.Counted, row.CountDetail = true, "no planner"
 	row.measure(r.meter)
 }

@@ -20,30 +20,52 @@ func writeTable(w io.Writer, res *Results) error {
 	for i := range res.Rows {
 		dw = max(dw, utf8.RuneCountInString(res.Rows[i].Display))
 	}
-	line := func(sim, disp, mode, ticks, disc, clamp, pause, p50, p99, pmax, a50, a99, amax, back, hash, result string) {
-		s := fmt.Sprintf("%4s %-*s %-6s %5s %5s %5s %5s  %6s %6s %6s  %6s %6s %6s %4s %-4s %s",
-			sim, dw, disp, mode, ticks, disc, clamp, pause, p50, p99, pmax, a50, a99, amax, back, hash, result)
+	line := func(sim, disp, mode, disc, clamp, p99, pmax, a99, amax, late, early, meas, rec, wake, hash, result string) {
+		s := fmt.Sprintf("%4s %-*s %-6s %5s %5s %6s %6s %6s %6s %5s %5s %4s %3s %5s %-4s %s",
+			sim, dw, disp, mode, disc, clamp, p99, pmax, a99, amax, late, early, meas, rec, wake, hash, result)
 		bw.WriteString(strings.TrimRight(s, " "))
 		bw.WriteByte('\n')
 	}
 
-	fmt.Fprintf(bw, "tickframe verify: %d rows, %v of simulated time each, seed %d, %d bodies, step cost %v, hash at %v\n\n",
-		len(res.Rows), res.Duration, res.Seed, res.Bodies, res.StepCost, res.HashAt)
+	title := "tickframe verify"
+	if res.Broken != "" {
+		title += " with the broken renderer " + res.Broken
+	}
+	fmt.Fprintf(bw, "%s: %d rows, %v of simulated time each, seed %d, %d bodies, step cost %v, hash at %v\n\n",
+		title, len(res.Rows), res.Duration, res.Seed, res.Bodies, res.StepCost, res.HashAt)
 	// The first heading line names the column groups; the widths are those
-	// of line's format up to the pause column.
-	fmt.Fprintf(bw, "%*s %5s %5s %5s  %-20s  %s\n", 4+1+dw+1+6+1+5, "", "disc", "clamp", "pause",
-		"-- pos err (ticks) -", "-- anim err (ms) ---")
-	line("sim", "display", "mode", "ticks", "ticks", "ms", "s", "p50", "p99", "max", "p50", "p99", "max", "back", "hash", "result")
+	// of line's format.
+	fmt.Fprintf(bw, "%*s %5s %5s %-13s %-13s %-16s %3s %5s\n", 4+1+dw+1+6, "", "disc", "clamp",
+		"pos (ticks)", "anim (ms)", "-- frames ------", "", "wake")
+	line("sim", "display", "mode", "ticks", "ms", "p99", "max", "p99", "max", "late", "early", "meas", "rec", "ms", "hash", "result")
 	for i := range res.Rows {
 		r := &res.Rows[i]
 		if i > 0 && r.Sim != res.Rows[i-1].Sim {
 			fmt.Fprintln(bw)
 		}
-		ticks, disc, clamp, pause := strconv.FormatUint(r.Ticks, 10), "-", "-", "-"
+		disc, clamp, late, early, wake := "-", "-", "-", "-", "-"
 		if r.Mode != Naive {
 			disc = strconv.FormatUint(r.DiscardedTicks, 10)
 			clamp = strconv.FormatFloat(float64(r.Clamped)/float64(time.Millisecond), 'f', 0, 64)
-			pause = strconv.FormatFloat(r.Paused.Seconds(), 'f', 2, 64)
+			late, early = strconv.FormatUint(r.Late, 10), strconv.FormatUint(r.Early, 10)
+			wake = strconv.FormatFloat(r.Lateness.Max, 'f', 1, 64)
+			if r.Lateness.Max >= 100 {
+				wake = strconv.FormatFloat(r.Lateness.Max, 'f', 0, 64)
+			}
+			if !r.Within && r.Kind != Overload {
+				wake += ">"
+			}
+		}
+		meas := "-"
+		if n := uint64(r.Frames) - r.PausedFrames; n > 0 {
+			meas = strconv.FormatFloat(100*float64(r.PosSamples)/float64(n), 'f', 1, 64)
+			if r.PosSamples == n {
+				meas = "100"
+			}
+		}
+		rec := "-"
+		if r.Stalls > 0 && r.LateKind == Calm {
+			rec = strconv.Itoa(r.Recovery)
 		}
 		hash := "ok"
 		switch {
@@ -55,14 +77,13 @@ func writeTable(w io.Writer, res *Results) error {
 		result := "ok"
 		switch {
 		case r.Baseline && !r.Pass:
-			result = "(" + failedNames(r) + ")"
+			result = "(" + shortFailed(r) + ")"
 		case !r.Pass:
-			result = "FAIL " + failedNames(r)
+			result = "FAIL " + shortFailed(r)
 		}
 		pos, anim := stat(r.PosErr, r.PosSamples), stat(r.AnimErr, r.AnimSamples)
-		line(strconv.Itoa(r.Sim), r.Display, string(r.Mode), ticks, disc, clamp, pause,
-			pos[0], pos[1], pos[2], anim[0], anim[1], anim[2],
-			strconv.FormatUint(r.Backwards, 10), hash, result)
+		line(strconv.Itoa(r.Sim), r.Display, modeLabel(r), disc, clamp,
+			pos[1], pos[2], anim[1], anim[2], late, early, meas, rec, wake, hash, result)
 	}
 
 	writeSummary(bw, res)
@@ -77,7 +98,7 @@ func writeTable(w io.Writer, res *Results) error {
 		failed++
 		for _, c := range r.Checks {
 			if !c.OK {
-				fmt.Fprintf(bw, "FAIL %d Hz × %s %s: %s: %s\n", r.Sim, r.Display, r.Mode, c.Name, c.Detail)
+				fmt.Fprintf(bw, "FAIL %d Hz × %s %s: %s: %s\n", r.Sim, r.Display, modeLabel(r), c.Name, c.Detail)
 			}
 		}
 	}
@@ -95,40 +116,79 @@ func writeTable(w io.Writer, res *Results) error {
 
 // notes explain the table; keep them true to evaluate, row.go and the
 // default patterns.
-const notes = `Columns. pos err: distance of body 0 from its true position at (frame time − render delay), in ticks of its motion.
-anim err: PresentMon's animation error, |sim-time advance − display-time advance| between consecutive frames, in ms.
-Both leave out the first second of each row (warm-up while the adaptive render delay converges) and the frames with
-no truth (across a pause, discarded or clamped time; "-": no frame had one). back: frames whose displayed sim time
-went backwards, over the whole row. disc: ticks discarded by the overload policy, one step of sim time each; clamp:
-time beyond MaxDelta not counted; pause: time the Sim spent paused. hash: world hash at the hashed tick, and at about
-ten checkpoints per simulated second before it, against a world stepped directly with the same inputs (per sim rate).
-Checks. Every row: hash; ticks + discarded = ⌊(last wake − clamped − paused) × rate⌋ exactly, at most one tick
-pending at the end; at most MaxSteps steps per wake; nothing backwards. Then p99 pos err ≤ 0.05 tick and p99 anim
-err ≤ 0.25 ms, on every display pattern but overload:
-  hitch: the render thread stalls 100 ms once a second while the sim runs on: the same bounds.
-  pause: the window hides 5 s and the app pauses the sim. The paused time must match the hidden time within a step,
-         the lateness and the step costs; the frames after the show whose bracket still holds a pre-pause snapshot
-         (the meter cannot see the resume before it has a snapshot from after it) are not measured, and must end
-         within render delay + step + lateness + a frame.
+const notes = `Columns. pos: distance of body 0 from its true position at (frame time − render delay), in ticks of its motion; anim:
+PresentMon's animation error, |sim-time advance − display-time advance| between consecutive frames, in ms. Both leave
+out the first second of each row (warm-up while the adaptive render delay converges) and the frames with no truth
+(across a pause, discarded or clamped time; "-": none had one). disc: ticks discarded by the step cap (MaxSteps), one
+step of sim time each; clamp: time beyond MaxDelta not counted. late, early: frames after the warm-up whose render
+time was past the newest snapshot (shown as is) or before the oldest held; meas: % of them (paused ones aside) whose
+position error was measured; rec: the most frames after a render-thread stall until the last one out of bounds (calm
+rows with stalls). wake: the sim's latest wake after its deadline, ms; ">": beyond the row's lateness budget, what its
+render delay's limit (max(8 steps, 100 ms)) less a step, the pad and MaxSteps step costs, its step cap (MaxSteps
+steps) and MaxDelta cover. hash: world hash at the hashed tick, and at about ten checkpoints per simulated second
+before it, against a world stepped directly with the same inputs (per sim rate); a row whose sim lost time runs on
+until it gets there, at most 4 times as long. mode run: interp with the sim on its own goroutine (Sim.Run) sleeping on
+the virtual clock; it must match the interp row exactly.
+Checks. Every row: hash; ticks + discarded = ⌊(last wake − clamped − paused) × rate⌋ exactly, the ticks pending at the
+end explained by the last wake's steps and the next one's lateness; at most MaxSteps steps per wake; nothing
+backwards; every frame measured, skipped or paused, and the planner's counts equal its plans'. Rows within their
+lateness budget: at least 95 % of frames measured, at most 1 % clamped, p99 pos ≤ 0.05 tick and p99 anim ≤ 0.25 ms;
+calm steady, jitter, vrr and pause rows: the max too; calm rows with stalls (hitch): every frame from the 2nd after a
+stall on within those bounds and unclamped. Rows beyond it: no error bound; the loss is counted (late, early, skipped,
+discarded, clamped).
+  hitch: the render thread stalls 100 ms once a second while the sim runs on.
+  pause: the window hides 5 s and the app pauses the sim and the planner. The paused time must match the hidden time
+         within a step, the lateness and the step costs; the frames after the show that the planner marks paused
+         (their bracket still holds a pre-pause snapshot) must end within render delay + step + lateness + a frame.
   overload: each step costs 1.25 steps on a 60 Hz display: the lost time must be counted (discarded ticks, or at
          30 Hz clamped time, where 8 steps outlast MaxDelta), steps per wake capped; errors shown, not bounded.
-Displays: jitter ±25 %, hitch and pause at 144 Hz; vrr: random intervals between 1/165 s and 1/48 s. The sim wakes
-late by U(0, 2 ms) and each step costs the step cost, so snapshots are published after their tick time.
-Baselines never fail the run; the checks they fail are in parentheses. noint: fixed step, newest snapshot shown as
-is; naive: variable step by the last measured frame interval, shown a frame later (no ticks: its hash differs).
+Displays: jitter ±25 %, hitch and pause at 144 Hz; vrr: random intervals between 1/165 s and 1/48 s. Lateness: calm,
+the sim wakes late by U(0, 2 ms); @stress, lognormal with median 15 ms and p99 40 ms, and the render thread stalls 10
+to 20 ms about once a second, missing frames; @heavy, the same with p99 100 ms. Each step costs the step cost, so
+snapshots are published after their tick time. The planner keeps enough snapshots to reach back by the delay's limit.
+Baselines never fail the run; the checks they fail are in parentheses. noint: fixed step, newest snapshot shown as is;
+naive: variable step by the last measured frame interval, shown a frame later (no ticks: its hash differs).
 `
 
+// shortFailed lists the row's failed checks, but for a failed maximum
+// whose p99 failed too.
+func shortFailed(r *Row) string {
+	var names []string
+	failed := make(map[string]bool)
+	for _, c := range r.Checks {
+		failed[c.Name] = failed[c.Name] || !c.OK
+	}
+	for _, c := range r.Checks {
+		p, isMax := strings.CutSuffix(c.Name, " max")
+		if !c.OK && !(isMax && failed[p]) {
+			names = append(names, c.Name)
+		}
+	}
+	return strings.Join(names, ",")
+}
+
+// modeLabel is the row's mode as the table shows it: "run" for an
+// interpolated row whose Sim ran through Sim.Run.
+func modeLabel(r *Row) string {
+	if r.Driver == ByRun {
+		return "run"
+	}
+	return string(r.Mode)
+}
+
 // writeSummary writes, per simulation rate and mode, the worst p99 of both
-// errors over the displays the mode ran on (overload rows left out: their
-// errors are not bounded).
+// errors over the rows within their lateness budget, and the loss counted
+// on the rows beyond it (overload rows left out: they lose time by design).
 func writeSummary(w io.Writer, res *Results) {
 	type key struct {
 		sim  int
-		mode Mode
+		mode string
 	}
 	type agg struct {
-		rows     int
-		pos, ani float64
+		rows, beyond       int
+		pos, ani           float64
+		frames, late, skip uint64
+		disc               uint64
 	}
 	var order []key
 	sums := make(map[key]*agg)
@@ -137,21 +197,46 @@ func writeSummary(w io.Writer, res *Results) {
 		if r.Kind == Overload || r.Err != "" {
 			continue
 		}
-		k := key{r.Sim, r.Mode}
+		k := key{r.Sim, modeLabel(r)}
 		a := sums[k]
 		if a == nil {
 			a = new(agg)
 			sums[k] = a
 			order = append(order, k)
 		}
-		a.rows++
-		a.pos = max(a.pos, r.PosErr.P99)
-		a.ani = max(a.ani, r.AnimErr.P99)
+		if r.Within {
+			a.rows++
+			a.pos = max(a.pos, r.PosErr.P99)
+			a.ani = max(a.ani, r.AnimErr.P99)
+			continue
+		}
+		a.beyond++
+		a.frames += uint64(r.Frames) - r.PausedFrames
+		a.late += r.Late + r.Early
+		a.skip += r.Skipped
+		a.disc += r.DiscardedTicks
 	}
-	fmt.Fprintf(w, "\nworst p99 over the displays (overload left out):\n%4s %-6s %4s %12s %12s\n", "sim", "mode", "rows", "pos (ticks)", "anim (ms)")
+	fmt.Fprintf(w, "\nworst p99 of the rows within their lateness budget, loss counted on the rows beyond it (overload left out):\n")
+	fmt.Fprintf(w, "%4s %-6s %6s %12s %12s %7s %8s %8s %10s\n",
+		"sim", "mode", "within", "pos (ticks)", "anim (ms)", "beyond", "clamped", "skipped", "discarded")
+	pct := func(n, of uint64) string {
+		if of == 0 {
+			return "-"
+		}
+		return strconv.FormatFloat(100*float64(n)/float64(of), 'f', 1, 64) + "%"
+	}
 	for _, k := range order {
 		a := sums[k]
-		fmt.Fprintf(w, "%4d %-6s %4d %12s %12s\n", k.sim, k.mode, a.rows, num(a.pos), num(a.ani))
+		pos, ani := "-", "-"
+		if a.rows > 0 {
+			pos, ani = num(a.pos), num(a.ani)
+		}
+		disc := "-"
+		if a.beyond > 0 {
+			disc = strconv.FormatUint(a.disc, 10)
+		}
+		fmt.Fprintf(w, "%4d %-6s %6d %12s %12s %7d %8s %8s %10s\n",
+			k.sim, k.mode, a.rows, pos, ani, a.beyond, pct(a.late, a.frames), pct(a.skip, a.frames), disc)
 	}
 }
 
