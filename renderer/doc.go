@@ -1,28 +1,49 @@
 // Package renderer draws tickframe's interpolated scene with OpenGL 4.1
-// core: every body in one instanced draw call, a ground, and a HUD.
+// core: every body as an instance of its mesh, one instanced draw call per
+// mesh part and material, a ground, and a HUD.
 //
 // Interpolation runs on the GPU. The renderer keeps one instance buffer per
 // entry of the render side's snapshot history, filled once when the
 // snapshot arrives; a frame binds the two buffers of the bracket that
-// renderer/interp planned and the vertex shader lerps each body's position
-// and slerps its orientation with one alpha uniform. A frame's CPU work is
-// therefore the same for ten bodies or a hundred thousand, and a frame that
-// gets no new snapshot uploads nothing.
+// renderer/interp planned and one pass over every body, whatever its mesh,
+// lerps its position and slerps its orientation with one alpha uniform. A
+// frame's CPU work is therefore the same for ten bodies or a hundred
+// thousand, and a frame that gets no new snapshot uploads nothing.
+//
+// Meshes and materials are registered at start-up (AddMesh, AddMaterial,
+// AddModel for a glTF model) and named by id in simthread.Body; 0 is the
+// default cube and the default material, and an id the renderer does not
+// know counts as 0. When a snapshot is uploaded, its bodies are grouped by
+// mesh and material, once: if they are in that order already (every body
+// of one mesh, or the app sorted them) the grouping is a scan; else a
+// counting sort, O(n), gives an order in which the interpolation pass
+// reads them (through an element buffer), so that each group's poses come
+// out contiguous and each is drawn by one instanced call with its
+// attributes offset to its range (OpenGL 4.1 has no base instance). A
+// frame then costs a few GL calls per group, not per body.
+//
+// Materials follow glTF's metallic-roughness model: a base colour factor
+// (linear RGBA), an optional base colour texture (sRGB, mipmapped,
+// trilinear and anisotropic), metallic and roughness, lit in linear light
+// by a sun and a sky hemisphere (shaders/surface.glsl) and encoded to sRGB
+// in the shader. A body's Color tints it. A material may bring its own
+// fragment shader against the documented Surface interface.
 //
 // The snapshot buffers all keep storage for as many bodies as the largest
 // snapshot in use: the interpolation pass fetches the older snapshot's
 // attributes for every body of the newer one, also for bodies spawned
 // since, and OpenGL 4.1 leaves a fetch past a buffer's storage undefined.
-// When a snapshot outgrows them, every buffer and the pose buffer are
-// reallocated with headroom and their contents copied on the GPU. A
-// quaternion that cannot be normalised (zero, infinite, NaN) is drawn as
-// the identity; the CPU reference, interp.Slerp, reports ErrBadQuat.
+// When a snapshot outgrows them, every buffer, its order buffer and the
+// pose buffer are reallocated with headroom and their contents copied on
+// the GPU. A quaternion that cannot be normalised (zero, infinite, NaN) is
+// drawn as the identity; the CPU reference, interp.Slerp, reports
+// ErrBadQuat.
 //
 // With Options.Probe the renderer reads back what it drew, without ever
 // waiting for the GPU. After each frame's interpolation pass it copies the
-// probe body's pose (Options.ProbeBody) out of the pass's output into a
-// small buffer of a ring of eight, and after the frame's last draw call it
-// records a GL_TIMESTAMP query and a fence. Frame and Probed poll the
+// probe body's pose (Options.ProbeBody, wherever the grouping put it) out
+// of the pass's output into a small buffer of a ring of eight, and after
+// the frame's last draw call it records a GL_TIMESTAMP query and a fence. Frame and Probed poll the
 // oldest fences with a zero timeout and read a frame's pose and timestamp
 // only once its fence has signalled, a frame or more later (at once after
 // a swap that finishes the frame, as llvmpipe's does): Probed returns one

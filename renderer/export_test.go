@@ -33,27 +33,54 @@ func (r *Renderer) Storage() (slots []int, poses int, counts []int) {
 		gl.BindBuffer(gl.COPY_READ_BUFFER, 0)
 		return int(n)
 	}
-	for _, buf := range b.ring {
-		slots = append(slots, size(buf))
+	for i := range b.slots {
+		slots = append(slots, size(b.slots[i].buf))
+		counts = append(counts, b.slots[i].count)
 	}
-	return slots, size(b.poses), append([]int(nil), b.count...)
+	return slots, size(b.poses), counts
 }
 
-// ReadPoses reads the first len(dst)/12 poses the last frame's
-// interpolation pass wrote (position and scale, rotation W X Y Z, albedo)
-// and waits for the GPU to do so: for tests, never for frames.
+// ReadPoses reads the poses of the first len(dst)/16 bodies that the last
+// frame's interpolation pass wrote (position, rotation W X Y Z, scale,
+// linear tint: 16 floats each), in the order of the snapshot's bodies
+// (the pass writes them grouped by mesh and material), and waits for the
+// GPU to do so: for tests, never for frames.
 func (r *Renderer) ReadPoses(dst []float32) error {
 	if len(dst) == 0 {
 		return nil
 	}
-	gl.BindBuffer(gl.COPY_READ_BUFFER, uint32(r.bodies.poses))
-	gl.GetBufferSubData(gl.COPY_READ_BUFFER, 0, len(dst)*4, unsafe.Pointer(&dst[0]))
+	b := r.bodies
+	s := &b.slots[max(b.boundNext, 0)]
+	const f = poseStride / 4
+	all := make([]float32, max(s.count*f, len(dst)))
+	gl.BindBuffer(gl.COPY_READ_BUFFER, uint32(b.poses))
+	gl.GetBufferSubData(gl.COPY_READ_BUFFER, 0, min(len(all), b.slotCap*f)*4, unsafe.Pointer(&all[0]))
 	gl.BindBuffer(gl.COPY_READ_BUFFER, 0)
+	if s.sorted {
+		copy(dst, all)
+	} else {
+		for j, i := range s.perm[:s.count] {
+			if int(i)*f < len(dst) {
+				copy(dst[int(i)*f:int(i+1)*f], all[j*f:])
+			}
+		}
+	}
 	return checkGL("read poses")
 }
 
+// DrawCalls reports the draw calls the last frame made for bodies: one per
+// mesh part and material group. (It reads the last slot bound for the
+// interpolation pass, which is the last frame's newer snapshot.)
+func (r *Renderer) DrawCalls() int {
+	b := r.bodies
+	if b.boundNext < 0 {
+		return 0
+	}
+	return len(b.slots[b.boundNext].items)
+}
+
 // BodyStride and PoseStride are the sizes of a body as uploaded and of an
-// interpolated pose.
+// interpolated pose (16 floats).
 const (
 	BodyStride = int(bodyStride)
 	PoseStride = poseStride

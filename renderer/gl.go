@@ -136,9 +136,12 @@ func debugCheck(op string) {
 // failed to link.
 type ShaderError struct {
 	Stage  string // "vertex", "fragment" or "link"
-	File   string // the stage's file in shaders/ ("a.vert+b.frag" for link)
+	File   string // the stage's file in shaders/, or a material's own shader ("a.vert+b.frag" for link)
 	Log    string // the driver's info log
 	Source string // the file's source; the driver's "0:N" line numbers refer to it
+	// own is set for a material's own shader (Material.Shader), which
+	// lives in the app's files, not in shaders/.
+	own bool
 }
 
 // Error returns the stage, the file and the driver's log, followed by the
@@ -149,7 +152,11 @@ func (e *ShaderError) Error() string {
 	if e.Stage == "link" {
 		what = "link"
 	}
-	fmt.Fprintf(&b, "renderer: %s shaders/%s (%s): %s", what, e.File, e.Stage, strings.TrimSpace(e.Log))
+	dir := "shaders/"
+	if e.own {
+		what, dir = what+" material shader", ""
+	}
+	fmt.Fprintf(&b, "renderer: %s %s%s (%s): %s", what, dir, e.File, e.Stage, strings.TrimSpace(e.Log))
 	if e.Source != "" {
 		b.WriteString("\n")
 		sc := bufio.NewScanner(strings.NewReader(e.Source))
@@ -163,27 +170,53 @@ func (e *ShaderError) Error() string {
 // glslVersion is the first line of every stage.
 const glslVersion = "#version 410 core\n"
 
-// source assembles a stage: the version line, common.glsl, then the file.
-// #line directives make the driver report lines of common.glsl as "1:N"
-// and lines of the file itself as "0:N", so its log points into the file.
-func source(files fs.FS, name string) (full, own string, err error) {
-	common, err := fs.ReadFile(files, shaders.Common)
-	if err != nil {
-		return "", "", fmt.Errorf("renderer: read shaders/%s: %w", shaders.Common, err)
-	}
-	body, err := fs.ReadFile(files, name)
-	if err != nil {
-		return "", "", fmt.Errorf("renderer: read shaders/%s: %w", name, err)
-	}
-	return glslVersion + "#line 1 1\n" + string(common) + "\n#line 1 0\n" + string(body), string(body), nil
+// stage names one shader stage's sources: the file name in files, and the
+// library it is compiled against: common.glsl, then prelude if not "",
+// both read from lib.
+type stage struct {
+	files   fs.FS
+	name    string
+	lib     fs.FS
+	prelude string
+	own     bool // a material's own shader (see ShaderError)
 }
 
-func compile(files fs.FS, name string, stage uint32) (uint32, error) {
-	src, own, err := source(files, name)
+// source assembles a stage: the version line, common.glsl, the prelude,
+// then the file. #line directives make the driver report lines of
+// common.glsl as "1:N", of the prelude as "2:N", and of the file itself
+// as "0:N", so its log points into the file.
+func (st stage) source() (full, own string, err error) {
+	var b strings.Builder
+	b.WriteString(glslVersion)
+	libs := []string{shaders.Common}
+	if st.prelude != "" {
+		libs = append(libs, st.prelude)
+	}
+	for i, name := range libs {
+		lib, err := fs.ReadFile(st.lib, name)
+		if err != nil {
+			return "", "", fmt.Errorf("renderer: read shaders/%s: %w", name, err)
+		}
+		fmt.Fprintf(&b, "#line 1 %d\n%s\n", i+1, lib)
+	}
+	body, err := fs.ReadFile(st.files, st.name)
+	if err != nil {
+		if st.own {
+			return "", "", fmt.Errorf("renderer: read material shader %s: %w", st.name, err)
+		}
+		return "", "", fmt.Errorf("renderer: read shaders/%s: %w", st.name, err)
+	}
+	b.WriteString("#line 1 0\n")
+	b.Write(body)
+	return b.String(), string(body), nil
+}
+
+func compile(st stage, kind uint32) (uint32, error) {
+	src, own, err := st.source()
 	if err != nil {
 		return 0, err
 	}
-	sh := gl.CreateShader(stage)
+	sh := gl.CreateShader(kind)
 	csrc, free := gl.Strs(src + "\x00")
 	gl.ShaderSource(sh, 1, csrc, nil)
 	free()
@@ -194,10 +227,10 @@ func compile(files fs.FS, name string, stage uint32) (uint32, error) {
 		log := shaderLog(sh)
 		gl.DeleteShader(sh)
 		stageName := "vertex"
-		if stage == gl.FRAGMENT_SHADER {
+		if kind == gl.FRAGMENT_SHADER {
 			stageName = "fragment"
 		}
-		return 0, &ShaderError{Stage: stageName, File: name, Log: log, Source: own}
+		return 0, &ShaderError{Stage: stageName, File: st.name, Log: log, Source: own, own: st.own}
 	}
 	return sh, nil
 }
@@ -218,20 +251,31 @@ func infoLog(obj uint32, getiv func(uint32, uint32, *int32), getLog func(uint32,
 }
 
 // LoadProgram compiles and links a program from shaders in files (usually
-// shaders.FS). A failure returns a *ShaderError naming the file, with the
-// driver's log and the numbered source; every GL object made on the way is
-// deleted. If feedback names vertex outputs, they are captured with
-// interleaved transform feedback.
+// shaders.FS), each stage with files' common.glsl before it. A failure
+// returns a *ShaderError naming the file, with the driver's log and the
+// numbered source; every GL object made on the way is deleted. If
+// feedback names vertex outputs, they are captured with interleaved
+// transform feedback.
 func LoadProgram(files fs.FS, vert, frag string, feedback ...string) (Program, error) {
-	vs, err := compile(files, vert, gl.VERTEX_SHADER)
+	fragStage := stage{}
+	if frag != "" {
+		fragStage = stage{files: files, name: frag, lib: files}
+	}
+	return loadProgram(stage{files: files, name: vert, lib: files}, fragStage, feedback...)
+}
+
+// loadProgram is LoadProgram with each stage's sources named apart; a
+// fragment stage with no name means none.
+func loadProgram(vert, frag stage, feedback ...string) (Program, error) {
+	vs, err := compile(vert, gl.VERTEX_SHADER)
 	if err != nil {
 		return 0, err
 	}
 	defer gl.DeleteShader(vs) // flagged for deletion; freed with the program
 	p := gl.CreateProgram()
 	gl.AttachShader(p, vs)
-	if frag != "" {
-		fs, err := compile(files, frag, gl.FRAGMENT_SHADER)
+	if frag.name != "" {
+		fs, err := compile(frag, gl.FRAGMENT_SHADER)
 		if err != nil {
 			gl.DeleteProgram(p)
 			return 0, err
@@ -250,13 +294,22 @@ func LoadProgram(files fs.FS, vert, frag string, feedback ...string) (Program, e
 	if ok == gl.FALSE {
 		log := programLog(p)
 		gl.DeleteProgram(p)
-		files := vert
-		if frag != "" {
-			files += "+" + frag
+		files := vert.name
+		if frag.name != "" {
+			files += "+" + frag.name
 		}
-		return 0, &ShaderError{Stage: "link", File: files, Log: log}
+		e := &ShaderError{Stage: "link", File: files, Log: log}
+		if frag.own {
+			// A material's shader links against the built-in vertex
+			// stage: its own source is what the log is about.
+			e.own = true
+			if src, own, err := frag.source(); err == nil && src != "" {
+				e.Source = own
+			}
+		}
+		return 0, e
 	}
-	if err := checkGL("link " + vert); err != nil {
+	if err := checkGL("link " + vert.name); err != nil {
 		gl.DeleteProgram(p)
 		return 0, err
 	}

@@ -42,7 +42,7 @@ func TestShaderInterpolationMatchesCPU(t *testing.T) {
 }
 
 func checkInterpolation() (string, error) {
-	b, err := newBodyPass(2)
+	b, err := newBodyPass(2, -1)
 	if err != nil {
 		return "", err
 	}
@@ -66,9 +66,9 @@ func checkInterpolation() (string, error) {
 		case 2: // the long way round: must take the short one
 			c = c.Scale(-1)
 		}
-		next[i] = simthread.Body{Pos: randPos(), Scale: 0.5, Rot: c, Color: 0xff336699, Epoch: 3}
+		next[i] = simthread.Body{Pos: randPos(), Scale: simthread.UniformScale(0.5), Rot: c, Color: 0xff336699, Epoch: 3}
 		if i < len(prev) {
-			prev[i] = simthread.Body{Pos: randPos(), Scale: 0.5, Rot: a, Epoch: 3}
+			prev[i] = simthread.Body{Pos: randPos(), Scale: simthread.UniformScale(0.5), Rot: a, Epoch: 3}
 			if i%37 == 0 {
 				prev[i].Epoch = 2 // teleported
 			}
@@ -91,7 +91,7 @@ func checkInterpolation() (string, error) {
 			return "", err
 		}
 		for i := range next {
-			p := poses[i*12 : i*12+12]
+			p := poses[i*16 : i*16+16]
 			a := alpha
 			if i >= len(prev) || prev[i].Epoch != next[i].Epoch {
 				a = 1
@@ -118,8 +118,8 @@ func checkInterpolation() (string, error) {
 			if !(d >= 1-1e-5) || !(math.Abs(float64(gpu.Len())-1) <= 1e-5) { // NaN fails too
 				return "", fmt.Errorf("body %d alpha %v: GPU slerp %v, CPU %v (|dot| %v)", i, a, gpu, rot, d)
 			}
-			if p[3] != next[i].Scale {
-				return "", fmt.Errorf("body %d: scale %v, want %v", i, p[3], next[i].Scale)
+			if s := (mgl32.Vec3{p[8], p[9], p[10]}); s != next[i].Scale {
+				return "", fmt.Errorf("body %d: scale %v, want %v", i, s, next[i].Scale)
 			}
 			checked++
 		}

@@ -21,7 +21,7 @@ type Probe struct {
 	// identity when the snapshots held a zero, infinite or NaN quaternion
 	// (see shaders/common.glsl quatNormalize). Set only when Valid.
 	Pos   mgl32.Vec3
-	Scale float32
+	Scale mgl32.Vec3
 	Rot   mgl32.Quat
 	// Valid is false when the probe body did not exist that frame: the
 	// plan was not Ready, or the newer snapshot had no body at ProbeBody.
@@ -37,6 +37,9 @@ type Probe struct {
 
 // Read-back tuning.
 const (
+	// probeBytes is what is read of a pose: position, orientation and
+	// scale (three vec4), not the tint.
+	probeBytes = 48
 	// probeSlots is how many frames' read-backs can be in flight at once.
 	// Drivers let the CPU queue 2–3 frames ahead of the GPU; 8 covers that
 	// with room for a swap that stalls a frame or two. A frame that finds
@@ -63,7 +66,8 @@ var noTimerQueries bool
 // probeRing reads the probe body's pose and a GPU timestamp back from
 // each frame without ever waiting for the GPU. Frame reserves a slot
 // (begin), copies the pose out of the pose buffer into the slot's own
-// 48-byte buffer right after the interpolation pass (capture), and after
+// 48-byte buffer (position, orientation, scale: the first 48 bytes of a
+// pose) right after the interpolation pass (capture), and after
 // the frame's last draw call records a timestamp query and a fence (end).
 // poll, a few frames later, reads the slots whose fence has signalled, in
 // order, into a queue of records that Probed empties. Each slot has its
@@ -71,7 +75,6 @@ var noTimerQueries bool
 // GPU writes per buffer: reading one range could wait for another's copy.
 type probeRing struct {
 	on    bool
-	body  int                  // Options.ProbeBody
 	timer bool                 // timestamps taken
 	now   func() time.Duration // the app's clock
 
@@ -91,7 +94,7 @@ type probeRing struct {
 	// own: glGetBufferSubData takes an unsafe.Pointer, for which cgo checks
 	// the whole allocation pointed into for Go pointers, and the Renderer
 	// has some.
-	pose   *[poseStride / 4]float32
+	pose   *[probeBytes / 4]float32
 	stamp  uint64
 	avail  uint32
 	gpuNow int64
@@ -99,7 +102,7 @@ type probeRing struct {
 
 // probeSlot is one frame's read-back in flight.
 type probeSlot struct {
-	buf   Buffer // the frame's pose, 48 bytes
+	buf   Buffer // the frame's pose, probeBytes
 	query query  // the frame's GL_TIMESTAMP, when timestamps are on
 	fence fence  // signalled when the frame's commands have completed
 	frame uint64
@@ -134,8 +137,8 @@ func (p *probeRing) init(opts *Options) error {
 	if !opts.Probe {
 		return nil
 	}
-	p.on, p.body, p.now = true, opts.ProbeBody, opts.Now
-	p.pose = new([poseStride / 4]float32)
+	p.on, p.now = true, opts.Now
+	p.pose = new([probeBytes / 4]float32)
 	if p.now == nil {
 		start := time.Now()
 		p.now = func() time.Duration { return time.Since(start) }
@@ -154,7 +157,7 @@ func (p *probeRing) init(opts *Options) error {
 		s.buf = newBuffer()
 		gl.BindBuffer(gl.COPY_WRITE_BUFFER, uint32(s.buf))
 		// STREAM_READ: written by the GPU, read once by the CPU.
-		gl.BufferData(gl.COPY_WRITE_BUFFER, poseStride, nil, gl.STREAM_READ)
+		gl.BufferData(gl.COPY_WRITE_BUFFER, probeBytes, nil, gl.STREAM_READ)
 		if p.timer {
 			var q uint32
 			gl.GenQueries(1, &q)
@@ -205,16 +208,18 @@ func (p *probeRing) begin(frame uint64) {
 }
 
 // capture copies the probe body's pose out of the pose buffer, which the
-// interpolation pass has just filled with n poses, into the frame's slot.
-// The copy runs on the GPU, in order after the pass.
-func (p *probeRing) capture(poses Buffer, n int) {
-	if p.cur < 0 || p.body < 0 || p.body >= n {
+// interpolation pass has just filled, into the frame's slot: the pose at
+// index at, where the pass put the probe body (it groups bodies by mesh;
+// −1: the body does not exist). The copy runs on the GPU, in order after
+// the pass.
+func (p *probeRing) capture(poses Buffer, at int) {
+	if p.cur < 0 || at < 0 {
 		return
 	}
 	s := &p.slots[p.cur]
 	gl.BindBuffer(gl.COPY_READ_BUFFER, uint32(poses))
 	gl.BindBuffer(gl.COPY_WRITE_BUFFER, uint32(s.buf))
-	gl.CopyBufferSubData(gl.COPY_READ_BUFFER, gl.COPY_WRITE_BUFFER, p.body*poseStride, 0, poseStride)
+	gl.CopyBufferSubData(gl.COPY_READ_BUFFER, gl.COPY_WRITE_BUFFER, at*poseStride, 0, probeBytes)
 	gl.BindBuffer(gl.COPY_READ_BUFFER, 0)
 	gl.BindBuffer(gl.COPY_WRITE_BUFFER, 0)
 	debugCheck("copy probe pose")
@@ -278,12 +283,12 @@ func (p *probeRing) poll() {
 		}
 		if s.valid {
 			gl.BindBuffer(gl.COPY_READ_BUFFER, uint32(s.buf))
-			gl.GetBufferSubData(gl.COPY_READ_BUFFER, 0, poseStride, unsafe.Pointer(&p.pose[0]))
+			gl.GetBufferSubData(gl.COPY_READ_BUFFER, 0, probeBytes, unsafe.Pointer(&p.pose[0]))
 			gl.BindBuffer(gl.COPY_READ_BUFFER, 0)
 			v := p.pose
 			rec.Pos = mgl32.Vec3{v[0], v[1], v[2]}
-			rec.Scale = v[3]
 			rec.Rot = mgl32.Quat{W: v[4], V: mgl32.Vec3{v[5], v[6], v[7]}}
+			rec.Scale = mgl32.Vec3{v[8], v[9], v[10]}
 			rec.Valid = true
 		}
 		s.fence.delete()

@@ -20,7 +20,7 @@ import (
 // pose is a body's interpolated pose.
 type pose struct {
 	pos   mgl32.Vec3
-	scale float32
+	scale mgl32.Vec3
 	rot   mgl32.Quat
 }
 
@@ -88,10 +88,13 @@ func far(pos, rot float64) bool { return pos > posTol || rot > rotTol }
 
 func probePose(p renderer.Probe) pose { return pose{p.Pos, p.Scale, p.Rot} }
 
+// poseFloats is a pose's size in a buffer read with ReadPoses.
+const poseFloats = renderer.PoseStride / 4
+
 // readPose returns pose i of a pose buffer read with ReadPoses.
 func readPose(poses []float32, i int) pose {
-	v := poses[i*12:]
-	return pose{mgl32.Vec3{v[0], v[1], v[2]}, v[3], mgl32.Quat{W: v[4], V: mgl32.Vec3{v[5], v[6], v[7]}}}
+	v := poses[i*poseFloats:]
+	return pose{mgl32.Vec3{v[0], v[1], v[2]}, mgl32.Vec3{v[8], v[9], v[10]}, mgl32.Quat{W: v[4], V: mgl32.Vec3{v[5], v[6], v[7]}}}
 }
 
 // drain collects every record of the frames drawn so far, waiting for the
@@ -248,8 +251,9 @@ func TestProbeMatchesCPUReference(t *testing.T) {
 }
 
 // TestSkippedFramesNeverDrawStaleSlot plans a frame every 1/144 s but
-// draws only some of the plans, skipping runs of up to eight, so that the
-// sequence numbers of the plans drawn jump, often past the whole history.
+// draws only some of the plans, skipping runs of up to twice the history
+// depth, so that the sequence numbers of the plans drawn jump, often past
+// the whole history.
 // Every frame drawn must show the reference body where the CPU reference
 // puts it for the plan actually drawn. With a renderer that tags a buffer
 // with a snapshot it never uploaded, the same check must fail.
@@ -276,7 +280,10 @@ func skippedFrames(t *testing.T, w *platform.Window, stale bool) error {
 	got := map[uint64]renderer.Probe{}
 	var lastSeq uint64
 	jumps, bigJumps, skip := 0, 0, 0
-	for range 400 {
+	// Runs of skipped plans up to twice the history, so that many jump
+	// past it whatever its depth.
+	maxSkip := 2 * g.planner.Depth()
+	for range 50 * (maxSkip + 2) {
 		plan, err := g.plan(time.Second / 144)
 		if err != nil {
 			return err
@@ -285,7 +292,7 @@ func skippedFrames(t *testing.T, w *platform.Window, stale bool) error {
 			skip--
 			continue
 		}
-		skip = rng.IntN(9)
+		skip = rng.IntN(maxSkip + 1)
 		if lastSeq > 0 && plan.NextSeq > lastSeq+1 {
 			jumps++
 			if plan.NextSeq > lastSeq+uint64(g.planner.Depth()) {
@@ -348,22 +355,41 @@ func skippedFrames(t *testing.T, w *platform.Window, stale bool) error {
 // older snapshot's attributes for all 3000, never reads past a buffer; the
 // old bodies must interpolate from their pose in the older snapshot (whose
 // buffer grew by a GPU copy), the new ones stand at their pose in the
-// newer. Then the count drops to 50 and everything still matches.
+// newer. Then the count drops to 50 and everything still matches. Once
+// with cubes alone, once with a third of the bodies of a second mesh,
+// interleaved, so that the pass reads them grouped through an order
+// buffer (which grows too) and the probe finds its body in that order.
 func TestSpawnPastHeadroom(t *testing.T) {
 	onMain(t, func(*platform.Window) error {
+		for _, meshes := range []int{1, 2} {
+			if err := spawnPastHeadroom(t, meshes); err != nil {
+				return fmt.Errorf("%d meshes: %w", meshes, err)
+			}
+		}
+		return nil
+	})
+}
+
+func spawnPastHeadroom(t *testing.T, meshes int) error {
+	{
 		r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1, Probe: true, ProbeBody: 2500})
 		if err != nil {
 			return err
 		}
 		defer r.Delete()
 		r.HUD().Visible = false
+		ids, _, err := addTestScene(r, meshes)
+		if err != nil {
+			return err
+		}
 		cam := renderer.DefaultCamera()
 		rng := rand.New(rand.NewPCG(5, 5))
 		body := func() simthread.Body {
 			axis := mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Normalize()
 			return simthread.Body{
 				Pos:   mgl32.Vec3{float32(rng.NormFloat64() * 5), float32(rng.NormFloat64() * 5), float32(rng.NormFloat64() * 5)},
-				Scale: 0.1, Rot: mgl32.QuatRotate(float32(rng.Float64()*6), axis), Color: 0xff8080ff,
+				Scale: simthread.UniformScale(0.1), Rot: mgl32.QuatRotate(float32(rng.Float64()*6), axis), Color: 0xff8080ff,
+				Mesh: ids[rng.IntN(3)%len(ids)],
 			}
 		}
 		move := func(old []simthread.Body, n int) []simthread.Body {
@@ -405,7 +431,7 @@ func TestSpawnPastHeadroom(t *testing.T) {
 			if poses < most*renderer.PoseStride {
 				return fmt.Errorf("%d bodies: pose buffer has %d bytes, fewer than %d poses", n, poses, most)
 			}
-			got := make([]float32, n*12)
+			got := make([]float32, n*poseFloats)
 			if err := r.ReadPoses(got); err != nil {
 				return err
 			}
@@ -437,7 +463,7 @@ func TestSpawnPastHeadroom(t *testing.T) {
 			return fmt.Errorf("spawned body 2500 read back at %v, scale %v; its pose in the newer snapshot is %v, %v", p.Pos, p.Scale, w.Pos, w.Scale)
 		}
 		return nil
-	})
+	}
 }
 
 // TestBadQuaternionsDrawIdentity feeds the shader quaternions that cannot
@@ -475,8 +501,8 @@ func TestBadQuaternionsDrawIdentity(t *testing.T) {
 		prev := make([]simthread.Body, len(cases))
 		next := make([]simthread.Body, len(cases))
 		for i, c := range cases {
-			prev[i] = simthread.Body{Scale: 1, Rot: c.prev}
-			next[i] = simthread.Body{Scale: 1, Rot: c.next, Epoch: c.epoch}
+			prev[i] = simthread.Body{Scale: simthread.UniformScale(1), Rot: c.prev}
+			next[i] = simthread.Body{Scale: simthread.UniformScale(1), Rot: c.next, Epoch: c.epoch}
 			_, err := interp.Slerp(c.prev, c.next, 0.5)
 			if usable := c.want == (mgl32.Quat{}); usable != (err == nil) {
 				return fmt.Errorf("%s: interp.Slerp gave error %v", c.name, err)
@@ -493,7 +519,7 @@ func TestBadQuaternionsDrawIdentity(t *testing.T) {
 		if err := r.Frame(&plan, &cam, width, height); err != nil {
 			return err
 		}
-		got := make([]float32, len(cases)*12)
+		got := make([]float32, len(cases)*poseFloats)
 		if err := r.ReadPoses(got); err != nil {
 			return err
 		}
@@ -534,7 +560,7 @@ func TestProbeTimestamps(t *testing.T) {
 			t.Log("this driver has no timer queries: checking only that records come without times")
 		}
 		s := newScene()
-		s.publish(1, []simthread.Body{{Scale: 1, Rot: mgl32.QuatIdent(), Color: refworld.RefColor}})
+		s.publish(1, []simthread.Body{{Scale: simthread.UniformScale(1), Rot: mgl32.QuatIdent(), Color: refworld.RefColor}})
 		cam := renderer.DefaultCamera()
 		began := map[uint64]time.Duration{}
 		var last time.Duration
@@ -628,7 +654,7 @@ func TestProbeTimestamps(t *testing.T) {
 func TestProbeOffAndAbsent(t *testing.T) {
 	onMain(t, func(*platform.Window) error {
 		s := newScene()
-		s.publish(1, []simthread.Body{{Scale: 1, Rot: mgl32.QuatIdent()}, {Scale: 1, Rot: mgl32.QuatIdent()}})
+		s.publish(1, []simthread.Body{{Scale: simthread.UniformScale(1), Rot: mgl32.QuatIdent()}, {Scale: simthread.UniformScale(1), Rot: mgl32.QuatIdent()}})
 		cam := renderer.DefaultCamera()
 		for _, c := range []struct {
 			opts      renderer.Options
@@ -686,58 +712,77 @@ func gl2err(code uint32) error {
 }
 
 // TestFrameDoesNotAllocate draws frames that each upload a new snapshot
-// and read back a probe record, and counts heap allocations: none.
+// and read back a probe record, and counts heap allocations: none. Once
+// with every body a cube, once with bodies of eight meshes and three
+// materials interleaved, which each upload groups with a counting sort.
 func TestFrameDoesNotAllocate(t *testing.T) {
 	onMain(t, func(*platform.Window) error {
-		r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1, Probe: true})
-		if err != nil {
-			return err
-		}
-		defer r.Delete()
-		r.HUD().Visible = false
-		s := newScene()
-		bodies := make([]simthread.Body, 500)
-		for i := range bodies {
-			bodies[i] = simthread.Body{Pos: mgl32.Vec3{float32(i % 20), 0, float32(i / 20)}, Scale: 0.1, Rot: mgl32.QuatIdent()}
-		}
-		for k := range 8 {
-			bodies[0].Pos[1] = float32(k)
-			s.publish(uint64(k+1), bodies)
-		}
-		cam := renderer.DefaultCamera()
-		plans := make([]interp.Plan, 7)
-		for i := range plans {
-			plans[i] = interp.Plan{Prev: s.snaps[i], Next: s.snaps[i+1], PrevSeq: uint64(i + 1), NextSeq: uint64(i + 2), Alpha: 0.5, Ready: true}
-		}
-		var ferr error
-		i, records := 0, 0
-		frame := func() {
-			p := &plans[i%len(plans)]
-			i++
-			// A new pair of sequence numbers each frame: both snapshots
-			// are uploaded again, as after a long stall.
-			p.PrevSeq += 100
-			p.NextSeq += 100
-			if err := r.Frame(p, &cam, width, height); err != nil && ferr == nil {
-				ferr = err
+		for _, meshes := range []int{1, 8} {
+			if err := frameAllocs(meshes); err != nil {
+				return fmt.Errorf("%d meshes: %w", meshes, err)
 			}
-			gl.Finish() // the swap's stand-in: no frames queued far ahead
-			for _, ok := r.Probed(); ok; _, ok = r.Probed() {
-				records++
-			}
-		}
-		for range 20 { // warm up: buffers grown, slots in use
-			frame()
-		}
-		if allocs := testing.AllocsPerRun(100, frame); allocs != 0 {
-			return fmt.Errorf("Frame and Probed allocate %v times per frame", allocs)
-		}
-		if ferr != nil {
-			return ferr
-		}
-		if records < i-1 {
-			return fmt.Errorf("only %d records in %d frames", records, i)
 		}
 		return nil
 	})
+}
+
+func frameAllocs(meshes int) error {
+	r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1, Probe: true})
+	if err != nil {
+		return err
+	}
+	defer r.Delete()
+	r.HUD().Visible = false
+	ids, mats, err := addTestScene(r, meshes)
+	if err != nil {
+		return err
+	}
+	s := newScene()
+	bodies := make([]simthread.Body, 500)
+	for i := range bodies {
+		bodies[i] = simthread.Body{Pos: mgl32.Vec3{float32(i % 20), 0, float32(i / 20)}, Scale: simthread.UniformScale(0.1), Rot: mgl32.QuatIdent(),
+			Mesh: ids[i%len(ids)], Material: mats[i/7%len(mats)]}
+	}
+	for k := range 8 {
+		bodies[0].Pos[1] = float32(k)
+		s.publish(uint64(k+1), bodies)
+	}
+	cam := renderer.DefaultCamera()
+	plans := make([]interp.Plan, 7)
+	for i := range plans {
+		plans[i] = interp.Plan{Prev: s.snaps[i], Next: s.snaps[i+1], PrevSeq: uint64(i + 1), NextSeq: uint64(i + 2), Alpha: 0.5, Ready: true}
+	}
+	var ferr error
+	i, records := 0, 0
+	frame := func() {
+		p := &plans[i%len(plans)]
+		i++
+		// A new pair of sequence numbers each frame: both snapshots
+		// are uploaded again, as after a long stall.
+		p.PrevSeq += 100
+		p.NextSeq += 100
+		if err := r.Frame(p, &cam, width, height); err != nil && ferr == nil {
+			ferr = err
+		}
+		gl.Finish() // the swap's stand-in: no frames queued far ahead
+		for _, ok := r.Probed(); ok; _, ok = r.Probed() {
+			records++
+		}
+	}
+	for range 20 { // warm up: buffers grown, slots in use
+		frame()
+	}
+	if allocs := testing.AllocsPerRun(100, frame); allocs != 0 {
+		return fmt.Errorf("Frame and Probed allocate %v times per frame", allocs)
+	}
+	if ferr != nil {
+		return ferr
+	}
+	if records < i-1 {
+		return fmt.Errorf("only %d records in %d frames", records, i)
+	}
+	if want := len(ids) * len(mats); r.DrawCalls() != want {
+		return fmt.Errorf("%d draw calls for %d meshes × %d materials", r.DrawCalls(), len(ids), len(mats))
+	}
+	return nil
 }

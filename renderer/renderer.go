@@ -58,7 +58,11 @@ func New(depth int, opts Options) (*Renderer, error) {
 	}
 	r := &Renderer{target: target{samples: chooseSamples(opts.Samples)}}
 	var err error
-	if r.bodies, err = newBodyPass(depth); err != nil {
+	probeBody := -1
+	if opts.Probe {
+		probeBody = opts.ProbeBody
+	}
+	if r.bodies, err = newBodyPass(depth, probeBody); err != nil {
 		return nil, err
 	}
 	if err = r.probe.init(&opts); err != nil {
@@ -110,7 +114,10 @@ func (r *Renderer) Probed() (Probe, bool) {
 // pixels, and returns any GL error the frame raised. It first uploads
 // whichever of the plan's two snapshots its GPU buffers do not hold, by
 // acquire sequence number, so a frame planned but never drawn cannot leave
-// a stale buffer behind. With Options.Probe it also starts the frame's
+// a stale buffer behind, and groups an uploaded snapshot's bodies by mesh
+// and material (O(n), once per snapshot). It then interpolates every body
+// in one pass and draws each group of the newer snapshot with one
+// instanced call per part of its mesh. With Options.Probe it also starts the frame's
 // read-back and collects those that have completed (see Probed). It does
 // not allocate.
 func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) error {
@@ -124,11 +131,14 @@ func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) erro
 	}
 	r.frames++
 	r.probe.begin(r.frames)
-	n := 0
+	n, at := 0, -1
 	if plan.Ready {
 		n = r.bodies.interpolate(prev, next, plan.Alpha)
+		if n > 0 {
+			at = r.bodies.probeAt(next)
+		}
 	}
-	r.probe.capture(r.bodies.poses, n)
+	r.probe.capture(r.bodies.poses, at)
 	r.target.bind()
 	gl.Viewport(0, 0, int32(width), int32(height))
 	gl.ClearColor(clearColor[0], clearColor[1], clearColor[2], 1)
@@ -141,7 +151,7 @@ func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) erro
 	vp := &r.vp
 	eye := cam.Eye()
 	r.ground.draw(vp, eye, lightDir)
-	r.bodies.drawBodies(n, vp, eye, lightDir)
+	r.bodies.drawBodies(next, n, vp, eye, lightDir, r.frames)
 	r.target.resolve()
 	if r.hud.Visible {
 		r.hud.draw(width, height) // after the resolve: text needs no MSAA

@@ -237,7 +237,7 @@ func TestTeleportDoesNotStreak(t *testing.T) {
 		defer r.Delete()
 		r.HUD().Visible = false
 		cam := renderer.DefaultCamera()
-		ref := simthread.Body{Pos: mgl32.Vec3{-8, 2, 0}, Scale: 0.8, Rot: mgl32.QuatIdent(), Color: refworld.RefColor}
+		ref := simthread.Body{Pos: mgl32.Vec3{-8, 2, 0}, Scale: simthread.UniformScale(0.8), Rot: mgl32.QuatIdent(), Color: refworld.RefColor}
 		s.publish(1, []simthread.Body{ref})
 		r.Frame(ptr(s.newest()), &cam, width, height)
 		jumped := ref
@@ -356,7 +356,7 @@ func TestGLErrorsSurface(t *testing.T) {
 		}
 		defer r.Delete()
 		cam := renderer.DefaultCamera()
-		s.publish(1, []simthread.Body{{Scale: 1, Rot: mgl32.QuatIdent(), Color: refworld.RefColor}})
+		s.publish(1, []simthread.Body{{Scale: simthread.UniformScale(1), Rot: mgl32.QuatIdent(), Color: refworld.RefColor}})
 		gl.BindBuffer(gl.ARRAY_BUFFER, 0xdead) // never generated: GL_INVALID_OPERATION in core
 		err = r.Frame(ptr(s.newest()), &cam, width, height)
 		if !errors.Is(err, renderer.ErrGL) || !strings.Contains(err.Error(), "GL_INVALID_OPERATION") {

@@ -13,3 +13,7 @@ var FS embed.FS
 
 // Common is the file prepended to every stage.
 const Common = "common.glsl"
+
+// Surface is the fragment interface of every material (see surface.glsl),
+// inserted after Common into lit.frag and into each material's own shader.
+const Surface = "surface.glsl"

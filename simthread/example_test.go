@@ -47,7 +47,7 @@ func (w *walker) Step(tick uint64, dt float64, inputs []simthread.Input) {
 
 func (w *walker) Snapshot(dst *simthread.Snapshot) {
 	dst.Bodies = append(dst.Bodies[:0], simthread.Body{
-		Pos: mgl32.Vec3{float32(w.x), 0, 0}, Scale: 1, Rot: mgl32.QuatIdent(), Color: 0xFFFFFFFF,
+		Pos: mgl32.Vec3{float32(w.x), 0, 0}, Scale: simthread.UniformScale(1), Rot: mgl32.QuatIdent(), Color: 0xFFFFFFFF,
 	})
 }
 

@@ -67,10 +67,13 @@ type Snapshot struct {
 	// Published is when the snapshot was handed to the renderer; Published
 	// − Time is the publish delay that the renderer's delay must cover.
 	Published time.Duration
-	// PeakDelay is the largest publish delay (Published − Time) of this
-	// snapshot and the PeakWindow − 1 published before it. A renderer
-	// slower than the simulation acquires only some snapshots; this lets
-	// it see the delays of those it skipped.
+	// PeakDelay is the largest publish delay of this snapshot and the
+	// PeakWindow − 1 published before it, each measured from the first
+	// tick its wake ran (the ticks before the last one of a wake are never
+	// published: a render time just past the previous snapshot waits for
+	// this one from that first tick's time on). A renderer slower than the
+	// simulation acquires only some snapshots; this lets it see the delays
+	// of those it skipped, and the catch-up of multi-step wakes.
 	PeakDelay time.Duration
 	// Bodies are the transforms to draw, index i being the same body from
 	// one snapshot to the next.
@@ -82,15 +85,47 @@ func RGB(r, g, b uint8) uint32 {
 	return 0xFF000000 | uint32(b)<<16 | uint32(g)<<8 | uint32(r)
 }
 
-// Body is the render state of one body: 40 bytes, laid out as the
-// renderer's instance buffers expect.
+// UniformScale returns the scale s along every axis, for Body.Scale.
+func UniformScale(s float32) mgl32.Vec3 { return mgl32.Vec3{s, s, s} }
+
+// Body is the render state of one body: a flat 76-byte struct that the
+// renderer uploads as it is into its GPU buffers, so its layout is part of
+// the contract with the shaders. Byte offsets (no padding, 4-byte
+// aligned):
+//
+//	 0 Pos       12 Rot    28 Scale      40 Color   44 Epoch
+//	48 Mesh      50 Material            52 Vel      64 AngVel   (76 in all)
+//
+// The zero Body has scale 0 and is not drawn. A zero Mesh, Material, Vel
+// or AngVel keeps the meaning code written before those fields existed
+// expects: the default cube, its default material, and no known motion.
 type Body struct {
-	Pos   mgl32.Vec3 // world position
-	Scale float32    // uniform scale; 0 hides the body
-	Rot   mgl32.Quat // orientation, a unit quaternion (W, then X Y Z)
-	Color uint32     // sRGB colour, 0xAABBGGRR (R in the low byte)
+	Pos mgl32.Vec3 // world position
+	Rot mgl32.Quat // orientation, a unit quaternion (W, then X Y Z)
+	// Scale scales the mesh along its own axes (before the rotation):
+	// the default cube is 2 units wide, so Scale is its half-extent. A
+	// zero Scale hides the body. Components should not be negative: a
+	// mirrored mesh is drawn inside out.
+	Scale mgl32.Vec3
+	// Color tints the body: an sRGB colour, 0xAABBGGRR (R in the low
+	// byte; see RGB), multiplied, in linear light, with its material's
+	// base colour (and texture). Alpha is ignored: bodies are opaque.
+	Color uint32
 	// Epoch changes whenever the body jumps (teleport, respawn): the
 	// renderer then shows the new pose at once instead of interpolating a
 	// streak from the old one.
 	Epoch uint32
+	// Mesh and Material name what the body is drawn with: ids the
+	// renderer returned when they were registered (renderer.AddMesh and
+	// AddMaterial). Mesh 0 is the default cube; Material 0 draws each part
+	// of the mesh with the material it was registered with (the default
+	// material for the cube). An id the renderer does not know counts as
+	// 0.
+	Mesh, Material uint16
+	// Vel is the body's linear velocity in units per second, and AngVel
+	// its angular velocity in radians per second about a world-frame axis
+	// (dq/dt = ½ (0, AngVel) ⊗ Rot). Both are optional, for renderers
+	// that interpolate with derivatives or extrapolate: zero means unknown
+	// or at rest.
+	Vel, AngVel mgl32.Vec3
 }

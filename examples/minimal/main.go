@@ -48,7 +48,7 @@ func (w *ring) Snapshot(dst *simthread.Snapshot) {
 		s, c := math.Sincos(a)
 		dst.Bodies = append(dst.Bodies, simthread.Body{
 			Pos:   mgl32.Vec3{float32(radius * c), 1.5 + 0.5*float32(math.Sin(3*a)), float32(radius * s)},
-			Scale: 0.7,
+			Scale: simthread.UniformScale(0.7),
 			Rot:   mgl32.QuatRotate(float32(w.spin), mgl32.Vec3{float32(c), 2, float32(s)}.Normalize()),
 			Color: hue(float64(i) / cubes),
 		})

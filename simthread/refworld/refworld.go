@@ -74,6 +74,8 @@ type World struct {
 	out   []simthread.Body // render state, refreshed by every Step
 	scale []float32
 	color []uint32
+	// mesh and material are what every body is drawn with (SetMesh).
+	mesh, material uint16
 }
 
 type state struct {
@@ -234,16 +236,46 @@ func (w *World) apply(in simthread.Input) {
 	}
 }
 
-// refresh converts the float64 state into the render state.
+// SetMesh makes every body, spawned ones too, be drawn with the renderer's
+// mesh and material of those ids (see simthread.Body) from the next
+// Snapshot on; the default, 0 and 0, is the default cube. It does not
+// change the state: Hash ignores it. Call it before the world is handed
+// to the simulation.
+func (w *World) SetMesh(mesh, material uint16) {
+	w.mesh, w.material = mesh, material
+	w.refresh()
+}
+
+// refVelocity returns the reference body's exact velocity at simulated time
+// t seconds: the derivative of RefPosition.
+func refVelocity(t float64) mgl64.Vec3 {
+	s, c := math.Sincos(RefOmega * t)
+	return mgl64.Vec3{-RefSpeed * s, 0, RefSpeed * c}
+}
+
+// refresh converts the float64 state into the render state, with each
+// body's true velocities: the reference body's from its closed form (it
+// spins at RefSpin about the fixed RefAxis), the swarm's from the state the
+// integrator keeps (the velocity it moved by in the last step, and the
+// world-frame angular velocity it rotates by).
 func (w *World) refresh() {
+	f32 := func(v mgl64.Vec3) mgl32.Vec3 { return mgl32.Vec3{float32(v[0]), float32(v[1]), float32(v[2])} }
 	for i := range w.out {
 		p, q := w.pos[i], w.rot[i]
+		vel, spin := w.vel[i], w.spin[i]
+		if i == 0 {
+			vel, spin = refVelocity(w.time), RefAxis.Mul(RefSpin)
+		}
 		w.out[i] = simthread.Body{
-			Pos:   mgl32.Vec3{float32(p[0]), float32(p[1]), float32(p[2])},
-			Scale: w.scale[i],
-			Rot:   mgl32.Quat{W: float32(q.W), V: mgl32.Vec3{float32(q.V[0]), float32(q.V[1]), float32(q.V[2])}},
-			Color: w.color[i],
-			Epoch: w.epoch[i],
+			Pos:      f32(p),
+			Rot:      mgl32.Quat{W: float32(q.W), V: f32(q.V)},
+			Scale:    simthread.UniformScale(w.scale[i]),
+			Color:    w.color[i],
+			Epoch:    w.epoch[i],
+			Mesh:     w.mesh,
+			Material: w.material,
+			Vel:      f32(vel),
+			AngVel:   f32(spin),
 		}
 	}
 }

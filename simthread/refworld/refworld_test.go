@@ -133,3 +133,91 @@ func TestStepAndSnapshotDoNotAllocate(t *testing.T) {
 		t.Fatalf("Step+Snapshot allocates %.1f times", a)
 	}
 }
+
+// TestVelocitiesAreTrue checks the snapshot's optional velocities against
+// the motion itself: the reference body's against the derivative of its
+// closed form, the swarm's against what the integrator did between two
+// snapshots (semi-implicit Euler moves each body by exactly its new
+// velocity times the step; its orientation turns by its angular velocity
+// times the step, about a world axis).
+func TestVelocitiesAreTrue(t *testing.T) {
+	const dt = 1.0 / 120
+	w := run(t, 64, 9, 500, nil)
+	var a, b simthread.Snapshot
+	w.Snapshot(&a)
+	w.Step(501, dt, nil)
+	w.Snapshot(&b)
+
+	tm := 501 * dt
+	ref := b.Bodies[0]
+	const h = 1e-4 // a central difference of the closed form
+	p0, p1 := refworld.RefPosition(tm-h), refworld.RefPosition(tm+h)
+	for i := range 3 {
+		want := (p1[i] - p0[i]) / (2 * h)
+		if math.Abs(float64(ref.Vel[i])-want) > 1e-4*refworld.RefSpeed {
+			t.Fatalf("reference velocity %v, closed form %v", ref.Vel, p1.Sub(p0).Mul(1/(2*h)))
+		}
+	}
+	if got := float64(ref.Vel.Len()); math.Abs(got-refworld.RefSpeed) > 1e-5 {
+		t.Errorf("reference speed %v, want RefSpeed %v", got, refworld.RefSpeed)
+	}
+	spin := refworld.RefAxis.Mul(refworld.RefSpin)
+	for i := range 3 {
+		if math.Abs(float64(ref.AngVel[i])-spin[i]) > 1e-6 {
+			t.Fatalf("reference angular velocity %v, want RefSpin × RefAxis %v", ref.AngVel, spin)
+		}
+	}
+
+	moving := 0
+	for i := 1; i < len(b.Bodies); i++ {
+		p, q := a.Bodies[i], b.Bodies[i]
+		for k := range 3 {
+			want := (float64(q.Pos[k]) - float64(p.Pos[k])) / dt
+			// float32 positions: their rounding over one step of dt.
+			tol := 2e-6 * math.Max(1, float64(q.Pos.Len())) / dt
+			if math.Abs(float64(q.Vel[k])-want) > tol {
+				t.Fatalf("body %d velocity %v, moved by %v in a step", i, q.Vel, q.Pos.Sub(p.Pos).Mul(1/dt))
+			}
+		}
+		// The rotation from p to q, in the world frame, is q p⁻¹ ≈
+		// (1, ω dt / 2).
+		d := q.Rot.Mul(p.Rot.Conjugate())
+		if d.W < 0 {
+			d = d.Scale(-1)
+		}
+		for k := range 3 {
+			want := 2 * float64(d.V[k]) / dt
+			if math.Abs(float64(q.AngVel[k])-want) > 0.01*math.Max(1, float64(q.AngVel.Len())) {
+				t.Fatalf("body %d angular velocity %v, turned by %v rad/s in a step", i, q.AngVel, d.V.Mul(2/dt))
+			}
+		}
+		if q.Vel.Len() > 0.1 && q.AngVel.Len() > 0.1 {
+			moving++
+		}
+	}
+	if moving < len(b.Bodies)/2 {
+		t.Errorf("only %d of %d swarm bodies have a velocity", moving, len(b.Bodies)-1)
+	}
+}
+
+// TestSetMesh checks that SetMesh reaches every body, those spawned later
+// too, and leaves the state's hash alone.
+func TestSetMesh(t *testing.T) {
+	w := run(t, 10, 3, 5, nil)
+	h := w.Hash()
+	w.SetMesh(2, 7)
+	if w.Hash() != h {
+		t.Fatal("SetMesh changed the hash")
+	}
+	w.Step(6, 1.0/120, []simthread.Input{{Kind: refworld.Spawn, Code: 4}})
+	var s simthread.Snapshot
+	w.Snapshot(&s)
+	for i, b := range s.Bodies {
+		if b.Mesh != 2 || b.Material != 7 {
+			t.Fatalf("body %d of %d: mesh %d material %d, want 2 and 7", i, len(s.Bodies), b.Mesh, b.Material)
+		}
+		if b.Scale[0] != b.Scale[1] || b.Scale[1] != b.Scale[2] || !(b.Scale[0] > 0) {
+			t.Fatalf("body %d: scale %v, want uniform", i, b.Scale)
+		}
+	}
+}

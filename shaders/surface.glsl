@@ -1,0 +1,120 @@
+// surface.glsl: the fragment interface of every material, inserted after
+// common.glsl into lit.frag and into a material's own shader
+// (renderer.Material.Shader). It gathers the surface into a Surface, calls
+// the material's shade function and writes its result, linear RGB,
+// encoded to sRGB. A material's shader is a GLSL 410 file that defines
+//
+//     vec3 shade(Surface s);
+//
+// and may call what this file and common.glsl define: standardShading
+// (the built-in lighting), hemisphere, sunColor, linearToSrgb, quatRotate…
+// Its compile errors cite its own lines as "0:N" (this file's are "2:N",
+// common.glsl's "1:N").
+
+in vec3 vWorld;
+in vec3 vNormal;
+in vec2 vUV;
+flat in vec3 vTint;
+flat in vec4 vBaseColor;
+flat in vec4 vParams;
+
+uniform vec3 uEye;      // the camera's position
+uniform vec3 uLightDir; // towards the sun, unit
+uniform sampler2D uBaseColorTexture; // the material's, sRGB: sampled as linear
+
+out vec4 fragColor;
+
+const float PI = 3.14159265;
+
+// sunColor is the sun's radiance as a white matte surface facing it
+// reflects it: the irradiance over π, in linear RGB. It and the hemisphere
+// below keep the look tickframe had before materials.
+const vec3 sunColor = 1.9 * vec3(1.0, 0.96, 0.9);
+
+// Surface is everything a material's shade function is given, in the
+// world frame and linear light.
+struct Surface {
+    vec3 position;   // the fragment's world position
+    vec3 normal;     // unit, facing out of the mesh
+    vec2 uv;         // the mesh's first UV set
+    vec4 baseColor;  // material factor × texture (if any) × body tint, linear RGBA
+    float metallic;  // 0 dielectric … 1 metal
+    float roughness; // 0 mirror … 1 rough (perceptual)
+    vec3 lightDir;   // towards the sun, unit
+    vec3 lightColor; // the sun's radiance (sunColor)
+    vec3 eye;        // the camera's position
+    vec3 view;       // unit, from the fragment towards the camera
+};
+
+// shade is the material's: linear RGB out, clamped to [0, 1] and encoded
+// to sRGB by main.
+vec3 shade(Surface s);
+
+// hemisphere is the ambient light arriving from direction d: sky above,
+// ground bounce below.
+vec3 hemisphere(vec3 d) {
+    return mix(vec3(0.10, 0.09, 0.08), vec3(0.30, 0.36, 0.45), 0.5 + 0.5 * d.y);
+}
+
+// envBRDF is Karis's analytic fit of the split-sum environment BRDF
+// ("Physically Based Shading on Mobile", 2014): the specular share of
+// ambient light, without a lookup texture.
+vec3 envBRDF(vec3 f0, float roughness, float nv) {
+    const vec4 c0 = vec4(-1.0, -0.0275, -0.572, 0.022);
+    const vec4 c1 = vec4(1.0, 0.0425, 1.04, -0.04);
+    vec4 r = roughness * c0 + c1;
+    float a004 = min(r.x * r.x, exp2(-9.28 * nv)) * r.x + r.y;
+    vec2 ab = vec2(-1.04, 1.04) * a004 + r.zw;
+    return f0 * ab.x + ab.y;
+}
+
+// standardShading is the built-in lighting, glTF's metallic-roughness
+// model made compact: for the sun, a Lambert diffuse lobe and a GGX
+// specular lobe (Trowbridge-Reitz distribution, Hammon's approximation of
+// the height-correlated Smith visibility, Schlick's Fresnel); for the sky,
+// the hemisphere times the diffuse colour plus the hemisphere in the
+// mirror direction times envBRDF. No pow, one exp2, one normalize: cheap
+// enough for a software rasterizer.
+vec3 standardShading(Surface s) {
+    vec3 n = s.normal, v = s.view, l = s.lightDir;
+    vec3 h = normalize(l + v);
+    float nl = max(dot(n, l), 0.0);
+    float nv = max(dot(n, v), 1e-4);
+    float nh = max(dot(n, h), 0.0);
+    float vh = max(dot(v, h), 0.0);
+    float r = clamp(s.roughness, 0.045, 1.0); // no infinitely sharp highlight
+    float a = r * r;
+    float a2 = a * a;
+    vec3 base = s.baseColor.rgb;
+    vec3 f0 = mix(vec3(0.04), base, s.metallic);
+    vec3 diffuse = base * (1.0 - s.metallic);
+    float d = nh * nh * (a2 - 1.0) + 1.0;
+    float dist = a2 / (d * d); // π × GGX's D: the π cancels against sunColor's
+    float vis = 0.5 / max(mix(2.0 * nl * nv, nl + nv, a), 1e-5);
+    float x = 1.0 - vh;
+    float x2 = x * x;
+    vec3 fresnel = f0 + (1.0 - f0) * (x2 * x2 * x);
+    vec3 direct = (diffuse + dist * vis * fresnel) * (nl * s.lightColor);
+    vec3 ambient = hemisphere(n) * diffuse + hemisphere(reflect(-v, n)) * envBRDF(f0, r, nv);
+    return direct + ambient;
+}
+
+void main() {
+    Surface s;
+    s.position = vWorld;
+    s.eye = uEye;
+    s.view = normalize(uEye - vWorld);
+    // A mesh may have zero normals (triangles without area): face the eye.
+    float nl = length(vNormal);
+    s.normal = nl > 0.0 ? vNormal / nl : s.view;
+    s.uv = vUV;
+    s.baseColor = vBaseColor * vec4(vTint, 1.0);
+    if (vParams.z > 0.5) { // the same for the whole draw: derivatives are fine
+        s.baseColor *= texture(uBaseColorTexture, vUV);
+    }
+    s.metallic = vParams.x;
+    s.roughness = vParams.y;
+    s.lightDir = uLightDir;
+    s.lightColor = sunColor;
+    fragColor = vec4(linearToSrgb(shade(s)), 1.0);
+}
