@@ -1,0 +1,111 @@
+package renderer
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/renderer/gltf"
+)
+
+// AddModel registers a glTF model as one mesh and returns its id: one part
+// per mesh primitive the scene places, with the node transforms baked into
+// the vertices and then place applied (FitCube(m.Bounds) draws it as large
+// as the default cube), and each glTF material registered as a material
+// (glTF's default material for primitives without one), each texture
+// uploaded once. Mirroring transforms are handled as glTF requires: their
+// triangles are rewound so that front faces stay counter-clockwise.
+// Primitives without triangles are left out; a model with none is an
+// error. The materials stay registered if the mesh then fails. It does
+// not modify m.
+func (r *Renderer) AddModel(m *gltf.Model, place mgl32.Mat4) (uint16, error) {
+	mats := make(map[int]uint16) // glTF material index (−1: none) → id
+	var parts []Part
+	for i := range m.Meshes {
+		me := &m.Meshes[i]
+		if len(me.Indices) < 3 {
+			continue
+		}
+		id, ok := mats[me.Material]
+		if !ok {
+			gm := gltf.DefaultMaterial()
+			if me.Material >= 0 && me.Material < len(m.Materials) {
+				gm = m.Materials[me.Material]
+			}
+			var err error
+			if id, err = r.AddMaterial(Material{
+				BaseColor: gm.BaseColor, Metallic: gm.Metallic, Roughness: gm.Roughness,
+				BaseColorTexture: gm.BaseColorTexture,
+			}); err != nil {
+				return 0, fmt.Errorf("renderer: model material %q: %w", gm.Name, err)
+			}
+			mats[me.Material] = id
+		}
+		p := bake(me, place.Mul4(me.Transform))
+		p.Material = id
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return 0, errors.New("renderer: model has no triangles to draw")
+	}
+	return r.AddMesh(parts...)
+}
+
+// bake returns mesh me's vertices transformed by t as a Part: positions by
+// t, normals by the cofactor of t's upper 3×3 (the inverse transpose
+// times the determinant, defined even where t is singular) with the
+// determinant's sign, renormalised; the triangles rewound where t mirrors.
+func bake(me *gltf.Mesh, t mgl32.Mat4) Part {
+	a := t.Mat3()
+	cof := mgl32.Mat3{
+		a[4]*a[8] - a[5]*a[7], a[5]*a[6] - a[3]*a[8], a[3]*a[7] - a[4]*a[6],
+		a[2]*a[7] - a[1]*a[8], a[0]*a[8] - a[2]*a[6], a[1]*a[6] - a[0]*a[7],
+		a[1]*a[5] - a[2]*a[4], a[2]*a[3] - a[0]*a[5], a[0]*a[4] - a[1]*a[3],
+	}
+	mirror := a.Det() < 0
+	if mirror {
+		cof = cof.Mul(-1)
+	}
+	p := Part{
+		Positions: make([]mgl32.Vec3, len(me.Positions)),
+		UVs:       me.UVs, // read only: AddMesh copies them into its buffer
+		Indices:   me.Indices,
+	}
+	for i, v := range me.Positions {
+		p.Positions[i] = t.Mul4x1(v.Vec4(1)).Vec3()
+	}
+	if me.Normals != nil {
+		p.Normals = make([]mgl32.Vec3, len(me.Normals))
+		for i, n := range me.Normals {
+			n = cof.Mul3x1(n)
+			if l := n.Len(); l > 0 && finite(l) {
+				n = n.Mul(1 / l)
+			} else {
+				n = mgl32.Vec3{}
+			}
+			p.Normals[i] = n
+		}
+	}
+	if mirror {
+		p.Indices = make([]uint32, len(me.Indices))
+		for j := 0; j+2 < len(p.Indices); j += 3 {
+			p.Indices[j], p.Indices[j+1], p.Indices[j+2] = me.Indices[j], me.Indices[j+2], me.Indices[j+1]
+		}
+	}
+	return p
+}
+
+// FitCube returns the transform that centres box b on the origin and
+// scales it uniformly so that its longest side spans the default cube's
+// 2 units ([−1, 1]): a model placed with it is drawn as large as a cube
+// at the same Body.Scale. An empty box is only centred.
+func FitCube(b gltf.Box) mgl32.Mat4 {
+	size := b.Size()
+	longest := max(size[0], size[1], size[2])
+	s := float32(1)
+	if longest > 0 && finite(longest) {
+		s = 2 / longest
+	}
+	c := b.Center()
+	return mgl32.Scale3D(s, s, s).Mul4(mgl32.Translate3D(-c[0], -c[1], -c[2]))
+}
