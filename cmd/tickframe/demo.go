@@ -36,6 +36,10 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 			return err
 		}
 	}
+	model, err := loadModel(o.model)
+	if err != nil {
+		return err
+	}
 
 	// SIGINT and SIGTERM end the run like closing the window does. A
 	// second one, once this returns, kills the process as usual.
@@ -115,6 +119,9 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	if model != nil {
+		world.SetMesh(modelMesh, 0) // every body, with the model's own materials
+	}
 	var w simthread.World = world
 	if o.stepCost > 0 {
 		w = &costlyWorld{World: world, cost: o.stepCost}
@@ -157,6 +164,7 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 		Input:                inputFor,
 		Truth:                refworld.RefPosition,
 		TruthSpeed:           refworld.RefSpeed,
+		Scene:                modelScene(model),
 	}, w)
 	if err != nil {
 		return err

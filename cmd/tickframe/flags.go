@@ -56,6 +56,8 @@ type options struct {
 	record string
 	replay string
 
+	model string
+
 	set map[string]bool // flags given on the command line
 }
 
@@ -111,6 +113,7 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	fs.Float64Var(&o.gcPressureMB, "gcpressure", 0, "allocate this many `MB/s` of garbage on a side goroutine")
 	fs.StringVar(&o.record, "record", "", "record the seed, configuration and inputs to `FILE`")
 	fs.StringVar(&o.replay, "replay", "", "replay a recording from `FILE` and check its hashes")
+	fs.StringVar(&o.model, "model", "", "draw every body with the glTF model in `FILE`.glb or .gltf")
 	// Parse calls Usage on every error, -h included: print nothing there,
 	// so that a bad flag gets its one line and -h the usage once.
 	fs.Usage = func() {}
@@ -196,6 +199,9 @@ func (o *options) validate() error {
 	}
 	if o.screenshot != "" && strings.ToLower(filepath.Ext(o.screenshot)) != ".png" {
 		return usagef("-screenshot %s: want a .png file", o.screenshot)
+	}
+	if ext := strings.ToLower(filepath.Ext(o.model)); o.model != "" && ext != ".glb" && ext != ".gltf" {
+		return usagef("-model %s: want a .glb or .gltf file", o.model)
 	}
 	// Every output path must be writable before the run starts, and no two
 	// may be the same file.

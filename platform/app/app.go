@@ -114,6 +114,12 @@ type Config struct {
 	// measures its animation error against it (see interp.Meter).
 	Truth      func(simSeconds float64) mgl64.Vec3
 	TruthSpeed float64
+	// Scene, if set, is called once by New on the main thread right after
+	// the renderer is created, before any frame: register meshes and
+	// materials there (renderer.AddMesh, AddMaterial, AddModel). Ids are
+	// given in order from 1, so a world created before New can name them.
+	// An error closes the window and New returns it.
+	Scene func(*renderer.Renderer) error
 }
 
 // App is a running tickframe application. Its methods must be called on
@@ -240,6 +246,12 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	if err != nil {
 		a.win.Close()
 		return nil, err
+	}
+	if cfg.Scene != nil {
+		if err := cfg.Scene(a.rend); err != nil {
+			a.Close()
+			return nil, err
+		}
 	}
 	if cfg.CaptureCursor {
 		a.win.CaptureCursor(true)
