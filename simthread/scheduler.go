@@ -53,7 +53,12 @@ const (
 	DefaultMaxDelta = 250 * time.Millisecond
 	// DefaultMaxSteps bounds a wake to 8 steps: 67 ms of simulation at
 	// 120 Hz, enough to absorb ordinary hitches without a spiral of death.
+	// At high rates the default grows to cover DefaultCatchUp.
 	DefaultMaxSteps = 8
+	// DefaultCatchUp is the least simulated time a wake may catch up by
+	// default: a wake 40 ms late (what a loaded machine gives at p99) at
+	// 1000 Hz must not discard ticks, so the default MaxSteps there is 50.
+	DefaultCatchUp = 50 * time.Millisecond
 	// MaxRate bounds the tick rate; beyond 10 kHz sleeping per tick makes
 	// no sense.
 	MaxRate = 10000
@@ -66,7 +71,7 @@ const (
 type Timing struct {
 	Rate     int           // ticks per second; 0 means DefaultRate
 	MaxDelta time.Duration // longest gap counted between wakes; 0 means DefaultMaxDelta
-	MaxSteps int           // most steps one wake runs; 0 means DefaultMaxSteps
+	MaxSteps int           // most steps one wake runs; 0 means DefaultMaxSteps, or DefaultCatchUp's worth at high rates
 	Overload Overload      // what happens to debt beyond MaxSteps
 }
 
@@ -80,6 +85,9 @@ func (t Timing) WithDefaults() Timing {
 	}
 	if t.MaxSteps == 0 {
 		t.MaxSteps = DefaultMaxSteps
+		if t.Rate > 0 {
+			t.MaxSteps = max(DefaultMaxSteps, int((int64(DefaultCatchUp)*int64(t.Rate)+int64(time.Second)-1)/int64(time.Second)))
+		}
 	}
 	return t
 }

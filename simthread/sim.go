@@ -16,10 +16,12 @@ import (
 
 // Defaults for Config.
 const (
-	// DefaultHistory: the renderer keeps the 4 newest snapshots, enough to
+	// DefaultHistory: the renderer keeps the 8 newest snapshots, enough to
 	// find a pair bracketing a render time one tick and a margin behind
-	// even when publishes jitter by most of a tick.
-	DefaultHistory = 4
+	// when the margin grows to the 40 ms a loaded machine makes wakes late
+	// (six 120 Hz ticks, and the bracket). With fewer, frames clamp early
+	// once the render delay rises.
+	DefaultHistory = 8
 	// DefaultInputs is the input queue's capacity: far more than a person
 	// can produce in one tick.
 	DefaultInputs = 256
@@ -273,7 +275,7 @@ func (s *Sim) Wake() (next time.Duration, err error) {
 	if !s.started {
 		s.started = true
 		s.sched.Start(now)
-		if err := s.publishTick(0); err != nil {
+		if err := s.publishTick(0, 0); err != nil {
 			return 0, err
 		}
 		s.deadline = s.sched.NextDeadline()
@@ -303,7 +305,7 @@ func (s *Sim) Wake() (next time.Duration, err error) {
 		// timeline, so the renderer has a snapshot on this side of the
 		// pause at once and holds the pose instead of planning frames
 		// against the old timeline.
-		if err := s.publishTick(s.sched.Tick()); err != nil {
+		if err := s.publishTick(s.sched.Tick(), s.sched.Tick()); err != nil {
 			return 0, err
 		}
 		s.deadline = s.sched.NextDeadline()
@@ -395,7 +397,7 @@ func (s *Sim) run(now time.Duration) (err error) {
 		}
 	}
 	if steps > 0 {
-		if err := s.publishTick(tick); err != nil {
+		if err := s.publishTick(tick, w.First); err != nil {
 			return err
 		}
 	}
@@ -407,9 +409,15 @@ func (s *Sim) run(now time.Duration) (err error) {
 }
 
 // publishTick writes the world's snapshot for tick into the back slot,
-// stamps it and hands it over. A panic in the world's Snapshot becomes a
-// *PanicError, whichever wake publishes (the first, a resume, a step).
-func (s *Sim) publishTick(tick uint64) (err error) {
+// stamps it and hands it over; first is the first tick the wake ran. A
+// panic in the world's Snapshot becomes a *PanicError, whichever wake
+// publishes (the first, a resume, a step).
+//
+// The publish delay that matters to a renderer is Published − TickTime(first),
+// not Published − Time: the ticks a wake runs before the last are never
+// published on their own, so a render time just past the previous snapshot
+// waits for this publish as long as that first tick did.
+func (s *Sim) publishTick(tick, first uint64) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &PanicError{Tick: tick, Value: r, Stack: debug.Stack()}
@@ -424,14 +432,15 @@ func (s *Sim) publishTick(tick uint64) (err error) {
 	snap.Tick = tick
 	snap.Time = s.sched.TickTime(tick)
 	snap.Published = s.clock.Now()
-	s.peaks[s.peakAt] = snap.Published - snap.Time
+	delay := snap.Published - s.sched.TickTime(first)
+	s.peaks[s.peakAt] = delay
 	s.peakAt = (s.peakAt + 1) % PeakWindow
 	snap.PeakDelay = 0
 	for _, d := range s.peaks {
 		snap.PeakDelay = max(snap.PeakDelay, d)
 	}
 	s.out.Publish()
-	s.tel.PublishDelay.Record(int64(snap.Published - snap.Time))
+	s.tel.PublishDelay.Record(int64(delay))
 	if r != nil {
 		r.End()
 	}

@@ -31,8 +31,9 @@ type Telemetry struct {
 	Lateness histogram.H
 	// StepTime is how long each World.Step took (ns).
 	StepTime histogram.H
-	// PublishDelay is Published − Time of each snapshot (ns): the wake's
-	// lateness plus the time its steps took.
+	// PublishDelay is each snapshot's publish time minus the tick time of
+	// the first tick its wake ran (ns): the wake's lateness plus the time
+	// its steps took (see Snapshot.PeakDelay).
 	PublishDelay histogram.H
 }
 

@@ -41,14 +41,17 @@ const (
 	// happened to show.
 	DefaultPad = 500 * time.Microsecond
 	// delayWindow is how long a publish delay counts towards the margin:
-	// a spike holds the delay up for 2 s, then it glides down.
-	delayWindow  = 2 * time.Second
-	delayBuckets = 4
+	// a spike holds the delay up for 8 s, then it glides down. Under
+	// sustained load the spikes come more often than that, so the delay
+	// settles at their level instead of falling and rising again (every
+	// rise shows: it slows the displayed motion by up to riseRate).
+	delayWindow  = 8 * time.Second
+	delayBuckets = 8
 	// riseRate and fallRate bound how fast the delay moves, as a fraction
 	// of the time between frames: rising at 10 % slows the displayed motion
 	// to 90 % speed for a moment instead of jumping it backwards; falling
 	// at 1 % speeds it up by 1 %, which nobody can see.
-	riseRate = 0.10
+	riseRate = 1.0
 	fallRate = 0.01
 	// maxFall caps the fall per frame: every nanosecond the delay falls
 	// is a nanosecond of animation error in that frame, and 1 % of a slow

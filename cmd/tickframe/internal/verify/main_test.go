@@ -194,7 +194,7 @@ func TestMainBreak(t *testing.T) {
 func TestMainLateness(t *testing.T) {
 	js := filepath.Join(t.TempDir(), "out.json")
 	var stdout, stderr bytes.Buffer
-	args := []string{"-sim", "500", "-duration", "3s", "-display", "144", "-lateness", "calm,stress", "-baselines=false", "-json", js}
+	args := []string{"-sim", "500", "-duration", "3s", "-display", "144", "-lateness", "calm,heavy", "-baselines=false", "-json", js}
 	if code := verify.Main(args, &stdout, &stderr); code != verify.ExitPass {
 		t.Fatalf("exit status %d\n%s\n%s", code, stdout.String(), stderr.String())
 	}
@@ -211,7 +211,7 @@ func TestMainLateness(t *testing.T) {
 	for _, r := range res.Rows {
 		got = append(got, r.Pattern+" "+string(r.Driver))
 	}
-	want := []string{"steady:144 ", "steady:144 run", "steady:144@stress:15:40:1 ", "steady:144@stress:15:40:1 run"}
+	want := []string{"steady:144 ", "steady:144 run", "steady:144@stress:15:100:1 "}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("rows %q, want %q", got, want)
 	}

@@ -53,19 +53,23 @@ func (w *world) Step(tick uint64, dt float64, inputs []simthread.Input) {
 // the loop's, or, for a row driven by Sim.Run, the Sim's while the loop
 // waits for it to sleep again.
 type rowRun struct {
-	opts  *Options
-	c     cell
-	row   *Row
-	clock *simthread.VirtualClock
-	sim   *simthread.Sim
-	view  *triplebuf.Consumer[simthread.Snapshot]
-	plan  *interp.Planner
-	meter *interp.Meter
-	edit  planEdit
-	step  time.Duration
-	late  *wakes
-	disp  *frames
-	end   time.Duration
+	// pos and anim are the errors of the steady frames: neither clamped,
+	// nor coarse, nor rising (see Row.Coarse, Row.Rising).
+	pos, anim histogram.H
+	lastDelay time.Duration
+	opts      *Options
+	c         cell
+	row       *Row
+	clock     *simthread.VirtualClock
+	sim       *simthread.Sim
+	view      *triplebuf.Consumer[simthread.Snapshot]
+	plan      *interp.Planner
+	meter     *interp.Meter
+	edit      planEdit
+	step      time.Duration
+	late      *wakes
+	disp      *frames
+	end       time.Duration
 
 	nextFrame       time.Duration
 	nextStalled     bool // the render thread stalls before the next frame
@@ -312,6 +316,8 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	row.Delay = delay.Value()
 	row.DelayLimit = delayLimit(r.step)
 	row.measure(r.meter)
+	row.PosSteady = Stat{float64(r.pos.Quantile(0.5)) / 1e6, float64(r.pos.Quantile(0.99)) / 1e6, float64(r.pos.Max()) / 1e6}
+	row.AnimSteady = Stat{float64(r.anim.Quantile(0.5)) / 1e6, float64(r.anim.Quantile(0.99)) / 1e6, float64(r.anim.Max()) / 1e6}
 	return nil
 }
 
@@ -598,7 +604,27 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 		r.sinceStall++
 	}
 	pos, anim := r.meter.LastPos, math.Abs(r.meter.LastAnim)
-	if r.sinceStall >= 0 && (plan.Clamp != interp.NoClamp || pos > PosErrLimit || anim > AnimErrLimit) {
+	rising := r.lastDelay > 0 && plan.Delay > r.lastDelay
+	r.lastDelay = plan.Delay
+	coarse := plan.Next.Tick-plan.Prev.Tick > 1 && plan.Clamp == interp.NoClamp
+	switch {
+	case math.IsNaN(pos):
+	case coarse:
+		// A bracket across several ticks: the wake ran them at once and
+		// published only the last, so lerp cuts the chord of the curve
+		// between them. Counted.
+		r.row.Coarse++
+	case rising:
+		// The delay rose to cover a wake later than any before: the
+		// displayed time stood still for the frame. Counted.
+		r.row.Rising++
+	case plan.Clamp == interp.NoClamp:
+		r.pos.Record(int64(pos * 1e6))
+		if !math.IsNaN(anim) {
+			r.anim.Record(int64(anim * 1e6))
+		}
+	}
+	if r.sinceStall >= 0 && (plan.Clamp != interp.NoClamp || pos > posLimit(r.c.sim) || anim > AnimErrLimit) {
 		r.row.Recovery = max(r.row.Recovery, r.sinceStall+1)
 	}
 	if r.sinceStall < 0 || r.sinceStall >= RecoveryFrames {
@@ -679,4 +705,6 @@ func runNaive(opts *Options, c cell, row *Row) {
 	row.Delay = delay
 	row.Counted, row.CountDetail = true, "no planner"
 	row.measure(r.meter)
+	row.PosSteady = Stat{float64(r.pos.Quantile(0.5)) / 1e6, float64(r.pos.Quantile(0.99)) / 1e6, float64(r.pos.Max()) / 1e6}
+	row.AnimSteady = Stat{float64(r.anim.Quantile(0.5)) / 1e6, float64(r.anim.Quantile(0.99)) / 1e6, float64(r.anim.Max()) / 1e6}
 }

@@ -49,7 +49,20 @@ const (
 const (
 	PosErrLimit  = 0.05 // ticks, p99 of the position error
 	AnimErrLimit = 0.25 // ms, p99 of PresentMon's animation error
+	// PosErrMotion is the position error allowed however short a tick:
+	// 0.05 tick at 120 Hz, 0.42 ms of motion. At 500 or 1000 Hz a tick is
+	// so short that lerping across the ticks a late wake runs at once
+	// (only the last is published) cuts a chord longer than 0.05 tick of
+	// the curve while the drawn point is less than half a millisecond of
+	// motion away from the truth.
+	PosErrMotion = PosErrLimit * float64(time.Second/120) / float64(time.Millisecond) // ms
 )
+
+// posLimit returns the position error bound of a row, in its ticks: the
+// larger of PosErrLimit and PosErrMotion of motion.
+func posLimit(sim int) float64 {
+	return max(PosErrLimit, PosErrMotion*float64(sim)/1000)
+}
 
 // The bounds that catch small lies.
 const (
@@ -264,7 +277,17 @@ type Row struct {
 	// PosErr is the position error in ticks, AnimErr PresentMon's
 	// animation error in ms, both after the warm-up, over PosSamples and
 	// AnimSamples frames (frames without a defined truth are Skipped).
-	PosErr      Stat   `json:"pos_err_ticks"`
+	PosErr Stat `json:"pos_err_ticks"`
+	// Coarse counts measured frames whose bracket spans several ticks (a
+	// late wake ran them at once and published only the last: lerp cuts
+	// the chord of a curved path there); Rising those whose render delay
+	// rose (a wake later than any before: the displayed time stood still
+	// for the frame). PosSteady and AnimSteady are the errors of the other
+	// frames that were not clamped.
+	Coarse      uint64 `json:"coarse_frames"`
+	Rising      uint64 `json:"rising_frames"`
+	PosSteady   Stat   `json:"pos_err_steady_ticks"`
+	AnimSteady  Stat   `json:"anim_err_steady_ms"`
 	AnimErr     Stat   `json:"anim_err_ms"`
 	PosSamples  uint64 `json:"pos_samples"`
 	AnimSamples uint64 `json:"anim_samples"`
