@@ -44,13 +44,17 @@ const (
 	// a spike holds the delay up for 8 s, then it glides down. Under
 	// sustained load the spikes come more often than that, so the delay
 	// settles at their level instead of falling and rising again (every
-	// rise shows: it slows the displayed motion by up to riseRate).
+	// rise shows: the displayed time stands still while it rises).
 	delayWindow  = 8 * time.Second
 	delayBuckets = 8
 	// riseRate and fallRate bound how fast the delay moves, as a fraction
-	// of the time between frames: rising at 10 % slows the displayed motion
-	// to 90 % speed for a moment instead of jumping it backwards; falling
-	// at 1 % speeds it up by 1 %, which nobody can see.
+	// of the time between frames. Rising by a whole frame holds the
+	// displayed time still for that frame (it never runs backwards) and
+	// reaches a new peak in as few frames as possible: under a heavy tail
+	// of lateness (a loaded machine), a gentler rise (10 % was tried)
+	// slows the motion for so many frames that more than 1 % of them are
+	// off, where a hold costs a few. Falling at 1 % speeds the motion up
+	// by 1 %, which nobody can see.
 	riseRate = 1.0
 	fallRate = 0.01
 	// maxFall caps the fall per frame: every nanosecond the delay falls
