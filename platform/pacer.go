@@ -136,6 +136,39 @@ func (p *Pacer) Frame(ctx context.Context) (time.Duration, error) {
 	return t, nil
 }
 
+// FrameAt is Frame for a frame that starts lead before the vblank it is
+// displayed at and returns that vblank: the first one at least lead after
+// now. In software mode it sleeps until the vblank minus lead; a frame
+// that cannot start by then takes the next vblank, and the ones skipped
+// count in Missed. In hardware mode (the swap waits for the display) it
+// snaps the start to the grid as Frame does and returns the vblank after
+// it. lead is at most one period.
+func (p *Pacer) FrameAt(ctx context.Context, lead time.Duration) (time.Duration, error) {
+	lead = min(max(lead, 0), p.Period())
+	if !p.software {
+		t, err := p.Frame(ctx)
+		return t + p.Period(), err
+	}
+	now := p.clock.Now()
+	if !p.started {
+		p.started = true
+		p.origin, p.k, p.last = now, 0, now
+		return now + lead, nil
+	}
+	next := p.k + 1
+	if start := p.vblank(next) - lead; now > start {
+		behind := int64(float64(now-start)*p.hz/1e9) + 1
+		next += behind
+		p.missed += uint64(behind)
+	}
+	t := p.vblank(next)
+	if err := p.clock.SleepUntil(ctx, t-lead); err != nil {
+		return 0, err
+	}
+	p.k, p.last = next, t
+	return t, nil
+}
+
 // SwapSample is one measured frame: the time since the previous swap
 // returned, and whether the frame was held back by ProbeDelay before its
 // swap.

@@ -23,6 +23,7 @@ type Renderer struct {
 	hud    *HUD
 	target target
 	probe  probeRing
+	flight inFlight
 	frames uint64
 	// vp is the frame's view-projection matrix; a field, not a local, as
 	// its address goes to cgo and a local would escape every frame.
@@ -176,4 +177,5 @@ func (r *Renderer) Delete() {
 	}
 	r.target.delete()
 	r.probe.delete()
+	r.flight.delete()
 }

@@ -155,6 +155,7 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 		Refresh:              o.refresh,
 		Sim:                  simCfg,
 		Sched:                schedConfig(o),
+		Latency:              o.latency,
 		Spin:                 spin,
 		Delay:                o.delay,
 		Duration:             o.duration,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"
 )
@@ -48,6 +49,7 @@ type options struct {
 	pprofRemote  bool
 	stress       int
 	headroom     int
+	latency      app.LatencyMode
 	bgNice       int
 	critNice     int
 	stepCost     time.Duration
@@ -106,6 +108,7 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	fs.StringVar(&o.pprofAddr, "pprof", "", "serve net/http/pprof on `ADDR` (loopback only, e.g. localhost:6060)")
 	fs.BoolVar(&o.pprofRemote, "pprof-remote", false, "allow -pprof on a non-loopback address")
 	fs.IntVar(&o.stress, "stress", 0, "run `N` goroutines of busy work")
+	latency := fs.String("latency", "low", "`low`: frames just in time, one in flight; throughput: a vblank ahead, the driver queueing")
 	fs.IntVar(&o.headroom, "headroom", 2, "keep `N` idle Ps above the goroutines that want to run, adjusting GOMAXPROCS (-1: leave it alone)")
 	fs.IntVar(&o.bgNice, "bgnice", 10, "run the process's other threads at nice `N` (-1: leave them alone)")
 	fs.IntVar(&o.critNice, "critnice", -10, "ask for nice `N` on the simulation and render threads (needs CAP_SYS_NICE; 0: do not ask)")
@@ -132,6 +135,9 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	o.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	var err error
+	if o.latency, err = app.ParseLatency(*latency); err != nil {
+		return nil, usagef("-latency %q: want low or throughput", *latency)
+	}
 	if o.overload, err = simthread.ParseOverload(overload); err != nil {
 		return nil, usagef("-overload %q: want discard or keep", overload)
 	}

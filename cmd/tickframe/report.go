@@ -56,6 +56,11 @@ type Report struct {
 	LowFPS             float64   `json:"low_1pct_fps"`    // mean rate of the slowest 1 % of frames
 	StutterFrames      uint64    `json:"stutter_frames"`  // frames over twice the median of the 19 around them
 	InputsDropped      uint64    `json:"inputs_dropped"`
+	LatencyMode        string    `json:"latency_mode"`
+	InputAgeMs         Quant2    `json:"input_age_ms"`      // input polled → frame displayed
+	FramesInFlight     int       `json:"frames_in_flight"`  // most frames presented and unfinished when a frame started
+	FrameLeadMs        float64   `json:"frame_lead_ms"`     // how long before its display time a frame starts (at the end)
+	InFlightWaitMs     Quant2    `json:"in_flight_wait_ms"` // low latency: waits for the GPU before a frame's GL work
 	RenderDelayMs      float64   `json:"render_delay_ms"` // at the end
 	DiscardedTicks     uint64    `json:"discarded_ticks"`
 	DiscardedS         float64   `json:"discarded_s"`
@@ -216,6 +221,11 @@ func buildReport(a *app.App, world *refworld.World, o *options) *Report {
 	r.LowFPS = round(st.LowFPS(), 2)
 	r.StutterFrames = st.Stutter.Count
 	r.InputsDropped = a.InputsDropped()
+	r.LatencyMode = a.Config().Latency.String()
+	r.InputAgeMs = Quant2{ms(st.InputAge.Quantile(0.5)), ms(st.InputAge.Quantile(0.99))}
+	r.FramesInFlight = st.InFlight
+	r.FrameLeadMs = ms(int64(st.Lead))
+	r.InFlightWaitMs = Quant2{ms(st.InFlightWait.Quantile(0.5)), ms(st.InFlightWait.Quantile(0.99))}
 	return r
 }
 

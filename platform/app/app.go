@@ -65,6 +65,10 @@ type Config struct {
 	// (where none paces the swaps, or to test other rates). 0 uses the
 	// monitor's rate, or the measured swap rate, or else 60 Hz in software.
 	Refresh float64
+	// Latency chooses just-in-time frames with at most one frame in
+	// flight (LowLatency, the default) or frames started a vblank ahead
+	// with the driver queueing (Throughput).
+	Latency LatencyMode
 	// Sim configures the simulation goroutine.
 	Sim simthread.Config
 	// Sched configures how the simulation and render threads are kept on
@@ -173,6 +177,7 @@ type App struct {
 	warmTicks  uint64        // ticks run at the end of the warm-up
 	warmPaused time.Duration // time paused by then
 	testFrame  func()        // called every frame after the input; tests only
+	jit        jit
 	metered    bool          // the meter measured this frame
 	swaps      [swapRing]swapRecord
 	cand       shownFrame    // the last frame known shown, not yet final
@@ -328,6 +333,9 @@ func (a *App) afterMeasuring() {
 	a.pacer, _ = platform.NewPacer(a.clock, hz, software) // hz is in range
 }
 
+// Config returns the configuration the App was made with.
+func (a *App) Config() Config { return a.cfg }
+
 // Sim returns the simulation. Its telemetry may be read at any time; its
 // input log and checkpoints once Run has returned.
 func (a *App) Sim() *simthread.Sim { return a.sim }
@@ -421,6 +429,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 			break // ctx done while waiting for the vblank
 		}
 		a.handle(a.win.Poll())
+		f.poll = a.clock.Now()
 		if a.testFrame != nil {
 			a.testFrame() // tests inject events here, through handle
 		}

@@ -13,6 +13,8 @@ import (
 // frameState is one frame of Run: its display time and its trace task.
 type frameState struct {
 	at    time.Duration   // the display time the frame is planned for
+	start time.Duration   // when its work started
+	poll  time.Duration   // when its input was polled
 	since time.Duration   // at, since the first frame
 	ctx   context.Context // carries the frame's trace task
 	task  *trace.Task
@@ -45,8 +47,15 @@ func (a *App) pace(ctx, rctx context.Context) (frameState, bool) {
 	if trace.IsEnabled() {
 		f.ctx, f.task = trace.NewTask(rctx, "frame")
 	}
+	// The lead: how long before its display time the frame starts. Low
+	// latency starts it just in time; throughput a whole period ahead.
+	var lead time.Duration
 	if a.pacer != nil {
-		at, err := a.pacer.Frame(ctx)
+		lead = a.pacer.Period()
+		if a.cfg.Latency == LowLatency && a.pacer.Software() {
+			lead = a.jit.next(a.pacer.Period())
+		}
+		at, err := a.pacer.FrameAt(ctx, lead)
 		if err != nil {
 			f.end()
 			return f, false
@@ -55,6 +64,9 @@ func (a *App) pace(ctx, rctx context.Context) (frameState, bool) {
 	} else {
 		f.at = a.clock.Now()
 	}
+	a.planner.SetLead(lead)
+	a.stats.Lead = lead
+	f.start = a.clock.Now()
 	f.since = f.at - a.start
 	if a.cfg.Duration > 0 && f.since >= a.cfg.Duration {
 		a.quit = true // this frame is the last
@@ -105,6 +117,14 @@ func (a *App) present(f *frameState, plan *interp.Plan) error {
 		a.collectShown(false)
 		return nil
 	}
+	a.stats.InFlight = max(a.stats.InFlight, a.rend.InFlight())
+	if a.cfg.Latency == LowLatency {
+		// At most one frame in flight: the GPU has finished the last
+		// frame before this one's GL work starts.
+		if w := a.rend.WaitInFlight(1, inFlightTimeout); w > 0 {
+			a.stats.InFlightWait.Record(int64(w))
+		}
+	}
 	drawn, err := a.draw(f.ctx, plan)
 	if err != nil {
 		return err
@@ -122,10 +142,12 @@ func (a *App) present(f *frameState, plan *interp.Plan) error {
 	region := trace.StartRegion(f.ctx, "render.swap")
 	a.win.Swap()
 	region.End()
+	a.rend.Presented()
 	interval := a.swapped(probe)
+	a.jit.add(a.stats.lastSwap - f.start)
 	if drawn {
 		id := a.rend.Frames()
-		a.swaps[id%swapRing] = swapRecord{id: id, present: presentAt, done: a.stats.lastSwap}
+		a.swaps[id%swapRing] = swapRecord{id: id, poll: f.poll, present: presentAt, done: a.stats.lastSwap}
 		if a.metered {
 			a.meter.Track(id)
 		}
@@ -183,14 +205,15 @@ const swapRing = 64
 // swapRecord is when a drawn frame was presented (the swap called) and
 // when the swap returned.
 type swapRecord struct {
-	id            uint64
-	present, done time.Duration
+	id                  uint64
+	poll, present, done time.Duration
 }
 
 // shownFrame is a drawn frame whose display time is known.
 type shownFrame struct {
 	valid   bool
 	probe   renderer.Probe
+	poll    time.Duration
 	present time.Duration
 	display time.Duration
 }
@@ -222,7 +245,7 @@ func (a *App) collectShown(final bool) {
 		if a.pacer != nil {
 			display = a.pacer.DisplayAt(done)
 		}
-		a.shown(shownFrame{valid: true, probe: p, present: rec.present, display: display})
+		a.shown(shownFrame{valid: true, probe: p, poll: rec.poll, present: rec.present, display: display})
 	}
 	if final && a.cand.valid {
 		a.finishShown(a.cand)
@@ -262,6 +285,7 @@ func (a *App) finishShown(s shownFrame) {
 	st := &a.stats.Present
 	st.Displayed++
 	st.UntilDisplayed.Record(int64(s.display - s.present))
+	a.stats.InputAge.Record(int64(s.display - s.poll))
 	if a.lastShown > 0 {
 		st.BetweenDisplayChange.Record(int64(s.display - a.lastShown))
 		if a.pacer != nil {

@@ -53,6 +53,16 @@ type Stats struct {
 	Present PresentStats
 	// Stutter counts frames much longer than those around them.
 	Stutter StutterDetector
+	// InputAge is from when a frame polled its input to when it was
+	// displayed (ns).
+	InputAge histogram.H
+	// InFlight is the most presented frames the GPU had not finished
+	// when a frame started; InFlightWait how long low-latency frames
+	// waited for the GPU (ns), when they did.
+	InFlight     int
+	InFlightWait histogram.H
+	// Lead is how long before its display time the last frame started.
+	Lead time.Duration
 
 	firstSwap, lastSwap time.Duration
 	haveSwap            bool

@@ -189,7 +189,8 @@ type Plan struct {
 	Alpha float32
 	// Clamp says whether and why Alpha was clamped.
 	Clamp Clamp
-	// RenderTime is the frame time minus Delay.
+	// RenderTime is the frame time minus Delay, which is the adaptive
+	// delay plus the planner's lead (SetLead).
 	RenderTime, Delay time.Duration
 	// SimTick is the displayed simulation time in ticks:
 	// Prev.Tick + Alpha·(Next.Tick − Prev.Tick).
@@ -225,6 +226,7 @@ type Planner struct {
 	pausing  bool          // a pause was requested and not yet resumed
 	resuming bool          // resumed, waiting for the render time to catch up
 	resumeAt time.Duration // when Resume was called
+	lead     time.Duration // see SetLead
 }
 
 // NewPlanner returns a planner reading view with the given delay policy.
@@ -234,6 +236,13 @@ func NewPlanner(view *triplebuf.Consumer[simthread.Snapshot], delay *Delay) *Pla
 
 // Delay returns the planner's delay policy.
 func (p *Planner) Delay() *Delay { return p.delay }
+
+// SetLead tells the planner that frames are planned lead before the
+// display time Frame is given (the frame's CPU and GPU work): the render
+// time moves back by as much, so that the snapshots it needs have been
+// published when the frame is planned. Change it slowly: every change
+// shows as animation error in that frame.
+func (p *Planner) SetLead(lead time.Duration) { p.lead = max(lead, 0) }
 
 // Depth reports how many snapshots the planner's history holds at most: a
 // renderer mirroring them needs no more buffers than this.
@@ -267,7 +276,7 @@ func (p *Planner) Frame(frameTime time.Duration) Plan {
 		}
 		p.newest = s.Tick
 	}
-	plan.Delay = p.delay.Update(frameTime)
+	plan.Delay = p.delay.Update(frameTime) + p.lead
 	plan.RenderTime = frameTime - plan.Delay
 	n := p.view.Len()
 	if n == 0 {

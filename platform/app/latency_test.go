@@ -1,0 +1,57 @@
+package app
+
+import (
+	"testing"
+	"time"
+)
+
+func TestJITLeadFollowsTheFrameCost(t *testing.T) {
+	var j jit
+	period := time.Second / 144
+	if got := j.next(period); got != period/2 {
+		t.Fatalf("before any frame: lead %v, want half a period", got)
+	}
+	ms := time.Millisecond
+	// Frames of 3 ms, one in twenty of 4 ms: the 95th percentile is 4 ms.
+	var lead time.Duration
+	for i := 0; i < 400; i++ {
+		c := 3 * ms
+		if i%20 == 0 {
+			c = 4 * ms
+		}
+		j.add(c)
+		prev := lead
+		lead = j.next(period)
+		if i > 0 && (lead-prev > leadRise || prev-lead > leadFall) {
+			t.Fatalf("frame %d: lead moved %v → %v, faster than allowed", i, prev, lead)
+		}
+	}
+	// The window of 64 holds three or four 4 ms frames: the 95th
+	// percentile is 3 or 4 ms, and the lead glides between them.
+	if lo, hi := 3*ms+leadMargin, 4*ms+leadMargin; lead < lo || lead > hi {
+		t.Errorf("lead %v, want the 95th percentile of the costs plus the margin (%v to %v)", lead, lo, hi)
+	}
+	// A frame cost beyond the period caps the lead at the period.
+	for i := 0; i < 200; i++ {
+		j.add(20 * ms)
+		lead = j.next(period)
+	}
+	if lead != period {
+		t.Errorf("lead %v with 20 ms frames, want the period %v", lead, period)
+	}
+	if n := testing.AllocsPerRun(100, func() { j.add(3 * ms); j.next(period) }); n != 0 {
+		t.Errorf("next allocates %.1f times", n)
+	}
+}
+
+func TestParseLatency(t *testing.T) {
+	for _, s := range []string{"low", "throughput"} {
+		m, err := ParseLatency(s)
+		if err != nil || m.String() != s {
+			t.Errorf("%q: %v, %v", s, m, err)
+		}
+	}
+	if _, err := ParseLatency("fast"); err == nil {
+		t.Error("fast: no error")
+	}
+}
