@@ -61,7 +61,7 @@ type Report struct {
 	FramesInFlight     int       `json:"frames_in_flight"`  // most frames presented and unfinished when a frame started
 	FrameLeadMs        float64   `json:"frame_lead_ms"`     // how long before its display time a frame starts (at the end)
 	InFlightWaitMs     Quant2    `json:"in_flight_wait_ms"` // low latency: waits for the GPU before a frame's GL work
-	RenderDelayMs      float64   `json:"render_delay_ms"` // at the end
+	RenderDelayMs      float64   `json:"render_delay_ms"`   // at the end
 	DiscardedTicks     uint64    `json:"discarded_ticks"`
 	DiscardedS         float64   `json:"discarded_s"`
 	ClampedS           float64   `json:"clamped_s"` // gaps beyond -maxdelta not caught up

@@ -178,7 +178,7 @@ type App struct {
 	warmPaused time.Duration // time paused by then
 	testFrame  func()        // called every frame after the input; tests only
 	jit        jit
-	metered    bool          // the meter measured this frame
+	metered    bool // the meter measured this frame
 	swaps      [swapRing]swapRecord
 	cand       shownFrame    // the last frame known shown, not yet final
 	lastShown  time.Duration // the display time of the last frame shown

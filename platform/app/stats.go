@@ -2,8 +2,8 @@ package app
 
 import (
 	"math"
-	"slices"
 	"runtime/metrics"
+	"slices"
 	"time"
 
 	"github.com/tickframe/tickframe/renderer/interp"
