@@ -2,12 +2,17 @@ package renderer_test
 
 import (
 	"fmt"
+	"image/color"
+	"math"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/renderer/internal/glnoop"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"
@@ -135,5 +140,155 @@ func glFrames(b *testing.B, n, width, height int, probe bool) error {
 		}
 		b.ReportMetric(float64(late)/float64(max(records, 1)), "frames-late/record")
 	}
+	return nil
+}
+
+// BenchmarkFrameCPU measures the render thread's own CPU work in
+// Renderer.Frame, apart from the driver's: after a warm-up with the real
+// driver (every buffer grown, every draw item set up), it loads a driver
+// that does nothing (renderer/internal/glnoop: every GL entry point is one
+// C function that counts the call and returns 0) and times Frame, with the
+// probe on as the app runs it, HUD hidden, into a 320×240 viewport.
+//
+// Under llvmpipe a GL call runs the software GPU on the CPU, so timing
+// Frame with the real driver measures llvmpipe (BenchmarkGLFrame); on a
+// GPU the driver's share is its own. What is left here is what the
+// renderer decides and pays to ask for: ns/op is the Go code plus one cgo
+// transition per GL call, gl-calls/op of them. ns/glcall is one such
+// transition, the least of ten batches of glGetError through the same
+// driver, and go-ns/op is ns/op minus gl-calls/op of those: an estimate
+// of the renderer's Go work alone, and an upper bound, as calls with
+// arguments cost a little more than glGetError (on a loaded machine it is
+// noisy: compare medians of several runs).
+//
+// meshes=1 draws every body as a cube; meshes=8 draws eight meshes, each
+// with its own textured material, the bodies interleaved so that every
+// snapshot needs the counting sort. snapshot=none: frames between two
+// snapshots already uploaded, alpha moving, as on a display faster than
+// the tick rate. snapshot=new: every frame gets a newer snapshot (the
+// plan's older one is the previous frame's newer), so it pays the
+// per-snapshot grouping, O(bodies); the driver's copy of the bodies is a
+// no-op here.
+func BenchmarkFrameCPU(b *testing.B) {
+	if os.Getenv("DISPLAY") == "" {
+		b.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
+	}
+	for _, snap := range []string{"none", "new"} {
+		for _, meshes := range []int{1, 8} {
+			for _, size := range []struct {
+				name string
+				n    int
+			}{{"1k", 1_000}, {"10k", 10_000}} {
+				b.Run(fmt.Sprintf("snapshot=%s/meshes=%d/bodies=%s", snap, meshes, size.name), func(b *testing.B) {
+					var err error
+					platform.Call(func() {
+						var w *platform.Window
+						w, err = platform.Open(platform.Config{Title: b.Name(), Width: 320, Height: 240})
+						if err != nil {
+							return
+						}
+						defer w.Close()
+						err = frameCPU(b, meshes, size.n, snap == "new")
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+				})
+			}
+		}
+	}
+}
+
+func frameCPU(b *testing.B, meshes, n int, fresh bool) error {
+	r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1, Probe: true})
+	if err != nil {
+		return err
+	}
+	defer r.Delete()
+	r.HUD().Visible = false
+	ids := []uint16{0}
+	for k := 1; k < meshes; k++ {
+		tex := solid(16, 16, color.NRGBA{uint8(30 * k), 200, uint8(255 - 30*k), 255})
+		mat, err := r.AddMaterial(renderer.Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Roughness: 0.5, BaseColorTexture: tex})
+		if err != nil {
+			return err
+		}
+		p := quad()
+		if k%2 == 0 {
+			p = pyramid()
+		}
+		p.Material = mat
+		id, err := r.AddMesh(p)
+		if err != nil {
+			return err
+		}
+		ids = append(ids, id)
+	}
+	// Two snapshots of the same bodies, apart: the frames alternate them.
+	var snaps [2]*simthread.Snapshot
+	for k := range snaps {
+		bodies := make([]simthread.Body, n)
+		for i := range bodies {
+			a := float64(i)*0.37 + float64(k)*0.01
+			bodies[i] = simthread.Body{
+				Pos:   mgl32.Vec3{float32(8 * math.Cos(a)), 1 + float32(i%7), float32(8 * math.Sin(a))},
+				Rot:   mgl32.QuatRotate(float32(a), mgl32.Vec3{0, 1, 0}),
+				Scale: simthread.UniformScale(0.1), Color: 0xff9090ff, Mesh: ids[i%len(ids)],
+			}
+		}
+		snaps[k] = &simthread.Snapshot{Tick: uint64(k + 1), Time: time.Duration(k+1) * 10 * time.Millisecond, Bodies: bodies}
+	}
+	cam := renderer.DefaultCamera()
+	plan := interp.Plan{Prev: snaps[0], Next: snaps[1], PrevSeq: 1, NextSeq: 2, Alpha: 0.5, Ready: true}
+	// With the real driver: the buffers grow, the draw items are set up.
+	for range 4 {
+		if err := r.Frame(&plan, &cam, 320, 240); err != nil {
+			return err
+		}
+	}
+	if want := len(ids); r.DrawCalls() != want {
+		return fmt.Errorf("%d draw calls for %d meshes", r.DrawCalls(), want)
+	}
+	gl.Finish()
+
+	if err := gl.InitWithProcAddrFunc(glnoop.ProcAddr); err != nil {
+		return err
+	}
+	defer gl.Init() // the real driver back, before anything else draws
+	// The cost of one call: the least of a few batches, so that a batch
+	// interrupted by another thread does not inflate it (and go-ns/op, an
+	// upper bound then, errs on the side of the renderer costing more).
+	perCall := math.Inf(1)
+	for range 10 {
+		const batch = 10_000
+		t0 := time.Now()
+		for range batch {
+			gl.GetError()
+		}
+		perCall = math.Min(perCall, float64(time.Since(t0).Nanoseconds())/batch)
+	}
+	calls0 := glnoop.Calls()
+	seq := plan.NextSeq
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if fresh {
+			// The newer snapshot becomes the older; a new one arrives.
+			seq++
+			plan.Prev, plan.Next = plan.Next, plan.Prev
+			plan.PrevSeq, plan.NextSeq = plan.NextSeq, seq
+		} else {
+			plan.Alpha = float32(i%64) / 64
+		}
+		i++
+		if err := r.Frame(&plan, &cam, 320, 240); err != nil {
+			return err
+		}
+	}
+	calls := float64(glnoop.Calls()-calls0) / float64(b.N)
+	perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(calls, "gl-calls/op")
+	b.ReportMetric(perCall, "ns/glcall")
+	b.ReportMetric(perOp-calls*perCall, "go-ns/op")
 	return nil
 }

@@ -138,10 +138,8 @@ type bodyPass struct {
 	// point into (the pose buffer, the material buffer).
 	gen  uint64
 	vaos []itemVAO
-	// Scratch for grouping, reused from snapshot to snapshot.
-	keys, tmp     []uint32
-	meshCount     []uint32
-	materialCount []uint32
+	// grouper is the grouping's scratch memory (see group).
+	grouper grouper
 
 	// Knobs that break the GPU path on purpose, set by tests only (see
 	// export_test.go), to prove that the read-back tests catch a broken
