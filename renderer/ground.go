@@ -1,6 +1,7 @@
 package renderer
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -8,13 +9,18 @@ import (
 	"github.com/tickframe/tickframe/shaders"
 )
 
-// groundPass draws a 400 m square at y = 0 with a metre grid.
+// groundPass draws a 400 m square at y = 0 with a metre grid, on a plain
+// base colour or a material's (see Renderer.SetGround).
 type groundPass struct {
 	prog                 Program
 	vao                  VertexArray
 	vbo                  Buffer
 	uViewProj, uEye, uLD int32
+	tex                  Texture // the material's texture, or none
 }
+
+// groundBase is the plain ground's colour, linear.
+var groundBase = mgl32.Vec3{0.16, 0.17, 0.19}
 
 func newGroundPass() (*groundPass, error) {
 	prog, err := LoadProgram(shaders.FS, "ground.vert", "ground.frag")
@@ -25,6 +31,7 @@ func newGroundPass() (*groundPass, error) {
 	g.uViewProj = prog.uniform("uViewProj")
 	g.uEye = prog.uniform("uEye")
 	g.uLD = prog.uniform("uLightDir")
+	g.set(groundBase, 0, 1)
 	const e = 200
 	quad := []float32{-e, -e, -e, e, e, -e, e, e} // a strip facing up
 	g.vao = newVertexArray()
@@ -42,7 +49,27 @@ func newGroundPass() (*groundPass, error) {
 	return g, nil
 }
 
+// set makes the ground base colour base (linear), times texture tex (if
+// valid) repeating every tile metres.
+func (g *groundPass) set(base mgl32.Vec3, tex Texture, tile float32) {
+	gl.UseProgram(uint32(g.prog))
+	gl.Uniform3f(g.prog.uniform("uBase"), base[0], base[1], base[2])
+	textured := int32(0)
+	if tex.Valid() {
+		textured = 1
+	}
+	gl.Uniform1i(g.prog.uniform("uTextured"), textured)
+	gl.Uniform1i(g.prog.uniform("uTexture"), 0)
+	gl.Uniform1f(g.prog.uniform("uTile"), tile)
+	gl.UseProgram(0)
+	g.tex = tex
+}
+
 func (g *groundPass) draw(viewProj *mgl32.Mat4, eye, lightDir mgl32.Vec3) {
+	if g.tex.Valid() {
+		gl.ActiveTexture(gl.TEXTURE0)
+		gl.BindTexture(gl.TEXTURE_2D, uint32(g.tex))
+	}
 	gl.UseProgram(uint32(g.prog))
 	gl.UniformMatrix4fv(g.uViewProj, 1, false, &viewProj[0])
 	gl.Uniform3f(g.uEye, eye[0], eye[1], eye[2])
@@ -57,4 +84,27 @@ func (g *groundPass) delete() {
 	g.prog.Delete()
 	g.vao.Delete()
 	g.vbo.Delete()
+}
+
+// SetGround draws the ground with a registered material: its base colour
+// times its base colour texture (if any), the texture repeating every
+// tile metres (its UVs are the ground's x and z over tile), lit as the
+// plain ground is, with a hint of the metre grid. Material 0 gives the
+// plain ground back; it is the default. Only the material's colour and
+// texture are used, not its lighting or shader.
+func (r *Renderer) SetGround(material uint16, tile float32) error {
+	if int(material) >= len(r.bodies.materials) {
+		return fmt.Errorf("renderer: ground material %d is not registered", material)
+	}
+	if !(tile > 0) || !finite(tile) {
+		return fmt.Errorf("renderer: ground texture tile %v m: want a positive size", tile)
+	}
+	if material == 0 {
+		r.ground.set(groundBase, 0, 1)
+		return checkGL("set ground")
+	}
+	m := &r.bodies.materials[material]
+	c := mgl32.Vec3{m.params[0], m.params[1], m.params[2]}
+	r.ground.set(c, m.tex, tile)
+	return checkGL("set ground")
 }

@@ -495,3 +495,76 @@ func TestBadMeshesAndMaterials(t *testing.T) {
 		return gl2err(gl.GetError())
 	})
 }
+
+// TestTexturedGround draws the ground with a material whose texture has a
+// colour per quadrant, repeating every 4 m, looking down at it: each
+// quadrant's colour shows where the texture puts it; material 0 gives the
+// plain grey ground back; bad arguments are refused.
+func TestTexturedGround(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		tiles := renderer.DefaultMaterial()
+		tiles.BaseColorTexture = checker(8, 8, [4]color.NRGBA{{230, 20, 20, 255}, {20, 230, 20, 255}, {20, 20, 230, 255}, {230, 230, 230, 255}})
+		mat, err := r.AddMaterial(tiles)
+		if err != nil {
+			return err
+		}
+		if err := r.SetGround(mat, 4); err != nil {
+			return err
+		}
+		cam := renderer.DefaultCamera()
+		cam.Target, cam.Pitch, cam.Yaw, cam.Distance = mgl32.Vec3{2, 0, 2}, 1.45, 0, 8
+		s := newScene()
+		img, err := drawBodies(r, s, cam, nil)
+		if err != nil {
+			return err
+		}
+		dominant := func(c color.RGBA) int {
+			switch {
+			case int(c.R) > int(c.G)+60 && int(c.R) > int(c.B)+60:
+				return 0
+			case int(c.G) > int(c.R)+60 && int(c.G) > int(c.B)+60:
+				return 1
+			case int(c.B) > int(c.R)+60 && int(c.B) > int(c.G)+60:
+				return 2
+			}
+			return 3
+		}
+		for q, at := range []mgl32.Vec3{{1.5, 0, 1.5}, {2.5, 0, 1.5}, {1.5, 0, 2.5}, {2.5, 0, 2.5}} {
+			got, err := pixelAt(img, cam, at)
+			if err != nil {
+				return err
+			}
+			if dominant(got) != q || (q == 3 && got.R < 150) {
+				return fmt.Errorf("ground at %v is %v, want the texture's quadrant %d%s", at, got, q, saveFailure(img))
+			}
+		}
+		if err := r.SetGround(0, 1); err != nil {
+			return err
+		}
+		img, err = drawBodies(r, s, cam, nil)
+		if err != nil {
+			return err
+		}
+		got, err := pixelAt(img, cam, mgl32.Vec3{1.5, 0, 1.5})
+		if err != nil {
+			return err
+		}
+		if absDiff(got.R, got.B) > 20 || got.R > 150 {
+			return fmt.Errorf("the plain ground is %v, want dark grey%s", got, saveFailure(img))
+		}
+		for _, bad := range []struct {
+			mat  uint16
+			tile float32
+		}{{9, 1}, {mat, 0}, {mat, float32(math.NaN())}, {mat, -1}} {
+			if err := r.SetGround(bad.mat, bad.tile); err == nil {
+				return fmt.Errorf("SetGround(%d, %v) accepted", bad.mat, bad.tile)
+			}
+		}
+		return nil
+	})
+}

@@ -1,9 +1,14 @@
-// ground.frag: a lit, anti-aliased metre grid that fades into the distance.
+// ground.frag: a lit, anti-aliased metre grid that fades into the distance,
+// on a plain base or on a material's texture (Renderer.SetGround).
 
 in vec3 vWorld;
 
 uniform vec3 uEye;
 uniform vec3 uLightDir;
+uniform vec3 uBase;       // linear base colour
+uniform bool uTextured;   // sample uTexture, repeating every uTile metres
+uniform sampler2D uTexture;
+uniform float uTile;
 
 out vec4 fragColor;
 
@@ -11,8 +16,13 @@ void main() {
     vec2 p = vWorld.xz;
     vec2 g = abs(fract(p - 0.5) - 0.5) / fwidth(p);
     float line = 1.0 - min(min(g.x, g.y), 1.0);
-    vec3 base = vec3(0.16, 0.17, 0.19);
-    vec3 c = mix(base, vec3(0.32, 0.34, 0.38), line * 0.8);
+    vec3 base = uBase;
+    float grid = 0.8;
+    if (uTextured) {
+        base *= texture(uTexture, p / uTile).rgb;
+        grid = 0.25; // a hint of the grid over the texture
+    }
+    vec3 c = mix(base, 2.0 * base, line * grid);
     float diff = max(uLightDir.y, 0.0);
     c *= 0.45 + 0.9 * diff;
     float fog = clamp(length(vWorld - uEye) / 90.0, 0.0, 1.0);
