@@ -275,9 +275,6 @@ func (b *bodyPass) upload(i int, seq uint64, bodies []simthread.Body) error {
 		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*4, unsafe.Pointer(&s.perm[0]))
 		gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	}
-	if i == b.boundNext {
-		b.boundNext = -1 // the interpolation VAO's element buffer may change
-	}
 	b.ensureVAOs(len(s.items))
 	debugCheck("upload bodies")
 	return err
