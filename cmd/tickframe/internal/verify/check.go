@@ -186,10 +186,10 @@ func evaluate(row *Row) {
 		// Under stress, the frames the lateness itself shaped are counted
 		// (clamped above, coarse and rising here) and bounded in number;
 		// the bounds hold on all the others.
-		add("adapt", float64(row.Rising) <= MaxClamped*float64(frames),
-			"%d frames of %d held while the delay rose (at most %g%%); %d coarse (across ticks a late wake ran at once)",
-			row.Rising, frames, 100*MaxClamped, row.Coarse)
-		add("pos", row.PosSteady.P99 <= posLimit, "p99 position error %.4f ticks on the steady frames (limit %.3g; all frames %.4f)",
+		add("adapt", float64(row.Rising) <= MaxClamped*float64(frames) && float64(row.Steady) >= MinSteady*float64(frames),
+			"%d frames of %d held while the delay rose (at most %g%%); %d steady (at least %g%%), %d of them coarse (across ticks a late wake ran at once)",
+			row.Rising, frames, 100*MaxClamped, row.Steady, 100*MinSteady, row.Coarse)
+		add("pos", row.PosSteady.P99 <= posLimit, "p99 position error %.4f ticks on the steady frames, beyond the chord on coarse ones (limit %.3g; all frames %.4f)",
 			row.PosSteady.P99, posLimit, row.PosErr.P99)
 		add("anim", row.AnimSteady.P99 <= AnimErrLimit, "p99 animation error %.3f ms on the steady frames (limit %g; all frames %.3f)",
 			row.AnimSteady.P99, AnimErrLimit, row.AnimErr.P99)

@@ -543,6 +543,19 @@ func (r *rowRun) frame(f time.Duration) {
 	r.observe(f, plan)
 }
 
+// chord returns, in ticks of the reference body's motion, the error an
+// exact lerp of its true positions at the plan's two ticks makes at the
+// plan's render time: the chord a lerp across several ticks cannot avoid.
+func (r *rowRun) chord(plan *interp.Plan) float64 {
+	rate := float64(r.c.sim)
+	ta, tb := float64(plan.Prev.Tick)/rate, float64(plan.Next.Tick)/rate
+	want := ta + (plan.RenderTime - plan.Prev.Time).Seconds()
+	a, b := refworld.RefPosition(ta), refworld.RefPosition(tb)
+	t := float64(plan.Alpha)
+	lerp := a.Add(b.Sub(a).Mul(t))
+	return lerp.Sub(refworld.RefPosition(want)).Len() / (refworld.RefSpeed / rate)
+}
+
 // observe checks and measures one frame. The statistics start over at the
 // end of the warm-up; the backwards check covers every frame.
 func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
@@ -606,19 +619,23 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 	pos, anim := r.meter.LastPos, math.Abs(r.meter.LastAnim)
 	rising := r.lastDelay > 0 && plan.Delay > r.lastDelay
 	r.lastDelay = plan.Delay
+	// Coarse: the bracket spans ticks a late wake ran at once (only the
+	// last was published): lerp cuts the chord of the curve between them.
 	coarse := plan.Next.Tick-plan.Prev.Tick > 1 && plan.Clamp == interp.NoClamp
+	if coarse && !math.IsNaN(pos) {
+		r.row.Coarse++
+		// What is beyond the chord itself is the planner's: the error of
+		// an exact lerp of the two ticks' true positions is not.
+		pos = max(pos-r.chord(&plan), 0)
+	}
 	switch {
 	case math.IsNaN(pos):
-	case coarse:
-		// A bracket across several ticks: the wake ran them at once and
-		// published only the last, so lerp cuts the chord of the curve
-		// between them. Counted.
-		r.row.Coarse++
 	case rising:
 		// The delay rose to cover a wake later than any before: the
 		// displayed time stood still for the frame. Counted.
 		r.row.Rising++
 	case plan.Clamp == interp.NoClamp:
+		r.row.Steady++
 		r.pos.Record(int64(pos * 1e6))
 		if !math.IsNaN(anim) {
 			r.anim.Record(int64(anim * 1e6))

@@ -58,6 +58,11 @@ const (
 	PosErrMotion = PosErrLimit * float64(time.Second/120) / float64(time.Millisecond) // ms
 )
 
+// MinSteady is the least share of a stressed row's frames that must be
+// steady (measured, neither clamped nor rising) for its bounds to say
+// something; a row below it fails.
+const MinSteady = 0.9
+
 // posLimit returns the position error bound of a row, in its ticks: the
 // larger of PosErrLimit and PosErrMotion of motion.
 func posLimit(sim int) float64 {
@@ -282,9 +287,12 @@ type Row struct {
 	// late wake ran them at once and published only the last: lerp cuts
 	// the chord of a curved path there); Rising those whose render delay
 	// rose (a wake later than any before: the displayed time stood still
-	// for the frame). PosSteady and AnimSteady are the errors of the other
-	// frames that were not clamped.
+	// for the frame). Steady counts the measured frames neither clamped
+	// nor rising; PosSteady and AnimSteady are their errors, a coarse
+	// frame's position error less the chord an exact lerp of the two
+	// ticks' true positions cuts (what is beyond it is the planner's).
 	Coarse      uint64 `json:"coarse_frames"`
+	Steady      uint64 `json:"steady_frames"`
 	Rising      uint64 `json:"rising_frames"`
 	PosSteady   Stat   `json:"pos_err_steady_ticks"`
 	AnimSteady  Stat   `json:"anim_err_steady_ms"`
