@@ -78,6 +78,69 @@ type Snapshot struct {
 	// Bodies are the transforms to draw, index i being the same body from
 	// one snapshot to the next.
 	Bodies []Body
+	// Camera is the view the world wants drawn, if Camera.Valid: the
+	// renderer interpolates it between snapshots as it does a body. A
+	// world that never sets it is drawn by the render thread's orbit
+	// camera; one that sets it writes it in every Snapshot (the slot
+	// keeps what an earlier tick wrote).
+	Camera CameraPose
+}
+
+// CameraPose is a camera the world publishes with a snapshot: the view of
+// a character it moves, a cut scene, a security camera. Like a Body, it
+// is interpolated between two snapshots (positions lerped, orientations
+// slerped) unless its Epoch changed. The zero CameraPose is not valid: the
+// render thread's own camera is used instead.
+type CameraPose struct {
+	// Valid says the pose is set; the other fields mean nothing without it.
+	Valid bool
+	// Pos is the eye, and Rot turns the camera's frame into the world's:
+	// the camera looks along Rot·(0, 0, −1) with Rot·(0, 1, 0) up, as
+	// OpenGL's and glTF's cameras do. Rot must be a unit quaternion.
+	Pos mgl32.Vec3
+	Rot mgl32.Quat
+	// FOV is the vertical field of view in radians; 0 keeps the
+	// renderer's.
+	FOV float32
+	// Boom is how far ahead of the eye, along its view, the camera's
+	// subject is: a third-person camera's arm, 0 for a first-person one.
+	// The render side turns the camera about that point rather than about
+	// the eye, and interpolates that point rather than the eye, so a
+	// subject interpolated as a body stays where it is on the screen while
+	// the camera turns.
+	Boom float32
+	// Epoch changes whenever the camera cuts to a new view: it is then
+	// shown at once instead of swinging there from the old one.
+	Epoch uint32
+	// Look says how the world turns this camera by mouse motion, for the
+	// render side's late latch (platform/app's Config.MouseLook). Its zero
+	// value turns nothing.
+	Look Look
+}
+
+// Look is the world's side of mouse look. The world turns its camera by
+// the motion of look inputs (cursor events' DX, DY) at its ticks, but the
+// render thread sees newer motion than the newest snapshot holds; it
+// turns the drawn view by the motion the world has not consumed yet, the
+// difference between what it sent and X, Y, so the view follows the mouse
+// within the frame. That difference shrinks to zero as the world catches
+// up; nothing has to be reset.
+type Look struct {
+	// X and Y are the sums of the DX and DY of every cursor motion the
+	// world has consumed since it started, in the events' own units, summed
+	// in the order they arrived (the render side sums the same values in
+	// the same order, so the two agree exactly once the world has caught
+	// up).
+	X, Y float64
+	// Scale is how many radians the world turns per unit of motion: X
+	// turns it about the vertical axis (positive to the right), Y about
+	// its horizontal axis (positive downwards). 0 turns nothing.
+	Scale float32
+	// MinPitch and MaxPitch are the lowest and highest elevation of the
+	// view, in radians from the horizon, that the world turns its camera
+	// to (up positive; both within ±π/2); the render side keeps the drawn
+	// view within them. Both 0 mean ±1.5 rad.
+	MinPitch, MaxPitch float32
 }
 
 // RGB packs an opaque sRGB colour into Body.Color's layout.
