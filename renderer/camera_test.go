@@ -1,0 +1,297 @@
+package renderer_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/simthread"
+)
+
+var (
+	up    = mgl32.Vec3{0, 1, 0}
+	right = mgl32.Vec3{1, 0, 0}
+)
+
+// yawPitch is the orientation a world without roll gives its camera:
+// yaw about the vertical axis, then pitch about the camera's own
+// horizontal axis. Its view is (−sin yaw·cos pitch, sin pitch,
+// −cos yaw·cos pitch).
+func yawPitch(yaw, pitch float32) mgl32.Quat {
+	return mgl32.QuatRotate(yaw, up).Mul(mgl32.QuatRotate(pitch, right))
+}
+
+// thirdPerson is a pose Boom behind subject, as a world would publish it.
+func thirdPerson(subject mgl32.Vec3, yaw, pitch, boom float32) simthread.CameraPose {
+	rot := yawPitch(yaw, pitch)
+	return simthread.CameraPose{Valid: true, Pos: subject.Sub(rot.Rotate(mgl32.Vec3{0, 0, -1}).Mul(boom)),
+		Rot: rot, Boom: boom, FOV: 1}
+}
+
+func nearVec(a, b mgl32.Vec3, tol float32) bool { return a.Sub(b).Len() <= tol }
+
+// nearQuat compares orientations: q and −q are the same one.
+func nearQuat(a, b mgl32.Quat, tol float32) bool {
+	return 1-float32(math.Abs(float64(a.Dot(b)))) <= tol
+}
+
+func nearMat(a, b mgl32.Mat4, tol float32) bool {
+	for i := range a {
+		if math.Abs(float64(a[i]-b[i])) > float64(tol) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestPoseView checks that a posed camera sees what a look-at camera at
+// the same eye, looking at the same point, sees, and that without a valid
+// pose the orbit camera is unchanged.
+func TestPoseView(t *testing.T) {
+	for _, tc := range []struct{ yaw, pitch float32 }{{0, 0}, {0.7, -0.3}, {-2.5, 0.4}, {3.1, -1.2}} {
+		eye := mgl32.Vec3{1, 2, 3}
+		rot := yawPitch(tc.yaw, tc.pitch)
+		c := renderer.DefaultCamera()
+		c.Pose = simthread.CameraPose{Valid: true, Pos: eye, Rot: rot.Scale(3)} // not unit: normalised
+		target := eye.Add(rot.Rotate(mgl32.Vec3{0, 0, -1}).Mul(5))
+		if got, want := c.View(), mgl32.LookAtV(eye, target, up); !nearMat(got, want, 1e-5) {
+			t.Errorf("yaw %v pitch %v: view\n%v\nwant the look-at view\n%v", tc.yaw, tc.pitch, got, want)
+		}
+		if x, y, ok := c.Project(target, 640, 480); !ok || math.Abs(float64(x-320)) > 0.01 || math.Abs(float64(y-240)) > 0.01 {
+			t.Errorf("yaw %v pitch %v: the point ahead projects to (%v, %v, %v), want the centre", tc.yaw, tc.pitch, x, y, ok)
+		}
+		if c.Eye() != eye {
+			t.Errorf("Eye %v, want the pose's %v", c.Eye(), eye)
+		}
+	}
+
+	orbit := renderer.DefaultCamera()
+	want := mgl32.Perspective(orbit.FovY, 1.5, orbit.Near, orbit.Far).Mul4(mgl32.LookAtV(orbit.Eye(), orbit.Target, up))
+	orbit.Pose = simthread.CameraPose{Pos: mgl32.Vec3{9, 9, 9}, Rot: yawPitch(1, 1), FOV: 2} // not Valid
+	if got := orbit.ViewProj(1.5); got != want {
+		t.Errorf("an invalid pose changed the orbit camera's view")
+	}
+
+	// A pose's FOV replaces the camera's; 0 keeps it; a bad Rot is the identity.
+	c := renderer.DefaultCamera()
+	c.Pose = simthread.CameraPose{Valid: true, Rot: mgl32.Quat{W: float32(math.NaN())}}
+	if got, want := c.ViewProj(1), mgl32.Perspective(c.FovY, 1, c.Near, c.Far); got != want {
+		t.Errorf("NaN rotation, FOV 0: view-projection\n%v\nwant the identity view with the camera's FovY\n%v", got, want)
+	}
+	c.Pose.FOV = 1.2
+	if got, want := c.ViewProj(1), mgl32.Perspective(1.2, 1, c.Near, c.Far); got != want {
+		t.Errorf("FOV 1.2: the pose's field of view was not used")
+	}
+}
+
+// TestLerpPose checks LerpPose against interp.Lerp and interp.Slerp, the
+// interpolation bodies get, and its cuts.
+func TestLerpPose(t *testing.T) {
+	a := simthread.CameraPose{Valid: true, Pos: mgl32.Vec3{0, 2, 0}, Rot: yawPitch(0.2, -0.1), FOV: 1, Epoch: 3,
+		Look: simthread.Look{X: 10, Y: -4, Scale: 0.01}}
+	b := simthread.CameraPose{Valid: true, Pos: mgl32.Vec3{1, 2, -3}, Rot: yawPitch(0.5, -0.2), FOV: 1.2, Epoch: 3,
+		Look: simthread.Look{X: 30, Y: 6, Scale: 0.01}}
+	for _, alpha := range []float32{0, 0.25, 0.5, 0.999, 1} {
+		got := renderer.LerpPose(&a, &b, alpha)
+		rot, err := interp.Slerp(a.Rot, b.Rot, alpha)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Pos != interp.Lerp(a.Pos, b.Pos, alpha) || got.Rot != rot || !got.Valid || got.Epoch != 3 {
+			t.Errorf("alpha %v: pose %+v, want Pos %v, Rot %v", alpha, got, interp.Lerp(a.Pos, b.Pos, alpha), rot)
+		}
+		if want := 1 + 0.2*alpha; math.Abs(float64(got.FOV-want)) > 1e-6 {
+			t.Errorf("alpha %v: FOV %v, want %v", alpha, got.FOV, want)
+		}
+		if wx, wy := 10+20*float64(alpha), -4+10*float64(alpha); math.Abs(got.Look.X-wx) > 1e-5 || math.Abs(got.Look.Y-wy) > 1e-5 {
+			t.Errorf("alpha %v: Look sums (%v, %v), want (%v, %v)", alpha, got.Look.X, got.Look.Y, wx, wy)
+		}
+	}
+	if got := renderer.LerpPose(&a, &b, 7); got.Pos != b.Pos {
+		t.Errorf("alpha 7: Pos %v, want b's %v (clamped)", got.Pos, b.Pos)
+	}
+	if got := renderer.LerpPose(&a, &b, float32(math.NaN())); got.Pos != a.Pos {
+		t.Errorf("alpha NaN: Pos %v, want a's %v", got.Pos, a.Pos)
+	}
+
+	// Cuts: b as it is.
+	cut := b
+	cut.Epoch++
+	noA := a
+	noA.Valid = false
+	noB := b
+	noB.Valid = false
+	badA := a
+	badA.Rot = mgl32.Quat{}
+	for name, c := range map[string]struct{ a, b simthread.CameraPose }{
+		"epoch": {a, cut}, "a invalid": {noA, b}, "b invalid": {a, noB}, "bad rotation": {badA, b},
+	} {
+		if got := renderer.LerpPose(&c.a, &c.b, 0.5); got != c.b {
+			t.Errorf("%s: pose %+v, want b %+v as it is", name, got, c.b)
+		}
+	}
+	// FOV 0 (the renderer's) is not lerped towards.
+	zero := a
+	zero.FOV = 0
+	if got := renderer.LerpPose(&zero, &b, 0.5); got.FOV != b.FOV {
+		t.Errorf("FOV from 0: %v, want b's %v", got.FOV, b.FOV)
+	}
+}
+
+// TestLerpPoseFollowsPath moves a third-person camera along a known path,
+// its subject in a straight line while it turns steadily, and checks that
+// the pose LerpPose gives between ticks k and k+1 is the path's at k+α:
+// the subject, lerped like a body, stays exactly ahead of the eye.
+func TestLerpPoseFollowsPath(t *testing.T) {
+	path := func(tick float32) simthread.CameraPose {
+		return thirdPerson(mgl32.Vec3{0.05 * tick, 1.5, -0.1 * tick}, 0.02*tick, -0.3, 4)
+	}
+	for k := float32(0); k < 40; k += 3 {
+		a, b := path(k), path(k+1)
+		for _, alpha := range []float32{0, 0.3, 0.75, 1} {
+			got, want := renderer.LerpPose(&a, &b, alpha), path(k+alpha)
+			if !nearVec(got.Pos, want.Pos, 2e-5) || !nearQuat(got.Rot, want.Rot, 1e-6) || got.Boom != 4 {
+				t.Errorf("tick %v + %v: pose %v %v, want the path's %v %v", k, alpha, got.Pos, got.Rot, want.Pos, want.Rot)
+			}
+			if s, ws := renderer.Subject(&got), interp.Lerp(renderer.Subject(&a), renderer.Subject(&b), alpha); !nearVec(s, ws, 2e-5) {
+				t.Errorf("tick %v + %v: subject %v, want the lerp %v", k, alpha, s, ws)
+			}
+		}
+	}
+}
+
+// TestTurn checks the late latch's turn: about the subject, by the given
+// angles, stopped at the pitch limits.
+func TestTurn(t *testing.T) {
+	subject := mgl32.Vec3{2, 1.5, -1}
+	for _, tc := range []struct {
+		name                 string
+		pitch0, yaw, pitch   float32
+		wantPitch            float32
+		minPitch, maxPitchIn float32
+	}{
+		{"yaw", -0.3, 0.4, 0, -0.3, -1, 0.5},
+		{"pitch", -0.3, 0, 0.2, -0.1, -1, 0.5},
+		{"both", 0.1, -1.3, -0.6, -0.5, -1, 0.5},
+		{"stops at the top", 0.3, 0.1, 0.5, 0.5, -1, 0.5},
+		{"stops at the bottom", -0.3, 0, -2, -1, -1, 0.5},
+		{"outside stays, goes no further", 0.8, 0, 0.1, 0.8, -1, 0.5},
+		{"outside comes back in", 0.8, 0, -0.5, 0.3, -1, 0.5},
+	} {
+		c := renderer.DefaultCamera()
+		c.Pose = thirdPerson(subject, 1, tc.pitch0, 4)
+		c.Turn(tc.yaw, tc.pitch, tc.minPitch, tc.maxPitchIn)
+		want := thirdPerson(subject, 1+tc.yaw, tc.wantPitch, 4)
+		if !nearVec(c.Pose.Pos, want.Pos, 1e-4) || !nearQuat(c.Pose.Rot, want.Rot, 1e-6) {
+			t.Errorf("%s: pose %v %v, want %v %v", tc.name, c.Pose.Pos, c.Pose.Rot, want.Pos, want.Rot)
+		}
+		if x, y, _ := c.Project(subject, 640, 480); math.Abs(float64(x-320)) > 0.05 || math.Abs(float64(y-240)) > 0.05 {
+			t.Errorf("%s: the subject moved off the centre, to (%v, %v)", tc.name, x, y)
+		}
+	}
+	orbit := renderer.DefaultCamera()
+	orbit.Turn(1, 1, -1, 1)
+	if orbit != renderer.DefaultCamera() {
+		t.Error("Turn changed an orbit camera")
+	}
+}
+
+// TestLatch checks that the latch shows the motion the world has not
+// consumed as the world will apply it: a world at look sums (x0, y0)
+// latched with sums (x1, y1) is drawn as the world at (x1, y1).
+func TestLatch(t *testing.T) {
+	const scale = 0.003
+	world := func(x, y float64) simthread.CameraPose {
+		p := thirdPerson(mgl32.Vec3{1, 1.6, 2}, float32(-x*scale), float32(-y*scale), 3.5)
+		p.Look = simthread.Look{X: x, Y: y, Scale: scale, MinPitch: -1.2, MaxPitch: 0.4}
+		return p
+	}
+	c := renderer.DefaultCamera()
+	c.Pose = world(120, 40)
+	c.Latch(150, 10)
+	want := world(150, 10)
+	if !nearVec(c.Pose.Pos, want.Pos, 1e-4) || !nearQuat(c.Pose.Rot, want.Rot, 1e-6) {
+		t.Errorf("latched pose %v %v, want the world's after the motion %v %v", c.Pose.Pos, c.Pose.Rot, want.Pos, want.Rot)
+	}
+	// Past the world's limit: held at it (y = −400 would look up 1.2 rad).
+	c.Pose = world(0, 0)
+	c.Latch(0, -400)
+	if want := world(0, -0.4/scale); !nearQuat(c.Pose.Rot, want.Rot, 1e-6) {
+		t.Errorf("latched past MaxPitch: %v, want held at 0.4 rad %v", c.Pose.Rot, want.Rot)
+	}
+	// Nothing sent beyond the pose's sums, or no Scale: unchanged.
+	c.Pose = world(5, 5)
+	before := c.Pose
+	if c.Latch(5, 5); c.Pose.Pos != before.Pos || !nearQuat(c.Pose.Rot, before.Rot, 1e-7) {
+		t.Errorf("a latch of no motion moved the camera: %+v", c.Pose)
+	}
+	c.Pose.Look.Scale = 0
+	still := c.Pose
+	if c.Latch(500, 500); c.Pose != still {
+		t.Errorf("a latch with Scale 0 moved the camera: %+v", c.Pose)
+	}
+}
+
+// TestCameraFrameDoesNotAllocate is the render thread's camera work for a
+// frame: interpolate, latch, build the matrix.
+func TestCameraFrameDoesNotAllocate(t *testing.T) {
+	a, b := thirdPerson(mgl32.Vec3{}, 0, -0.2, 4), thirdPerson(mgl32.Vec3{1, 0, 0}, 0.1, -0.2, 4)
+	a.Look.Scale, b.Look.Scale = 0.002, 0.002
+	c := renderer.DefaultCamera()
+	var sink mgl32.Mat4
+	alpha := float32(0)
+	if n := testing.AllocsPerRun(200, func() {
+		alpha += 0.001
+		c.Pose = renderer.LerpPose(&a, &b, alpha)
+		c.Latch(12, -3)
+		sink = c.ViewProj(1.5)
+	}); n != 0 {
+		t.Fatalf("a frame's camera work allocates %.1f times", n)
+	}
+	_ = sink
+}
+
+// TestPosedCameraDraws draws a red cube from a posed camera looking
+// straight at it: it fills the centre of the frame; the orbit camera,
+// pointed elsewhere, does not show it there.
+func TestPosedCameraDraws(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := renderer.New(2, renderer.Options{})
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		r.HUD().Visible = false
+		cube := mgl32.Vec3{6, 1, -8}
+		s := newScene()
+		s.publish(1, []simthread.Body{{Pos: cube, Rot: mgl32.QuatIdent(), Scale: simthread.UniformScale(0.5),
+			Color: simthread.RGB(230, 20, 20)}})
+		cam := renderer.DefaultCamera()
+		cam.Target = mgl32.Vec3{-20, 1, 20}
+		orbit, err := render(r, s.newest(), cam)
+		if err != nil {
+			return err
+		}
+		cam.Pose = thirdPerson(cube, 0.9, -0.25, 6)
+		posed, err := render(r, s.newest(), cam)
+		if err != nil {
+			return err
+		}
+		isRed := func(c [4]uint8) bool { return c[0] > 90 && int(c[0]) > int(c[1])+50 && int(c[0]) > int(c[2])+50 }
+		centre := func(pix []uint8, stride int) [4]uint8 {
+			i := height/2*stride + width/2*4
+			return [4]uint8(pix[i : i+4])
+		}
+		if c := centre(posed.Pix, posed.Stride); !isRed(c) {
+			return fmt.Errorf("posed camera: centre pixel %v, want the red cube", c)
+		}
+		if c := centre(orbit.Pix, orbit.Stride); isRed(c) {
+			return fmt.Errorf("orbit camera looking away: centre pixel %v is red", c)
+		}
+		return nil
+	})
+}
