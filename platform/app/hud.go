@@ -125,17 +125,17 @@ func (a *App) updateHUD(now time.Duration, plan *interp.Plan) {
 		// Over the last HUD period: marked each update.
 		l := a.hudLat.Read()
 		a.hudLat.Mark()
-		*b = append(*b, "sched latency p99 "...)
+		*b = append(*b, "sched p99 "...)
 		*b = appendMs(*b, int64(l.P99), 3)
 		*b = append(*b, " max "...)
 		*b = appendMs(*b, int64(l.Max), 3)
 		*b = append(*b, " ms  Ps "...)
 		*b = strconv.AppendInt(*b, int64(runtime.GOMAXPROCS(0)), 10)
-		*b = append(*b, "  nice sim "...)
+		*b = append(*b, "  nice "...)
 		*b = strconv.AppendInt(*b, int64(a.simPrio.Nice), 10)
-		*b = append(*b, " render "...)
+		*b = append(*b, '/')
 		*b = strconv.AppendInt(*b, int64(a.renderPrio.Nice), 10)
-		*b = append(*b, "  inputs dropped "...)
+		*b = append(*b, "  inputs lost "...)
 		*b = strconv.AppendUint(*b, a.InputsDropped(), 10)
 		if l.P99 > 2*time.Millisecond {
 			h.Highlight(hudSched)
@@ -147,7 +147,7 @@ func (a *App) updateHUD(now time.Duration, plan *interp.Plan) {
 		// What was drawn (read back from the GPU) when it was shown, and
 		// beside it what was planned (the CPU's figure).
 		d := &m.Drawn
-		*b = append(*b, "drawn error p99 "...)
+		*b = append(*b, "drawn p99 "...)
 		if d.PosErrGPU.Count() > 0 {
 			*b = appendF(*b, float64(d.PosErrGPU.Quantile(0.99))/1e6, 4)
 			*b = append(*b, " tick, "...)
@@ -160,7 +160,7 @@ func (a *App) updateHUD(now time.Duration, plan *interp.Plan) {
 		*b = appendF(*b, m.PosErrTicks(0.99), 4)
 		*b = append(*b, " tick, "...)
 		*b = appendF(*b, m.AnimErrMs(0.99), 3)
-		*b = append(*b, " ms  paused frames "...)
+		*b = append(*b, " ms  paused "...)
 		*b = strconv.AppendUint(*b, m.Paused, 10)
 	}
 
