@@ -153,13 +153,12 @@ func glFrames(b *testing.B, n, width, height int, probe bool) error {
 // Under llvmpipe a GL call runs the software GPU on the CPU, so timing
 // Frame with the real driver measures llvmpipe (BenchmarkGLFrame); on a
 // GPU the driver's share is its own. What is left here is what the
-// renderer decides and pays to ask for: ns/op is the Go code plus one cgo
-// transition per GL call, gl-calls/op of them. ns/glcall is one such
-// transition, the least of ten batches of glGetError through the same
-// driver, and go-ns/op is ns/op minus gl-calls/op of those: an estimate
-// of the renderer's Go work alone, and an upper bound, as calls with
-// arguments cost a little more than glGetError (on a loaded machine it is
-// noisy: compare medians of several runs).
+// renderer decides and pays to ask for. ns/op is Frame alone: the Go code
+// plus one cgo transition per GL call, gl-calls/op of them. Right after
+// each frame the op makes as many glGetError calls through the same
+// driver, timed apart (ns/glcall each): go-ns/op, the frame's time minus
+// theirs, is the renderer's Go work alone (slightly over, as calls with
+// arguments cost a little more than glGetError).
 //
 // meshes=1 draws every body as a cube; meshes=8 draws eight meshes, each
 // with its own textured material, the bodies interleaved so that every
@@ -255,23 +254,8 @@ func frameCPU(b *testing.B, meshes, n int, fresh bool) error {
 		return err
 	}
 	defer gl.Init() // the real driver back, before anything else draws
-	// The cost of one call: the least of a few batches, so that a batch
-	// interrupted by another thread does not inflate it (and go-ns/op, an
-	// upper bound then, errs on the side of the renderer costing more).
-	perCall := math.Inf(1)
-	for range 10 {
-		const batch = 10_000
-		t0 := time.Now()
-		for range batch {
-			gl.GetError()
-		}
-		perCall = math.Min(perCall, float64(time.Since(t0).Nanoseconds())/batch)
-	}
-	calls0 := glnoop.Calls()
 	seq := plan.NextSeq
-	i := 0
-	b.ReportAllocs()
-	for b.Loop() {
+	step := func(i int) error {
 		if fresh {
 			// The newer snapshot becomes the older; a new one arrives.
 			seq++
@@ -280,15 +264,46 @@ func frameCPU(b *testing.B, meshes, n int, fresh bool) error {
 		} else {
 			plan.Alpha = float32(i%64) / 64
 		}
-		i++
-		if err := r.Frame(&plan, &cam, 320, 240); err != nil {
+		return r.Frame(&plan, &cam, 320, 240)
+	}
+	// A few frames first: the probe gives up the read-backs the real
+	// driver left in flight, which costs calls the steady state does not.
+	const settle = 8
+	for i := range settle {
+		if err := step(i); err != nil {
 			return err
 		}
 	}
-	calls := float64(glnoop.Calls()-calls0) / float64(b.N)
-	perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-	b.ReportMetric(calls, "gl-calls/op")
-	b.ReportMetric(perCall, "ns/glcall")
-	b.ReportMetric(perOp-calls*perCall, "go-ns/op")
+	c0 := glnoop.Calls()
+	if err := step(settle); err != nil {
+		return err
+	}
+	calls := int(glnoop.Calls() - c0)
+	// Each op times a frame, then as many glGetError calls as the frame
+	// made GL calls: the same cgo transitions, alone. Timed back to back,
+	// both see the same machine, so their difference, the renderer's Go
+	// work, holds up when other processes load it.
+	var frameNs, callNs int64
+	i := settle + 1
+	b.ReportAllocs()
+	for b.Loop() {
+		t0 := time.Now()
+		if err := step(i); err != nil {
+			return err
+		}
+		t1 := time.Now()
+		for range calls {
+			gl.GetError()
+		}
+		t2 := time.Now()
+		frameNs += t1.Sub(t0).Nanoseconds()
+		callNs += t2.Sub(t1).Nanoseconds()
+		i++
+	}
+	ops := float64(b.N)
+	b.ReportMetric(float64(frameNs)/ops, "ns/op")
+	b.ReportMetric(float64(calls), "gl-calls/op")
+	b.ReportMetric(float64(callNs)/ops/float64(calls), "ns/glcall")
+	b.ReportMetric(float64(frameNs-callNs)/ops, "go-ns/op")
 	return nil
 }
