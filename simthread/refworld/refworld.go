@@ -6,7 +6,12 @@
 // Body 0 is the reference body. It moves on a uniform circle of radius
 // RefRadius at height RefHeight with angular speed RefOmega, and spins about
 // a fixed axis at RefSpin: RefPosition(t) and RefRotation(t) give its exact
-// pose at simulated time t. The other bodies are integrated with a
+// pose at simulated time t. A world made with NewWithSpinner has a second
+// reference at index SpinBody: the spinner, which stands at SpinPosition
+// and spins about SpinAxis at SpinRate, fast enough to turn more than half
+// a turn per tick at 30 Hz (SpinRotation(t) is its exact orientation), so
+// that an interpolation that takes the shorter arc shows it turning
+// backwards. The other bodies are integrated with a
 // semi-implicit Euler step in float64, each pulled towards the column by a
 // spring of its own stiffness, which gives stable elliptical orbits, and
 // each spinning at its own angular velocity.
@@ -39,6 +44,38 @@ const (
 
 // RefAxis is the reference body's spin axis (unit).
 var RefAxis = mgl64.Vec3{1, 2, 0.5}.Normalize()
+
+// The spinner (NewWithSpinner).
+const (
+	// SpinBody is the spinner's index.
+	SpinBody = 1
+	// SpinRate is its spin in rad/s: 20 turns a second, 240° per tick at
+	// 30 Hz (more than half a turn: slerp turns it 120° backwards), 120°
+	// at 60 Hz, 60° at 120 Hz. No simulation rate of verify's matrix
+	// makes it a multiple of 180° per tick, where the direction would be
+	// ambiguous.
+	SpinRate  = 2 * math.Pi * 20
+	SpinScale = 0.7
+)
+
+// SpinPosition is where the spinner stands: above the swarm, in front of
+// the column, in the default camera's view.
+var SpinPosition = mgl64.Vec3{0, 7, 4}
+
+// SpinAxis is the spinner's spin axis (unit): tilted, so that the spin is
+// no symmetry of the cube.
+var SpinAxis = mgl64.Vec3{0.3, 1, -0.2}.Normalize()
+
+// SpinColor is the spinner's colour: a saturated green.
+const SpinColor uint32 = 0xFF20E040 // R=40 G=E0 B=20
+
+// SpinRotation returns the spinner's exact orientation at simulated time
+// t seconds.
+func SpinRotation(t float64) mgl64.Quat {
+	// The angle modulo a turn, so that float64 keeps its precision after
+	// hours of 126 rad/s.
+	return mgl64.QuatRotate(math.Mod(SpinRate*t, 2*math.Pi), SpinAxis)
+}
 
 // RefColor is the reference body's colour: a saturated orange that no other
 // body has, so tests can find it in a rendered frame.
@@ -76,6 +113,8 @@ type World struct {
 	color []uint32
 	// mesh and material are what every body is drawn with (SetMesh).
 	mesh, material uint16
+	// swarm is the first swarm body: 1, or 2 with the spinner.
+	swarm int
 }
 
 type state struct {
@@ -89,8 +128,28 @@ func New(n int, seed uint64) (*World, error) {
 	if n < 1 || n > MaxBodies {
 		return nil, fmt.Errorf("refworld: %d bodies out of range [1, %d]", n, MaxBodies)
 	}
-	w := &World{seed: seed, rng: rand.New(rand.NewPCG(seed, 0x7469636b))}
+	w := &World{seed: seed, rng: rand.New(rand.NewPCG(seed, 0x7469636b)), swarm: 1}
 	w.grow(n)
+	w.refresh()
+	return w, nil
+}
+
+// NewWithSpinner returns the world New returns, but for body SpinBody,
+// which is the spinner (n ≥ 2): the other bodies are those of New's world.
+func NewWithSpinner(n int, seed uint64) (*World, error) {
+	if n < 2 {
+		return nil, fmt.Errorf("refworld: %d bodies, the spinner needs 2", n)
+	}
+	w, err := New(n, seed)
+	if err != nil {
+		return nil, err
+	}
+	i := SpinBody
+	w.swarm = SpinBody + 1
+	w.pos[i], w.vel[i], w.rot[i] = SpinPosition, mgl64.Vec3{}, SpinRotation(0)
+	w.spin[i], w.k[i] = SpinAxis.Mul(SpinRate), 0
+	w.start[i] = state{pos: w.pos[i], rot: w.rot[i]}
+	w.scale[i], w.color[i] = SpinScale, SpinColor
 	w.refresh()
 	return w, nil
 }
@@ -186,10 +245,13 @@ func (w *World) Step(tick uint64, dt float64, inputs []simthread.Input) {
 	// after a million steps).
 	w.pos[0] = RefPosition(w.time)
 	w.rot[0] = RefRotation(w.time)
+	if w.swarm > SpinBody {
+		w.rot[SpinBody] = SpinRotation(w.time)
+	}
 	// The swarm, in plain float64 arithmetic: mathgl's value-type methods
 	// made a step cost 230 ns per body here, this 35 (BenchmarkTick).
 	h := 0.5 * dt
-	for i := 1; i < len(w.pos); i++ {
+	for i := w.swarm; i < len(w.pos); i++ {
 		p, v, k := &w.pos[i], &w.vel[i], w.k[i]
 		// Spring towards the column's axis (x = z = 0) and towards the
 		// starting height, semi-implicit Euler: velocity first.
@@ -216,9 +278,9 @@ func (w *World) Step(tick uint64, dt float64, inputs []simthread.Input) {
 func (w *World) apply(in simthread.Input) {
 	switch in.Kind {
 	case Reset:
-		// The reference body never jumps: it keeps its closed-form path
-		// and its epoch.
-		for i := 1; i < len(w.pos); i++ {
+		// The reference bodies never jump: they keep their closed-form
+		// paths and their epochs.
+		for i := w.swarm; i < len(w.pos); i++ {
 			w.pos[i], w.vel[i], w.rot[i] = w.start[i].pos, w.start[i].vel, w.start[i].rot
 			w.epoch[i]++
 		}
@@ -227,7 +289,7 @@ func (w *World) apply(in simthread.Input) {
 			return
 		}
 		dv := math.Max(-50, math.Min(50, in.X))
-		for i := 1; i < len(w.vel); i++ {
+		for i := w.swarm; i < len(w.vel); i++ {
 			w.vel[i][1] += dv
 		}
 	case Spawn:
@@ -246,9 +308,9 @@ func (w *World) SetMesh(mesh, material uint16) {
 	w.refresh()
 }
 
-// refVelocity returns the reference body's exact velocity at simulated time
+// RefVelocity returns the reference body's exact velocity at simulated time
 // t seconds: the derivative of RefPosition.
-func refVelocity(t float64) mgl64.Vec3 {
+func RefVelocity(t float64) mgl64.Vec3 {
 	s, c := math.Sincos(RefOmega * t)
 	return mgl64.Vec3{-RefSpeed * s, 0, RefSpeed * c}
 }
@@ -264,7 +326,7 @@ func (w *World) refresh() {
 		p, q := w.pos[i], w.rot[i]
 		vel, spin := w.vel[i], w.spin[i]
 		if i == 0 {
-			vel, spin = refVelocity(w.time), RefAxis.Mul(RefSpin)
+			vel, spin = RefVelocity(w.time), RefAxis.Mul(RefSpin)
 		}
 		w.out[i] = simthread.Body{
 			Pos:      f32(p),

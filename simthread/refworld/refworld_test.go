@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"
 )
@@ -219,5 +220,58 @@ func TestSetMesh(t *testing.T) {
 		if b.Scale[0] != b.Scale[1] || b.Scale[1] != b.Scale[2] || !(b.Scale[0] > 0) {
 			t.Fatalf("body %d: scale %v, want uniform", i, b.Scale)
 		}
+	}
+}
+
+// TestSpinner checks NewWithSpinner's world: body SpinBody stands at
+// SpinPosition and turns as SpinRotation says, with its angular velocity
+// published; kicks and resets leave it alone; every other body is the body
+// New's world has, step for step.
+func TestSpinner(t *testing.T) {
+	const dt = 1.0 / 30
+	if _, err := refworld.NewWithSpinner(1, 1); err == nil {
+		t.Fatal("NewWithSpinner(1) accepted: the spinner is body 1")
+	}
+	plain, _ := refworld.New(20, 4)
+	w, err := refworld.NewWithSpinner(20, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s, p simthread.Snapshot
+	for k := uint64(1); k <= 300; k++ {
+		var in []simthread.Input
+		switch k {
+		case 100:
+			in = []simthread.Input{{Kind: refworld.Kick, X: 5}}
+		case 200:
+			in = []simthread.Input{{Kind: refworld.Reset}}
+		}
+		w.Step(k, dt, in)
+		plain.Step(k, dt, in)
+		w.Snapshot(&s)
+		plain.Snapshot(&p)
+		sp := s.Bodies[refworld.SpinBody]
+		tm := float64(k) * dt
+		q := refworld.SpinRotation(tm)
+		dot := math.Abs(float64(sp.Rot.W)*q.W + float64(sp.Rot.V[0])*q.V[0] + float64(sp.Rot.V[1])*q.V[1] + float64(sp.Rot.V[2])*q.V[2])
+		if dot < 1-1e-6 || sp.Epoch != 0 || sp.Vel != (mgl32.Vec3{}) {
+			t.Fatalf("tick %d: spinner at %v %v epoch %d vel %v; want %v, |dot| %v", k, sp.Pos, sp.Rot, sp.Epoch, sp.Vel, q, dot)
+		}
+		for i := range 3 {
+			if math.Abs(float64(sp.Pos[i])-refworld.SpinPosition[i]) > 1e-6 ||
+				math.Abs(float64(sp.AngVel[i])-refworld.SpinAxis[i]*refworld.SpinRate) > 1e-4 {
+				t.Fatalf("tick %d: spinner at %v with angular velocity %v", k, sp.Pos, sp.AngVel)
+			}
+		}
+		for i := range s.Bodies {
+			if i != refworld.SpinBody && s.Bodies[i] != p.Bodies[i] {
+				t.Fatalf("tick %d: body %d %+v, New's world has %+v", k, i, s.Bodies[i], p.Bodies[i])
+			}
+		}
+	}
+	// More than half a turn per tick at 30 Hz, which slerp would take
+	// backwards.
+	if turn := refworld.SpinRate * dt; turn <= math.Pi || turn >= 2*math.Pi {
+		t.Fatalf("the spinner turns %v rad a tick at 30 Hz", turn)
 	}
 }
