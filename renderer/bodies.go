@@ -131,7 +131,8 @@ type bodyPass struct {
 	slots                []slot
 	boundPrev, boundNext int
 	uAlpha, uPrevCount   int32
-	probeBody            int // Options.ProbeBody
+	probeBody            int        // Options.ProbeBody
+	motion               motionPass // the hermite and extrapolate modes' uniforms, attributes and offsets
 
 	scene
 	// gen counts reallocations of buffers that the item vertex arrays
@@ -157,9 +158,10 @@ func newBodyPass(history, probeBody int) (b *bodyPass, err error) {
 		boundNext: -1,
 		probeBody: probeBody,
 	}
+	pass := b // b is nil once a failure returns
 	defer func() {
 		if err != nil {
-			b.delete()
+			pass.delete()
 		}
 	}()
 	if b.interp, err = LoadProgram(shaders.FS, "interp.vert", "", Feedback...); err != nil {
@@ -167,6 +169,9 @@ func newBodyPass(history, probeBody int) (b *bodyPass, err error) {
 	}
 	b.uAlpha = b.interp.uniform("uAlpha")
 	b.uPrevCount = b.interp.uniform("uPrevCount")
+	if err = b.motion.init(b.interp); err != nil {
+		return nil, err
+	}
 	for i := range b.slots {
 		b.slots[i].buf = newBuffer()
 		b.slots[i].order = newBuffer()
@@ -357,12 +362,16 @@ func (b *bodyPass) bind(prev, next int) {
 	gl.VertexAttribPointerWithOffset(0, 3, gl.FLOAT, false, bodyStride, offPos)
 	gl.VertexAttribPointerWithOffset(1, 4, gl.FLOAT, false, bodyStride, offRot)
 	gl.VertexAttribIPointerWithOffset(2, 1, gl.UNSIGNED_INT, bodyStride, offEpoch)
+	gl.VertexAttribPointerWithOffset(locVel, 3, gl.FLOAT, false, bodyStride, offVel)
+	gl.VertexAttribPointerWithOffset(locVel+1, 3, gl.FLOAT, false, bodyStride, offAngVel)
 	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.slots[next].buf))
 	gl.VertexAttribPointerWithOffset(3, 3, gl.FLOAT, false, bodyStride, offPos)
 	gl.VertexAttribPointerWithOffset(4, 4, gl.FLOAT, false, bodyStride, offRot)
 	gl.VertexAttribPointerWithOffset(5, 4, gl.UNSIGNED_BYTE, true, bodyStride, offColor)
 	gl.VertexAttribIPointerWithOffset(6, 1, gl.UNSIGNED_INT, bodyStride, offEpoch)
 	gl.VertexAttribPointerWithOffset(7, 3, gl.FLOAT, false, bodyStride, offScale)
+	gl.VertexAttribPointerWithOffset(locVel+2, 3, gl.FLOAT, false, bodyStride, offVel)
+	gl.VertexAttribPointerWithOffset(locVel+3, 3, gl.FLOAT, false, bodyStride, offAngVel)
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, uint32(b.slots[next].order))
 	debugCheck("bind snapshot slots")
@@ -370,18 +379,22 @@ func (b *bodyPass) bind(prev, next int) {
 }
 
 // interpolate runs the interpolation pass: the poses of the bodies of slot
-// next, interpolated from slot prev by alpha, into the pose buffer, in
-// next's grouped order.
-func (b *bodyPass) interpolate(prev, next int, alpha float32) int {
+// next, moved from slot prev as plan says (its motion mode, alpha, span,
+// prediction and correction), into the pose buffer, in next's grouped
+// order. It returns the number of poses, and the first GL error of growing
+// the extrapolate mode's offset buffers (the frame is then drawn without
+// the offsets).
+func (b *bodyPass) interpolate(prev, next int, plan *interp.Plan) (int, error) {
 	s := &b.slots[next]
 	n := s.count
 	if n == 0 {
-		return 0
+		return 0, nil
 	}
 	gl.BindVertexArray(uint32(b.interpVAO))
 	b.bind(prev, next)
 	gl.UseProgram(uint32(b.interp))
-	gl.Uniform1f(b.uAlpha, alpha+b.alphaBias)
+	err := b.motion.setup(b, prev, next, plan)
+	gl.Uniform1f(b.uAlpha, plan.Alpha+b.alphaBias)
 	gl.Uniform1i(b.uPrevCount, int32(b.slots[prev].count))
 	gl.Enable(gl.RASTERIZER_DISCARD)
 	gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, b.feedback)
@@ -396,7 +409,7 @@ func (b *bodyPass) interpolate(prev, next int, alpha float32) int {
 	gl.Disable(gl.RASTERIZER_DISCARD)
 	gl.BindVertexArray(0)
 	debugCheck("interpolate bodies")
-	return n
+	return n, err
 }
 
 // probeAt returns where body Options.ProbeBody's pose is in the pose
@@ -491,6 +504,7 @@ func (b *bodyPass) point(v *itemVAO, it *drawItem) {
 func (b *bodyPass) delete() {
 	b.interp.Delete()
 	b.interpVAO.Delete()
+	b.motion.delete()
 	b.poses.Delete()
 	if b.feedback != 0 {
 		gl.DeleteTransformFeedbacks(1, &b.feedback)

@@ -84,7 +84,9 @@ func checkInterpolation() (string, error) {
 	checked := 0
 	var worstPos, worstRot float64
 	for _, alpha := range []float32{0, 1, 0.5, 0.001, 0.999, 0.25, 0.73} {
-		b.interpolate(0, 1, alpha)
+		if _, err := b.interpolate(0, 1, &interp.Plan{Alpha: alpha}); err != nil {
+			return "", err
+		}
 		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.poses))
 		gl.GetBufferSubData(gl.ARRAY_BUFFER, 0, len(poses)*4, unsafe.Pointer(&poses[0]))
 		if err := checkGL("read poses"); err != nil {

@@ -134,7 +134,10 @@ func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) erro
 	r.probe.begin(r.frames)
 	n, at := 0, -1
 	if plan.Ready {
-		n = r.bodies.interpolate(prev, next, plan.Alpha)
+		var e error
+		if n, e = r.bodies.interpolate(prev, next, plan); err == nil {
+			err = e
+		}
 		if n > 0 {
 			at = r.bodies.probeAt(next)
 		}

@@ -60,6 +60,124 @@ vec3 lerp3(vec3 a, vec3 b, float t) {
     return a + (b - a) * t;
 }
 
+// The motion modes' maths (renderer/interp: Hermite, HermiteRot,
+// Extrapolate, ExtrapolateRot and Correction are their CPU references,
+// which the tests compare with these through transform feedback).
+
+// TURN is a whole turn, 2π radians.
+const float TURN = 6.28318530717959;
+// AXIS_EPS: below this length a quaternion's vector part has no
+// meaningful direction in float32 (interp's axisEps).
+const float AXIS_EPS = 1e-6;
+
+// hermite3 mirrors interp.Hermite: the cubic Hermite curve from p0 to p1
+// with tangents v0·dt and v1·dt, as the lerp plus a small correction, so
+// that it is as precise as the lerp in float32.
+vec3 hermite3(vec3 p0, vec3 v0, vec3 p1, vec3 v1, float dt, float t) {
+    vec3 d = p1 - p0;
+    vec3 m0 = v0 * dt - d;
+    vec3 m1 = v1 * dt - d;
+    float s = 1.0 - t;
+    return p0 + d * t + (m0 * s - m1 * t) * (t * s);
+}
+
+bool finite3(vec3 v) {
+    return !any(isnan(v)) && !any(isinf(v));
+}
+
+// moving: a body publishes a velocity in either snapshot (finite, not
+// zero); zero means unknown or at rest.
+bool moving(vec3 a, vec3 b) {
+    return finite3(a) && finite3(b) && (any(notEqual(a, vec3(0.0))) || any(notEqual(b, vec3(0.0))));
+}
+
+// quatMul is the Hamilton product a ⊗ b (mgl32.Quat.Mul).
+vec4 quatMul(vec4 a, vec4 b) {
+    return vec4(a.x * b.x - dot(a.yzw, b.yzw), a.x * b.yzw + b.x * a.yzw + cross(a.yzw, b.yzw));
+}
+
+vec4 quatConj(vec4 q) {
+    return vec4(q.x, -q.yzw);
+}
+
+// quatExp returns the rotation by the rotation vector phi: |phi| radians
+// about its direction.
+vec4 quatExp(vec3 phi) {
+    float a = length(phi);
+    float h = 0.5 * a;
+    float s = a > 1e-4 ? sin(h) / a : 0.5 - a * a / 48.0;
+    return vec4(cos(h), phi * s);
+}
+
+// quatLog returns the rotation vector of the unit quaternion q along the
+// shorter arc.
+vec3 quatLog(vec4 q) {
+    if (q.x < 0.0) {
+        q = -q;
+    }
+    float sv = length(q.yzw);
+    if (sv <= AXIS_EPS) {
+        return 2.0 * q.yzw;
+    }
+    return q.yzw * (2.0 * atan(sv, q.x) / sv);
+}
+
+// quatPow turns by k times q's angle about q's axis.
+vec4 quatPow(vec4 q, float k) {
+    return quatExp(quatLog(q) * k);
+}
+
+// quatWinding mirrors interp's winding: the rotation vector of r with the
+// number of whole turns along r's axis closest to pred.
+vec3 quatWinding(vec4 r, vec3 pred) {
+    if (r.x < 0.0) {
+        r = -r;
+    }
+    float sv = length(r.yzw);
+    float theta = 2.0 * atan(sv, r.x);
+    vec3 u;
+    if (sv > AXIS_EPS) {
+        u = r.yzw / sv;
+    } else if (length(pred) > 0.0) {
+        u = normalize(pred);
+    } else {
+        return 2.0 * r.yzw;
+    }
+    float n = floor((dot(pred, u) - theta) / TURN + 0.5);
+    return u * (theta + TURN * n);
+}
+
+// quatHermite mirrors interp.HermiteRot: from q0 to q1 by as many turns,
+// and in the direction, that the angular velocities w0, w1 (world frame,
+// rad/s) say over dt seconds, along the cubic Hermite curve on the
+// rotation vector. Unusable quaternions count as the identity (see
+// quatNormalize), non-finite velocities as zero.
+vec4 quatHermite(vec4 q0, vec3 w0, vec4 q1, vec3 w1, float dt, float t) {
+    q0 = quatNormalize(q0);
+    q1 = quatNormalize(q1);
+    if (!finite3(w0) || !finite3(w1)) {
+        w0 = vec3(0.0);
+        w1 = vec3(0.0);
+    }
+    vec3 phi = quatWinding(quatMul(q1, quatConj(q0)), (w0 + w1) * (0.5 * dt));
+    return normalize(quatMul(quatExp(hermite3(vec3(0.0), w0, phi, w1, dt, t)), q0));
+}
+
+// extrap3 mirrors interp.Extrapolate: p moved on by v for e seconds.
+vec3 extrap3(vec3 p, vec3 v, float e) {
+    return finite3(v) ? p + v * e : p;
+}
+
+// quatExtrap mirrors interp.ExtrapolateRot: q turned on by w (world
+// frame, rad/s) for e seconds.
+vec4 quatExtrap(vec4 q, vec3 w, float e) {
+    q = quatNormalize(q);
+    if (!finite3(w) || all(equal(w, vec3(0.0)))) {
+        return q;
+    }
+    return normalize(quatMul(quatExp(w * e), q));
+}
+
 // srgbToLinear is the exact sRGB decoding function (it runs once per body).
 vec3 srgbToLinear(vec3 c) {
     return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), step(0.04045, c));

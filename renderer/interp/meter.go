@@ -50,8 +50,44 @@ type Meter struct {
 	// signed animation error (ms), NaN where that frame had none.
 	LastPos, LastAnim float64
 
+	// SpinTruth, if set, is the exact orientation of body SpinBody at a
+	// simulated time in seconds (refworld's spinner): the meter then
+	// measures how far the drawn orientation is from it, and which way it
+	// turns.
+	SpinBody  int
+	SpinTruth func(simSeconds float64) mgl64.Quat
+	// RotErr is the angle between SpinBody's drawn orientation and the
+	// truth, in microradians.
+	RotErr histogram.H
+	// Spins counts the frames whose turn since the previous frame was
+	// judged (both measured, on one segment of the timeline, the truth
+	// turning by 0.001 rad to 0.9 π: more is ambiguous, a half turn
+	// either way being the same), WrongWay those among them whose drawn
+	// orientation turned the other way than the truth, by more than
+	// 0.001 rad: a spin of more than half a turn per tick, slerped.
+	Spins, WrongWay uint64
+
+	// Correction is, in Extrapolate mode, the correction folded in for
+	// Body at each switch of basis: what the old basis predicted for the
+	// frame minus what the new one does, in millionths of a tick's
+	// displacement (see interp.Correction). Corrections counts them.
+	Correction  histogram.H
+	Corrections uint64
+	// LastCorr is the last frame's correction in ticks, NaN where that
+	// frame switched no basis.
+	LastCorr float64
+
 	// The drawn and shown measurement; see Track and Shown.
 	Drawn DrawnStats
+
+	// corr and spinCorr mirror the renderer's correction offsets of Body
+	// and SpinBody (Extrapolate mode).
+	corr, spinCorr Correction
+	spin           struct {
+		have         bool
+		shown, truth mgl64.Quat
+		seg          float64
+	}
 
 	have      bool
 	lastFrame time.Duration
@@ -76,16 +112,22 @@ func segment(s *simthread.Snapshot, rate int) float64 {
 
 // Frame measures the frame planned by plan for frameTime.
 func (m *Meter) Frame(frameTime time.Duration, plan *Plan) {
-	m.LastPos, m.LastAnim = math.NaN(), math.NaN()
+	m.LastPos, m.LastAnim, m.LastCorr = math.NaN(), math.NaN(), math.NaN()
 	m.cur = tracked{}
 	if !plan.Ready || m.Rate <= 0 {
 		return
+	}
+	// The renderer folds a correction in at every switch of basis, paused
+	// frames or not: so do the mirrors.
+	d, folded := m.corr.Follow(plan, m.Body)
+	if m.SpinTruth != nil {
+		m.spinCorr.Follow(plan, m.SpinBody)
 	}
 	if plan.Paused {
 		// The frozen pose of a pause: the next frame after it starts a
 		// new comparison.
 		m.Paused++
-		m.have = false
+		m.have, m.spin.have = false, false
 		return
 	}
 	prev, next := plan.Prev, plan.Next
@@ -113,24 +155,85 @@ func (m *Meter) Frame(frameTime time.Duration, plan *Plan) {
 
 	if !continuous || plan.Clamp == Early {
 		m.Skipped++
+		m.spin.have = false
 		return
 	}
-	// The truth: the render time on the segment, as simulated seconds.
-	want := float64(prev.Tick)/rate + (plan.RenderTime - prev.Time).Seconds()
-	a, b := prev.Bodies[m.Body], next.Bodies[m.Body]
-	shown := b.Pos
-	if a.Epoch == b.Epoch {
-		shown = Lerp(a.Pos, b.Pos, plan.Alpha)
-	}
-	truth := m.Truth(want)
-	d := mgl64.Vec3{float64(shown[0]), float64(shown[1]), float64(shown[2])}.Sub(truth).Len()
 	perTick := m.Speed / rate
+	if folded && prev != next && perTick > 0 {
+		c := float64(d.Len()) / perTick
+		m.Correction.Record(int64(c * 1e6))
+		m.Corrections++
+		m.LastCorr = c
+	}
+	// The truth: the render time on the segment, as simulated seconds.
+	want := float64(next.Tick)/rate + (plan.RenderTime - next.Time).Seconds()
+	// The CPU reference of what the renderer draws, in the plan's mode.
+	// An unusable orientation does not matter to the position.
+	pose, _, _ := BodyPose(plan, m.Body, &m.corr)
+	shown := pose.Pos
+	truth := m.Truth(want)
+	dist := vec64(shown).Sub(truth).Len()
 	m.cur = tracked{ok: perTick > 0, frameTime: frameTime, want: want, cpu: shown, sim: sim, seg: segNext}
 	if perTick > 0 {
-		m.PosErr.Record(int64(d / perTick * 1e6))
-		m.LastPos = d / perTick
+		m.PosErr.Record(int64(dist / perTick * 1e6))
+		m.LastPos = dist / perTick
 	}
+	m.measureSpin(plan, want, segNext)
 }
+
+// Spin judging bounds, in radians: a truth turning less than spinMin
+// between two frames is standing still, one turning more than spinMax
+// could be turning either way; a drawn turn backwards by less than
+// spinMin is rounding.
+const (
+	spinMin = 1e-3
+	spinMax = 0.9 * math.Pi
+)
+
+// measureSpin measures SpinBody's drawn orientation against SpinTruth at
+// simulated time want, and the direction it turned since the last
+// measured frame on the same segment.
+func (m *Meter) measureSpin(plan *Plan, want, seg float64) {
+	if m.SpinTruth == nil {
+		return
+	}
+	pose, ok, err := BodyPose(plan, m.SpinBody, &m.spinCorr)
+	if !ok || err != nil {
+		m.spin.have = false
+		return
+	}
+	shown := mgl64.Quat{W: float64(pose.Rot.W), V: vec64(pose.Rot.V)}
+	truth := m.SpinTruth(want)
+	m.RotErr.Record(int64(rotAngle(shown.Mul(truth.Conjugate())) * 1e6))
+	if m.spin.have && math.Abs(seg-m.spin.seg) < 1e-6 {
+		drawn := rotVector(shown.Mul(m.spin.shown.Conjugate()))
+		turned := rotVector(truth.Mul(m.spin.truth.Conjugate()))
+		if a := turned.Len(); a >= spinMin && a <= spinMax {
+			m.Spins++
+			if drawn.Dot(turned.Mul(1/a)) < -spinMin {
+				m.WrongWay++
+			}
+		}
+	}
+	m.spin.have, m.spin.shown, m.spin.truth, m.spin.seg = true, shown, truth, seg
+}
+
+// rotVector returns the rotation vector of the rotation q along the
+// shorter arc (|result| ≤ π), in float64.
+func rotVector(q mgl64.Quat) mgl64.Vec3 {
+	w, v := q.W, q.V
+	if w < 0 {
+		w, v = -w, v.Mul(-1)
+	}
+	s := v.Len()
+	if s == 0 {
+		return mgl64.Vec3{}
+	}
+	return v.Mul(2 * math.Atan2(s, w) / s)
+}
+
+// rotAngle returns the angle of the rotation q, in [0, π].
+func rotAngle(q mgl64.Quat) float64 { return rotVector(q).Len() }
 
 // PosErrTicks returns the q-quantile of the position error in ticks.
 func (m *Meter) PosErrTicks(q float64) float64 { return float64(m.PosErr.Quantile(q)) / 1e6 }

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"math"
 	"time"
 
 	"github.com/tickframe/tickframe/simthread"
@@ -185,15 +186,42 @@ type Plan struct {
 	// 1). A renderer that mirrors snapshots in GPU buffers tags them with
 	// these, and uploads whichever the frame needs and it does not hold.
 	PrevSeq, NextSeq uint64
-	// Alpha interpolates from Prev (0) to Next (1).
+	// Alpha interpolates from Prev (0) to Next (1); 1 in Extrapolate
+	// mode.
 	Alpha float32
+	// Motion is the planner's motion mode, which the renderer and the
+	// meter follow (see MotionMode).
+	Motion MotionMode
+	// Span is the simulated time from Prev to Next in seconds, (Next.Tick
+	// − Prev.Tick) steps: Hermite scales the velocities by it. It is not
+	// Next.Time − Prev.Time, which also counts the time of a pause or of
+	// discarded ticks between them, when the bodies did not move.
+	Span float32
+	// Ahead is, in Extrapolate mode, how far past Next the frame predicts,
+	// in seconds: from 0 up to MaxAhead ticks (negative only in a pause,
+	// frozen on a snapshot that came after the pause request). PrevAhead
+	// is the same for Prev at a switch, where Prev is the old basis.
+	Ahead, PrevAhead float32
+	// Switched reports, in Extrapolate mode, that Next became the basis
+	// this frame. Prev is then the old basis (the last frame's Next), and
+	// the renderer folds the correction, what Prev predicts minus what
+	// Next does, into each body's offset, with the offset left over
+	// weighted by Carry. Without a switch, Prev is Next.
+	Switched bool
+	// Carry is, at a switch, the part of the offsets the old basis had
+	// still to blend in (0 at the first basis); Blend is the part of the
+	// offsets the frame shows: 1 at a switch, decaying with time constant
+	// CorrectionTime/3 after it. See Correction.
+	Carry, Blend float32
 	// Clamp says whether and why Alpha was clamped.
 	Clamp Clamp
 	// RenderTime is the frame time minus Delay, which is the adaptive
-	// delay plus the planner's lead (SetLead).
+	// delay plus the planner's lead (SetLead); in Extrapolate mode the
+	// delay is 0 and the render time is the frame time.
 	RenderTime, Delay time.Duration
 	// SimTick is the displayed simulation time in ticks:
-	// Prev.Tick + Alpha·(Next.Tick − Prev.Tick).
+	// Prev.Tick + Alpha·(Next.Tick − Prev.Tick), or in Extrapolate mode
+	// Next.Tick + Ahead in ticks.
 	SimTick float64
 	// NewestTime is the tick time of the newest snapshot held.
 	NewestTime time.Duration
@@ -227,6 +255,15 @@ type Planner struct {
 	resuming bool          // resumed, waiting for the render time to catch up
 	resumeAt time.Duration // when Resume was called
 	lead     time.Duration // see SetLead
+
+	motion MotionMode // see SetMotion
+	// Extrapolate mode: the basis's acquire sequence number (0: none yet),
+	// the render time it took over at, and the last frame's displayed
+	// simulated time in ticks (once haveSim).
+	basisSeq uint64
+	switchAt time.Duration
+	lastSim  float64
+	haveSim  bool
 }
 
 // NewPlanner returns a planner reading view with the given delay policy.
@@ -243,6 +280,18 @@ func (p *Planner) Delay() *Delay { return p.delay }
 // published when the frame is planned. Change it slowly: every change
 // shows as animation error in that frame.
 func (p *Planner) SetLead(lead time.Duration) { p.lead = max(lead, 0) }
+
+// SetMotion sets how the planned frames move bodies (see MotionMode):
+// MotionLerp, the default, MotionHermite or MotionExtrapolate. Set it
+// before the first frame: a change later starts the extrapolation afresh
+// and shows as a jump.
+func (p *Planner) SetMotion(m MotionMode) {
+	p.motion = m
+	p.basisSeq, p.haveSim = 0, false
+}
+
+// Motion returns the planner's motion mode.
+func (p *Planner) Motion() MotionMode { return p.motion }
 
 // Depth reports how many snapshots the planner's history holds at most: a
 // renderer mirroring them needs no more buffers than this.
@@ -264,8 +313,17 @@ func (p *Planner) Resume(now time.Duration) {
 
 // Frame acquires the newest snapshot and plans a frame displayed at
 // frameTime. It does not allocate.
+//
+// In Extrapolate mode the render time is the frame time itself and the
+// newest snapshot is the basis. The displayed simulated time never goes
+// back: a frame whose prediction would show an earlier time than the
+// frame before (the timeline jumped under discarded or clamped time)
+// shows the earlier frame's time instead, and a pause freezes it; after
+// the resume, frames stay Paused until the prediction has caught up with
+// the frozen time.
 func (p *Planner) Frame(frameTime time.Duration) Plan {
 	var plan Plan
+	plan.Motion = p.motion
 	if p.view.Acquire() {
 		plan.Acquired = true
 		s := p.view.History(0)
@@ -276,7 +334,12 @@ func (p *Planner) Frame(frameTime time.Duration) Plan {
 		}
 		p.newest = s.Tick
 	}
+	// The adaptive delay keeps learning in Extrapolate mode too, but
+	// adds nothing there.
 	plan.Delay = p.delay.Update(frameTime) + p.lead
+	if p.motion == MotionExtrapolate {
+		plan.Delay = 0
+	}
 	plan.RenderTime = frameTime - plan.Delay
 	n := p.view.Len()
 	if n == 0 {
@@ -284,6 +347,42 @@ func (p *Planner) Frame(frameTime time.Duration) Plan {
 	}
 	plan.Ready = true
 	p.frames++
+	r := plan.RenderTime
+	plan.NewestTime = p.view.History(0).Time
+	caughtUp := true
+	if p.motion == MotionExtrapolate {
+		caughtUp = p.basis(&plan, n)
+	} else {
+		p.bracket(&plan, n)
+	}
+	if step := p.delay.step; step > 0 {
+		plan.Span = float32(float64(int64(plan.Next.Tick-plan.Prev.Tick)) * step.Seconds())
+	}
+
+	if p.resuming && p.view.History(0).Published >= p.resumeAt && r >= p.firstAfterResume() && caughtUp {
+		p.resuming = false
+	}
+	plan.Paused = p.pausing || p.resuming
+	if p.motion == MotionExtrapolate {
+		p.ahead(&plan)
+	}
+	if plan.Paused {
+		p.paused++
+		return plan
+	}
+	switch plan.Clamp {
+	case Late:
+		p.late++
+	case Early:
+		p.early++
+	}
+	return plan
+}
+
+// bracket picks the plan's pair in Lerp and Hermite modes: the two
+// snapshots held whose tick times bracket the render time, or the newest
+// (late) or oldest (early) as is.
+func (p *Planner) bracket(plan *Plan, n int) {
 	r := plan.RenderTime
 	prev, next := 0, 0 // history indices
 	switch {
@@ -307,28 +406,97 @@ func (p *Planner) Frame(frameTime time.Duration) Plan {
 		a, _ := Alpha(r, p.view.History(i).Time, p.view.History(i-1).Time)
 		prev, next, plan.Alpha = i, i-1, float32(a)
 	}
-	plan.NewestTime = p.view.History(0).Time
 	seq := p.view.Acquired()
 	plan.Prev, plan.Next = p.view.History(prev), p.view.History(next)
 	plan.PrevSeq, plan.NextSeq = seq-uint64(prev), seq-uint64(next)
 	ta, tb := plan.Prev.Tick, plan.Next.Tick
 	plan.SimTick = float64(ta) + float64(plan.Alpha)*(float64(tb)-float64(ta))
+}
 
-	if p.resuming && p.view.History(0).Published >= p.resumeAt && r >= p.firstAfterResume() {
-		p.resuming = false
+// basis picks the plan's snapshots in Extrapolate mode: Next is the
+// newest, the basis; when it is new this frame, Prev is the old basis,
+// else Next too. The old basis is the last frame's newest snapshot, which
+// the history always holds, as the planner acquires at most one snapshot
+// a frame (a renderer that skips plans blends from the planner's old
+// basis all the same). It sets the correction's weights and reports
+// whether the prediction from Next, undisturbed, has caught up with the
+// last frame's displayed time (which ends a resume).
+func (p *Planner) basis(plan *Plan, n int) (caughtUp bool) {
+	seq := p.view.Acquired()
+	next := p.view.History(0)
+	plan.Next, plan.NextSeq = next, seq
+	plan.Prev, plan.PrevSeq = next, seq
+	plan.Alpha = 1
+	r := plan.RenderTime
+	if seq != p.basisSeq {
+		plan.Switched = true
+		if p.basisSeq != 0 {
+			if age := seq - p.basisSeq; age < uint64(n) { // always 1
+				plan.Prev, plan.PrevSeq = p.view.History(int(age)), p.basisSeq
+			}
+			plan.Carry = decay(r - p.switchAt)
+		}
+		p.basisSeq, p.switchAt = seq, r
 	}
-	if p.pausing || p.resuming {
-		plan.Paused = true
-		p.paused++
-		return plan
+	plan.Blend = decay(r - p.switchAt)
+	if !p.haveSim || p.delay.step <= 0 {
+		return true
 	}
-	switch plan.Clamp {
-	case Late:
-		p.late++
-	case Early:
-		p.early++
+	a := min(max(r-next.Time, 0), MaxAhead*p.delay.step)
+	return float64(next.Tick)+float64(a)/float64(p.delay.step) >= p.lastSim-1e-9
+}
+
+// ahead sets how far past Next (and, at a switch, Prev) the frame
+// predicts, its clamp and its displayed simulated time, in Extrapolate
+// mode.
+func (p *Planner) ahead(plan *Plan) {
+	step := p.delay.step
+	if step <= 0 {
+		plan.SimTick = float64(plan.Next.Tick)
+		return
 	}
-	return plan
+	r := plan.RenderTime
+	a, raised := p.aheadOf(plan.Next, r, plan.Paused)
+	plan.Ahead, plan.PrevAhead = float32(a.Seconds()), float32(a.Seconds())
+	if plan.Prev != plan.Next {
+		b, _ := p.aheadOf(plan.Prev, r, plan.Paused)
+		plan.PrevAhead = float32(b.Seconds())
+	}
+	switch raw := r - plan.Next.Time; {
+	case raised:
+	case raw > MaxAhead*step:
+		plan.Clamp = Late // held: the next snapshot is overdue
+	case raw < 0:
+		plan.Clamp = Early // the frame shows a later time than its own
+	}
+	plan.SimTick = float64(plan.Next.Tick) + float64(a)/float64(step)
+	if raised && math.Abs(plan.SimTick-p.lastSim) < 1e-6 {
+		plan.SimTick = p.lastSim // not a nanosecond's rounding back
+	}
+	p.lastSim, p.haveSim = plan.SimTick, true
+}
+
+// aheadOf returns how far past s a frame at render time r predicts: r −
+// s.Time within [0, MaxAhead ticks], or, when that would show an earlier
+// simulated time than the last frame did or freeze is set (a pause), what
+// shows the last frame's time (raised; negative when s is later than that
+// time, within MaxAhead ticks).
+func (p *Planner) aheadOf(s *simthread.Snapshot, r time.Duration, freeze bool) (a time.Duration, raised bool) {
+	step := p.delay.step
+	bound := MaxAhead * step
+	a = min(max(r-s.Time, 0), bound)
+	if !p.haveSim {
+		return a, false
+	}
+	// The last frame's time, as seen from s; a microsecond of slack for
+	// the rounding of lastSim.
+	last := time.Duration((p.lastSim - float64(s.Tick)) * float64(step))
+	if freeze || a < last-time.Microsecond {
+		// Frozen on a snapshot published after the pause request, the
+		// prediction runs back from it.
+		return min(max(last, -bound), bound), true
+	}
+	return a, false
 }
 
 // firstAfterResume returns the tick time of the oldest snapshot held that
