@@ -362,13 +362,13 @@ func (a *App) GC() (warm, end GCReading, frames uint64) {
 
 // TickRate reports the simulation's tick rate after the warm-up: ticks
 // per second of time not paused, from the end of the warm-up to the end of
-// Run (over the whole run when it ended within the warm-up).
+// Run (over the whole run when less than a second of it came after the
+// warm-up).
 func (a *App) TickRate() float64 {
 	tel := a.sim.Telemetry().Read()
 	ticks, span := tel.Ticks, a.elapsed-tel.PausedTotal
-	if a.warmAt > 0 {
-		ticks -= a.warmTicks
-		span = (a.start + a.elapsed - a.warmAt) - (tel.PausedTotal - a.warmPaused)
+	if steady := (a.start + a.elapsed - a.warmAt) - (tel.PausedTotal - a.warmPaused); a.warmAt > 0 && steady >= time.Second {
+		ticks, span = tel.Ticks-a.warmTicks, steady
 	}
 	if span <= 0 {
 		return 0
