@@ -68,11 +68,14 @@ type Meter struct {
 	Spins, WrongWay uint64
 
 	// Correction is, in Extrapolate mode, the correction folded in for
-	// Body at each switch of basis: what the old basis predicted for the
-	// frame minus what the new one does, in millionths of a tick's
-	// displacement (see interp.Correction). Corrections counts them.
+	// Body at each switch of basis that blends: what the old basis
+	// predicted for the frame minus what the new one does, in millionths
+	// of a tick's displacement (see interp.Correction). Corrections counts
+	// them, Snaps the switches that showed theirs at once (after a render
+	// stall; see Plan.Switched).
 	Correction  histogram.H
 	Corrections uint64
+	Snaps       uint64
 	// LastCorr is the last frame's correction in ticks, NaN where that
 	// frame switched no basis.
 	LastCorr float64
@@ -161,9 +164,13 @@ func (m *Meter) Frame(frameTime time.Duration, plan *Plan) {
 	perTick := m.Speed / rate
 	if folded && prev != next && perTick > 0 {
 		c := float64(d.Len()) / perTick
-		m.Correction.Record(int64(c * 1e6))
-		m.Corrections++
 		m.LastCorr = c
+		if plan.Blend > 0 {
+			m.Correction.Record(int64(c * 1e6))
+			m.Corrections++
+		} else {
+			m.Snaps++
+		}
 	}
 	// The truth: the render time on the segment, as simulated seconds.
 	want := float64(next.Tick)/rate + (plan.RenderTime - next.Time).Seconds()

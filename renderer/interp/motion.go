@@ -34,8 +34,9 @@ const (
 	MotionHermite
 	// MotionExtrapolate adds no render delay: each frame shows the simulation at
 	// its own display time, predicted from the newest snapshot (the
-	// basis) and its velocities, never more than MaxAhead ticks past it
-	// (beyond, the pose holds and the frame counts as Late). When a new
+	// basis) and its velocities, never further past it than its reach,
+	// Plan.Reach (beyond, the pose holds and the frame counts as Late).
+	// When a new
 	// snapshot becomes the basis, the prediction jumps by what the old
 	// basis got wrong; that correction is not snapped but blended in over
 	// CorrectionTime (see Correction). A teleport (Epoch change) is shown
@@ -72,12 +73,14 @@ func ParseMotion(s string) (MotionMode, error) {
 
 // Extrapolation tuning.
 const (
-	// MaxAhead is how many ticks past its basis Extrapolate predicts at
-	// most. A prediction is good for about a tick plus the publish delay
-	// (the time a new snapshot takes to arrive); two ticks cover a wake
-	// a tick late without the pose stopping, and past that the next
-	// snapshot is so late that the error of a longer guess would be
-	// larger than the hold.
+	// MaxAhead is the least reach of Extrapolate, in ticks: how far past
+	// its basis it predicts before it holds. The reach is the longer of
+	// MaxAhead ticks and the render delay Lerp would use plus a tick: the
+	// adaptive delay is a tick plus the largest publish delay of late, so
+	// a basis younger than that is not overdue, and the tick more lets a
+	// wake come a tick late without the pose stopping. At 30 Hz on a calm
+	// machine the reach is two ticks (67 ms); at 1000 Hz, where a wake
+	// 2 ms late is two ticks, it is the delay and a tick (about 5 ms).
 	MaxAhead = 2
 	// CorrectionTime is how long Extrapolate takes to blend a correction
 	// in: the offset decays exponentially with time constant
@@ -277,12 +280,16 @@ type Pose struct {
 //
 // At each switch of basis (Plan.Switched), the offset left of the old one
 // (times Plan.Carry) and the correction, what the old basis predicts for
-// the frame minus what the new one does, are added: the frame shows what
-// the old basis would have shown, so nothing jumps. From then on the
-// frame shows the new prediction plus Plan.Blend times the offset, which
-// decays with time constant CorrectionTime/3. Orientations compose the
-// same way, as rotations applied on the left (world frame). A body that
-// jumped (Epoch change) or is new at the switch starts with no offset.
+// the frame minus what the new one does, are added; the frame shows the
+// new prediction plus Plan.Blend times the offset. Blend decays with time
+// constant CorrectionTime/3 in display time from the last frame shown
+// before the switch: so the motion from that frame to this one is the
+// predicted motion plus the correction times (1 − Blend), a third of it
+// at 144 Hz, and the rest blends in over the next frames (95 % within
+// CorrectionTime of the last frame); a display slower than the blend
+// shows most of the correction at once. Orientations compose the same
+// way, as rotations applied on the left (world frame). A body that jumped
+// (Epoch change) or is new at the switch starts with no offset.
 type Correction struct {
 	Pos mgl32.Vec3
 	Rot mgl32.Quat // unit, applied on the left; zero counts as the identity

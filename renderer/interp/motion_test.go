@@ -226,12 +226,13 @@ func TestPlannerExtrapolates(t *testing.T) {
 		if plan.Delay != 0 || plan.RenderTime != f || plan.Motion != interp.MotionExtrapolate || plan.Alpha != 1 {
 			t.Fatalf("frame %d: delay %v, render time %v, motion %v, alpha %v", i, plan.Delay, plan.RenderTime, plan.Motion, plan.Alpha)
 		}
-		if plan.Next != view.History(0) || (plan.Ahead < 0 && !plan.Paused) || plan.Ahead > float32(interp.MaxAhead*step.Seconds())+1e-6 {
+		if plan.Reach < interp.MaxAhead*step || plan.Next != view.History(0) || (plan.Ahead < 0 && !plan.Paused) ||
+			plan.Ahead > float32(max(plan.Reach, last.Reach).Seconds())+1e-6 {
 			t.Fatalf("frame %d: basis tick %d (newest %d), %v s ahead", i, plan.Next.Tick, view.History(0).Tick, plan.Ahead)
 		}
 		if plan.Clamp == interp.Late {
 			late2++
-			if plan.Ahead < float32(interp.MaxAhead*step.Seconds())-1e-6 {
+			if plan.Ahead < float32(plan.Reach.Seconds())-1e-6 {
 				t.Fatalf("frame %d: late but only %v s ahead", i, plan.Ahead)
 			}
 		}
@@ -246,36 +247,44 @@ func TestPlannerExtrapolates(t *testing.T) {
 		}
 		if plan.Switched {
 			switches++
-			if i > 1 && (plan.Prev != last.Next || plan.PrevSeq != last.NextSeq) {
+			// The old basis, or none across the jump of the timeline.
+			if i > 1 && (plan.Prev != last.Next || plan.PrevSeq != last.NextSeq) && plan.Prev != plan.Next {
 				t.Fatalf("frame %d: switched from tick %d, the last basis was tick %d", i, plan.Prev.Tick, last.Next.Tick)
 			}
-			if want := float32(math.Exp(-(f-last.RenderTime).Seconds()*3/interp.CorrectionTime.Seconds())) * last.Blend; i > 1 && math.Abs(float64(plan.Carry-want)) > 1e-5 {
-				t.Fatalf("frame %d: carry %v, want %v", i, plan.Carry, want)
+			if i > 1 && math.Abs(float64(plan.Carry-last.Blend)) > 1e-6 {
+				t.Fatalf("frame %d: carry %v, the last frame showed %v", i, plan.Carry, last.Blend)
 			}
-			if plan.Blend != 1 {
-				t.Fatalf("frame %d: blend %v at a switch", i, plan.Blend)
+			want := float32(math.Exp(-(f - last.RenderTime).Seconds() * 3 / interp.CorrectionTime.Seconds()))
+			if plan.Prev == plan.Next {
+				want = 0 // a snap
+			}
+			if i > 1 && math.Abs(float64(plan.Blend-want)) > 1e-6 {
+				t.Fatalf("frame %d: blend %v at a switch, want %v", i, plan.Blend, want)
 			}
 		} else if plan.Prev != plan.Next || (i > 1 && plan.Blend > last.Blend) {
 			t.Fatalf("frame %d: no switch, but prev tick %d next %d, blend %v after %v", i, plan.Prev.Tick, plan.Next.Tick, plan.Blend, last.Blend)
 		}
 		// Continuity: at a switch, every body is drawn where the old
-		// basis, with its offset, would have drawn it.
+		// basis, with its offset, would have drawn it, but for the part
+		// of the correction that the frame interval has blended in.
 		var before [8]interp.Pose
 		if plan.Switched && i > 1 && !plan.Paused {
 			old := plan
-			old.Switched, old.Next, old.Ahead, old.Blend = false, plan.Prev, plan.PrevAhead, plan.Carry
+			old.Switched, old.Next, old.Ahead, old.Blend = false, plan.Prev, plan.PrevAhead, plan.Carry*plan.Blend
 			for b := range corr {
 				before[b], _, _ = interp.BodyPose(&old, b, &corr[b])
 			}
 		}
+		var d [8]mgl32.Vec3
 		for b := range corr {
-			corr[b].Follow(&plan, b)
+			d[b], _ = corr[b].Follow(&plan, b)
 		}
 		if plan.Switched && i > 1 && !plan.Paused {
 			for b := range corr {
 				now, _, _ := interp.BodyPose(&plan, b, &corr[b])
-				if d := now.Pos.Sub(before[b].Pos).Len(); d > 1e-4 || qangle(now.Rot, before[b].Rot) > 1e-3 {
-					t.Fatalf("frame %d, body %d: jumped by %v m, %v rad at the switch", i, b, d, qangle(now.Rot, before[b].Rot))
+				jump, want := now.Pos.Sub(before[b].Pos).Len(), d[b].Len()*(1-plan.Blend)
+				if math.Abs(float64(jump-want)) > 1e-4 {
+					t.Fatalf("frame %d, body %d: jumped by %v m at the switch, want %v (correction %v, blend %v)", i, b, jump, want, d[b].Len(), plan.Blend)
 				}
 			}
 		}
@@ -380,5 +389,35 @@ func TestExtrapolatePlannerAndMeterDoNotAllocate(t *testing.T) {
 		m.Frame(f, &plan)
 	}); a != 0 {
 		t.Fatalf("Frame allocates %.1f times", a)
+	}
+}
+
+// TestExtrapolateAfterARenderStall: a frame more than CorrectionTime after
+// the last has nothing recent to be continuous with, so its switch snaps:
+// the correction is still there to count (Prev is the old basis), but the
+// offsets are dropped and none is shown until the next switch. A switch
+// after a normal frame interval blends.
+func TestExtrapolateAfterARenderStall(t *testing.T) {
+	ms := time.Millisecond
+	p, c := newView(t, 4)
+	pl := interp.NewPlanner(c, interp.NewDelay(10*ms, 0))
+	pl.SetMotion(interp.MotionExtrapolate)
+	publish(p, 0, 0)
+	pl.Frame(ms)
+	publish(p, 1, 0)
+	if plan := pl.Frame(11 * ms); !plan.Switched || plan.Prev.Tick != 0 || plan.Carry != 1 || plan.Blend >= 1 || plan.Blend <= 0 {
+		t.Errorf("switch 10 ms after the last frame: prev tick %d next %d, carry %v, blend %v", plan.Prev.Tick, plan.Next.Tick, plan.Carry, plan.Blend)
+	}
+	publish(p, 2, 0)
+	f := 11*ms + interp.CorrectionTime + ms
+	if plan := pl.Frame(f); !plan.Switched || plan.Prev.Tick != 1 || plan.Carry != 0 || plan.Blend != 0 {
+		t.Errorf("switch after a stall: prev tick %d next %d, carry %v, blend %v", plan.Prev.Tick, plan.Next.Tick, plan.Carry, plan.Blend)
+	}
+	if plan := pl.Frame(f + 5*ms); plan.Switched || plan.Blend != 0 {
+		t.Errorf("the frame after the snap: switched %v, blend %v", plan.Switched, plan.Blend)
+	}
+	publish(p, 3, 0)
+	if plan := pl.Frame(f + 10*ms); !plan.Switched || plan.Carry != 0 || plan.Blend >= 1 || plan.Blend <= 0 {
+		t.Errorf("the next switch: carry %v, blend %v", plan.Carry, plan.Blend)
 	}
 }

@@ -198,20 +198,32 @@ type Plan struct {
 	// discarded ticks between them, when the bodies did not move.
 	Span float32
 	// Ahead is, in Extrapolate mode, how far past Next the frame predicts,
-	// in seconds: from 0 up to MaxAhead ticks (negative only in a pause,
-	// frozen on a snapshot that came after the pause request). PrevAhead
-	// is the same for Prev at a switch, where Prev is the old basis.
+	// in seconds: from 0 up to Reach (negative only in a pause, frozen on
+	// a snapshot that came after the pause request). PrevAhead
+	// is, at a switch, how far past Prev (the old basis) the last frame
+	// predicted, moved on by the time since: what the old basis would
+	// show now.
 	Ahead, PrevAhead float32
+	// Reach is, in Extrapolate mode, how far past Next a frame may
+	// predict before it holds (see MaxAhead).
+	Reach time.Duration
 	// Switched reports, in Extrapolate mode, that Next became the basis
 	// this frame. Prev is then the old basis (the last frame's Next), and
 	// the renderer folds the correction, what Prev predicts minus what
 	// Next does, into each body's offset, with the offset left over
-	// weighted by Carry. Without a switch, Prev is Next.
+	// weighted by Carry. Without a switch, Prev is Next. A switch after a
+	// render stall longer than CorrectionTime snaps: nothing recent to be
+	// continuous with, the offsets are dropped (Carry 0) and none is
+	// shown until the next switch (Blend 0). So does a switch across a
+	// jump of the timeline (a pause, discarded or clamped time), with
+	// Prev = Next: the old basis says nothing about the new.
 	Switched bool
-	// Carry is, at a switch, the part of the offsets the old basis had
-	// still to blend in (0 at the first basis); Blend is the part of the
-	// offsets the frame shows: 1 at a switch, decaying with time constant
-	// CorrectionTime/3 after it. See Correction.
+	// Carry is, at a switch, the part of the offsets the last frame showed
+	// (0 at the first basis); Blend is the part of the offsets the frame
+	// shows, decaying with time constant CorrectionTime/3 from the last
+	// frame before the switch, so that a switch frame shows a correction
+	// as decayed by the time since that frame (0 after a snap). See
+	// Correction.
 	Carry, Blend float32
 	// Clamp says whether and why Alpha was clamped.
 	Clamp Clamp
@@ -258,12 +270,16 @@ type Planner struct {
 
 	motion MotionMode // see SetMotion
 	// Extrapolate mode: the basis's acquire sequence number (0: none yet),
-	// the render time it took over at, and the last frame's displayed
-	// simulated time in ticks (once haveSim).
-	basisSeq uint64
-	switchAt time.Duration
-	lastSim  float64
-	haveSim  bool
+	// the render time it took over at, and the last frame's render time
+	// and displayed simulated time in ticks (once haveSim).
+	reach     time.Duration // this frame's Plan.Reach
+	basisSeq  uint64
+	switchAt  time.Duration
+	snapped   bool // the last switch came after a render stall: no blend
+	lastR     time.Duration
+	lastAhead time.Duration
+	lastSim   float64
+	haveSim   bool
 }
 
 // NewPlanner returns a planner reading view with the given delay policy.
@@ -351,6 +367,8 @@ func (p *Planner) Frame(frameTime time.Duration) Plan {
 	plan.NewestTime = p.view.History(0).Time
 	caughtUp := true
 	if p.motion == MotionExtrapolate {
+		p.reach = max(MaxAhead*p.delay.step, p.delay.Value()+p.delay.step)
+		plan.Reach = p.reach
 		caughtUp = p.basis(&plan, n)
 	} else {
 		p.bracket(&plan, n)
@@ -418,9 +436,14 @@ func (p *Planner) bracket(plan *Plan, n int) {
 // else Next too. The old basis is the last frame's newest snapshot, which
 // the history always holds, as the planner acquires at most one snapshot
 // a frame (a renderer that skips plans blends from the planner's old
-// basis all the same). It sets the correction's weights and reports
-// whether the prediction from Next, undisturbed, has caught up with the
-// last frame's displayed time (which ends a resume).
+// basis all the same). After a gap of more than CorrectionTime since the
+// last frame (the render thread stalled), there is no recent frame to be
+// continuous with: the switch snaps, dropping the offsets (Carry 0) and
+// showing none until the next switch (Blend 0). So it does, with nothing
+// to correct (Prev is Next), when the timeline jumped between the two
+// bases (a pause, discarded or clamped time). It sets the correction's
+// weights and reports whether the prediction from Next, undisturbed, has
+// caught up with the last frame's displayed time (which ends a resume).
 func (p *Planner) basis(plan *Plan, n int) (caughtUp bool) {
 	seq := p.view.Acquired()
 	next := p.view.History(0)
@@ -434,15 +457,38 @@ func (p *Planner) basis(plan *Plan, n int) (caughtUp bool) {
 			if age := seq - p.basisSeq; age < uint64(n) { // always 1
 				plan.Prev, plan.PrevSeq = p.view.History(int(age)), p.basisSeq
 			}
-			plan.Carry = decay(r - p.switchAt)
 		}
-		p.basisSeq, p.switchAt = seq, r
+		// Across a jump of the timeline (a pause, discarded or clamped
+		// time) the old basis predicts nothing about the new: snap, with
+		// nothing to correct.
+		old := plan.Prev
+		jumped := false
+		if gap := (next.Time - old.Time) - time.Duration(int64(next.Tick-old.Tick))*p.delay.step; gap > time.Microsecond || gap < -time.Microsecond {
+			plan.Prev, plan.PrevSeq, jumped = next, seq, true
+		}
+		// The offsets left, unless this switch snaps or the last one did
+		// (its offsets were never shown).
+		was := p.snapped
+		p.snapped = jumped || (p.haveSim && r-p.lastR > CorrectionTime)
+		// The blend runs in display time from the last frame shown: the
+		// offsets as that frame showed them carry over, and this frame
+		// shows the new ones as decayed by the frame interval.
+		from := r
+		if p.haveSim {
+			from = p.lastR
+		}
+		if p.basisSeq != 0 && !p.snapped && !was {
+			plan.Carry = decay(from - p.switchAt)
+		}
+		p.basisSeq, p.switchAt = seq, from
 	}
-	plan.Blend = decay(r - p.switchAt)
+	if !p.snapped {
+		plan.Blend = decay(r - p.switchAt)
+	}
 	if !p.haveSim || p.delay.step <= 0 {
 		return true
 	}
-	a := min(max(r-next.Time, 0), MaxAhead*p.delay.step)
+	a := min(max(r-next.Time, 0), p.reach)
 	return float64(next.Tick)+float64(a)/float64(p.delay.step) >= p.lastSim-1e-9
 }
 
@@ -459,42 +505,50 @@ func (p *Planner) ahead(plan *Plan) {
 	a, raised := p.aheadOf(plan.Next, r, plan.Paused)
 	plan.Ahead, plan.PrevAhead = float32(a.Seconds()), float32(a.Seconds())
 	if plan.Prev != plan.Next {
-		b, _ := p.aheadOf(plan.Prev, r, plan.Paused)
+		b, _ := p.aheadOf(plan.Prev, r, true)
+		if !plan.Paused {
+			// The old basis as the last frame showed it, moved on to
+			// this frame's time: past the reach when the frames are
+			// further apart than that (the bound holds the newest
+			// snapshot, not the one the last frame predicted from).
+			b = max(min(r-plan.Prev.Time, p.lastAhead+(r-p.lastR)), 0)
+		}
 		plan.PrevAhead = float32(b.Seconds())
 	}
 	switch raw := r - plan.Next.Time; {
 	case raised:
-	case raw > MaxAhead*step:
+	case raw > p.reach:
 		plan.Clamp = Late // held: the next snapshot is overdue
 	case raw < 0:
 		plan.Clamp = Early // the frame shows a later time than its own
 	}
 	plan.SimTick = float64(plan.Next.Tick) + float64(a)/float64(step)
 	if raised && math.Abs(plan.SimTick-p.lastSim) < 1e-6 {
-		plan.SimTick = p.lastSim // not a nanosecond's rounding back
+		plan.SimTick = p.lastSim // the nanosecond's rounding of a
 	}
-	p.lastSim, p.haveSim = plan.SimTick, true
+	p.lastR, p.lastAhead, p.lastSim, p.haveSim = r, a, plan.SimTick, true
 }
 
 // aheadOf returns how far past s a frame at render time r predicts: r −
-// s.Time within [0, MaxAhead ticks], or, when that would show an earlier
+// s.Time within [0, reach], or, when that would show an earlier
 // simulated time than the last frame did or freeze is set (a pause), what
 // shows the last frame's time (raised; negative when s is later than that
-// time, within MaxAhead ticks).
+// time, within the reach; past the reach when the reach shrank under a
+// held pose).
 func (p *Planner) aheadOf(s *simthread.Snapshot, r time.Duration, freeze bool) (a time.Duration, raised bool) {
 	step := p.delay.step
-	bound := MaxAhead * step
+	bound := p.reach
 	a = min(max(r-s.Time, 0), bound)
 	if !p.haveSim {
 		return a, false
 	}
-	// The last frame's time, as seen from s; a microsecond of slack for
-	// the rounding of lastSim.
-	last := time.Duration((p.lastSim - float64(s.Tick)) * float64(step))
-	if freeze || a < last-time.Microsecond {
+	// The last frame's time, as seen from s.
+	last := time.Duration(math.Ceil((p.lastSim - float64(s.Tick)) * float64(step)))
+	if freeze || float64(s.Tick)+float64(a)/float64(step) < p.lastSim {
 		// Frozen on a snapshot published after the pause request, the
-		// prediction runs back from it.
-		return min(max(last, -bound), bound), true
+		// prediction runs back from it; held at a reach that shrank
+		// since (the delay falls), it stays where it was.
+		return max(last, -bound), true
 	}
 	return a, false
 }
