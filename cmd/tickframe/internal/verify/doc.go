@@ -16,7 +16,11 @@
 // that fall inside a step are rendered before the step's result exists.
 // Each frame is planned by an interp.Planner over the Sim's snapshots and
 // measured by an interp.Meter that follows the reference body, whose true
-// path is known. Most rows drive the Sim through Sim.Wake on the row's own
+// path is known, and refworld's spinner, whose true orientation is.
+// Every interpolated row runs in each motion mode (interp.MotionMode): lerp,
+// the baseline of the other two; hermite, with the bodies' velocities; and
+// extrapolate, which renders at the frame time itself and blends its
+// corrections in. Most rows drive the Sim through Sim.Wake on the row's own
 // goroutine; a few run it on a goroutine of its own through Sim.Run, as
 // the app does, sleeping on a simthread.VirtualClock that the row moves
 // only once the Sim sleeps (VirtualClock.WaitSleepers), and must match the
@@ -51,7 +55,16 @@
 //   - after a hidden window, the Sim was paused for the hidden time and the
 //     planner held the pose no longer than the render delay, a step, the
 //     wake lateness and a frame after the show, without ever reaching back
-//     across the pause.
+//     across the pause;
+//   - per motion mode: hermite, within the budget, never turned the spinner
+//     (240° a tick at 30 Hz) the wrong way, and at 30 Hz on calm rows its
+//     p99 position error is at most a hundredth of the lerp row's (the
+//     chords of the curved path are gone); extrapolate added no render
+//     delay to any frame, counted the correction of a kicked body at the
+//     kick on rows within the budget, and on calm rows never turned the
+//     spinner the wrong way and, at 30 Hz, kept the p99 of its corrections
+//     within 0.05 tick. Its position error is the prediction's: bounded as
+//     lerp's on calm rows, shown, not bounded, under stress.
 //
 // The statistics leave out the first second of each row, while the
 // adaptive render delay converges. The notes under the table spell out each
@@ -61,7 +74,8 @@
 // fixed step without interpolation, and the naive variable-step loop. And
 // the tests, or -break, run deliberately broken renderers (an alpha a
 // frame late, the wrong pair once a second, a render delay of zero, an
-// upload one slot off), each of which must fail.
+// upload one slot off) in the lerp and hermite rows, each of which must
+// fail.
 //
 // Results depend only on the Options: the same options give the same
 // rows, whatever the machine's speed or the number of workers.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
+	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -60,6 +61,8 @@ each optionally followed by @LATENESS, how late the simulation wakes (-lateness)
   heavy                            stress:15:100:1
 The default matrix runs every display calm, and 60, 144 and vrr under stress and heavy too. The 144
 and 144@stress rows run again with the simulation on its own goroutine (Sim.Run, mode "run").
+Each interpolated row runs in every motion mode (-motion): lerp (mode interp), hermite (velocities)
+and extrapolate (extrap: no render delay, corrections blended).
 
 Flags:
 `
@@ -146,6 +149,7 @@ func parseFlags(args []string, stderr io.Writer) (Options, outputs, error) {
 	lateness := fs.String("lateness", "", "comma-separated lateness `patterns` every display runs under (default: calm, and stress and heavy on 60, 144 and vrr)")
 	brk := fs.String("break", "", "run a deliberately broken `renderer`, which must fail: "+strings.Join(Lies(), ", "))
 	baselines := fs.Bool("baselines", true, "also run the no-interpolation and naive baselines")
+	motions := fs.String("motion", "all", "comma-separated motion `modes` of the interpolated rows (lerp, hermite, extrapolate), or all")
 	fs.BoolVar(&opts.Verbose, "v", false, "report every row on stderr")
 
 	if err := fs.Parse(args); err != nil {
@@ -164,6 +168,9 @@ func parseFlags(args []string, stderr io.Writer) (Options, outputs, error) {
 
 	var err error
 	if opts.Sims, err = parseSims(*sims); err != nil {
+		return opts, out, err
+	}
+	if opts.Motions, err = parseMotions(*motions); err != nil {
 		return opts, out, err
 	}
 	// Zero means the default to Options, but on the command line it is a
@@ -277,6 +284,26 @@ func parseSims(s string) ([]int, error) {
 		sims = append(sims, int(v))
 	}
 	return sims, nil
+}
+
+// parseMotions parses -motion: a comma-separated list of motion modes, or
+// all (DefaultMotions).
+func parseMotions(s string) ([]interp.MotionMode, error) {
+	if s == "all" {
+		return DefaultMotions(), nil
+	}
+	var ms []interp.MotionMode
+	for _, item := range strings.Split(s, ",") {
+		m, err := interp.ParseMotion(strings.TrimSpace(item))
+		if err != nil {
+			return nil, fmt.Errorf("-motion: mode %q is not lerp, hermite, extrapolate or all", item)
+		}
+		if slices.Contains(ms, m) {
+			return nil, fmt.Errorf("-motion: mode %q given twice", item)
+		}
+		ms = append(ms, m)
+	}
+	return ms, nil
 }
 
 // underLateness returns the displays, each of those without a lateness of

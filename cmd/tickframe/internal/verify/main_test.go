@@ -12,10 +12,10 @@ import (
 	"github.com/tickframe/tickframe/cmd/tickframe/internal/verify"
 )
 
-// quick makes a run short: one sim rate, 3 s rows, no baselines unless
-// the arguments ask for them.
+// quick makes a run short: one sim rate, 3 s rows, lerp only, no
+// baselines unless the arguments ask for them.
 func quick(args ...string) []string {
-	return append([]string{"-sim", "60", "-duration", "3s", "-display", "60", "-baselines=false"}, args...)
+	return append([]string{"-sim", "60", "-duration", "3s", "-display", "60", "-baselines=false", "-motion", "lerp"}, args...)
 }
 
 func TestMainBadFlags(t *testing.T) {
@@ -89,6 +89,10 @@ func TestMainBadFlags(t *testing.T) {
 		{"-stepcost", "-1ms"},
 		{"-stepcost", "20ms"},
 		{"-seed", "-1"},
+		{"-motion", ""},
+		{"-motion", "cubic"},
+		{"-motion", "lerp,lerp"},
+		{"-motion", "hermite,"},
 		{"-baselines=maybe"},
 		{"-plot", filepath.Join(dir, "out.gif")},
 		{"-plot", filepath.Join(dir, "out")},
@@ -138,7 +142,8 @@ func TestMainSmallMatrix(t *testing.T) {
 		t.Fatalf("exit status %d\n%s\n%s", code, stdout.String(), stderr.String())
 	}
 	out := stdout.String()
-	for _, want := range []string{"interp", "run", "noint", "naive", "jitter 144±25%", "intervals×3", "warm-up", "\nPASS: "} {
+	for _, want := range []string{"interp", "run", "hermite", "extrap", "noint", "naive", "jitter 144±25%", "intervals×3", "warm-up",
+		"motion modes side by side", "\nPASS: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -157,8 +162,9 @@ func TestMainSmallMatrix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 2 sims × (4 interpolated + 144 driven by Sim.Run + 4 × 2 baselines).
-	if !res.Pass || len(res.Rows) != 26 {
+	// 2 sims × (4 interpolated × 3 motion modes + 144 driven by Sim.Run
+	// + 4 × 2 baselines).
+	if !res.Pass || len(res.Rows) != 42 {
 		t.Errorf("JSON: pass %v, %d rows", res.Pass, len(res.Rows))
 	}
 	b, err := os.ReadFile(svg)
@@ -194,7 +200,7 @@ func TestMainBreak(t *testing.T) {
 func TestMainLateness(t *testing.T) {
 	js := filepath.Join(t.TempDir(), "out.json")
 	var stdout, stderr bytes.Buffer
-	args := []string{"-sim", "500", "-duration", "3s", "-display", "144", "-lateness", "calm,heavy", "-baselines=false", "-json", js}
+	args := []string{"-sim", "500", "-duration", "3s", "-display", "144", "-lateness", "calm,heavy", "-baselines=false", "-motion", "lerp", "-json", js}
 	if code := verify.Main(args, &stdout, &stderr); code != verify.ExitPass {
 		t.Fatalf("exit status %d\n%s\n%s", code, stdout.String(), stderr.String())
 	}

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
@@ -122,8 +123,9 @@ func errorPlot(res *Results, labels []string, index map[string]int, ylabel strin
 	p.Add(plotter.NewGrid())
 
 	type key struct {
-		sim  int
-		mode Mode
+		sim    int
+		mode   Mode
+		motion string
 	}
 	var order []key
 	series := make(map[key]plotter.XYs)
@@ -135,7 +137,10 @@ func errorPlot(res *Results, labels []string, index map[string]int, ylabel strin
 		if r.Err != "" || !ok {
 			continue
 		}
-		k := key{r.Sim, r.Mode}
+		if r.Driver == ByRun {
+			continue // the same as its Wake-driven row
+		}
+		k := key{r.Sim, r.Mode, r.Motion}
 		if _, ok := series[k]; !ok {
 			order = append(order, k)
 		}
@@ -167,15 +172,36 @@ func errorPlot(res *Results, labels []string, index map[string]int, ylabel strin
 				return nil, fmt.Errorf("verify: plot: %w", err)
 			}
 			l.Color, l.Width = col, vg.Points(1.5)
+			switch k.motion {
+			case "hermite":
+				l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+			case "extrapolate":
+				l.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
+			default:
+				legend[k.sim] = l
+			}
 			p.Add(l)
-			legend[k.sim] = l
 		}
 		p.Add(s)
 	}
 	for _, hz := range res.Sims {
 		if l := legend[hz]; l != nil {
-			p.Legend.Add(fmt.Sprintf("%d Hz sim, interpolated", hz), l)
+			p.Legend.Add(fmt.Sprintf("%d Hz sim, interpolated (lerp)", hz), l)
 		}
+	}
+	for _, m := range []struct {
+		name   string
+		dashes []vg.Length
+	}{{"hermite (dashed)", []vg.Length{vg.Points(6), vg.Points(3)}}, {"extrapolate (dotted)", []vg.Length{vg.Points(1.5), vg.Points(2.5)}}} {
+		if !slices.Contains(res.Motions, strings.Fields(m.name)[0]) {
+			continue
+		}
+		l, err := plotter.NewLine(plotter.XYs{})
+		if err != nil {
+			return nil, fmt.Errorf("verify: plot: %w", err)
+		}
+		l.Color, l.Width, l.Dashes = color.Gray{Y: 64}, vg.Points(1.5), m.dashes
+		p.Legend.Add(m.name, l)
 	}
 	for _, m := range []struct {
 		name  string

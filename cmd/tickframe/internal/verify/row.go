@@ -20,13 +20,38 @@ import (
 // from a guess and needs a moment to learn the publish delay.
 const warmup = time.Second
 
-// cell is one row to run: a simulation rate, a display pattern and a mode.
+// cell is one row to run: a simulation rate, a display pattern and a mode
+// (with, for an interpolated row, its motion mode).
 type cell struct {
 	sim    int
 	disp   Pattern
 	mode   Mode
 	driver Driver
+	motion interp.MotionMode
 }
+
+// newWorld returns the reference world of every row: refworld's, with the
+// spinner (body refworld.SpinBody) when it has room for it.
+func newWorld(bodies int, seed uint64) (*refworld.World, error) {
+	if bodies > refworld.SpinBody {
+		return refworld.NewWithSpinner(bodies, seed)
+	}
+	return refworld.New(bodies, seed)
+}
+
+// newMeter returns a row's meter: the reference body's position, and the
+// spinner's orientation where the world has one.
+func newMeter(sim, bodies int) *interp.Meter {
+	m := &interp.Meter{Rate: sim, Body: 0, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}
+	if bodies > refworld.SpinBody {
+		m.SpinBody, m.SpinTruth = refworld.SpinBody, refworld.SpinRotation
+	}
+	return m
+}
+
+// kickBody is the swarm body whose extrapolation corrections are counted
+// after the scripted kick: the first after the reference bodies.
+const kickBody = refworld.SpinBody + 1
 
 // world is the reference world as the Sim sees it in the verifier: its
 // steps take virtual time, and the frames that fall inside a step are
@@ -84,6 +109,9 @@ type rowRun struct {
 	earlySeen       uint64        // early-clamped plans over the whole row, pauses aside
 	pausedSeen      uint64        // plans marked Paused over the whole row
 	sinceStall      int           // frames since the last render stall; -1 before the first
+
+	kick     interp.Correction // kickBody's correction (extrapolate)
+	kickTick uint64            // the scripted kick's tick
 }
 
 // rngFor returns a random source for one purpose of one row, so that rows
@@ -135,7 +163,7 @@ func checkpointEvery(rate int, h uint64) uint64 {
 // reference steps a fresh world directly, tick by tick, with the scripted
 // inputs, and returns its hashes at the checkpoints up to the hashed tick.
 func reference(bodies int, seed uint64, rate int, hashAt time.Duration) ([]simthread.Checkpoint, error) {
-	w, err := refworld.New(bodies, seed)
+	w, err := newWorld(bodies, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +231,12 @@ func newRow(opts *Options, c cell) Row {
 	if c.disp.Kind == Overload {
 		cost = time.Duration(float64(step) * c.disp.Cost)
 	}
+	motion := ""
+	if c.mode == Interpolated {
+		motion = c.motion.String()
+	}
 	return Row{
+		Motion:   motion,
 		Driver:   c.driver,
 		History:  historyFor(c.sim, c.disp),
 		Sim:      c.sim,
@@ -253,10 +286,12 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 		disp:       newDisplay(opts, c.disp),
 		sinceStall: -1,
 	}
-	if c.mode == Interpolated && opts.breakInterpolation != nil {
+	// The broken renderers lie about the bracket and its alpha, which
+	// extrapolate does not use.
+	if c.mode == Interpolated && c.motion != interp.MotionExtrapolate && opts.breakInterpolation != nil {
 		r.edit = opts.breakInterpolation()
 	}
-	rw, err := refworld.New(opts.Bodies, opts.Seed)
+	rw, err := newWorld(opts.Bodies, opts.Seed)
 	if err != nil {
 		return err
 	}
@@ -274,7 +309,11 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	r.view = r.sim.Snapshots()
 	delay := interp.NewDelay(r.step, 0)
 	r.plan = interp.NewPlanner(r.view, delay)
-	r.meter = &interp.Meter{Rate: c.sim, Body: 0, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}
+	if c.mode == Interpolated {
+		r.plan.SetMotion(c.motion)
+	}
+	r.meter = newMeter(c.sim, opts.Bodies)
+	r.kickTick = cfg.Replay[0].Tick
 	r.nextFrame = r.disp.next()
 	r.nextStalled = r.disp.stalled
 
@@ -313,6 +352,7 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	row.Counted = ps.Late == r.lateSeen && ps.Early == r.earlySeen && ps.Paused == r.pausedSeen
 	row.CountDetail = fmt.Sprintf("planner counted %d late, %d early, %d paused; the plans said %d, %d, %d",
 		ps.Late, ps.Early, ps.Paused, r.lateSeen, r.earlySeen, r.pausedSeen)
+	row.Kicked = c.mode == Interpolated && c.motion == interp.MotionExtrapolate && opts.Bodies > kickBody && row.Ticks >= r.kickTick
 	row.Delay = delay.Value()
 	row.DelayLimit = delayLimit(r.step)
 	row.measure(r.meter)
@@ -566,8 +606,12 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 		r.warm = true
 		r.meter.PosErr.Reset()
 		r.meter.AnimErr.Reset()
+		r.meter.RotErr.Reset()
+		r.meter.Correction.Reset()
 		r.meter.Skipped, r.meter.Paused = 0, 0
+		r.meter.Spins, r.meter.WrongWay, r.meter.Corrections = 0, 0, 0
 	}
+	r.countKick(&plan)
 	// The meter's definition of going backwards, applied here because
 	// the meter does not compare across a pause.
 	sim := plan.SimTick / float64(r.c.sim)
@@ -585,6 +629,12 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 			r.resumed = true
 			r.row.TransitionSpan = f - r.disp.show
 			r.row.TransitionBound = plan.Delay + r.step + r.late.max + r.disp.period()
+			if plan.Motion == interp.MotionExtrapolate {
+				// The frozen time lies up to the reach past the basis:
+				// the prediction from the resumed simulation must catch
+				// up with it.
+				r.row.TransitionBound = plan.Reach + r.late.max + r.disp.period()
+			}
 		}
 	}
 	if r.showing && !plan.Paused && plan.Prev.Published < r.disp.show {
@@ -621,7 +671,9 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 	r.lastDelay = plan.Delay
 	// Coarse: the bracket spans ticks a late wake ran at once (only the
 	// last was published): lerp cuts the chord of the curve between them.
-	coarse := plan.Next.Tick-plan.Prev.Tick > 1 && plan.Clamp == interp.NoClamp
+	// (Only lerp cuts chords: hermite follows the curve, and extrapolate
+	// has no bracket, its Prev being the old basis.)
+	coarse := plan.Next.Tick-plan.Prev.Tick > 1 && plan.Clamp == interp.NoClamp && plan.Motion == interp.MotionLerp
 	if coarse && !math.IsNaN(pos) {
 		r.row.Coarse++
 		// What is beyond the chord itself is the planner's: the error of
@@ -662,7 +714,7 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 // So the frame displayed at f_n shows the world at f_{n−1}, which is exact
 // on a steady display and wrong by the change of interval otherwise.
 func runNaive(opts *Options, c cell, row *Row) {
-	rw, err := refworld.New(opts.Bodies, opts.Seed)
+	rw, err := newWorld(opts.Bodies, opts.Seed)
 	if err != nil {
 		row.Err = err.Error()
 		return
@@ -684,8 +736,7 @@ func runNaive(opts *Options, c cell, row *Row) {
 	// The constant render delay the naive loop has on average: one frame.
 	delay := (times[len(times)-1] - times[0]) / time.Duration(len(times)-1)
 
-	r := &rowRun{opts: opts, c: c, row: row, disp: disp, sinceStall: -1,
-		meter: &interp.Meter{Rate: c.sim, Body: 0, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}}
+	r := &rowRun{opts: opts, c: c, row: row, disp: disp, sinceStall: -1, meter: newMeter(c.sim, opts.Bodies)}
 	in := script(c.sim, opts.hashAt())
 	hashAt := opts.hashAt().Seconds()
 	var batch []simthread.Input
@@ -724,4 +775,26 @@ func runNaive(opts *Options, c cell, row *Row) {
 	row.measure(r.meter)
 	row.PosSteady = Stat{float64(r.pos.Quantile(0.5)) / 1e6, float64(r.pos.Quantile(0.99)) / 1e6, float64(r.pos.Max()) / 1e6}
 	row.AnimSteady = Stat{float64(r.anim.Quantile(0.5)) / 1e6, float64(r.anim.Quantile(0.99)) / 1e6, float64(r.anim.Max()) / 1e6}
+}
+
+// countKick follows kickBody's extrapolation correction through every plan
+// and measures the correction at the switch of basis across the scripted
+// kick (the old basis before the kick's tick, the new one at or after it):
+// the kick changed the body's velocity without warning, so the new basis
+// disagrees with the prediction from the old one. The correction is
+// blended in like any other, and counted when it exceeds CorrectionLimit
+// (in ticks of the reference body's motion).
+func (r *rowRun) countKick(plan *interp.Plan) {
+	if r.opts.Bodies <= kickBody || plan.Motion != interp.MotionExtrapolate {
+		return
+	}
+	d, ok := r.kick.Follow(plan, kickBody)
+	if !ok || plan.Prev == plan.Next || plan.Prev.Tick >= r.kickTick || plan.Next.Tick < r.kickTick {
+		return
+	}
+	c := float64(d.Len()) / (refworld.RefSpeed / float64(r.c.sim))
+	r.row.KickMax = max(r.row.KickMax, c)
+	if c > CorrectionLimit {
+		r.row.KickCorrections++
+	}
 }

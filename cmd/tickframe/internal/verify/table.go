@@ -21,7 +21,7 @@ func writeTable(w io.Writer, res *Results) error {
 		dw = max(dw, utf8.RuneCountInString(res.Rows[i].Display))
 	}
 	line := func(sim, disp, mode, disc, clamp, p99, pmax, a99, amax, late, early, meas, rec, wake, hash, result string) {
-		s := fmt.Sprintf("%4s %-*s %-6s %5s %5s %6s %6s %6s %6s %5s %5s %4s %3s %5s %-4s %s",
+		s := fmt.Sprintf("%4s %-*s %-7s %5s %5s %6s %6s %6s %6s %5s %5s %4s %3s %5s %-4s %s",
 			sim, dw, disp, mode, disc, clamp, p99, pmax, a99, amax, late, early, meas, rec, wake, hash, result)
 		bw.WriteString(strings.TrimRight(s, " "))
 		bw.WriteByte('\n')
@@ -35,7 +35,7 @@ func writeTable(w io.Writer, res *Results) error {
 		title, len(res.Rows), res.Duration, res.Seed, res.Bodies, res.StepCost, res.HashAt)
 	// The first heading line names the column groups; the widths are those
 	// of line's format.
-	fmt.Fprintf(bw, "%*s %5s %5s %-13s %-13s %-16s %3s %5s\n", 4+1+dw+1+6, "", "disc", "clamp",
+	fmt.Fprintf(bw, "%*s %5s %5s %-13s %-13s %-16s %3s %5s\n", 4+1+dw+1+7, "", "disc", "clamp",
 		"pos (ticks)", "anim (ms)", "-- frames ------", "", "wake")
 	line("sim", "display", "mode", "ticks", "ms", "p99", "max", "p99", "max", "late", "early", "meas", "rec", "ms", "hash", "result")
 	for i := range res.Rows {
@@ -87,6 +87,7 @@ func writeTable(w io.Writer, res *Results) error {
 	}
 
 	writeSummary(bw, res)
+	writeMotions(bw, res)
 
 	fmt.Fprintln(bw)
 	failed := 0
@@ -127,19 +128,29 @@ rows with stalls). wake: the sim's latest wake after its deadline, ms; ">": beyo
 render delay's limit (max(8 steps, 100 ms)) less a step, the pad and MaxSteps step costs, its step cap (MaxSteps
 steps) and MaxDelta cover. hash: world hash at the hashed tick, and at about ten checkpoints per simulated second
 before it, against a world stepped directly with the same inputs (per sim rate); a row whose sim lost time runs on
-until it gets there, at most 4 times as long. mode run: interp with the sim on its own goroutine (Sim.Run) sleeping on
-the virtual clock; it must match the interp row exactly.
+until it gets there, at most 4 times as long. mode: interp lerps and slerps (motion mode lerp, the baseline of the
+other two); hermite interpolates with the bodies' velocities; extrap predicts from the newest snapshot at the frame
+time itself, no render delay (pos: from the truth at the frame time), blending each correction in over 50 ms; run:
+interp with the sim on its own goroutine (Sim.Run) sleeping on the virtual clock, which must match the interp row.
+Motion modes side by side: the world's body 1 spins 20 turns a second (240° a 30 Hz tick); spinner: its orientation
+error; turned wrong way: frames whose drawn spinner turned against its spin since the frame before, of those judged;
+corr: extrap's correction of body 0 at each new snapshot (what the last one predicted minus what the new one does);
+kick: the correction of a swarm body at the scripted kick, a velocity change no snapshot announced.
 Checks. Every row: hash; ticks + discarded = ⌊(last wake − clamped − paused) × rate⌋ exactly, the ticks pending at the
 end explained by the last wake's steps and the next one's lateness; at most MaxSteps steps per wake; nothing
 backwards; every frame measured, skipped or paused, and the planner's counts equal its plans'. Rows within their
 lateness budget: at least 95 % of frames measured, at most 1 % clamped, p99 pos ≤ 0.05 tick and p99 anim ≤ 0.25 ms;
 calm steady, jitter, vrr and pause rows: the max too; calm rows with stalls (hitch): every frame from the 2nd after a
 stall on within those bounds and unclamped. Rows beyond it: no error bound; the loss is counted (late, early, skipped,
-discarded, clamped).
+discarded, clamped). hermite, within the budget: the spinner never turned the wrong way; at 30 Hz, calm: p99 pos at
+most 1/100 of the interp row's. extrap: no render delay in any frame; within the budget, the kick's correction counted
+(beyond 0.05 tick); calm: the spinner never turned the wrong way, and at 30 Hz p99 corr ≤ 0.05 tick; its pos under
+stress is the prediction's over the lateness, shown, not bounded.
   hitch: the render thread stalls 100 ms once a second while the sim runs on.
   pause: the window hides 5 s and the app pauses the sim and the planner. The paused time must match the hidden time
          within a step, the lateness and the step costs; the frames after the show that the planner marks paused
-         (their bracket still holds a pre-pause snapshot) must end within render delay + step + lateness + a frame.
+         (their bracket still holds a pre-pause snapshot) must end within render delay + step + lateness + a frame
+         (extrap: its reach + lateness + a frame, for the prediction to catch up with the frozen time).
   overload: each step costs 1.25 steps on a 60 Hz display: the lost time must be counted (discarded ticks, or at
          30 Hz clamped time, where 8 steps outlast MaxDelta), steps per wake capped; errors shown, not bounded.
 Displays: jitter ±25 %, hitch and pause at 144 Hz; vrr: random intervals between 1/165 s and 1/48 s. Lateness: calm,
@@ -168,10 +179,16 @@ func shortFailed(r *Row) string {
 }
 
 // modeLabel is the row's mode as the table shows it: "run" for an
-// interpolated row whose Sim ran through Sim.Run.
+// interpolated row whose Sim ran through Sim.Run, "hermite" and "extrap"
+// for the interpolated rows in those motion modes, "interp" for lerp.
 func modeLabel(r *Row) string {
-	if r.Driver == ByRun {
+	switch {
+	case r.Driver == ByRun:
 		return "run"
+	case r.Motion == "hermite":
+		return "hermite"
+	case r.Motion == "extrapolate":
+		return "extrap"
 	}
 	return string(r.Mode)
 }
@@ -217,7 +234,7 @@ func writeSummary(w io.Writer, res *Results) {
 		a.disc += r.DiscardedTicks
 	}
 	fmt.Fprintf(w, "\nworst p99 of the rows within their lateness budget, loss counted on the rows beyond it (overload left out):\n")
-	fmt.Fprintf(w, "%4s %-6s %6s %12s %12s %7s %8s %8s %10s\n",
+	fmt.Fprintf(w, "%4s %-7s %6s %12s %12s %7s %8s %8s %10s\n",
 		"sim", "mode", "within", "pos (ticks)", "anim (ms)", "beyond", "clamped", "skipped", "discarded")
 	pct := func(n, of uint64) string {
 		if of == 0 {
@@ -235,8 +252,75 @@ func writeSummary(w io.Writer, res *Results) {
 		if a.beyond > 0 {
 			disc = strconv.FormatUint(a.disc, 10)
 		}
-		fmt.Fprintf(w, "%4d %-6s %6d %12s %12s %7d %8s %8s %10s\n",
+		fmt.Fprintf(w, "%4d %-7s %6d %12s %12s %7d %8s %8s %10s\n",
 			k.sim, k.mode, a.rows, pos, ani, a.beyond, pct(a.late, a.frames), pct(a.skip, a.frames), disc)
+	}
+}
+
+// writeMotions writes the motion modes side by side, per simulation rate,
+// over the calm interpolated rows within their lateness budget (driven by
+// Sim.Wake, overload left out): the largest render delay, the worst p99
+// of the position error, of the spinner's orientation error and of
+// extrapolate's corrections, the frames that turned the spinner the wrong
+// way of those judged, and the largest correction of the kicked body at
+// the kick.
+func writeMotions(w io.Writer, res *Results) {
+	type key struct {
+		sim    int
+		motion string
+	}
+	type agg struct {
+		rows           int
+		delay          time.Duration
+		pos, rot, corr float64
+		wrong, spins   uint64
+		kick           float64
+		hasCorr        bool
+	}
+	var order []key
+	sums := make(map[key]*agg)
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if r.Mode != Interpolated || r.Driver != ByWake || r.Kind == Overload || r.Err != "" || r.LateKind != Calm || !r.Within {
+			continue
+		}
+		k := key{r.Sim, r.Motion}
+		a := sums[k]
+		if a == nil {
+			a = new(agg)
+			sums[k] = a
+			order = append(order, k)
+		}
+		a.rows++
+		a.delay = max(a.delay, r.DelayMax)
+		a.pos, a.rot = max(a.pos, r.PosErr.P99), max(a.rot, r.RotErr.P99)
+		a.wrong, a.spins, a.kick = a.wrong+r.WrongWay, a.spins+r.Spins, max(a.kick, r.KickMax)
+		if r.Corrections > 0 {
+			a.corr, a.hasCorr = max(a.corr, r.Correction.P99), true
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nmotion modes side by side: the calm rows within their budget, worst p99 over them (overload left out):\n")
+	fmt.Fprintf(w, "%4s %-7s %4s %8s %11s %10s %19s %10s %10s\n",
+		"sim", "mode", "rows", "delay ms", "pos (ticks)", "spinner °", "turned wrong way", "corr ticks", "kick ticks")
+	for _, k := range order {
+		a := sums[k]
+		label := k.motion
+		if label == "extrapolate" {
+			label = "extrap"
+		}
+		corr, kicks := "-", "-"
+		if a.hasCorr {
+			corr, kicks = num(a.corr), num(a.kick)
+		}
+		rot, wrong := "-", "-"
+		if a.spins > 0 {
+			rot, wrong = num(a.rot), fmt.Sprintf("%d of %d", a.wrong, a.spins)
+		}
+		fmt.Fprintf(w, "%4d %-7s %4d %8s %11s %10s %19s %10s %10s\n", k.sim, label, a.rows,
+			strconv.FormatFloat(float64(a.delay)/float64(time.Millisecond), 'f', 1, 64), num(a.pos), rot, wrong, corr, kicks)
 	}
 }
 
@@ -264,11 +348,13 @@ func stat(s Stat, samples uint64) [3]string {
 }
 
 // num formats a non-negative measurement in at most 6 columns with as many
-// significant digits as fit.
+// significant digits as fit; below 0.001, one digit and the exponent.
 func num(v float64) string {
 	switch {
 	case v == 0:
 		return "0"
+	case v < 0.001:
+		return fmt.Sprintf("%.0e", v)
 	case v < 10:
 		return strconv.FormatFloat(v, 'f', 4, 64)
 	case v < 100:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"runtime"
 	"slices"
@@ -111,6 +112,34 @@ const (
 // DefaultSims returns the simulation rates of the default matrix.
 func DefaultSims() []int { return []int{30, 60, 64, 120, 240, 500, 1000} }
 
+// DefaultMotions returns the motion modes the interpolated rows run in by
+// default: every one, lerp (the baseline of the other two) first.
+func DefaultMotions() []interp.MotionMode {
+	return []interp.MotionMode{interp.MotionLerp, interp.MotionHermite, interp.MotionExtrapolate}
+}
+
+// The targets of the motion modes, checked at and below MotionHz on the
+// calm rows within their lateness budget. In ticks, both depend on the
+// rate: the reference body's circle cut into 30 Hz chords is off by 0.0033
+// tick, and float32 positions are exact to about 3e-6 tick there, but at
+// 1000 Hz the chord is as close as float32's rounding, 1e-4 tick; and a
+// correction is what a linear prediction gets wrong over the time between
+// two bases, which the display's frame interval sets when it is longer
+// than a tick: a few millimetres at 30 Hz, which is a hundredth of a 30 Hz
+// tick and half a 1000 Hz one. The other rates are shown, not bounded.
+const (
+	// MotionHz is the highest simulation rate at which HermiteRatio and
+	// CorrectionLimit are checked.
+	MotionHz = 30
+	// HermiteRatio: the hermite row's p99 position error at most this
+	// part of its lerp row's.
+	HermiteRatio = 0.01
+	// CorrectionLimit is the p99 of extrapolate's corrections, in ticks,
+	// on the steady motion of the reference body; also the size beyond
+	// which the kicked body's corrections are counted.
+	CorrectionLimit = PosErrLimit
+)
+
 // Options configures a verification run. Zero fields take the defaults,
 // except Seed (0 is a seed like any other) and Sims and Displays, which
 // must not both be empty: Sims must list a rate, and Displays or Baselines
@@ -119,8 +148,12 @@ type Options struct {
 	// Sims are the simulation rates, in Hz.
 	Sims []int
 	// Displays are the display patterns run with interpolation, each
-	// under its lateness (Pattern.Late).
+	// under its lateness (Pattern.Late), once in each of Motions.
 	Displays []Pattern
+	// Motions are the motion modes the interpolated rows run in; empty
+	// means DefaultMotions. The baselines and the rows driven by Sim.Run
+	// run once, the latter in the first mode.
+	Motions []interp.MotionMode
 	// Baselines are the display patterns on which the two baselines
 	// (NoInterp and Naive) also run. The naive loop has no pause and no
 	// overload policy, so it skips those patterns.
@@ -175,6 +208,9 @@ func (o Options) withDefaults() Options {
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
+	if len(o.Motions) == 0 {
+		o.Motions = DefaultMotions()
+	}
 	return o
 }
 
@@ -191,6 +227,14 @@ func (o *Options) validate() error {
 		return fmt.Errorf("%d bodies out of range [1, %d]", o.Bodies, refworld.MaxBodies)
 	case o.StepCost < 0:
 		return fmt.Errorf("step cost %v is negative", o.StepCost)
+	}
+	for i, m := range o.Motions {
+		if _, err := interp.ParseMotion(m.String()); err != nil {
+			return fmt.Errorf("motion mode %v unknown", m)
+		}
+		if slices.Contains(o.Motions[:i], m) {
+			return fmt.Errorf("motion mode %v given twice", m)
+		}
 	}
 	for _, hz := range o.Sims {
 		if err := (simthread.Timing{Rate: hz}).Validate(); err != nil || hz <= 0 {
@@ -237,11 +281,14 @@ type Check struct {
 // Row is one cell of the matrix: what was run, what was measured and what
 // was checked. Durations are in nanoseconds in JSON.
 type Row struct {
-	Sim      int    `json:"sim_hz"`
-	Display  string `json:"display"` // the pattern's label
-	Pattern  string `json:"pattern"` // the pattern, as ParsePattern reads it
-	Kind     Kind   `json:"kind"`
-	Mode     Mode   `json:"mode"`
+	Sim     int    `json:"sim_hz"`
+	Display string `json:"display"` // the pattern's label
+	Pattern string `json:"pattern"` // the pattern, as ParsePattern reads it
+	Kind    Kind   `json:"kind"`
+	Mode    Mode   `json:"mode"`
+	// Motion is an interpolated row's motion mode: lerp, hermite or
+	// extrapolate (interp.MotionMode); empty for the baselines.
+	Motion   string `json:"motion,omitempty"`
 	Driver   Driver `json:"driver,omitempty"`
 	Baseline bool   `json:"baseline"` // a baseline row never fails the run
 	// History is how many snapshots the planner keeps (see historyFor).
@@ -358,6 +405,27 @@ type Row struct {
 	SettledPos  float64 `json:"settled_pos_max_ticks"`
 	SettledAnim float64 `json:"settled_anim_max_ms"`
 
+	// The motion figures (interpolated rows; after the warm-up). RotErr
+	// is the spinner's orientation error in degrees, over RotSamples
+	// frames; of Spins frames whose turn was judged, WrongWay turned the
+	// spinner the other way than it spins (see interp.Meter). Correction
+	// is extrapolate's correction of the reference body at each switch
+	// of basis, in ticks, over Corrections switches. At the switch across
+	// the scripted kick, KickMax is the correction of a kicked swarm body,
+	// in ticks of the reference body's motion (unannounced motion: not
+	// bounded), and KickCorrections counts it when beyond CorrectionLimit.
+	RotErr          Stat    `json:"rot_err_deg"`
+	RotSamples      uint64  `json:"rot_samples"`
+	Spins           uint64  `json:"spins"`
+	WrongWay        uint64  `json:"wrong_way"`
+	Correction      Stat    `json:"correction_ticks"`
+	Corrections     uint64  `json:"corrections"`
+	KickCorrections uint64  `json:"kick_corrections"`
+	KickMax         float64 `json:"kick_max_ticks"`
+	// Kicked reports that an extrapolate row followed a kicked body
+	// through the kick (the world has one, the row reached the tick).
+	Kicked bool `json:"kicked"`
+
 	Err    string  `json:"error,omitempty"` // the row could not run
 	Checks []Check `json:"checks"`
 	Pass   bool    `json:"pass"`
@@ -370,6 +438,11 @@ func (row *Row) measure(m *interp.Meter) {
 	row.PosSamples = m.PosErr.Count()
 	row.AnimSamples = m.AnimErr.Count()
 	row.Skipped = m.Skipped
+	deg := 180 / math.Pi / 1e6 // microradians to degrees
+	row.RotErr = Stat{float64(m.RotErr.Quantile(0.5)) * deg, float64(m.RotErr.Quantile(0.99)) * deg, float64(m.RotErr.Max()) * deg}
+	row.RotSamples, row.Spins, row.WrongWay = m.RotErr.Count(), m.Spins, m.WrongWay
+	row.Correction = Stat{float64(m.Correction.Quantile(0.5)) / 1e6, float64(m.Correction.Quantile(0.99)) / 1e6, float64(m.Correction.Max()) / 1e6}
+	row.Corrections = m.Corrections
 }
 
 // Results is the outcome of a run.
@@ -377,6 +450,7 @@ type Results struct {
 	Sims      []int         `json:"sims_hz"`
 	Displays  []string      `json:"displays"`  // interpolated, as ParsePattern reads them
 	Baselines []string      `json:"baselines"` // where the baselines ran
+	Motions   []string      `json:"motions"`   // the interpolated rows' motion modes
 	Driven    []string      `json:"driven"`    // where the Sim also ran through Sim.Run
 	Duration  time.Duration `json:"duration_ns"`
 	Warmup    time.Duration `json:"warmup_ns"`
@@ -453,11 +527,13 @@ feed:
 		return nil, fmt.Errorf("verify: %w", err)
 	}
 	sameRun(rows)
+	versusLerp(rows)
 
 	res := &Results{
 		Sims:           opts.Sims,
 		Displays:       specs(opts.Displays),
 		Baselines:      specs(opts.Baselines),
+		Motions:        motionNames(opts.Motions),
 		Duration:       opts.Duration,
 		Warmup:         warmup,
 		HashAt:         opts.hashAt(),
@@ -480,6 +556,14 @@ feed:
 	return res, nil
 }
 
+func motionNames(ms []interp.MotionMode) []string {
+	s := make([]string, len(ms))
+	for i, m := range ms {
+		s[i] = m.String()
+	}
+	return s
+}
+
 func specs(ps []Pattern) []string {
 	s := make([]string, len(ps))
 	for i, p := range ps {
@@ -498,21 +582,23 @@ func (o *Options) cells() []cell {
 	var cells []cell
 	for _, hz := range o.Sims {
 		seen := make(map[string]bool)
-		add := func(p Pattern, interp, base bool) {
+		add := func(p Pattern, interpolated, base bool) {
 			if seen[p.String()] {
 				return
 			}
 			seen[p.String()] = true
-			if interp {
-				cells = append(cells, cell{hz, p, Interpolated, ByWake})
-				if in(o.Driven, p) {
-					cells = append(cells, cell{hz, p, Interpolated, ByRun})
+			if interpolated {
+				for i, m := range o.Motions {
+					cells = append(cells, cell{sim: hz, disp: p, mode: Interpolated, motion: m})
+					if i == 0 && in(o.Driven, p) {
+						cells = append(cells, cell{sim: hz, disp: p, mode: Interpolated, driver: ByRun, motion: m})
+					}
 				}
 			}
 			if base {
-				cells = append(cells, cell{hz, p, NoInterp, ByWake})
+				cells = append(cells, cell{sim: hz, disp: p, mode: NoInterp})
 				if p.Kind != Pause && p.Kind != Overload {
-					cells = append(cells, cell{hz, p, Naive, ByWake})
+					cells = append(cells, cell{sim: hz, disp: p, mode: Naive})
 				}
 			}
 		}
@@ -537,7 +623,7 @@ func sameRun(rows []Row) {
 		}
 		for j := range rows {
 			w := &rows[j]
-			if w.Driver != ByWake || w.Mode != r.Mode || w.Sim != r.Sim || w.Pattern != r.Pattern {
+			if w.Driver != ByWake || w.Mode != r.Mode || w.Motion != r.Motion || w.Sim != r.Sim || w.Pattern != r.Pattern {
 				continue
 			}
 			a, b := *r, *w
@@ -551,6 +637,30 @@ func sameRun(rows []Row) {
 			}
 			r.Checks = append(r.Checks, Check{Name: "same", OK: same, Detail: detail})
 			r.Pass = r.Pass && same
+		}
+	}
+}
+
+// versusLerp adds to each hermite row at or below MotionHz, calm and
+// within its lateness budget, the check that its p99 position error is at
+// most HermiteRatio of its lerp row's: the chords of the curved path are
+// gone.
+func versusLerp(rows []Row) {
+	for i := range rows {
+		h := &rows[i]
+		if h.Motion != interp.MotionHermite.String() || h.Driver != ByWake || h.Sim > MotionHz ||
+			h.LateKind != Calm || !h.Within || h.Kind == Overload || h.Err != "" {
+			continue
+		}
+		for j := range rows {
+			l := &rows[j]
+			if l.Motion != interp.MotionLerp.String() || l.Driver != ByWake || l.Sim != h.Sim || l.Pattern != h.Pattern || l.Err != "" {
+				continue
+			}
+			ok := l.PosSamples > 0 && h.PosSamples > 0 && h.PosErr.P99 <= HermiteRatio*l.PosErr.P99
+			h.Checks = append(h.Checks, Check{Name: "vs lerp", OK: ok,
+				Detail: fmt.Sprintf("p99 position error %.6f ticks, lerp's %.6f (at most %g of it)", h.PosErr.P99, l.PosErr.P99, HermiteRatio)})
+			h.Pass = h.Pass && ok
 		}
 	}
 }
