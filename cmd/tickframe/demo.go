@@ -158,6 +158,7 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 		Latency:              o.latency,
 		Spin:                 spin,
 		Delay:                o.delay,
+		Motion:               o.motion,
 		Duration:             o.duration,
 		Screenshot:           o.screenshot,
 		HideHUD:              !o.hud,

@@ -14,6 +14,7 @@ import (
 	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"
 )
@@ -50,6 +51,7 @@ type options struct {
 	stress       int
 	headroom     int
 	latency      app.LatencyMode
+	motion       interp.MotionMode
 	bgNice       int
 	critNice     int
 	stepCost     time.Duration
@@ -109,6 +111,7 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	fs.BoolVar(&o.pprofRemote, "pprof-remote", false, "allow -pprof on a non-loopback address")
 	fs.IntVar(&o.stress, "stress", 0, "run `N` goroutines of busy work")
 	latency := fs.String("latency", "low", "`low`: frames just in time, one in flight; throughput: a vblank ahead, the driver queueing")
+	motion := fs.String("motion", "lerp", "`lerp`: interpolate; hermite: interpolate with the velocities; extrapolate: predict, no render delay")
 	fs.IntVar(&o.headroom, "headroom", 2, "keep `N` idle Ps above the goroutines that want to run, adjusting GOMAXPROCS (-1: leave it alone)")
 	fs.IntVar(&o.bgNice, "bgnice", 10, "run the process's other threads at nice `N` (-1: leave them alone)")
 	fs.IntVar(&o.critNice, "critnice", -10, "ask for nice `N` on the simulation and render threads (needs CAP_SYS_NICE; 0: do not ask)")
@@ -137,6 +140,9 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	var err error
 	if o.latency, err = app.ParseLatency(*latency); err != nil {
 		return nil, usagef("-latency %q: want low or throughput", *latency)
+	}
+	if o.motion, err = interp.ParseMotion(*motion); err != nil {
+		return nil, usagef("-motion %q: want lerp, hermite or extrapolate", *motion)
 	}
 	if o.overload, err = simthread.ParseOverload(overload); err != nil {
 		return nil, usagef("-overload %q: want discard or keep", overload)

@@ -57,6 +57,7 @@ type Report struct {
 	StutterFrames      uint64    `json:"stutter_frames"`  // frames over twice the median of the 19 around them
 	InputsDropped      uint64    `json:"inputs_dropped"`
 	LatencyMode        string    `json:"latency_mode"`
+	MotionMode         string    `json:"motion_mode"`       // lerp, hermite or extrapolate
 	InputAgeMs         Quant2    `json:"input_age_ms"`      // input polled → frame displayed
 	FramesInFlight     int       `json:"frames_in_flight"`  // most frames presented and unfinished when a frame started
 	FrameLeadMs        float64   `json:"frame_lead_ms"`     // how long before its display time a frame starts (at the end)
@@ -222,6 +223,7 @@ func buildReport(a *app.App, world *refworld.World, o *options) *Report {
 	r.StutterFrames = st.Stutter.Count
 	r.InputsDropped = a.InputsDropped()
 	r.LatencyMode = a.Config().Latency.String()
+	r.MotionMode = a.Config().Motion.String()
 	r.InputAgeMs = Quant2{ms(st.InputAge.Quantile(0.5)), ms(st.InputAge.Quantile(0.99))}
 	r.FramesInFlight = st.InFlight
 	r.FrameLeadMs = ms(int64(st.Lead))

@@ -81,6 +81,10 @@ type Config struct {
 	Spin time.Duration
 	// Delay, if above 0, fixes the render delay instead of adapting it.
 	Delay time.Duration
+	// Motion is how bodies move between snapshots (interp.MotionMode):
+	// lerp and slerp (the zero value), Hermite with the bodies'
+	// velocities, or Extrapolate, with no render delay.
+	Motion interp.MotionMode
 	// Duration, if above 0, ends Run that long after the first frame.
 	Duration time.Duration
 	// Screenshot, if set, is where Run saves the last frame as a PNG.
@@ -243,6 +247,7 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	}
 	// The planner is the only owner of the snapshot history.
 	a.planner = interp.NewPlanner(sim.Snapshots(), delay)
+	a.planner.SetMotion(cfg.Motion)
 	// The renderer reads back the reference body (index 0) and times each
 	// frame on the GPU, so that what was drawn and when it was shown are
 	// measured, not assumed.
