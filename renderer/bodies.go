@@ -108,9 +108,11 @@ type itemVAO struct {
 // one: slot i holds the snapshot that was the i-th acquired (mod the
 // history depth), uploaded once when it arrived. Each frame, the
 // interpolation pass (interp.vert, one point per body, rasterizer off)
-// reads the two slots of the frame's bracket, lerps and slerps every body
-// with one alpha uniform and captures the poses with transform feedback,
-// in the order of the newer slot's bodies grouped by mesh and material;
+// reads the two slots of the frame's plan, moves every body in the plan's
+// motion mode (lerp and slerp, Hermite, or extrapolation with the
+// correction offsets of motionPass) with one set of uniforms and captures
+// the poses with transform feedback, in the order of the newer slot's
+// bodies grouped by mesh and material;
 // the draw pass (body.vert) draws each group's range of poses as
 // instances of its mesh. The CPU's work per frame is a handful of GL calls
 // per draw item whatever the body count; grouping costs O(n) once per
@@ -362,16 +364,12 @@ func (b *bodyPass) bind(prev, next int) {
 	gl.VertexAttribPointerWithOffset(0, 3, gl.FLOAT, false, bodyStride, offPos)
 	gl.VertexAttribPointerWithOffset(1, 4, gl.FLOAT, false, bodyStride, offRot)
 	gl.VertexAttribIPointerWithOffset(2, 1, gl.UNSIGNED_INT, bodyStride, offEpoch)
-	gl.VertexAttribPointerWithOffset(locVel, 3, gl.FLOAT, false, bodyStride, offVel)
-	gl.VertexAttribPointerWithOffset(locVel+1, 3, gl.FLOAT, false, bodyStride, offAngVel)
 	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.slots[next].buf))
 	gl.VertexAttribPointerWithOffset(3, 3, gl.FLOAT, false, bodyStride, offPos)
 	gl.VertexAttribPointerWithOffset(4, 4, gl.FLOAT, false, bodyStride, offRot)
 	gl.VertexAttribPointerWithOffset(5, 4, gl.UNSIGNED_BYTE, true, bodyStride, offColor)
 	gl.VertexAttribIPointerWithOffset(6, 1, gl.UNSIGNED_INT, bodyStride, offEpoch)
 	gl.VertexAttribPointerWithOffset(7, 3, gl.FLOAT, false, bodyStride, offScale)
-	gl.VertexAttribPointerWithOffset(locVel+2, 3, gl.FLOAT, false, bodyStride, offVel)
-	gl.VertexAttribPointerWithOffset(locVel+3, 3, gl.FLOAT, false, bodyStride, offAngVel)
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, uint32(b.slots[next].order))
 	debugCheck("bind snapshot slots")

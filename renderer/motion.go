@@ -54,6 +54,18 @@ type motionPass struct {
 
 	attribs   interp.MotionMode // the modes whose attributes the interpolation VAO has enabled
 	boundCorr Buffer            // the offset buffer interp.vert's attributes point at
+	// The slots (and bodyPass.gen) the velocity attributes point at, set
+	// only for the modes that read them: a lerp frame makes no GL call
+	// for them. hasVel is false until they are set.
+	velPrev, velNext int
+	velGen           uint64
+	hasVel           bool
+	// The uniforms last set (uniforms are the program's state): set again
+	// only when they change, so that a lerp frame costs no GL call more
+	// than before the motion modes.
+	setMode interp.MotionMode
+	setOnce bool
+	setSpan float32
 
 	prog                                              Program // correct.vert
 	vao                                               VertexArray
@@ -187,6 +199,16 @@ func (m *motionPass) setup(b *bodyPass, prev, next int, plan *interp.Plan) (err 
 		}
 	}
 	m.enable(mode, err == nil)
+	if m.attribs != interp.MotionLerp && (!m.hasVel || m.velPrev != prev || m.velNext != next || m.velGen != b.gen) {
+		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.slots[prev].buf))
+		gl.VertexAttribPointerWithOffset(locVel, 3, gl.FLOAT, false, bodyStride, offVel)
+		gl.VertexAttribPointerWithOffset(locVel+1, 3, gl.FLOAT, false, bodyStride, offAngVel)
+		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.slots[next].buf))
+		gl.VertexAttribPointerWithOffset(locVel+2, 3, gl.FLOAT, false, bodyStride, offVel)
+		gl.VertexAttribPointerWithOffset(locVel+3, 3, gl.FLOAT, false, bodyStride, offAngVel)
+		gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+		m.velPrev, m.velNext, m.velGen, m.hasVel = prev, next, b.gen, true
+	}
 	if m.attribs == interp.MotionExtrapolate && m.boundCorr != m.bufs[m.cur] {
 		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(m.bufs[m.cur]))
 		gl.VertexAttribPointerWithOffset(locCorr, 4, gl.FLOAT, false, corrStride, 0)
@@ -194,11 +216,21 @@ func (m *motionPass) setup(b *bodyPass, prev, next int, plan *interp.Plan) (err 
 		gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 		m.boundCorr = m.bufs[m.cur]
 	}
-	gl.Uniform1i(m.uMotion, int32(mode))
-	gl.Uniform1f(m.uSpan, plan.Span)
-	gl.Uniform1f(m.uAhead, plan.Ahead)
-	gl.Uniform1f(m.uBlend, blend)
-	gl.Uniform1i(m.uStateCount, int32(stateCount))
+	if !m.setOnce || mode != m.setMode {
+		gl.Uniform1i(m.uMotion, int32(mode))
+		m.setOnce, m.setMode = true, mode
+	}
+	switch mode {
+	case interp.MotionHermite:
+		if plan.Span != m.setSpan {
+			gl.Uniform1f(m.uSpan, plan.Span)
+			m.setSpan = plan.Span
+		}
+	case interp.MotionExtrapolate:
+		gl.Uniform1f(m.uAhead, plan.Ahead)
+		gl.Uniform1f(m.uBlend, blend)
+		gl.Uniform1i(m.uStateCount, int32(stateCount))
+	}
 	debugCheck("set up motion")
 	return err
 }
