@@ -14,6 +14,13 @@
 // they come earlier, and never moves fast enough to make the displayed
 // simulation time run backwards.
 //
+// How bodies move between snapshots is the planner's motion mode
+// (MotionMode): lerp and slerp, the default; Hermite, which uses the
+// velocities the bodies publish to follow curves and fast spins; or
+// Extrapolate, which drops the render delay and predicts from the newest
+// snapshot, blending its corrections in. BodyPose is the CPU reference of
+// what the renderer draws in each mode.
+//
 // Everything here is allocation-free and safe to call every frame.
 package interp
 
