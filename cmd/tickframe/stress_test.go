@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -56,7 +57,8 @@ func TestTimingHoldsUnderStress(t *testing.T) {
 func TestStressCommand(t *testing.T) {
 	needDisplay(t)
 	dir := t.TempDir()
-	r := tickframe(t, opts{dir: dir}, "stress", "-duration", "2s", "-loads", "none,procs", "-json", "s.json")
+	// Demo flags go after --.
+	r := tickframe(t, opts{dir: dir}, "stress", "-duration", "2s", "-loads", "none,procs", "-json", "s.json", "--", "-latency", "throughput")
 	if r.code != 0 {
 		t.Fatalf("exit status %d; stderr:\n%s", r.code, r.stderr)
 	}
@@ -79,6 +81,9 @@ func TestStressCommand(t *testing.T) {
 	}
 	if len(res.Rows) != 2 || res.Rows[0].Load != "none" || res.Rows[1].FPS <= 0 || res.Rows[1].TickRateHz <= 0 {
 		t.Errorf("rows %+v", res.Rows)
+	}
+	if !slices.Equal(res.Args, []string{"-latency", "throughput"}) {
+		t.Errorf("demo args %q, want the ones after --", res.Args)
 	}
 	// The busy processes are gone.
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -84,6 +85,11 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 	bodies := fs.Int("bodies", 64, "bodies in the reference world")
 	refresh := fs.Float64("refresh", 144, "emulated display rate in Hz")
 	only := fs.String("loads", "", "comma-separated loads to run (none, stress, stress4, procs, gc); all if empty")
+	// Demo flags follow "--": split them off before parsing.
+	var extra []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, extra = args[:i], args[i+1:]
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, stressUsage)
@@ -94,11 +100,8 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tickframe stress: %v (see tickframe stress -h)\n", err)
 		return 2
 	}
-	extra := fs.Args()
-	if len(extra) > 0 && extra[0] == "--" {
-		extra = extra[1:]
-	} else if len(extra) > 0 {
-		fmt.Fprintf(stderr, "tickframe stress: unexpected argument %q (demo flags go after --)\n", extra[0])
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "tickframe stress: unexpected argument %q (demo flags go after --)\n", fs.Arg(0))
 		return 2
 	}
 	if *dur < time.Second || *dur > time.Hour {
