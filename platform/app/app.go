@@ -117,6 +117,14 @@ type Config struct {
 	// orbits the camera, nor the wheel zooms it. The events go to Input
 	// either way.
 	NoMouseCamera bool
+	// MouseLook turns the drawn view by the newest mouse motion just
+	// before each frame is drawn, on top of the camera the world publishes
+	// (simthread.Snapshot.Camera, interpolated): the motion the world has
+	// not simulated yet, measured against the sums it publishes in
+	// Camera.Look (late latching; see camera.go). Input must then turn
+	// cursor events into the world's look inputs, which the world sums.
+	// Pair it with CaptureCursor and NoMouseCamera.
+	MouseLook bool
 	// Truth, if set, is the exact position of the body at index 0 at a
 	// simulated time in seconds, and TruthSpeed its speed: the app then
 	// measures its animation error against it (see interp.Meter).
@@ -141,7 +149,8 @@ type App struct {
 	planner *interp.Planner
 	meter   *interp.Meter
 	pacer   *platform.Pacer
-	cam     renderer.Camera
+	cam     renderer.Camera // the orbit camera, and the pose drawn (camera.go)
+	look    lookLedger      // mouse motion sent to the world (camera.go)
 	stats   Stats
 	gc      *gcMetrics
 

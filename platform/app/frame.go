@@ -125,6 +125,7 @@ func (a *App) present(f *frameState, plan *interp.Plan) error {
 			a.stats.InFlightWait.Record(int64(w))
 		}
 	}
+	a.latchCamera(plan)
 	drawn, err := a.draw(f.ctx, plan)
 	if err != nil {
 		return err

@@ -138,7 +138,7 @@ func (a *App) handle(events []platform.Event) {
 				a.cam.Orbit(float32(e.X-a.dragX), float32(e.Y-a.dragY))
 				a.dragX, a.dragY = e.X, e.Y
 			}
-			a.forward(e)
+			a.forwardCursor(e) // with MouseLook, also into the look ledger
 		case platform.ScrollEvent:
 			if mouseCamera {
 				a.cam.Zoom(float32(e.Y))
