@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/simthread"
+)
+
+// maxLines is the example's promise: the app in at most 200 lines (the
+// model generator aside).
+const maxLines = 200
+
+func TestMainFitsIn200Lines(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(src, []byte("\n")); n > maxLines {
+		t.Errorf("main.go has %d lines, more than the %d the example promises", n, maxLines)
+	}
+}
+
+// TestInput checks the input mapping: motion is a look, W A S D presses
+// and releases are holds (repeats are not), R a respawn, the rest nothing.
+func TestInput(t *testing.T) {
+	keyEv := func(k platform.Key, a platform.Action) platform.Event {
+		return platform.Event{Kind: platform.KeyEvent, Key: k, Action: a}
+	}
+	for _, tc := range []struct {
+		e    platform.Event
+		want simthread.Input
+		ok   bool
+	}{
+		{platform.Event{Kind: platform.CursorEvent, DX: 3, DY: -2}, simthread.Input{Kind: look, X: 3, Y: -2}, true},
+		{keyEv(platform.KeyW, platform.Press), simthread.Input{Kind: hold, Code: 0, X: 1}, true},
+		{keyEv(platform.KeyD, platform.Release), simthread.Input{Kind: hold, Code: 3, X: 0}, true},
+		{keyEv(platform.KeyW, platform.Repeat), simthread.Input{}, false},
+		{keyEv(platform.KeyR, platform.Press), simthread.Input{Kind: respawn}, true},
+		{keyEv(platform.KeyR, platform.Release), simthread.Input{}, false},
+		{keyEv(platform.KeyQ, platform.Press), simthread.Input{}, false},
+	} {
+		if got, ok := input(tc.e); ok != tc.ok || (ok && got != tc.want) {
+			t.Errorf("input(%+v) = %+v, %v; want %+v, %v", tc.e, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestWalk steps the world directly: W held walks ahead at speed, the
+// mouse turns the heading and the camera, the camera stays boom metres
+// behind the shoulders, and R cuts back to the start.
+func TestWalk(t *testing.T) {
+	const dt = 1.0 / 120
+	w := &walker{pitch: -0.3}
+	var snap simthread.Snapshot
+	in := func(e platform.Event) []simthread.Input {
+		i, ok := input(e)
+		if !ok {
+			t.Fatalf("no input for %+v", e)
+		}
+		return []simthread.Input{i}
+	}
+	press := func(k platform.Key, a platform.Action) []simthread.Input {
+		return in(platform.Event{Kind: platform.KeyEvent, Key: k, Action: a})
+	}
+	w.Step(1, dt, press(platform.KeyW, platform.Press))
+	for tick := uint64(2); tick <= 120; tick++ {
+		w.Step(tick, dt, nil)
+	}
+	if math.Abs(w.x) > 1e-9 || math.Abs(w.z+speed) > 1e-9 {
+		t.Fatalf("after 1 s of W: at (%v, %v), want (0, %v)", w.x, w.z, -speed)
+	}
+	// A quarter turn to the right (+X motion), then a second of W and D:
+	// diagonally, still at walking speed.
+	quarter := math.Pi / 2 / sensitivity
+	w.Step(121, dt, append(in(platform.Event{Kind: platform.CursorEvent, DX: quarter, DY: 40}), press(platform.KeyD, platform.Press)...))
+	for tick := uint64(122); tick <= 240; tick++ {
+		w.Step(tick, dt, nil)
+	}
+	dx, dz := w.x, w.z+speed
+	if math.Abs(math.Hypot(dx, dz)-speed) > 1e-6 || !(dx > 2 && dz > 2) {
+		t.Errorf("a second of W+D facing +X moved by (%v, %v), want 3 m towards +X+Z", dx, dz)
+	}
+	w.Step(241, dt, append(press(platform.KeyW, platform.Release), press(platform.KeyD, platform.Release)...))
+	x, z := w.x, w.z
+	w.Step(242, dt, nil)
+	if w.x != x || w.z != z || math.Abs(w.walked-2*speed) > 1e-9 {
+		t.Errorf("released, it still moves, or walked %v m, want %v", w.walked, 2*speed)
+	}
+
+	w.Snapshot(&snap)
+	cam := snap.Camera
+	subject := mgl32.Vec3{float32(w.x), shoulders, float32(w.z)}
+	if ahead := cam.Rot.Rotate(mgl32.Vec3{0, 0, -1}); !cam.Valid || cam.Pos.Add(ahead.Mul(boom)).Sub(subject).Len() > 1e-4 || ahead[0] < 0.8 {
+		t.Errorf("camera %+v: want %v m behind %v, looking towards +X", cam, boom, subject)
+	}
+	if cam.Look.X != quarter || cam.Look.Y != 40 || w.pitch != -0.3-40*sensitivity {
+		t.Errorf("look sums (%v, %v), pitch %v; want (%v, 40), %v", cam.Look.X, cam.Look.Y, w.pitch, quarter, -0.3-40*sensitivity)
+	}
+	if len(snap.Bodies) != 26 || snap.Bodies[0].Mesh != walkerMesh || snap.Bodies[1].Mesh != groundMesh {
+		t.Errorf("%d bodies, the first two meshes %d and %d", len(snap.Bodies), snap.Bodies[0].Mesh, snap.Bodies[1].Mesh)
+	}
+
+	epoch := cam.Epoch
+	w.Step(243, dt, press(platform.KeyR, platform.Press))
+	w.Snapshot(&snap)
+	if w.x != 0 || w.z != 0 || snap.Camera.Epoch == epoch || snap.Bodies[0].Epoch != snap.Camera.Epoch {
+		t.Errorf("after R: at (%v, %v), camera epoch %d (was %d), walker's %d: want the start, a cut", w.x, w.z, snap.Camera.Epoch, epoch, snap.Bodies[0].Epoch)
+	}
+}
+
+// TestWalkerRun builds the example and runs it under the display while
+// xdotool holds W, then checks that it exited cleanly, that the walker
+// walked, and that its last frame shows the walker in the middle of the
+// screen.
+func TestWalkerRun(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
+	}
+	if testing.Short() {
+		t.Skip("builds and runs the example: skipped in -short mode")
+	}
+	gotool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command in PATH to build the example with")
+	}
+	xdotool, err := exec.LookPath("xdotool")
+	if err != nil {
+		t.Fatal("needs xdotool to hold W in the window: make test installs it (.ci/deps.sh), or apt-get install xdotool")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "walker")
+	if out, err := exec.Command(gotool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	shot := filepath.Join(dir, "last.png")
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin, "-duration", "4s", "-screenshot", shot, "-width", "480", "-height", "320")
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	xdo := func(args ...string) string {
+		out, err := exec.CommandContext(ctx, xdotool, args...).Output()
+		if err != nil {
+			t.Errorf("xdotool %s: %v", strings.Join(args, " "), err)
+		}
+		return string(out)
+	}
+	// W goes down once the window is up and stays down until the app
+	// exits: a release sent while a loaded machine is still compiling the
+	// app's shaders would reach it in the same poll as the press, and it
+	// would never walk. (TestWalk checks that a release stops it.)
+	if win := strings.Fields(xdo("search", "--sync", "--pid", fmt.Sprint(cmd.Process.Pid))); len(win) > 0 {
+		time.Sleep(300 * time.Millisecond)
+		xdo("keydown", "--window", win[0], "w")
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("walker -duration 4s: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+
+	m := regexp.MustCompile(`walker: walked ([0-9.]+) m`).FindStringSubmatch(stdout.String())
+	if m == nil {
+		t.Fatalf("stdout %q does not say how far the walker went", stdout.String())
+	}
+	// W held through a 4 s run at 3 m/s: 12 m, less the start-up the
+	// simulation spends before the press arrives.
+	if walked, _ := strconv.ParseFloat(m[1], 64); walked < 1 || walked > 5*speed {
+		t.Errorf("the walker walked %v m with W held through a 4 s run, want up to %v", walked, 4*speed)
+	} else {
+		t.Logf("walked %v m", walked)
+	}
+
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if n := warmPixels(img); n < 300 {
+		t.Errorf("screenshot %v shows %d of the walker's warm pixels near its centre, want hundreds", img.Bounds(), n)
+	}
+}
+
+// warmPixels counts the pixels in the middle of img that have the
+// walker's warm colours (the orange shirt, skin): the ground is green
+// grey and the pillars blue grey, both cool.
+func warmPixels(img image.Image) int {
+	b := img.Bounds()
+	n := 0
+	for y := b.Min.Y + b.Dy()/4; y < b.Max.Y-b.Dy()/4; y++ {
+		for x := b.Min.X + b.Dx()/3; x < b.Max.X-b.Dx()/3; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 > g>>8+25 && r>>8 > bl>>8+50 {
+				n++
+			}
+		}
+	}
+	return n
+}
