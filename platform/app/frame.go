@@ -68,7 +68,9 @@ func (a *App) pace(ctx, rctx context.Context) (frameState, bool) {
 	a.stats.Lead = lead
 	f.start = a.clock.Now()
 	f.since = f.at - a.start
-	if a.cfg.Duration > 0 && f.since >= a.cfg.Duration {
+	// Config.Duration is wall time from the start: the frame's display
+	// time lies its lead ahead.
+	if a.cfg.Duration > 0 && f.start-a.start >= a.cfg.Duration {
 		a.quit = true // this frame is the last
 	}
 	return f, true

@@ -57,18 +57,26 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 	iconify := func(on bool) []platform.Event { return []platform.Event{{Kind: platform.IconifyEvent, On: on}} }
 	var afterRestore []uint64 // the first frame ids drawn after each restore
 	restored := false
+	// Three cycles by time, so that a slow machine drawing fewer frames
+	// still goes through all of them: hidden 1.5–1.9 s, 2.3–2.6 s and
+	// 3.0–3.05 s after the start.
+	cycles := []struct{ hide, show time.Duration }{
+		{1500 * time.Millisecond, 1900 * time.Millisecond},
+		{2300 * time.Millisecond, 2600 * time.Millisecond},
+		{3000 * time.Millisecond, 3050 * time.Millisecond},
+	}
 	a := runApp(t, Config{Refresh: 144}, 4*time.Second, func(a *App, n int) {
-		switch n {
-		case 200, 320, 420:
+		since := a.clock.Now() - a.start
+		switch {
+		case len(cycles) > 0 && !a.iconified && since >= cycles[0].hide:
 			a.handle(iconify(true))
-		case 230, 340, 425:
+		case len(cycles) > 0 && a.iconified && since >= cycles[0].show:
 			a.handle(iconify(false))
+			cycles = cycles[1:]
 			restored = true
-		default:
-			if restored && !a.iconified {
-				afterRestore = append(afterRestore, a.rend.Frames()+1)
-				restored = false
-			}
+		case restored && !a.iconified:
+			afterRestore = append(afterRestore, a.rend.Frames()+1)
+			restored = false
 		}
 	})
 	m := a.Meter()
