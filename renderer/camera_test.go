@@ -295,3 +295,21 @@ func TestPosedCameraDraws(t *testing.T) {
 		return nil
 	})
 }
+
+// BenchmarkCamera is the render thread's camera work per frame with a
+// world camera: interpolate it, latch the mouse, build the matrix.
+func BenchmarkCamera(b *testing.B) {
+	a, c1 := thirdPerson(mgl32.Vec3{}, 0, -0.2, 4), thirdPerson(mgl32.Vec3{1, 0, 0}, 0.1, -0.2, 4)
+	a.Look.Scale, c1.Look.Scale = 0.002, 0.002
+	c := renderer.DefaultCamera()
+	var sink mgl32.Mat4
+	b.ReportAllocs()
+	alpha := float32(0)
+	for b.Loop() {
+		alpha = float32(math.Mod(float64(alpha)+0.01, 1))
+		c.Pose = renderer.LerpPose(&a, &c1, alpha)
+		c.Latch(12, -3)
+		sink = c.ViewProj(1.5)
+	}
+	_ = sink
+}
