@@ -30,10 +30,13 @@ run: build
 		echo "make run: last frame in tickframe.png, timing report in tickframe-report.json"; \
 	fi
 
+# -p 1: one test binary at a time. Several tests run the real app and
+# measure its timing under a load of its own (-stress); another package's
+# race-enabled tests on the same two cores would be a second, unmeasured load.
 test: deps
 	$(GO) mod tidy -diff || { echo "make test: go.mod or go.sum is not tidy: run go mod tidy" >&2; exit 1; }
 	$(GO) vet ./...
-	$(WITH_DISPLAY) $(GO) test -race -shuffle=on ./...
+	$(WITH_DISPLAY) $(GO) test -race -shuffle=on -p 1 ./...
 	$(GO) test -race -cpu 1,2,4 -run 'Concurrent' ./sync/...
 
 bench: deps
