@@ -60,6 +60,7 @@ fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzChecksummed$$' -fuzztime $(FUZZTIME) ./simthread/record
 	$(GO) test -run '^$$' -fuzz '^FuzzTiming$$' -fuzztime $(FUZZTIME) ./simthread
 	$(GO) test -run '^$$' -fuzz '^FuzzFlags$$' -fuzztime $(FUZZTIME) ./cmd/tickframe
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./renderer/gltf
 
 clean:
 	rm -rf bin tickframe.png tickframe-report.json
