@@ -74,8 +74,8 @@ type Config struct {
 	// Sched configures how the simulation and render threads are kept on
 	// time when other goroutines keep every core busy (package sched):
 	// its zero value is P headroom 2, busy background threads at nice 10,
-	// and nice −10 asked for the simulation thread (CriticalNice). The
-	// render thread is critical too but stays at nice 0 (see New).
+	// and nice −10 asked for the simulation thread (CriticalNice), half of
+	// it for the render thread (see New).
 	Sched sched.Config
 	// Spin is how long the simulation and the software pacer spin before
 	// a deadline; 0 means simthread.DefaultSpin, -1 none.
@@ -235,14 +235,16 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	}
 	a := &App{cfg: cfg, clock: simthread.NewRealClock(spin), cam: renderer.DefaultCamera(), gc: newGCMetrics()}
 	// The render thread is the main thread, which platform has locked. It
-	// is critical (never moved to the background) but not raised: raised,
-	// it and the driver threads it starts (llvmpipe's) competed with the
-	// simulation at its own priority, and under -stress 2 a wake in a
-	// hundred came 8–16 ms late (tick lateness p99 8.7 ms, against 2.5 ms
-	// with the render thread at nice 0, which still outranks the busy
-	// background threads at nice 10).
+	// is critical (never moved to the background) and asks for nice −5,
+	// half way to the simulation's −10: at −10 it and the driver threads
+	// it starts (llvmpipe's) competed with the simulation at its own
+	// priority, and under -stress 2 a wake in a hundred came 8–16 ms late
+	// (tick lateness p99 8.7 ms, against 2.3 ms at −5, which still
+	// outranks the busy background threads at nice 10 by far).
 	renderSched := cfg.Sched
-	renderSched.CriticalNice = 1 // not asked
+	if renderSched.CriticalNice <= 0 {
+		renderSched.CriticalNice = renderNice(renderSched.CriticalNice)
+	}
 	a.renderPrio, a.unregister = sched.Critical("render", renderSched)
 	if cfg.Camera != nil {
 		a.cam = *cfg.Camera
@@ -296,6 +298,19 @@ func New(cfg Config, world simthread.World) (*App, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// renderNice is the nice value the render thread asks for, given the
+// simulation's (0: the default −10): half of it, rounded towards zero, or
+// 1 (ask for nothing) when that is 0.
+func renderNice(critical int) int {
+	if critical == 0 {
+		critical = -10
+	}
+	if critical/2 == 0 {
+		return 1
+	}
+	return critical / 2
 }
 
 // Validate reports the first setting out of range, without opening

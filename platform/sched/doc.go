@@ -33,7 +33,7 @@
 //     each thread of the process that is not critical, still carries the
 //     process's own name (Go's threads; a driver's worker threads, which
 //     name themselves, such as Mesa's llvmpipe-N, keep theirs) and used
-//     at least 10 % of a CPU since the last sweep. Goroutines that burn
+//     at least 3 % of a CPU since the last sweep. Goroutines that burn
 //     CPU, plain uncooperative ones included, run on such threads, so
 //     they yield the CPU to the critical threads whenever those wake. The
 //     runtime's own mostly idle threads (sysmon, which preempts goroutines

@@ -65,12 +65,13 @@ type threadCPU struct {
 }
 
 // busyShare is how much of one CPU a thread must have used since the last
-// sweep to be moved: 10 %, so that eight busy threads sharing two cores
-// (25 % each) are, and the runtime's own threads (sysmon, which preempts
-// goroutines and retakes Ps, the timer and network poller) are not: moved
-// to background priority, they would delay the critical threads that
-// depend on them when other processes load the CPUs.
-const busyShare = 0.10
+// sweep to be moved: 3 %, so that a dozen busy threads crowding two cores
+// behind the critical ones are (at 10 %, some of eight were not), and the
+// runtime's own mostly idle threads (sysmon, which preempts goroutines and
+// retakes Ps, the timer and network poller) are not: moved to background
+// priority, they would delay the critical threads that depend on them
+// when other processes load the CPUs.
+const busyShare = 0.03
 
 // renice moves every thread of the process that carries the process's
 // own name, is not critical and is busy (used busyShare of a CPU since the
