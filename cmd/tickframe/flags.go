@@ -114,7 +114,7 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	motion := fs.String("motion", "lerp", "`lerp`: interpolate; hermite: interpolate with the velocities; extrapolate: predict, no render delay")
 	fs.IntVar(&o.headroom, "headroom", 2, "keep `N` idle Ps above the goroutines that want to run, adjusting GOMAXPROCS (-1: leave it alone)")
 	fs.IntVar(&o.bgNice, "bgnice", 10, "run the process's other threads at nice `N` (-1: leave them alone)")
-	fs.IntVar(&o.critNice, "critnice", -10, "ask for nice `N` on the simulation and render threads (needs CAP_SYS_NICE; 0: do not ask)")
+	fs.IntVar(&o.critNice, "critnice", -10, "ask for nice `N` on the simulation thread and half of it on the render thread (needs CAP_SYS_NICE; 0: do not ask)")
 	fs.DurationVar(&o.stepCost, "stepcost", 0, "add this much busy work to every simulation step")
 	fs.Float64Var(&o.gcPressureMB, "gcpressure", 0, "allocate this many `MB/s` of garbage on a side goroutine")
 	fs.StringVar(&o.record, "record", "", "record the seed, configuration and inputs to `FILE`")
