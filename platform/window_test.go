@@ -25,7 +25,7 @@ func openForInput(t *testing.T, title string) (*Window, string) {
 	}
 	xdotool, err := exec.LookPath("xdotool")
 	if err != nil {
-		t.Skip("needs xdotool to send X input: run `make deps`, or apt-get install xdotool")
+		t.Fatal("needs xdotool to send X input, and there is none in PATH: make test installs it (.ci/deps.sh), or apt-get install xdotool")
 	}
 	var w *Window
 	Call(func() { w, err = Open(Config{Title: title, Width: 320, Height: 240}) })

@@ -22,6 +22,13 @@ import (
 // interp.Slerp (mathgl's QuatSlerp), bodies that changed epoch or are new
 // with the newer pose as it is.
 func TestShaderInterpolationMatchesCPU(t *testing.T) {
+	withGL(t, checkInterpolation)
+}
+
+// withGL runs check on the main thread with a small window's GL context
+// current, fails the test with its error and logs its summary.
+func withGL(t *testing.T, check func() (string, error)) {
+	t.Helper()
 	if os.Getenv("DISPLAY") == "" {
 		t.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
 	}
@@ -33,7 +40,7 @@ func TestShaderInterpolationMatchesCPU(t *testing.T) {
 			return
 		}
 		defer w.Close()
-		summary, err = checkInterpolation()
+		summary, err = check()
 	})
 	if err != nil {
 		t.Fatal(err)

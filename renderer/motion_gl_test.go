@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -26,23 +24,7 @@ import (
 // GPU side on purpose (an alpha bias; velocities ignored) and checks that
 // the comparison fails.
 func TestShaderMotionMatchesCPU(t *testing.T) {
-	if os.Getenv("DISPLAY") == "" {
-		t.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
-	}
-	var err error
-	var summary string
-	platform.Call(func() {
-		var w *platform.Window
-		if w, err = platform.Open(platform.Config{Title: t.Name(), Width: 64, Height: 64}); err != nil {
-			return
-		}
-		defer w.Close()
-		summary, err = checkMotion()
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Log(summary)
+	withGL(t, checkMotion)
 }
 
 // motionBodies returns n random bodies moved on from old (the same bodies
