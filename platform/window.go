@@ -326,6 +326,9 @@ func (w *Window) RefreshRate() int {
 // Iconified reports whether the window is minimised.
 func (w *Window) Iconified() bool { return w.w.GetAttrib(glfw.Iconified) == glfw.True }
 
+// Focused reports whether the window has the keyboard focus.
+func (w *Window) Focused() bool { return w.w.GetAttrib(glfw.Focused) == glfw.True }
+
 // Iconify minimises the window.
 func (w *Window) Iconify() { w.w.Iconify() }
 

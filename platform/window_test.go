@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -74,6 +75,28 @@ func collect(t *testing.T, w *Window, xdotool string, args []string, done func([
 	return got
 }
 
+// focus gives the window titled title the keyboard focus and puts the
+// pointer at x, y in it, and waits until GLFW says the window is focused:
+// input then goes the way a user's does, through XTEST to the focused
+// window with the server's timestamps (keys sent to a window not yet
+// focused can be lost on the way, and GLFW captures no cursor for an
+// unfocused window).
+func focus(t *testing.T, w *Window, xdotool, title string, x, y int) {
+	t.Helper()
+	focused := func() bool {
+		var f bool
+		Call(func() { f = w.Focused() })
+		return f
+	}
+	collect(t, w, xdotool, []string{
+		"search", "--sync", "--onlyvisible", "--name", "^" + title + "$",
+		"windowfocus", "--sync", "%1", "mousemove", "--window", "%1", "--sync", strconv.Itoa(x), strconv.Itoa(y),
+	}, func([]Event) bool { return focused() })
+	if !focused() {
+		t.Fatal("the window never got the keyboard focus")
+	}
+}
+
 // find returns the first event like want in the fields that matter for
 // its kind, and whether there is one.
 func find(events []Event, match func(Event) bool) (Event, bool) {
@@ -92,13 +115,8 @@ func find(events []Event, match func(Event) bool) (Event, bool) {
 func TestRealKeysAndButtons(t *testing.T) {
 	const title = "tickframe-input-test"
 	w, xdotool := openForInput(t, title)
-	args := []string{
-		"search", "--sync", "--onlyvisible", "--name", "^" + title + "$",
-		"mousemove", "--window", "%1", "--sync", "40", "30",
-		"keydown", "--window", "%1", "w", "keyup", "--window", "%1", "w",
-		"key", "--window", "%1", "shift+a",
-		"click", "--window", "%1", "1",
-	}
+	focus(t, w, xdotool, title, 40, 30)
+	args := []string{"keydown", "w", "keyup", "w", "key", "shift+a", "click", "1"}
 	isKey := func(k Key, a Action) func(Event) bool {
 		return func(e Event) bool { return e.Kind == KeyEvent && e.Key == k && e.Action == a }
 	}
@@ -147,10 +165,7 @@ func TestRealKeysAndButtons(t *testing.T) {
 func TestCaptureCursor(t *testing.T) {
 	const title = "tickframe-capture-test"
 	w, xdotool := openForInput(t, title)
-	collect(t, w, xdotool, []string{
-		"search", "--sync", "--onlyvisible", "--name", "^" + title + "$",
-		"windowfocus", "--sync", "%1", "mousemove", "--window", "%1", "--sync", "100", "100",
-	}, func([]Event) bool { return true })
+	focus(t, w, xdotool, title, 100, 100)
 	Call(func() { w.CaptureCursor(true) })
 	if !w.CursorCaptured() {
 		t.Fatal("CursorCaptured false after CaptureCursor(true)")

@@ -315,6 +315,11 @@ func pressKeys(t *testing.T, p *proc, keys ...string) {
 	}
 	win := strings.Fields(string(out))[0]
 	time.Sleep(500 * time.Millisecond)
+	// Focused, the window gets the keys through XTEST as from a keyboard,
+	// not as synthetic events that can be lost while the focus moves.
+	if out, err := exec.CommandContext(ctx, xdotool, "windowfocus", "--sync", win).CombinedOutput(); err != nil {
+		t.Fatalf("xdotool windowfocus: %v\n%s", err, out)
+	}
 	for _, k := range keys {
 		if out, err := exec.Command(xdotool, "key", "--window", win, k).CombinedOutput(); err != nil {
 			t.Fatalf("xdotool key %s: %v\n%s", k, err, out)

@@ -170,7 +170,14 @@ func TestWalkerRun(t *testing.T) {
 	// would never walk. (TestWalk checks that a release stops it.)
 	if win := strings.Fields(xdo("search", "--sync", "--pid", fmt.Sprint(cmd.Process.Pid))); len(win) > 0 {
 		time.Sleep(300 * time.Millisecond)
+		// Focused, xdotool sends the key through XTEST as a keyboard
+		// would; to a window without the focus it would send it as a
+		// synthetic event, which can be lost while the focus moves. The
+		// key is let go after the run, so that no later test finds it
+		// held in the X server.
+		xdo("windowfocus", "--sync", win[0])
 		xdo("keydown", "--window", win[0], "w")
+		defer exec.Command(xdotool, "keyup", "w").Run()
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("walker -duration 4s: %v\n%s%s", err, stdout.String(), stderr.String())
