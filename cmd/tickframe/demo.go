@@ -211,9 +211,13 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 	return errors.Join(nonNil(errs)...)
 }
 
-// schedConfig maps -headroom, -bgnice and -critnice to sched.Config.
+// schedConfig maps -headroom, -bgnice, -critnice and -critslice to
+// sched.Config.
 func schedConfig(o *options) sched.Config {
-	c := sched.Config{Headroom: o.headroom, BackgroundNice: o.bgNice, CriticalNice: o.critNice}
+	c := sched.Config{Headroom: o.headroom, BackgroundNice: o.bgNice, CriticalNice: o.critNice, CriticalSlice: o.critSlice}
+	if c.CriticalSlice == 0 {
+		c.CriticalSlice = -1 // do not ask
+	}
 	if c.Headroom == 0 {
 		c.Headroom = -1 // no headroom asked: leave GOMAXPROCS alone
 	}

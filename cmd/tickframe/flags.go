@@ -14,6 +14,7 @@ import (
 	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/platform/sched"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"
@@ -54,6 +55,7 @@ type options struct {
 	motion       interp.MotionMode
 	bgNice       int
 	critNice     int
+	critSlice    time.Duration
 	stepCost     time.Duration
 	gcPressureMB float64
 
@@ -115,6 +117,7 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	fs.IntVar(&o.headroom, "headroom", 2, "keep `N` idle Ps above the goroutines that want to run, adjusting GOMAXPROCS (-1: leave it alone)")
 	fs.IntVar(&o.bgNice, "bgnice", 10, "run the process's other threads at nice `N` (-1: leave them alone)")
 	fs.IntVar(&o.critNice, "critnice", -10, "ask for nice `N` on the simulation thread and half of it on the render thread (needs CAP_SYS_NICE; 0: do not ask)")
+	fs.DurationVar(&o.critSlice, "critslice", 300*time.Microsecond, "ask Linux (6.12+) for this short a time slice on the simulation and render threads, so that they preempt busy threads when they wake (0: do not ask)")
 	fs.DurationVar(&o.stepCost, "stepcost", 0, "add this much busy work to every simulation step")
 	fs.Float64Var(&o.gcPressureMB, "gcpressure", 0, "allocate this many `MB/s` of garbage on a side goroutine")
 	fs.StringVar(&o.record, "record", "", "record the seed, configuration and inputs to `FILE`")
@@ -187,6 +190,9 @@ func (o *options) validate() error {
 	}
 	if o.refresh != 0 && !(o.refresh >= 1 && o.refresh <= platform.MaxRefresh) { // also NaN
 		return usagef("-refresh %v: out of range [1, %d] (or 0 for the display's own)", o.refresh, platform.MaxRefresh)
+	}
+	if o.critSlice != 0 && (o.critSlice < sched.MinSlice || o.critSlice > sched.MaxSlice) {
+		return usagef("-critslice %v: out of range [%v, %v] (or 0 for off)", o.critSlice, sched.MinSlice, sched.MaxSlice)
 	}
 	if o.bgNice != -1 && (o.bgNice < 1 || o.bgNice > 19) {
 		return usagef("-bgnice %d: out of range [1, 19] (or -1 for off)", o.bgNice)

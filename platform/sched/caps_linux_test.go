@@ -1,6 +1,10 @@
 package sched
 
 import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -27,4 +31,29 @@ func dropCapSysNice(t *testing.T) {
 	if err := unix.Capset(&hdr, &data[0]); err != nil {
 		t.Errorf("capset: %v", err)
 	}
+}
+
+// kernelAtLeast reports whether the running kernel is major.minor or later.
+func kernelAtLeast(t *testing.T, major, minor int) bool {
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		t.Fatal(err)
+	}
+	var maj, min int
+	fmt.Sscanf(unix.ByteSliceToString(u.Release[:]), "%d.%d", &maj, &min)
+	return maj > major || maj == major && min >= minor
+}
+
+// inSyscall reads the system call a thread of this process is blocked in
+// (/proc/self/task/TID/syscall's first field; -1 while it runs).
+func inSyscall(tid int) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/syscall", tid))
+	if err != nil {
+		return 0, err
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 || f[0] == "running" {
+		return -1, nil
+	}
+	return strconv.Atoi(f[0])
 }

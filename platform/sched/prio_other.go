@@ -2,9 +2,13 @@
 
 package sched
 
+import "time"
+
 func raise(name string, n int) ThreadPriority {
 	return ThreadPriority{Name: name, How: "unsupported"}
 }
+
+func shorten(tp *ThreadPriority, _ time.Duration) { tp.Slice = "unsupported" }
 
 func lower(int) {}
 

@@ -1,0 +1,126 @@
+package sched
+
+import (
+	"os"
+	"runtime"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// A critical thread gets the time slice it asks for, read back from the
+// kernel, without privilege (CAP_SYS_NICE dropped for the thread, which
+// is then denied its nice value), and keeps the kernel's own when it asks
+// none. Before Linux 6.12 there are no custom slices: it says so.
+func TestCriticalSlice(t *testing.T) {
+	custom := kernelAtLeast(t, 6, 12)
+	for _, c := range []struct {
+		name    string
+		slice   time.Duration
+		drop    bool
+		want    string
+		wantUS  float64 // 0: the kernel's default, anything positive
+		wantHow string
+	}{
+		{"default", 0, false, "set", 300, ""},
+		{"one ms", time.Millisecond, false, "set", 1000, ""},
+		{"unprivileged", 200 * time.Microsecond, true, "set", 200, "denied"},
+		{"not asked", -1, false, "not asked", 0, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := make(chan ThreadPriority)
+			go func() {
+				runtime.LockOSThread() // dies with the goroutine: its priority and capabilities go with it
+				if c.drop {
+					dropCapSysNice(t)
+				}
+				tp, unregister := Critical("slice-"+c.name, Config{CriticalNice: -3, CriticalSlice: c.slice})
+				unregister()
+				got <- tp
+			}()
+			tp := <-got
+			if c.wantHow != "" && tp.How != c.wantHow {
+				t.Errorf("nice: %+v, want %s", tp, c.wantHow)
+			}
+			if !custom {
+				if c.want == "set" && tp.Slice != "unsupported" {
+					t.Errorf("kernel before 6.12: %+v, want the slice unsupported", tp)
+				}
+				return
+			}
+			switch {
+			case tp.Slice != c.want:
+				t.Errorf("%+v: slice %q, want %q", tp, tp.Slice, c.want)
+			case c.wantUS > 0 && tp.SliceUS != c.wantUS:
+				t.Errorf("%+v: slice %v µs, want %v", tp, tp.SliceUS, c.wantUS)
+			case c.wantUS == 0 && tp.SliceUS <= 0:
+				t.Errorf("%+v: the kernel's default slice should read back positive", tp)
+			}
+		})
+	}
+}
+
+// sysmonTID is the runtime's system monitor: checked against what only
+// sysmon does. While goroutines keep the Ps busy it polls in nanosleep
+// (every other idle thread of a Go process parks on a futex), and no
+// goroutine ever runs on it. The sweep must leave it alone.
+func TestSysmonFoundAndSpared(t *testing.T) {
+	if sysmonTID <= 0 {
+		t.Fatalf("sysmon not found (%d)", sysmonTID)
+	}
+	var stop atomic.Bool
+	defer stop.Store(true)
+	go func() { // one busy goroutine: the monitor preempts it every 10 ms
+		for !stop.Load() {
+		}
+	}()
+	// Goroutines' threads, gathered while the busy ones run.
+	ran := map[int]bool{}
+	for range 200 {
+		tid := make(chan int)
+		go func() { tid <- unix.Gettid() }()
+		ran[<-tid] = true
+	}
+	if ran[sysmonTID] {
+		t.Errorf("a goroutine ran on thread %d, taken for sysmon", sysmonTID)
+	}
+	// Which threads sit in nanosleep, over 100 samples.
+	counts := map[int]int{}
+	for range 100 {
+		entries, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			tid, _ := strconv.Atoi(e.Name())
+			if nr, err := inSyscall(tid); err == nil && nr == unix.SYS_NANOSLEEP {
+				counts[tid]++
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if counts[sysmonTID] < 50 {
+		t.Errorf("thread %d, taken for sysmon, was in nanosleep in %d of 100 samples; threads in nanosleep: %v", sysmonTID, counts[sysmonTID], counts)
+	}
+	for tid, n := range counts {
+		if tid != sysmonTID && n >= 50 {
+			t.Errorf("thread %d was in nanosleep in %d of 100 samples too (sysmon taken to be %d)", tid, n, sysmonTID)
+		}
+	}
+
+	before, err := nice(sysmonTID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reniceLevel++
+	sw := sweeper{all: true}
+	if ok, _ := sw.renice(reniceLevel, isCritical); ok == 0 {
+		t.Fatal("no thread reniced")
+	}
+	if n, _ := nice(sysmonTID); n != before {
+		t.Errorf("sysmon moved from nice %d to %d", before, n)
+	}
+}
