@@ -115,7 +115,7 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	latency := fs.String("latency", "low", "`low`: frames just in time, one in flight; throughput: a vblank ahead, the driver queueing")
 	motion := fs.String("motion", "lerp", "`lerp`: interpolate; hermite: interpolate with the velocities; extrapolate: predict, no render delay")
 	fs.IntVar(&o.headroom, "headroom", 2, "keep `N` idle Ps above the goroutines that want to run, adjusting GOMAXPROCS (-1: leave it alone)")
-	fs.IntVar(&o.bgNice, "bgnice", 10, "run the process's other threads at nice `N` (-1: leave them alone)")
+	fs.IntVar(&o.bgNice, "bgnice", 0, "run the process's other busy threads at nice `N` (0: ten above the render thread's, 5 or 10; -1: leave them alone)")
 	fs.IntVar(&o.critNice, "critnice", -10, "ask for nice `N` on the simulation thread and half of it on the render thread (needs CAP_SYS_NICE; 0: do not ask)")
 	fs.DurationVar(&o.critSlice, "critslice", 300*time.Microsecond, "ask Linux (6.12+) for this short a time slice on the simulation and render threads, so that they preempt busy threads when they wake (0: do not ask)")
 	fs.DurationVar(&o.stepCost, "stepcost", 0, "add this much busy work to every simulation step")
@@ -194,8 +194,8 @@ func (o *options) validate() error {
 	if o.critSlice != 0 && (o.critSlice < sched.MinSlice || o.critSlice > sched.MaxSlice) {
 		return usagef("-critslice %v: out of range [%v, %v] (or 0 for off)", o.critSlice, sched.MinSlice, sched.MaxSlice)
 	}
-	if o.bgNice != -1 && (o.bgNice < 1 || o.bgNice > 19) {
-		return usagef("-bgnice %d: out of range [1, 19] (or -1 for off)", o.bgNice)
+	if o.bgNice < -1 || o.bgNice > 19 {
+		return usagef("-bgnice %d: out of range [1, 19] (or 0 for automatic, -1 for off)", o.bgNice)
 	}
 	if !(o.gcPressureMB >= 0 && o.gcPressureMB <= 100000) || math.IsInf(o.gcPressureMB, 0) {
 		return usagef("-gcpressure %v: out of range [0, 100000] MB/s", o.gcPressureMB)

@@ -54,6 +54,14 @@ func TestTimingHoldsUnderStress(t *testing.T) {
 		case tp.How == "raised" && tp.Nice != c.want, tp.How == "denied" && tp.Nice < 0, tp.How != "raised" && tp.How != "denied":
 			t.Errorf("%s thread: %+v, want raised to %d or denied at its nice", c.name, tp, c.want)
 		}
+		if tp := c.tp; tp.Slice != "set" && tp.Slice != "unsupported" || tp.Slice == "set" && tp.SliceUS != 300 {
+			t.Errorf("%s thread: %+v, want a 300 µs slice, or none on a kernel without them", c.name, tp)
+		}
+	}
+	// The busy threads sit ten nice levels below the render thread.
+	if want := min(max(rep.ThreadPriority.Render.Nice+sched.BackgroundGap, 1), 19); rep.BackgroundNice != want || rep.RenicedThreads == 0 {
+		t.Errorf("background_nice %d with %d threads moved, want %d (render thread at %d) and some moved",
+			rep.BackgroundNice, rep.RenicedThreads, want, rep.ThreadPriority.Render.Nice)
 	}
 }
 

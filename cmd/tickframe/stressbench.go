@@ -33,6 +33,8 @@ its ratio to the unloaded row:
   procs=N     N busy processes outside the app (N = NumCPU), started and
               stopped by this command
   gc=200      200 MB/s of garbage on a side goroutine
+  procs=N+gc  both: the process's background threads compete with other
+              processes while the collector stops the world for them
 
 Flags after -- go to every demo run (e.g. -- -headroom -1 -bgnice -1).
 
@@ -84,7 +86,7 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 	height := fs.Int("height", 240, "window height")
 	bodies := fs.Int("bodies", 64, "bodies in the reference world")
 	refresh := fs.Float64("refresh", 144, "emulated display rate in Hz")
-	only := fs.String("loads", "", "comma-separated loads to run (none, stress, stress4, procs, gc); all if empty")
+	only := fs.String("loads", "", "comma-separated loads to run (none, stress, stress4, procs, gc, procsgc); all if empty")
 	// Demo flags follow "--": split them off before parsing.
 	var extra []string
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -121,15 +123,19 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 		{Name: "stress=" + strconv.Itoa(4*n), args: []string{"-stress", strconv.Itoa(4 * n)}},
 		{Name: "procs=" + strconv.Itoa(n), procs: n},
 		{Name: "gc=200", args: []string{"-gcpressure", "200"}},
+		// Both: the process's own threads at background priority then
+		// compete with other processes while the garbage collector
+		// stops the world, which waits for every one of them.
+		{Name: "procs=" + strconv.Itoa(n) + "+gc", args: []string{"-gcpressure", "200"}, procs: n},
 	}
-	keys := map[string]int{"none": 0, "stress": 1, "stress4": 2, "procs": 3, "gc": 4}
+	keys := map[string]int{"none": 0, "stress": 1, "stress4": 2, "procs": 3, "gc": 4, "procsgc": 5}
 	loads := all
 	if *only != "" {
 		loads = nil
 		for _, k := range strings.Split(*only, ",") {
 			i, ok := keys[strings.TrimSpace(k)]
 			if !ok {
-				fmt.Fprintf(stderr, "tickframe stress: -loads: unknown load %q (none, stress, stress4, procs, gc)\n", k)
+				fmt.Fprintf(stderr, "tickframe stress: -loads: unknown load %q (none, stress, stress4, procs, gc, procsgc)\n", k)
 				return 2
 			}
 			loads = append(loads, all[i])
@@ -260,7 +266,7 @@ func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l
 func printStressTable(w io.Writer, res *StressResult, refresh float64) {
 	fmt.Fprintf(w, "stress benchmark: %s per load, %d CPUs, sim %d Hz, display %g Hz (emulated)\n\n",
 		res.Duration, res.NumCPU, res.SimHz, refresh)
-	fmt.Fprintf(w, "%-10s %14s %14s %13s %13s %13s %15s %13s %5s %7s %5s %9s  %s\n",
+	fmt.Fprintf(w, "%-14s %14s %14s %13s %13s %13s %15s %13s %5s %7s %5s %9s  %s\n",
 		"load", "tick Hz", "fps", "frame p99 ms", "late p99 ms", "sched p99 ms", "anim err p99 tk", "anim p99 ms", "disc", "clamped", "Ps", "nice s/r", "targets")
 	var ref *StressRow
 	for i := range res.Rows {
@@ -277,14 +283,14 @@ func printStressTable(w io.Writer, res *StressResult, refresh float64) {
 	}
 	for _, r := range res.Rows {
 		if r.Err != "" {
-			fmt.Fprintf(w, "%-10s failed: %s\n", r.Load, r.Err)
+			fmt.Fprintf(w, "%-14s failed: %s\n", r.Load, r.Err)
 			continue
 		}
 		var rr StressRow
 		if ref != nil {
 			rr = *ref
 		}
-		fmt.Fprintf(w, "%-10s %14s %14s %13s %13s %13s %15s %13s %5d %7d %5d %4d/%-4d  %s\n", r.Load,
+		fmt.Fprintf(w, "%-14s %14s %14s %13s %13s %13s %15s %13s %5d %7d %5d %4d/%-4d  %s\n", r.Load,
 			ratio(r.TickRateHz, rr.TickRateHz, 2), ratio(r.FPS, rr.FPS, 1), ratio(r.FrameP99Ms, rr.FrameP99Ms, 1),
 			ratio(r.LatenessP99Ms, rr.LatenessP99Ms, 2), ratio(r.SchedLatP99Ms, rr.SchedLatP99Ms, 2),
 			ratio(r.AnimErrP99Ticks, rr.AnimErrP99Ticks, 4), ratio(r.AnimErrP99Ms, rr.AnimErrP99Ms, 3),

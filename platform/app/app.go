@@ -546,7 +546,7 @@ func (a *App) Sched() SchedReport {
 		r.ProcsMax = max(r.ProcsMax, st.MaxProcs)
 		r.Reniced = st.Reniced
 		r.Config = a.gov.Config()
-		r.BackgroundNice = r.Config.BackgroundNice
+		r.BackgroundNice = st.BackgroundNice
 	}
 	return r
 }

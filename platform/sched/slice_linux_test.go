@@ -124,3 +124,40 @@ func TestSysmonFoundAndSpared(t *testing.T) {
 		t.Errorf("sysmon moved from nice %d to %d", before, n)
 	}
 }
+
+// By default the busy threads sit BackgroundGap nice levels below the
+// least raised critical thread that asked for a priority.
+func TestBackgroundNiceFollowsTheCriticalThreads(t *testing.T) {
+	global.Lock()
+	saved := global.critical
+	global.Unlock()
+	defer func() {
+		global.Lock()
+		global.critical = saved
+		global.Unlock()
+	}()
+	for _, c := range []struct {
+		name     string
+		critical []ThreadPriority
+		cfg      Config
+		want     int
+	}{
+		{"none registered", nil, Config{}, 10},
+		{"root", []ThreadPriority{{Nice: -10, How: "raised"}, {Nice: -5, How: "raised"}}, Config{}, 5},
+		{"unprivileged", []ThreadPriority{{Nice: 0, How: "denied"}, {Nice: 0, How: "denied"}}, Config{}, 10},
+		{"not asked ignored", []ThreadPriority{{Nice: -10, How: "raised"}, {Nice: 0, How: "not asked"}}, Config{}, 1},
+		{"already low", []ThreadPriority{{Nice: 15, How: "denied"}}, Config{}, 19},
+		{"set", []ThreadPriority{{Nice: -5, How: "raised"}}, Config{BackgroundNice: 12}, 12},
+		{"off", nil, Config{BackgroundNice: -1}, -1},
+	} {
+		global.Lock()
+		global.critical = map[int]ThreadPriority{}
+		for i, tp := range c.critical {
+			global.critical[i+1] = tp
+		}
+		global.Unlock()
+		if got := c.cfg.backgroundNice(); got != c.want {
+			t.Errorf("%s: background nice %d, want %d", c.name, got, c.want)
+		}
+	}
+}
