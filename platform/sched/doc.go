@@ -7,7 +7,7 @@
 // fired (a simulation tick) or that returns from a cgo call (a buffer
 // swap) waits for one of them to be preempted: 10 to 40 ms late on two
 // cores. No OS priority helps while it waits, since it is not yet on any
-// thread the OS could run. So the design has three levers, each optional:
+// thread the OS could run. So the design has four levers, each optional:
 //
 //  1. P headroom (Config.Headroom). A governor samples runtime/metrics
 //     (/sched/goroutines/running and /runnable) every Config.Interval and
@@ -29,20 +29,29 @@
 //     says "denied". Nothing else depends on it.
 //  3. Lower priority for the busy rest (Config.BackgroundNice). Any
 //     thread may lower its own priority, so this needs no privilege:
-//     every Config.SweepEvery the governor moves to BackgroundNice (10)
-//     each thread of the process that is not critical, still carries the
-//     process's own name (Go's threads; a driver's worker threads, which
-//     name themselves, such as Mesa's llvmpipe-N, keep theirs) and used
-//     at least 3 % of a CPU since the last sweep. Goroutines that burn
-//     CPU, plain uncooperative ones included, run on such threads, so
-//     they yield the CPU to the critical threads whenever those wake. The
-//     runtime's own mostly idle threads (sysmon, which preempts goroutines
-//     and retakes Ps from system calls, the network poller) are not
-//     moved: at background priority under other processes' load they
-//     would delay everything that waits on them. An unprivileged process
-//     cannot lower a nice value again, so a thread once moved stays
-//     background, whatever goroutine it runs later; register critical
-//     goroutines (Critical) before Start.
+//     every Config.SweepEvery the governor moves each thread of the
+//     process that is not critical, still carries the process's own name
+//     (Go's threads; a driver's worker threads, which name themselves,
+//     such as Mesa's llvmpipe-N, keep theirs) and used at least 3 % of a
+//     CPU since the last sweep to BackgroundGap (10) nice levels below the
+//     least raised critical thread: nice 5 when the render thread got
+//     −5, 10 when the critical threads kept 0. Goroutines that burn CPU,
+//     plain uncooperative ones included, run on such threads, so they
+//     yield the CPU to the critical threads whenever those wake. Lower
+//     still, they starve against other processes, and the garbage
+//     collector's stops of the world wait for them. The runtime's system
+//     monitor (sysmon, which preempts goroutines and retakes Ps) is never
+//     moved, however busy. An unprivileged process cannot lower a nice
+//     value again, so a thread once moved stays background, whatever
+//     goroutine it runs later; register critical goroutines (Critical)
+//     before Start.
+//  4. A short time slice for the critical threads (Config.CriticalSlice,
+//     Linux 6.12 and later, no privilege needed). The EEVDF scheduler lets
+//     a running thread finish its slice (1.4 ms on two cores) before a
+//     waking one of the same slice runs; one asking a shorter slice (300
+//     µs) preempts it at once. The driver threads a critical thread starts
+//     afterwards inherit it. Older kernels ignore it, and ThreadPriority
+//     says "unsupported".
 //
 // Go runs a function on a thread of its own at BackgroundNice, for work an
 // application knows to be background (asset decoding, path finding).
