@@ -211,10 +211,10 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 	return errors.Join(nonNil(errs)...)
 }
 
-// schedConfig maps -headroom, -bgnice, -critnice and -critslice to
-// sched.Config.
+// schedConfig maps -headroom, -bgnice, -critnice, -critslice and -critrt
+// to sched.Config.
 func schedConfig(o *options) sched.Config {
-	c := sched.Config{Headroom: o.headroom, BackgroundNice: o.bgNice, CriticalNice: o.critNice, CriticalSlice: o.critSlice}
+	c := sched.Config{Headroom: o.headroom, BackgroundNice: o.bgNice, CriticalNice: o.critNice, CriticalSlice: o.critSlice, CriticalRT: o.critRT}
 	if c.CriticalSlice == 0 {
 		c.CriticalSlice = -1 // do not ask
 	}

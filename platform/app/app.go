@@ -245,6 +245,11 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	if renderSched.CriticalNice <= 0 {
 		renderSched.CriticalNice = renderNice(renderSched.CriticalNice)
 	}
+	// Likewise real-time: one priority below the simulation, which then
+	// preempts it and its driver threads whenever it wakes.
+	if renderSched.CriticalRT > 1 {
+		renderSched.CriticalRT--
+	}
 	a.renderPrio, a.unregister = sched.Critical("render", renderSched)
 	if cfg.Camera != nil {
 		a.cam = *cfg.Camera

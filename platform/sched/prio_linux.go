@@ -65,6 +65,27 @@ func shorten(tp *ThreadPriority, slice time.Duration) {
 	}
 }
 
+// realtime asks for SCHED_RR at priority prio on the calling thread
+// (prio 0: nothing asked) and reads back what it got. Threads it creates
+// afterwards inherit the policy (no SCHED_RESET_ON_FORK): a GL driver's
+// workers work for it. Go's own threads are not created by it: a
+// goroutine locked to its thread has new threads made by the runtime's
+// template thread.
+func realtime(tp *ThreadPriority, prio int) {
+	if prio <= 0 {
+		return
+	}
+	attr := unix.SchedAttr{Policy: unix.SCHED_RR, Priority: uint32(prio)}
+	if err := unix.SchedSetAttr(0, &attr, 0); err != nil {
+		tp.RT, tp.RTErr = "denied", err.Error()
+	} else {
+		tp.RT = "set"
+	}
+	if got, err := unix.SchedGetAttr(0, 0); err == nil && got.Policy == unix.SCHED_RR {
+		tp.RTPriority = int(got.Priority)
+	}
+}
+
 // lower sets the calling thread's nice value to n if it is below.
 func lower(n int) {
 	tid := unix.Gettid()
@@ -119,6 +140,23 @@ type sweeper struct {
 	cpu [maxThreads]threadCPU
 	// all moves every thread, busy or not (tests).
 	all bool
+	// attr is the sweep's sched_attr buffer: the unix wrappers allocate.
+	attr unix.SchedAttr
+}
+
+// ordinary makes a real-time thread (one started by a critical thread
+// that asked for SCHED_RR, and busy now) an ordinary one at nice n, and
+// reports whether it was real-time. A thread can always lower another of
+// its process's threads' policy.
+func (s *sweeper) ordinary(tid, n int) bool {
+	s.attr = unix.SchedAttr{Size: unix.SizeofSchedAttr}
+	_, _, errno := unix.Syscall6(unix.SYS_SCHED_GETATTR, uintptr(tid), uintptr(unsafe.Pointer(&s.attr)), unix.SizeofSchedAttr, 0, 0, 0)
+	if errno != 0 || s.attr.Policy != unix.SCHED_RR && s.attr.Policy != unix.SCHED_FIFO {
+		return false
+	}
+	s.attr = unix.SchedAttr{Size: unix.SizeofSchedAttr, Policy: unix.SCHED_NORMAL, Nice: int32(n)}
+	_, _, errno = unix.Syscall(unix.SYS_SCHED_SETATTR, uintptr(tid), uintptr(unsafe.Pointer(&s.attr)), 0)
+	return errno == 0
 }
 
 // maxThreads bounds the threads whose CPU time is followed; a process
@@ -192,6 +230,10 @@ func (s *sweeper) reniceBusy(n int, critical func(tid int) bool, since float64) 
 				continue
 			}
 			if !s.all && !s.busy(tid, name, since) {
+				continue
+			}
+			if s.ordinary(tid, n) {
+				ok++
 				continue
 			}
 			if unix.Setpriority(unix.PRIO_PROCESS, tid, n) == nil {

@@ -10,6 +10,12 @@ func raise(name string, n int) ThreadPriority {
 
 func shorten(tp *ThreadPriority, _ time.Duration) { tp.Slice = "unsupported" }
 
+func realtime(tp *ThreadPriority, prio int) {
+	if prio > 0 {
+		tp.RT = "unsupported"
+	}
+}
+
 func lower(int) {}
 
 type sweeper struct{ all bool }

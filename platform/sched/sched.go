@@ -48,6 +48,16 @@ type Config struct {
 	// it. 0 means 300 µs; -1 means none is asked. The kernel accepts 100 µs
 	// to 100 ms.
 	CriticalSlice time.Duration
+	// CriticalRT, from 1 to 99, asks for real-time round-robin scheduling
+	// (SCHED_RR) at that priority for critical threads, and for the
+	// threads they start afterwards (a GL driver's workers): they then
+	// run whenever they are ready, ahead of every ordinary thread of the
+	// machine. It needs CAP_SYS_NICE or an RLIMIT_RTPRIO allowing it;
+	// denied, the thread keeps its nice value and slice. 0 (the default)
+	// asks none: where rendering is the CPU's work (a software
+	// rasterizer), a real-time render thread and its workers can take
+	// 95 % of every core from the rest of the desktop.
+	CriticalRT int
 }
 
 func (c Config) withDefaults() Config {
@@ -88,6 +98,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("sched: critical nice %d out of range [-20, 19]", c.CriticalNice)
 	case c.BackgroundNice < -1 || c.BackgroundNice > 19:
 		return fmt.Errorf("sched: background nice %d out of range [1, 19] (or 0 for automatic, -1 for off)", c.BackgroundNice)
+	case c.CriticalRT < 0 || c.CriticalRT > 99:
+		return fmt.Errorf("sched: real-time priority %d out of range [1, 99] (or 0 for none)", c.CriticalRT)
 	case c.CriticalSlice != 0 && c.CriticalSlice != -1 && (c.CriticalSlice < MinSlice || c.CriticalSlice > MaxSlice):
 		return fmt.Errorf("sched: critical slice %v out of range [%v, %v] (or -1 for off)", c.CriticalSlice, MinSlice, MaxSlice)
 	}
@@ -155,6 +167,12 @@ type ThreadPriority struct {
 	// "not asked" (CriticalSlice -1).
 	Slice    string `json:"slice"`
 	SliceErr string `json:"slice_error,omitempty"`
+	// RTPriority is the thread's SCHED_RR priority as read back (0: an
+	// ordinary thread), RT "set", "denied" (RTErr says why) or "" (none
+	// asked, Config.CriticalRT 0).
+	RTPriority int    `json:"rt_priority"`
+	RT         string `json:"rt,omitempty"`
+	RTErr      string `json:"rt_error,omitempty"`
 }
 
 // Stats are the governor's counters.
@@ -205,6 +223,7 @@ func Critical(name string, cfg Config) (ThreadPriority, func()) {
 	runtime.LockOSThread()
 	tp := raise(name, cfg.CriticalNice)
 	shorten(&tp, cfg.CriticalSlice)
+	realtime(&tp, cfg.CriticalRT)
 	global.Lock()
 	if global.critical == nil {
 		global.critical = map[int]ThreadPriority{}

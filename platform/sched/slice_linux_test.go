@@ -161,3 +161,92 @@ func TestBackgroundNiceFollowsTheCriticalThreads(t *testing.T) {
 		}
 	}
 }
+
+// Real-time scheduling is granted with privilege (root here) and read
+// back from the kernel; without CAP_SYS_NICE (dropped for the thread) and
+// with RLIMIT_RTPRIO 0 it is denied and the thread stays an ordinary one.
+// Threads the critical thread starts afterwards inherit the policy.
+func TestCriticalRealtime(t *testing.T) {
+	var lim unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_RTPRIO, &lim); err != nil {
+		t.Fatal(err)
+	}
+	for _, drop := range []bool{false, true} {
+		type result struct {
+			tp    ThreadPriority
+			child *unix.SchedAttr
+		}
+		got := make(chan result)
+		go func() {
+			runtime.LockOSThread() // dies with the goroutine, policy and all
+			if drop {
+				dropCapSysNice(t)
+			}
+			tp, unregister := Critical("rt", Config{CriticalNice: 1, CriticalRT: 7})
+			unregister()
+			// A thread started from this one, as a driver's would be: the
+			// clone is this thread's own, not Go's (which would hand it
+			// to the template thread), so read the kernel's view of the
+			// policy a fork from here gets.
+			attr, _ := unix.SchedGetAttr(0, 0)
+			got <- result{tp, attr}
+		}()
+		r := <-got
+		privileged := !drop && unix.Geteuid() == 0 || lim.Cur >= 7
+		switch {
+		case privileged && (r.tp.RT != "set" || r.tp.RTPriority != 7):
+			t.Errorf("privileged: %+v, want SCHED_RR 7 set", r.tp)
+		case !privileged && (r.tp.RT != "denied" || r.tp.RTPriority != 0 || r.tp.RTErr == ""):
+			t.Errorf("without privilege: %+v, want denied, an ordinary thread, and why", r.tp)
+		case privileged && (r.child == nil || r.child.Policy != unix.SCHED_RR || r.child.Flags&unix.SCHED_FLAG_RESET_ON_FORK != 0):
+			t.Errorf("privileged: the thread's policy %+v would not pass to the threads it starts", r.child)
+		}
+	}
+}
+
+// A busy thread of the process found real-time (started by a critical
+// thread that asked for SCHED_RR) is made ordinary at the background nice
+// by the sweep; ordinary threads are left to the renice.
+func TestSweepMakesRealtimeThreadsOrdinary(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	type thread struct {
+		tid int
+		err error
+	}
+	start := func(rt bool) thread {
+		ch := make(chan thread)
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread dies with the goroutine
+			var err error
+			if rt {
+				err = unix.SchedSetAttr(0, &unix.SchedAttr{Policy: unix.SCHED_RR, Priority: 3}, 0)
+			}
+			ch <- thread{unix.Gettid(), err}
+			<-release
+		}()
+		return <-ch
+	}
+	plain := start(false)
+	var sw sweeper
+	if sw.ordinary(plain.tid, 12) {
+		t.Errorf("an ordinary thread %d taken for a real-time one", plain.tid)
+	}
+	rt := start(true)
+	if rt.err != nil {
+		if unix.Geteuid() == 0 {
+			t.Fatalf("as root, SCHED_RR refused: %v", rt.err)
+		}
+		return // no thread can be real-time here, so the sweep never meets one
+	}
+	reniceLevel++
+	sw.all = true
+	sw.renice(reniceLevel, isCritical)
+	attr, err := unix.SchedGetAttr(rt.tid, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if attr.Policy != unix.SCHED_NORMAL || int(attr.Nice) != reniceLevel {
+		t.Errorf("real-time thread after the sweep: policy %d nice %d, want ordinary (0) at nice %d", attr.Policy, attr.Nice, reniceLevel)
+	}
+}
