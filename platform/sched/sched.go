@@ -36,7 +36,8 @@ type Config struct {
 	// BackgroundNice is the nice value of every other busy thread of the
 	// process: 0 means BackgroundGap above the least raised critical
 	// thread that asked for a priority (5 when the render thread got −5,
-	// 10 when the critical threads kept nice 0); -1 means they are left
+	// 10 when the critical threads kept nice 0), and none when they all
+	// got real-time scheduling (CriticalRT); -1 means they are left
 	// alone.
 	BackgroundNice int
 	// CriticalSlice is the time slice asked for critical threads from
@@ -119,15 +120,15 @@ const BackgroundGap = 10
 
 // backgroundNice is the nice value busy threads are moved to: the
 // configured one, or (0) BackgroundGap above the least raised critical
-// thread registered now that asked for a priority, within [1, 19]; -1:
-// none.
+// thread registered now that asked for a priority, within [1, 19], or -1
+// (none) when all of those got real-time scheduling; -1: none.
 func (c Config) backgroundNice() int {
 	if c.BackgroundNice != 0 {
 		return c.BackgroundNice
 	}
 	base := 0
 	global.Lock()
-	first := true
+	first, allRT := true, true
 	for _, tp := range global.critical {
 		if tp.How != "raised" && tp.How != "denied" {
 			continue
@@ -135,8 +136,16 @@ func (c Config) backgroundNice() int {
 		if first || tp.Nice > base {
 			base, first = tp.Nice, false
 		}
+		allRT = allRT && tp.RT == "set"
 	}
 	global.Unlock()
+	if !first && allRT {
+		// Real-time threads run ahead of every ordinary one whatever its
+		// nice value: lowering the busy ones would only starve them
+		// against other processes, and stall the stops of the world that
+		// wait for them.
+		return -1
+	}
 	return min(max(base+BackgroundGap, 1), 19)
 }
 
@@ -331,21 +340,28 @@ func (g *Governor) tick(sweep bool) {
 		running, runnable := uint64Of(g.samples[0]), uint64Of(g.samples[1])
 		g.adjust(int(running+runnable), time.Now())
 	}
-	if sweep && g.cfg.BackgroundNice >= 0 {
-		n := g.cfg.backgroundNice()
-		now := time.Now()
-		var since float64
-		if !g.lastSweep.IsZero() {
-			since = now.Sub(g.lastSweep).Seconds()
-		}
-		g.lastSweep = now
-		ok, failed := g.sweeper.reniceBusy(n, isCritical, since)
-		g.mu.Lock()
-		g.stats.BackgroundNice = n
-		g.stats.Reniced += ok
-		g.stats.RenicedFailed += failed
-		g.mu.Unlock()
+	if !sweep {
+		return
 	}
+	n := g.cfg.backgroundNice()
+	if n <= 0 {
+		g.mu.Lock()
+		g.stats.BackgroundNice = -1
+		g.mu.Unlock()
+		return
+	}
+	now := time.Now()
+	var since float64
+	if !g.lastSweep.IsZero() {
+		since = now.Sub(g.lastSweep).Seconds()
+	}
+	g.lastSweep = now
+	ok, failed := g.sweeper.reniceBusy(n, isCritical, since)
+	g.mu.Lock()
+	g.stats.BackgroundNice = n
+	g.stats.Reniced += ok
+	g.stats.RenicedFailed += failed
+	g.mu.Unlock()
 }
 
 // adjust sets GOMAXPROCS for demand goroutines wanting to run at time now.

@@ -149,6 +149,8 @@ func TestBackgroundNiceFollowsTheCriticalThreads(t *testing.T) {
 		{"already low", []ThreadPriority{{Nice: 15, How: "denied"}}, Config{}, 19},
 		{"set", []ThreadPriority{{Nice: -5, How: "raised"}}, Config{BackgroundNice: 12}, 12},
 		{"off", nil, Config{BackgroundNice: -1}, -1},
+		{"all real-time", []ThreadPriority{{Nice: -10, How: "raised", RT: "set"}, {Nice: -5, How: "raised", RT: "set"}}, Config{}, -1},
+		{"one real-time", []ThreadPriority{{Nice: -10, How: "raised", RT: "set"}, {Nice: -5, How: "raised", RT: "denied"}}, Config{}, 5},
 	} {
 		global.Lock()
 		global.critical = map[int]ThreadPriority{}
