@@ -7,7 +7,7 @@
 // fired (a simulation tick) or that returns from a cgo call (a buffer
 // swap) waits for one of them to be preempted: 10 to 40 ms late on two
 // cores. No OS priority helps while it waits, since it is not yet on any
-// thread the OS could run. So the design has four levers, each optional:
+// thread the OS could run. So the design has five levers, each optional:
 //
 //  1. P headroom (Config.Headroom). A governor samples runtime/metrics
 //     (/sched/goroutines/running and /runnable) every Config.Interval and
@@ -52,6 +52,13 @@
 //     µs) preempts it at once. The driver threads a critical thread starts
 //     afterwards inherit it. Older kernels ignore it, and ThreadPriority
 //     says "unsupported".
+//  5. Real-time scheduling, opt-in (Config.CriticalRT): SCHED_RR for the
+//     critical threads and the driver threads they start, where
+//     CAP_SYS_NICE or RLIMIT_RTPRIO allows it. They then run whenever they
+//     are ready, ahead of every ordinary thread, and the busy threads are
+//     left at their priority. Not the default: a render thread whose
+//     drawing is the CPU's work (a software rasterizer) would take the
+//     CPUs from the rest of the desktop.
 //
 // Go runs a function on a thread of its own at BackgroundNice, for work an
 // application knows to be background (asset decoding, path finding).
