@@ -116,7 +116,7 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	latency := fs.String("latency", "low", "`low`: frames just in time, one in flight; throughput: a vblank ahead, the driver queueing")
 	motion := fs.String("motion", "lerp", "`lerp`: interpolate; hermite: interpolate with the velocities; extrapolate: predict, no render delay")
 	fs.IntVar(&o.headroom, "headroom", 2, "keep `N` idle Ps above the goroutines that want to run, adjusting GOMAXPROCS (-1: leave it alone)")
-	fs.IntVar(&o.bgNice, "bgnice", 0, "run the process's other busy threads at nice `N` (0: ten above the render thread's, 5 or 10; -1: leave them alone)")
+	fs.IntVar(&o.bgNice, "bgnice", 0, "run the process's other busy threads at nice `N` (0: ten above the render thread's, 5 or 10, none when -critrt is granted; -1: leave them alone)")
 	fs.IntVar(&o.critNice, "critnice", -10, "ask for nice `N` on the simulation thread and half of it on the render thread (needs CAP_SYS_NICE; 0: do not ask)")
 	fs.DurationVar(&o.critSlice, "critslice", 300*time.Microsecond, "ask Linux (6.12+) for this short a time slice on the simulation and render threads, so that they preempt busy threads when they wake (0: do not ask)")
 	fs.IntVar(&o.critRT, "critrt", 0, "ask for real-time priority `N` (SCHED_RR, 1-99) on the simulation thread and N-1 on the render thread (needs CAP_SYS_NICE or RLIMIT_RTPRIO; 0: none)")
