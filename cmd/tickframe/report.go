@@ -69,7 +69,8 @@ type Report struct {
 	PausedS            float64   `json:"paused_s"`
 	GCCycles           uint64    `json:"gc_cycles"`         // after the 2 s warm-up
 	GCPauseTotalMs     float64   `json:"gc_pause_total_ms"` // after the warm-up
-	AllocsPerFrame     float64   `json:"allocs_per_frame"`  // heap objects, whole process, after the warm-up
+	AllocsPerFrame     float64   `json:"allocs_per_frame"`  // heap objects, whole process, after the warm-up, less sched_allocs
+	SchedAllocs        uint64    `json:"sched_allocs"`      // heap objects the runtime allocated for GOMAXPROCS changes after the warm-up
 	BeatDetected       bool      `json:"beat_detected"`     // ticks per frame beat (e.g. 0/2) at some point
 	BeatFrames         uint64    `json:"beat_frames"`
 	MissedVblanks      uint64    `json:"missed_vblanks"`
@@ -193,7 +194,10 @@ func buildReport(a *app.App, world *refworld.World, o *options) *Report {
 	r.Headroom, r.BackgroundNice, r.RenicedThreads = sr.Config.Headroom, sr.BackgroundNice, sr.Reniced
 	r.PausedFrames = st.Paused
 	if steadyFrames > 0 {
-		r.AllocsPerFrame = round(float64(end.Allocs-warm.Allocs)/float64(steadyFrames), 3)
+		// The governor's GOMAXPROCS changes allocate the runtime's P
+		// state: counted apart, not as the application's.
+		r.AllocsPerFrame = round(float64(end.Allocs-warm.Allocs-(end.SchedAllocs-warm.SchedAllocs))/float64(steadyFrames), 3)
+		r.SchedAllocs = end.SchedAllocs - warm.SchedAllocs
 	}
 	if m := a.Meter(); m != nil {
 		r.PlannedErrorTicks = Quant3{round(m.PosErrTicks(0.5), 5), round(m.PosErrTicks(0.99), 5), round(float64(m.PosErr.Max())/1e6, 5)}

@@ -397,6 +397,14 @@ func (a *App) Planner() *interp.Planner { return a.planner }
 // "unpaced").
 func (a *App) Refresh() (hz float64, source string) { return a.refreshHz, a.refreshSource }
 
+// schedAllocs is what the governor's GOMAXPROCS changes allocated so far.
+func (a *App) schedAllocs() uint64 {
+	if a.gov == nil {
+		return 0
+	}
+	return a.gov.Stats().Allocs
+}
+
 // GC reports the runtime's counters at the end of the warm-up and at the
 // end of Run, and the frames drawn between them.
 func (a *App) GC() (warm, end GCReading, frames uint64) {
@@ -492,6 +500,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 	}
 	a.collectShown(true)
 	a.end = a.gc.read()
+	a.end.SchedAllocs = a.schedAllocs()
 	a.latency = a.lat.Read()
 	if a.warmAt == 0 {
 		a.warm, a.warmFrames = a.end, a.stats.Frames

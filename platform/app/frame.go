@@ -103,6 +103,7 @@ func (a *App) periodic(f *frameState, plan *interp.Plan) {
 	}
 	if a.warmAt == 0 && f.since >= warmup {
 		a.warmAt, a.warm, a.warmFrames = f.at, a.gc.read(), a.stats.Frames
+		a.warm.SchedAllocs = a.schedAllocs()
 		a.lat.Mark()
 		tel := a.sim.Telemetry().Read()
 		a.warmTicks, a.warmPaused = tel.Ticks, tel.PausedTotal

@@ -237,6 +237,10 @@ func newGCMetrics() *gcMetrics {
 type GCReading struct {
 	Cycles, Allocs, AllocBytes uint64
 	PauseTotal                 time.Duration
+	// SchedAllocs is the part of Allocs the scheduling governor's
+	// GOMAXPROCS changes made (the runtime's own P state), not the
+	// application's.
+	SchedAllocs uint64
 }
 
 func (g *gcMetrics) read() GCReading {

@@ -196,6 +196,11 @@ type Stats struct {
 	// RenicedFailed counts the threads that could not be (they exited
 	// first, or the system refused).
 	RenicedFailed int
+	// Allocs counts the heap objects allocated while the governor changed
+	// GOMAXPROCS: the runtime allocates a P's state the first time the
+	// count reaches it. Subtract it from the process's allocations to see
+	// the application's own.
+	Allocs uint64
 }
 
 // Governor runs the scheduling design for the process. Create it with
@@ -210,6 +215,7 @@ type Governor struct {
 	stats     Stats
 	lastHigh  time.Time // when demand last called for the current level
 	samples   [2]metrics.Sample
+	allocs    [1]metrics.Sample
 	sweeper   sweeper
 	lastSweep time.Time
 }
@@ -274,6 +280,7 @@ func Start(cfg Config) (*Governor, error) {
 	g := &Governor{cfg: cfg, cancel: cancel, done: make(chan struct{}), lastHigh: time.Now()}
 	g.samples[0].Name = "/sched/goroutines/running:goroutines"
 	g.samples[1].Name = "/sched/goroutines/runnable:goroutines"
+	g.allocs[0].Name = "/gc/heap/allocs:objects"
 	p := runtime.GOMAXPROCS(0)
 	g.stats.Procs, g.stats.MaxProcs = p, p
 	g.stats.BackgroundNice = -1
@@ -383,7 +390,11 @@ func (g *Governor) adjust(demand int, now time.Time) {
 		}
 		return
 	}
+	metrics.Read(g.allocs[:])
+	before := uint64Of(g.allocs[0])
 	runtime.GOMAXPROCS(want)
+	metrics.Read(g.allocs[:])
+	g.stats.Allocs += uint64Of(g.allocs[0]) - before
 	g.stats.Procs = want
 	g.stats.MaxProcs = max(g.stats.MaxProcs, want)
 	g.stats.Changes++

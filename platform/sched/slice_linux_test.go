@@ -3,6 +3,7 @@ package sched
 import (
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -250,5 +251,39 @@ func TestSweepMakesRealtimeThreadsOrdinary(t *testing.T) {
 	}
 	if attr.Policy != unix.SCHED_NORMAL || int(attr.Nice) != reniceLevel {
 		t.Errorf("real-time thread after the sweep: policy %d nice %d, want ordinary (0) at nice %d", attr.Policy, attr.Nice, reniceLevel)
+	}
+}
+
+// allocProcs is above any GOMAXPROCS this test binary set before, so that
+// each run of the test grows the runtime's P array anew.
+var allocProcs = 100
+
+// Growing GOMAXPROCS to a count never reached allocates the new Ps'
+// state; the governor counts those allocations apart (Stats.Allocs), so
+// that the application's own stay visible. Checked against the runtime's
+// counter read around the change.
+func TestGovernorCountsItsAllocations(t *testing.T) {
+	old := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(old)
+	allocProcs += 10
+	g := &Governor{cfg: Config{Headroom: 2, MaxProcs: allocProcs}.withDefaults()}
+	g.allocs[0].Name = "/gc/heap/allocs:objects"
+	g.stats.Procs = runtime.GOMAXPROCS(0)
+	outer := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}}
+	metrics.Read(outer)
+	before := outer[0].Value.Uint64()
+	g.adjust(allocProcs, time.Now())
+	metrics.Read(outer)
+	total := outer[0].Value.Uint64() - before
+	st := g.Stats()
+	if st.Procs != allocProcs {
+		t.Fatalf("GOMAXPROCS %d, want %d", st.Procs, allocProcs)
+	}
+	if st.Allocs == 0 || st.Allocs > total {
+		t.Errorf("governor counted %d allocations for 10 new Ps; the runtime counted %d around the change", st.Allocs, total)
+	}
+	g.adjust(allocProcs, time.Now()) // no change: nothing more counted
+	if g.Stats().Allocs != st.Allocs {
+		t.Errorf("allocations counted without a change: %d then %d", st.Allocs, g.Stats().Allocs)
 	}
 }
