@@ -84,11 +84,26 @@ type Delay struct {
 	started bool
 }
 
+// DelayLimit is the bound NewDelay(step, 0) puts on the adaptive delay: 8
+// steps, at least 100 ms.
+func DelayLimit(step time.Duration) time.Duration { return max(8*step, 100*time.Millisecond) }
+
+// HistoryFor returns how many snapshots a planner's history must hold for
+// render times up to limit behind the newest snapshot, when it acquires one
+// every acquire (at most one a step, at most one a frame), and two more
+// for the bracket. A shorter history clamps frames early, showing the
+// oldest snapshot as is, whenever the delay rises past what it reaches:
+// for the delay's whole window after a single long stall.
+func HistoryFor(limit, acquire time.Duration) int {
+	acquire = max(acquire, time.Microsecond)
+	return int((limit+acquire-1)/acquire) + 2
+}
+
 // NewDelay returns an adaptive delay for a simulation step, bounded by
-// limit (0 means 8 steps, at least 100 ms).
+// limit (0 means DelayLimit(step)).
 func NewDelay(step, limit time.Duration) *Delay {
 	if limit <= 0 {
-		limit = max(8*step, 100*time.Millisecond)
+		limit = DelayLimit(step)
 	}
 	limit = max(limit, step)
 	return &Delay{step: step, pad: DefaultPad, max: limit, value: min(step+DefaultPad+initialMargin, limit)}

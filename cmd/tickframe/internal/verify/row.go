@@ -261,17 +261,13 @@ func delayLimit(step time.Duration) time.Duration {
 }
 
 // historyFor returns the snapshot history a row keeps: enough acquired
-// snapshots to reach back by the render delay's limit (max(8 steps,
-// 100 ms), interp.NewDelay's) at the row's fastest acquires, one per frame
-// and at most one per step, and two more for the bracket; never less than
-// simthread.DefaultHistory, never more than triplebuf.MaxHistory. A history
-// shorter than the delay clamps frames early under stress, when the delay
-// rises towards its limit.
+// snapshots to reach back by the render delay's limit at the row's
+// fastest acquires, one per frame and at most one per step
+// (interp.HistoryFor); never less than simthread.DefaultHistory, never
+// more than triplebuf.MaxHistory.
 func historyFor(sim int, p Pattern) int {
 	step := simthread.Timing{Rate: sim}.Step()
-	limit := delayLimit(step)
-	acquire := max(p.shortestInterval(), step)
-	n := int((limit+acquire-1)/acquire) + 2
+	n := interp.HistoryFor(delayLimit(step), max(p.shortestInterval(), step))
 	return min(max(n, simthread.DefaultHistory), triplebuf.MaxHistory)
 }
 
