@@ -255,14 +255,18 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	if cfg.Camera != nil {
 		a.cam = *cfg.Camera
 	}
-	if cfg.Sim.History == 0 && cfg.Delay <= 0 {
-		// Enough history for the adaptive delay's limit at one snapshot a
-		// step: with the default 8, a single stall that raised the delay
-		// past 7 steps (58 ms at 120 Hz) made every frame for the delay's
-		// 8 s window show the oldest snapshot as is (seen under -stress 8:
-		// 778 of 1266 frames clamped).
+	if cfg.Sim.History == 0 {
+		// Enough history for the delay (the adaptive one's limit, or the
+		// fixed one) at one snapshot a step: with the default 8, a single
+		// stall that raised the delay past 7 steps (58 ms at 120 Hz) made
+		// every frame for the delay's 8 s window show the oldest snapshot
+		// as is (seen under -stress 8: 778 of 1266 frames clamped).
 		step := cfg.Sim.Timing.WithDefaults().Step()
-		cfg.Sim.History = min(max(interp.HistoryFor(interp.DelayLimit(step), step), simthread.DefaultHistory), triplebuf.MaxHistory)
+		reach := interp.DelayLimit(step)
+		if cfg.Delay > 0 {
+			reach = max(cfg.Delay, step)
+		}
+		cfg.Sim.History = min(max(interp.HistoryFor(reach, step), simthread.DefaultHistory), triplebuf.MaxHistory)
 	}
 	sim, err := simthread.New(cfg.Sim, world, a.clock)
 	if err != nil {

@@ -251,15 +251,6 @@ func newRow(opts *Options, c cell) Row {
 	}
 }
 
-// delayLimit returns the adaptive render delay's limit for a step, as
-// interp.NewDelay sets it: the target of a delay that has seen an endless
-// publish delay.
-func delayLimit(step time.Duration) time.Duration {
-	d := interp.NewDelay(step, 0)
-	d.Observe(0, math.MaxInt64/2)
-	return d.Target()
-}
-
 // historyFor returns the snapshot history a row keeps: enough acquired
 // snapshots to reach back by the render delay's limit at the row's
 // fastest acquires, one per frame and at most one per step
@@ -267,7 +258,7 @@ func delayLimit(step time.Duration) time.Duration {
 // more than triplebuf.MaxHistory.
 func historyFor(sim int, p Pattern) int {
 	step := simthread.Timing{Rate: sim}.Step()
-	n := interp.HistoryFor(delayLimit(step), max(p.shortestInterval(), step))
+	n := interp.HistoryFor(interp.DelayLimit(step), max(p.shortestInterval(), step))
 	return min(max(n, simthread.DefaultHistory), triplebuf.MaxHistory)
 }
 
@@ -350,7 +341,7 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 		ps.Late, ps.Early, ps.Paused, r.lateSeen, r.earlySeen, r.pausedSeen)
 	row.Kicked = c.mode == Interpolated && c.motion == interp.MotionExtrapolate && opts.Bodies > kickBody && row.Ticks >= r.kickTick
 	row.Delay = delay.Value()
-	row.DelayLimit = delayLimit(r.step)
+	row.DelayLimit = interp.DelayLimit(r.step)
 	row.measure(r.meter)
 	row.PosSteady = Stat{float64(r.pos.Quantile(0.5)) / 1e6, float64(r.pos.Quantile(0.99)) / 1e6, float64(r.pos.Max()) / 1e6}
 	row.AnimSteady = Stat{float64(r.anim.Quantile(0.5)) / 1e6, float64(r.anim.Quantile(0.99)) / 1e6, float64(r.anim.Max()) / 1e6}
