@@ -94,6 +94,7 @@ void main() {
         oPos = vec4(lerp3(iPrevPos, iNextPos, uAlpha), 0.0);
         oRot = quatSlerp(iPrevRot, iNextRot, uAlpha);
     }
-    oScale = vec4(iScale, 0.0);
+    // A zero scale is 1 (simthread.Body's zero value is a visible cube).
+    oScale = vec4(all(equal(iScale, vec3(0.0))) ? vec3(1.0) : iScale, 0.0);
     oAlbedo = vec4(srgbToLinear(iColor.rgb), iColor.a);
 }

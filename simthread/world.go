@@ -151,6 +151,17 @@ func RGB(r, g, b uint8) uint32 {
 // UniformScale returns the scale s along every axis, for Body.Scale.
 func UniformScale(s float32) mgl32.Vec3 { return mgl32.Vec3{s, s, s} }
 
+// White is the sRGB colour that leaves a material's colour as it is.
+const White uint32 = 0xFFFFFFFF
+
+// NewBody returns a body at pos drawn as its mesh and material are
+// (white, unrotated, unscaled): the default cube, 2 units wide, unless
+// the caller sets Mesh. It is Body{Pos: pos} with Color White and the
+// identity Rot and unit Scale spelled out.
+func NewBody(pos mgl32.Vec3) Body {
+	return Body{Pos: pos, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}, Color: White}
+}
+
 // Body is the render state of one body: a flat 76-byte struct that the
 // renderer uploads as it is into its GPU buffers, so its layout is part of
 // the contract with the shaders. Byte offsets (no padding, 4-byte
@@ -159,16 +170,23 @@ func UniformScale(s float32) mgl32.Vec3 { return mgl32.Vec3{s, s, s} }
 //	 0 Pos       12 Rot    28 Scale      40 Color   44 Epoch
 //	48 Mesh      50 Material            52 Vel      64 AngVel   (76 in all)
 //
-// The zero Body has scale 0 and is not drawn. A zero Mesh, Material, Vel
-// or AngVel keeps the meaning code written before those fields existed
-// expects: the default cube, its default material, and no known motion.
+// Every zero field means something useful, so the shortest literal,
+// Body{Pos: p}, is a visible, unrotated, black cube 2 units wide at p: a
+// zero Rot is the identity, a zero Scale is 1 along every axis, a zero
+// Mesh, Material, Vel or AngVel the default cube, its default material,
+// and no known motion. NewBody gives the same body in white.
 type Body struct {
 	Pos mgl32.Vec3 // world position
-	Rot mgl32.Quat // orientation, a unit quaternion (W, then X Y Z)
+	// Rot is the orientation, a unit quaternion (W, then X Y Z); the zero
+	// quaternion is the identity (the renderer draws any quaternion it
+	// cannot normalise as the identity).
+	Rot mgl32.Quat
 	// Scale scales the mesh along its own axes (before the rotation):
-	// the default cube is 2 units wide, so Scale is its half-extent. A
-	// zero Scale hides the body. Components should not be negative: a
-	// mirrored mesh is drawn inside out.
+	// the default cube is 2 units wide, so Scale is its half-extent. The
+	// zero Scale, (0, 0, 0), is (1, 1, 1); a single zero component
+	// flattens the mesh. Components should not be negative: a mirrored
+	// mesh is drawn inside out. A body is hidden by leaving it out of the
+	// snapshot (with an Epoch change for the body that takes its index).
 	Scale mgl32.Vec3
 	// Color tints the body: an sRGB colour, 0xAABBGGRR (R in the low
 	// byte; see RGB), multiplied, in linear light, with its material's

@@ -330,7 +330,7 @@ func (c *Correction) Follow(plan *Plan, i int) (d mgl32.Vec3, ok bool) {
 // extrapolated is the prediction of Extrapolate mode for body b, with an
 // unusable orientation shown as the identity, as the shader does.
 func extrapolated(b *simthread.Body, ahead float32) Pose {
-	rot, err := ExtrapolateRot(b.Rot, b.AngVel, ahead)
+	rot, err := ExtrapolateRot(bodyRot(b.Rot), b.AngVel, ahead)
 	if err != nil {
 		rot = mgl32.QuatIdent()
 	}
@@ -350,16 +350,17 @@ func extrapolated(b *simthread.Body, ahead float32) Pose {
 //     c (the body's Correction after Follow for this plan; nil: none)
 //     times Blend.
 //
-// ok is false when Next has no body i. err is ErrBadQuat when an
-// orientation that enters the maths cannot be normalised, where the GPU
-// uses the identity (see shaders/common.glsl quatNormalize).
+// A zero Rot is the identity, as simthread.Body documents. ok is false
+// when Next has no body i. err is ErrBadQuat when another orientation
+// that enters the maths cannot be normalised, where the GPU uses the
+// identity (see shaders/common.glsl quatNormalize).
 func BodyPose(plan *Plan, i int, c *Correction) (p Pose, ok bool, err error) {
 	if !plan.Ready || i < 0 || i >= len(plan.Next.Bodies) {
 		return Pose{}, false, nil
 	}
 	to := &plan.Next.Bodies[i]
 	if plan.Motion == MotionExtrapolate {
-		rot, err := ExtrapolateRot(to.Rot, to.AngVel, plan.Ahead)
+		rot, err := ExtrapolateRot(bodyRot(to.Rot), to.AngVel, plan.Ahead)
 		if err != nil {
 			return Pose{}, true, err
 		}
@@ -371,7 +372,8 @@ func BodyPose(plan *Plan, i int, c *Correction) (p Pose, ok bool, err error) {
 		return p, true, nil
 	}
 	if i >= len(plan.Prev.Bodies) || plan.Prev.Bodies[i].Epoch != to.Epoch {
-		rot, err := Slerp(to.Rot, to.Rot, 1)
+		r := bodyRot(to.Rot)
+		rot, err := Slerp(r, r, 1)
 		return Pose{to.Pos, rot}, true, err
 	}
 	from := &plan.Prev.Bodies[i]
@@ -380,10 +382,20 @@ func BodyPose(plan *Plan, i int, c *Correction) (p Pose, ok bool, err error) {
 	if plan.Motion == MotionHermite && moving(from.Vel, to.Vel) {
 		p.Pos = Hermite(from.Pos, from.Vel, to.Pos, to.Vel, plan.Span, t)
 	}
+	r0, r1 := bodyRot(from.Rot), bodyRot(to.Rot)
 	if plan.Motion == MotionHermite && moving(from.AngVel, to.AngVel) {
-		p.Rot, err = HermiteRot(from.Rot, from.AngVel, to.Rot, to.AngVel, plan.Span, t)
+		p.Rot, err = HermiteRot(r0, from.AngVel, r1, to.AngVel, plan.Span, t)
 	} else {
-		p.Rot, err = Slerp(from.Rot, to.Rot, t)
+		p.Rot, err = Slerp(r0, r1, t)
 	}
 	return p, true, err
+}
+
+// bodyRot is a body's orientation with the zero quaternion read as the
+// identity (simthread.Body's zero value).
+func bodyRot(q mgl32.Quat) mgl32.Quat {
+	if q == (mgl32.Quat{}) {
+		return mgl32.QuatIdent()
+	}
+	return q
 }
