@@ -46,7 +46,7 @@ func CapsuleMesh(radius float32, segments, rings int) Part {
 	}
 	rings = max(rings, 1)
 	var prof []profilePoint
-	half := 1 - radius // the cylinder's half-length
+	half := 1 - radius            // the cylinder's half-length
 	for i := 0; i <= rings; i++ { // the top hemisphere, from the pole down
 		a := float64(i) / float64(rings) * math.Pi / 2
 		s, c := math.Sincos(a)
