@@ -18,9 +18,10 @@ type Clock interface {
 	SleepUntil(ctx context.Context, t time.Duration) error
 }
 
-// RealClock reads the operating system's monotonic clock.
+// RealClock reads the operating system's most precise monotonic clock
+// (ClockSource names it).
 type RealClock struct {
-	origin time.Time
+	origin time.Duration // monotonic() at creation
 	spin   time.Duration
 }
 
@@ -34,11 +35,11 @@ const DefaultSpin = 300 * time.Microsecond
 // sleeps until spin before the deadline and spins on the clock for the rest;
 // spin = 0 only sleeps.
 func NewRealClock(spin time.Duration) *RealClock {
-	return &RealClock{origin: time.Now(), spin: max(spin, 0)}
+	return &RealClock{origin: monotonic(), spin: max(spin, 0)}
 }
 
 // Now reports the time since the clock's origin.
-func (c *RealClock) Now() time.Duration { return time.Since(c.origin) }
+func (c *RealClock) Now() time.Duration { return monotonic() - c.origin }
 
 // timers recycles sleep timers, so that a steady-state SleepUntil
 // allocates nothing whichever goroutines share the clock: a timer is made

@@ -1,8 +1,8 @@
-//go:build !linux
+//go:build !linux && !windows
 
 package simthread
 
 import "time"
 
-// kernelSleep is Linux's; elsewhere SleepUntil uses a Go timer.
+// kernelSleep is Linux's and Windows'; elsewhere SleepUntil uses a Go timer.
 func kernelSleep(time.Duration) bool { return false }

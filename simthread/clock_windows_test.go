@@ -1,0 +1,85 @@
+package simthread
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestClockSourceIsQPC(t *testing.T) {
+	if s := ClockSource(); s != "qpc" {
+		t.Fatalf("clock source %q, want qpc", s)
+	}
+}
+
+// The clock must move in steps far finer than a frame: Go's own clock on
+// Windows (the interrupt time) moves in steps of 0.5 to 15.6 ms, and a
+// factor read from it is quantised.
+func TestRealClockStepsAreFine(t *testing.T) {
+	c := NewRealClock(0)
+	var steps []time.Duration
+	last := c.Now()
+	for len(steps) < 1000 {
+		now := c.Now()
+		if now < last {
+			t.Fatalf("clock went back from %v to %v", last, now)
+		}
+		if now > last {
+			steps = append(steps, now-last)
+			last = now
+		}
+	}
+	slices.Sort(steps)
+	med := steps[len(steps)/2]
+	t.Logf("steps: median %v, p99 %v", med, steps[len(steps)*99/100])
+	if med > 5*time.Microsecond {
+		t.Fatalf("median step %v, want ≤ 5 µs (a coarse clock)", med)
+	}
+}
+
+// The clock's rate must be the wall's: measured against Go's clock over
+// half a second, whose coarse steps (at most 16 ms) bound the error.
+func TestRealClockRate(t *testing.T) {
+	c := NewRealClock(0)
+	t0, w0 := c.Now(), time.Now()
+	time.Sleep(500 * time.Millisecond)
+	d, w := c.Now()-t0, time.Since(w0)
+	if diff := d - w; diff > 20*time.Millisecond || diff < -20*time.Millisecond {
+		t.Fatalf("QPC says %v, Go's clock %v", d, w)
+	}
+}
+
+func TestRealClockDoesNotAllocate(t *testing.T) {
+	c := NewRealClock(DefaultSpin)
+	ctx := context.Background()
+	c.SleepUntil(ctx, c.Now()+time.Millisecond) // warm: a timer handle
+	if n := testing.AllocsPerRun(50, func() {
+		c.Now()
+		c.SleepUntil(ctx, c.Now()+time.Millisecond)
+	}); n != 0 {
+		t.Fatalf("Now and SleepUntil allocate %.1f times", n)
+	}
+}
+
+// SleepUntil must sleep in the kernel on a waitable timer, and never
+// return before its deadline.
+func TestKernelSleepOnWaitableTimer(t *testing.T) {
+	c := NewRealClock(0)
+	for range 20 {
+		start := c.Now()
+		if !kernelSleep(2 * time.Millisecond) {
+			t.Fatal("no waitable timer")
+		}
+		if d := c.Now() - start; d < 2*time.Millisecond-100*time.Microsecond {
+			t.Fatalf("a 2 ms sleep took %v", d)
+		}
+		deadline := c.Now() + 3*time.Millisecond
+		if err := c.SleepUntil(context.Background(), deadline); err != nil {
+			t.Fatal(err)
+		}
+		if now := c.Now(); now < deadline {
+			t.Fatalf("woke at %v, before the deadline %v", now, deadline)
+		}
+	}
+}

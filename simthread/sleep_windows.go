@@ -1,0 +1,65 @@
+package simthread
+
+import (
+	"syscall"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+// Windows sleeps on a high-resolution waitable timer
+// (CREATE_WAITABLE_TIMER_HIGH_RESOLUTION, Windows 10 1803 and later),
+// which the kernel fires to within about half a millisecond instead of at
+// the next timer interrupt (up to 15.6 ms later); SleepUntil's spin takes
+// the rest. Where the flag is refused (older Windows), the timer is an
+// ordinary one and sleeps are as coarse as the interrupt timer.
+const (
+	createWaitableTimerHighResolution = 0x2
+	timerAllAccess                    = 0x1f0003
+)
+
+var (
+	procCreateWaitableTimerExW = kernel32.NewProc("CreateWaitableTimerExW")
+	procSetWaitableTimer       = kernel32.NewProc("SetWaitableTimer")
+)
+
+// waitables recycles timer handles, as timers recycles Go timers: a
+// sleeping thread holds one, and a steady state allocates none.
+var waitables = make(chan windows.Handle, 16)
+
+func newWaitable() windows.Handle {
+	h, _, _ := syscall.SyscallN(procCreateWaitableTimerExW.Addr(), 0, 0, createWaitableTimerHighResolution, timerAllAccess)
+	if h == 0 {
+		h, _, _ = syscall.SyscallN(procCreateWaitableTimerExW.Addr(), 0, 0, 0, timerAllAccess)
+	}
+	return windows.Handle(h)
+}
+
+// kernelSleep blocks the calling thread on a waitable timer for d and
+// reports that it did (false: no timer could be made or set).
+func kernelSleep(d time.Duration) bool {
+	var h windows.Handle
+	select {
+	case h = <-waitables:
+	default:
+		if h = newWaitable(); h == 0 {
+			return false
+		}
+	}
+	// Negative: relative, in 100 ns units; never 0, which fires at once.
+	due := -max(int64(d/100), 1)
+	ok, _, _ := syscall.SyscallN(procSetWaitableTimer.Addr(), uintptr(h), uintptr(unsafe.Pointer(&due)), 0, 0, 0, 0)
+	if ok != 0 {
+		ok = 1
+		if ev, _ := windows.WaitForSingleObject(h, windows.INFINITE); ev != windows.WAIT_OBJECT_0 {
+			ok = 0
+		}
+	}
+	select {
+	case waitables <- h:
+	default:
+		windows.CloseHandle(h)
+	}
+	return ok != 0
+}
