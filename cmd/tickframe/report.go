@@ -13,7 +13,6 @@ import (
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/platform/sched"
 	"github.com/tickframe/tickframe/simthread/refworld"
-	"github.com/tickframe/tickframe/sync/histogram"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -132,7 +131,13 @@ func (a AlphaStat) MarshalJSON() ([]byte, error) {
 func ms(ns int64) float64 { return round(float64(ns)/1e6, 4) }
 
 // ticks3 summarises a histogram of millionths of a tick.
-func ticks3(h *histogram.H) Quant3 {
+// quantiles is what ticks3 reads: a histogram.H, or a read-only view of one.
+type quantiles interface {
+	Quantile(q float64) int64
+	Max() int64
+}
+
+func ticks3(h quantiles) Quant3 {
 	return Quant3{round(float64(h.Quantile(0.5))/1e6, 5), round(float64(h.Quantile(0.99))/1e6, 5), round(float64(h.Max())/1e6, 5)}
 }
 
@@ -200,14 +205,14 @@ func buildReport(a *app.App, world *refworld.World, o *options) *Report {
 		r.SchedAllocs = end.SchedAllocs - warm.SchedAllocs
 	}
 	if m := a.Meter(); m != nil {
-		r.PlannedErrorTicks = Quant3{round(m.PosErrTicks(0.5), 5), round(m.PosErrTicks(0.99), 5), round(float64(m.PosErr.Max())/1e6, 5)}
-		r.PlannedErrorMs = Quant3{round(m.AnimErrMs(0.5), 4), round(m.AnimErrMs(0.99), 4), ms(m.AnimErr.Max())}
-		d := &m.Drawn
+		r.PlannedErrorTicks = Quant3{round(m.PosErrTicks(0.5), 5), round(m.PosErrTicks(0.99), 5), round(float64(m.PosErr().Max())/1e6, 5)}
+		r.PlannedErrorMs = Quant3{round(m.AnimErrMs(0.5), 4), round(m.AnimErrMs(0.99), 4), ms(m.AnimErr().Max())}
+		d := m.Drawn()
 		r.GPUCPUMaxDiff = d.GPUDiffMax
 		r.MeasuredFrames = d.Measured
 		r.DrawnSource, r.AnimErrorTicks = "cpu", r.PlannedErrorTicks
 		if d.PosErrGPU.Count() > 0 {
-			r.DrawnSource, r.AnimErrorTicks = "gpu-readback", ticks3(&d.PosErrGPU)
+			r.DrawnSource, r.AnimErrorTicks = "gpu-readback", ticks3(d.PosErrGPU)
 		}
 		r.AnimErrorMs = r.PlannedErrorMs
 		if d.AnimErrShown.Count() > 0 {

@@ -47,7 +47,6 @@ import (
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/sync/triplebuf"
 )
 
 // Config configures an App. Its zero value runs a 1280×720 window with
@@ -145,11 +144,12 @@ type Config struct {
 type App struct {
 	cfg     Config
 	clock   *simthread.RealClock
+	pipe    *interp.Pipeline
 	sim     *simthread.Sim
 	win     *platform.Window
 	rend    *renderer.Renderer
 	planner *interp.Planner
-	meter   *interp.Meter
+	meter   *interp.WarmMeter
 	pacer   *platform.Pacer
 	cam     renderer.Camera // the orbit camera, and the pose drawn (camera.go)
 	look    lookLedger      // mouse motion sent to the world (camera.go)
@@ -212,10 +212,6 @@ var nan32 = float32(math.NaN())
 // rate when the monitor does not report one.
 const measureFrames = 32
 
-// meterWarmup is how long the animation-error meter waits, as the
-// verifier does.
-const meterWarmup = time.Second
-
 // warmup is how long after the first frame the steady state is taken to
 // start: allocations and GC cycles are counted from then on.
 const warmup = 2 * time.Second
@@ -255,24 +251,11 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	if cfg.Camera != nil {
 		a.cam = *cfg.Camera
 	}
-	if cfg.Sim.History == 0 {
-		// Enough history for the delay (the adaptive one's limit, or the
-		// fixed one) at one snapshot a step: with the default 8, a single
-		// stall that raised the delay past 7 steps (58 ms at 120 Hz) made
-		// every frame for the delay's 8 s window show the oldest snapshot
-		// as is (seen under -stress 8: 778 of 1266 frames clamped).
-		step := cfg.Sim.Timing.WithDefaults().Step()
-		reach := interp.DelayLimit(step)
-		if cfg.Delay > 0 {
-			reach = max(cfg.Delay, step)
-		}
-		cfg.Sim.History = min(max(interp.HistoryFor(reach, step), simthread.DefaultHistory), triplebuf.MaxHistory)
-	}
-	sim, err := simthread.New(cfg.Sim, world, a.clock)
+	pipe, err := interp.NewPipeline(cfg.Pipeline(), world, a.clock)
 	if err != nil {
 		return nil, err
 	}
-	a.sim = sim
+	a.pipe, a.sim, a.planner, a.meter = pipe, pipe.Sim(), pipe.Planner(), pipe.Meter()
 	a.win, err = platform.Open(platform.Config{
 		Title: cfg.Title, Width: cfg.Width, Height: cfg.Height,
 		Fullscreen: cfg.Fullscreen, NoVSync: cfg.NoVSync,
@@ -280,13 +263,6 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	delay := interp.NewDelay(sim.Step(), 0)
-	if cfg.Delay > 0 {
-		delay = interp.NewFixedDelay(sim.Step(), cfg.Delay)
-	}
-	// The planner is the only owner of the snapshot history.
-	a.planner = interp.NewPlanner(sim.Snapshots(), delay)
-	a.planner.SetMotion(cfg.Motion)
 	// The renderer reads back the reference body (index 0) and times each
 	// frame on the GPU, so that what was drawn and when it was shown are
 	// measured, not assumed.
@@ -308,15 +284,24 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	hud := a.rend.HUD()
 	hud.Visible = !cfg.HideHUD
 	hud.Scale = max(1, int(a.win.ContentScale()+0.5))
-	if cfg.Truth != nil {
-		a.meter = &interp.Meter{Rate: sim.Config().Rate, Truth: cfg.Truth, Speed: cfg.TruthSpeed,
-			LastPos: math.NaN(), LastAnim: math.NaN()} // nothing measured during the warm-up
-	}
 	if err := a.choosePacing(); err != nil {
 		a.Close()
 		return nil, err
 	}
 	return a, nil
+}
+
+// Pipeline returns the chain from the world to the plans that New builds
+// for cfg (interp.NewPipeline), the same as the verifier checks: the
+// history sized for the delay's reach at one snapshot a step, the delay
+// fixed or adaptive, the motion mode, and with Truth the meter following
+// body 0.
+func (cfg Config) Pipeline() interp.PipelineConfig {
+	pc := interp.PipelineConfig{Sim: cfg.Sim, Delay: cfg.Delay, Motion: cfg.Motion}
+	if cfg.Truth != nil {
+		pc.Reference = &interp.Reference{Body: 0, Truth: cfg.Truth, Speed: cfg.TruthSpeed}
+	}
+	return pc
 }
 
 // renderNice is the nice value the render thread asks for, given the
@@ -401,7 +386,12 @@ func (a *App) Sim() *simthread.Sim { return a.sim }
 func (a *App) Stats() *Stats { return &a.stats }
 
 // Meter returns the animation-error meter, nil without Config.Truth.
-func (a *App) Meter() *interp.Meter { return a.meter }
+func (a *App) Meter() *interp.Meter {
+	if a.meter == nil {
+		return nil
+	}
+	return a.meter.Meter
+}
 
 // Planner returns the frame planner.
 func (a *App) Planner() *interp.Planner { return a.planner }
@@ -487,6 +477,7 @@ func (a *App) Run(ctx context.Context) (err error) {
 	}()
 
 	a.start = a.clock.Now()
+	a.pipe.Begin(a.start)
 	var plan interp.Plan
 	for a.running(ctx) {
 		f, ok := a.pace(ctx, rctx)

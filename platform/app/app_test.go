@@ -27,15 +27,15 @@ func newHeadlessInputs(t testing.TB, bodies, inputs int) (*App, *simthread.Virtu
 		t.Fatal(err)
 	}
 	clock := new(simthread.VirtualClock)
-	sim, err := simthread.New(simthread.Config{Inputs: inputs, InitSnapshot: func(s *simthread.Snapshot) {
+	cfg := Config{Truth: refworld.RefPosition, TruthSpeed: refworld.RefSpeed}
+	cfg.Sim = simthread.Config{Inputs: inputs, InitSnapshot: func(s *simthread.Snapshot) {
 		s.Bodies = make([]simthread.Body, 0, bodies)
-	}}, world, clock)
+	}}
+	pipe, err := interp.NewPipeline(cfg.Pipeline(), world, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &App{sim: sim, gc: newGCMetrics()}
-	a.planner = interp.NewPlanner(sim.Snapshots(), interp.NewDelay(sim.Step(), 0))
-	a.meter = &interp.Meter{Rate: sim.Config().Rate, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}
+	a := &App{pipe: pipe, sim: pipe.Sim(), planner: pipe.Planner(), meter: pipe.Meter(), gc: newGCMetrics()}
 	return a, clock
 }
 
@@ -63,8 +63,8 @@ func TestFramePathDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(500, step); n != 0 {
 		t.Fatalf("a frame allocates %.1f times", n)
 	}
-	if a.stats.Clamped != clamped || a.meter.PosErr.Count() == 0 {
-		t.Fatalf("%d frames clamped in steady state, %d measured", a.stats.Clamped-clamped, a.meter.PosErr.Count())
+	if a.stats.Clamped != clamped || a.meter.PosErr().Count() == 0 {
+		t.Fatalf("%d frames clamped in steady state, %d measured", a.stats.Clamped-clamped, a.meter.PosErr().Count())
 	}
 	if p99 := a.meter.PosErrTicks(0.99); p99 > 0.05 {
 		t.Fatalf("position error p99 %.3f ticks", p99)

@@ -77,15 +77,14 @@ type lookApp struct {
 func newLookApp(t *testing.T, mouseLook bool, inputs int) *lookApp {
 	t.Helper()
 	clock := new(simthread.VirtualClock)
-	sim, err := simthread.New(simthread.Config{Inputs: inputs}, &lookWorld{}, clock)
+	cfg := Config{MouseLook: mouseLook, Input: lookInput, Sim: simthread.Config{Inputs: inputs}}
+	pipe, err := interp.NewPipeline(cfg.Pipeline(), &lookWorld{}, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &App{sim: sim, gc: newGCMetrics(), cam: renderer.DefaultCamera(),
-		cfg: Config{MouseLook: mouseLook, Input: lookInput}}
-	a.planner = interp.NewPlanner(sim.Snapshots(), interp.NewDelay(sim.Step(), 0))
+	a := &App{pipe: pipe, sim: pipe.Sim(), planner: pipe.Planner(), gc: newGCMetrics(), cam: renderer.DefaultCamera(), cfg: cfg}
 	l := &lookApp{App: a, clock: clock}
-	l.next, _ = sim.Wake()
+	l.next, _ = a.sim.Wake()
 	return l
 }
 

@@ -80,15 +80,10 @@ func (a *App) pace(ctx, rctx context.Context) (frameState, bool) {
 // calls: acquire the newest snapshot, plan the interpolation, measure it.
 // It does not allocate.
 func (a *App) plan(f *frameState) interp.Plan {
-	plan := a.planner.Frame(f.at)
+	plan := a.pipe.Plan(f.at)
 	a.metered = false
 	if plan.Ready {
-		// The meter starts after a second: the render delay is still
-		// settling on the publish jitter before that.
-		if a.meter != nil && f.since >= meterWarmup {
-			a.meter.Frame(f.at, &plan)
-			a.metered = true
-		}
+		a.metered = a.pipe.Measure(f.at, &plan)
 		a.stats.frame(a.sim.Clock().Now(), &plan)
 	}
 	return plan
@@ -159,7 +154,7 @@ func (a *App) present(f *frameState, plan *interp.Plan) error {
 	if plan.Ready {
 		x := Sample{At: f.since, Interval: float32(interval) / 1e6, Alpha: plan.Alpha,
 			NewTicks: uint8(min(plan.NewTicks, 255)), PosErr: nan32, AnimErr: nan32}
-		if a.meter != nil {
+		if a.metered { // past the meter's warm-up
 			x.PosErr, x.AnimErr = float32(a.meter.LastPos), float32(a.meter.LastAnim)
 		}
 		a.stats.Series.add(x)

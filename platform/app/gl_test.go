@@ -80,7 +80,7 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 		}
 	})
 	m := a.Meter()
-	d := &m.Drawn
+	d := m.Drawn()
 	perTick := refworld.RefSpeed / 120
 	t.Logf("%d frames, %d paused; read back %d of %d tracked; GPU/CPU max diff %g; drawn error p99 %.4f tick; backwards %d",
 		a.stats.Frames, m.Paused, d.Measured, d.Tracked, d.GPUDiffMax, float64(d.PosErrGPU.Quantile(0.99))/1e6, m.Backwards)
@@ -102,7 +102,7 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 	// planner's own worst (a late simulation wake on a loaded machine can
 	// make that one frame's plan clamp), never more; and the error is that
 	// of a run without the restores.
-	drawnMax, plannedMax := float64(d.PosErrGPU.Max())/1e6, float64(m.PosErr.Max())/1e6
+	drawnMax, plannedMax := float64(d.PosErrGPU.Max())/1e6, float64(m.PosErr().Max())/1e6
 	if drawnMax > plannedMax+1e-4 {
 		t.Errorf("drawn position error max %.4f tick, above the planner's own max %.4f: a frame drawn off its plan", drawnMax, plannedMax)
 	}
@@ -123,15 +123,15 @@ func TestPausedFramesAreNotMeasured(t *testing.T) {
 	})
 	m := a.Meter()
 	t.Logf("%d frames, %d paused (stats %d); planned error p99 %.4f tick, drawn %.4f, animation error p99 %.3f ms (shown %.3f); clamped %d",
-		a.stats.Frames, m.Paused, a.stats.Paused, m.PosErrTicks(0.99), float64(m.Drawn.PosErrGPU.Quantile(0.99))/1e6,
-		m.AnimErrMs(0.99), float64(m.Drawn.AnimErrShown.Quantile(0.99))/1e6, a.stats.Clamped)
+		a.stats.Frames, m.Paused, a.stats.Paused, m.PosErrTicks(0.99), float64(m.Drawn().PosErrGPU.Quantile(0.99))/1e6,
+		m.AnimErrMs(0.99), float64(m.Drawn().AnimErrShown.Quantile(0.99))/1e6, a.stats.Clamped)
 	if m.Paused < 150 || a.stats.Paused != m.Paused {
 		t.Errorf("%d paused frames (stats %d), want about 180 counted by both", m.Paused, a.stats.Paused)
 	}
 	if p := m.PosErrTicks(0.99); p >= 0.01 {
 		t.Errorf("animation error p99 %.4f tick with a pause, want < 0.01", p)
 	}
-	if p := float64(m.Drawn.PosErrGPU.Quantile(0.99)) / 1e6; p >= 0.01 {
+	if p := float64(m.Drawn().PosErrGPU.Quantile(0.99)) / 1e6; p >= 0.01 {
 		t.Errorf("drawn error p99 %.4f tick with a pause, want < 0.01", p)
 	}
 	if a.stats.Clamped > 5 {

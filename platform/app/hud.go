@@ -143,10 +143,10 @@ func (a *App) updateHUD(now time.Duration, plan *interp.Plan) {
 	}
 
 	b = h.Line(hudErr)
-	if m := a.meter; m != nil && m.PosErr.Count() > 0 {
+	if m := a.meter; m != nil && m.PosErr().Count() > 0 {
 		// What was drawn (read back from the GPU) when it was shown, and
 		// beside it what was planned (the CPU's figure).
-		d := &m.Drawn
+		d := m.Drawn()
 		*b = append(*b, "drawn p99 "...)
 		if d.PosErrGPU.Count() > 0 {
 			*b = appendF(*b, float64(d.PosErrGPU.Quantile(0.99))/1e6, 4)

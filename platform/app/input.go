@@ -156,11 +156,9 @@ func (a *App) handle(events []platform.Event) {
 	if want != a.simPaused {
 		a.simPaused = want
 		if want {
-			a.sim.Pause()
-			a.planner.Pause()
+			a.pipe.Pause()
 		} else {
-			a.planner.Resume(a.sim.Clock().Now())
-			a.sim.Resume()
+			a.pipe.Resume(a.sim.Clock().Now())
 		}
 	}
 }

@@ -23,7 +23,7 @@ import (
 //	…                         // frames later, from the GPU read-back:
 //	m.Shown(Shown{Frame: id, Pos: probe.Pos, HasPos: probe.Valid, At: displayTime})
 //
-// The figures are in Meter.Drawn: the GPU's position error at the frame's
+// The figures are in Meter.Drawn(): the GPU's position error at the frame's
 // planned time beside the CPU's (they must agree to float32 precision:
 // GPUDiff), how much later than planned each frame reached the display
 // (DisplayLag: one refresh period in a double-buffered pipeline when frames
@@ -58,36 +58,64 @@ type Shown struct {
 	At time.Duration
 }
 
+// drawnStats are the meter's figures from read-backs and present times;
+// Meter.Drawn gives a read-only view of them.
+type drawnStats struct {
+	posErrGPU, gpuDiff, displayLag, animErrShown histogram.H
+	gpuDiffMax                                   float64
+	tracked, measured, lost                      uint64
+}
+
+func (d *drawnStats) reset() {
+	d.posErrGPU.Reset()
+	d.gpuDiff.Reset()
+	d.displayLag.Reset()
+	d.animErrShown.Reset()
+	d.gpuDiffMax, d.tracked, d.measured, d.lost = 0, 0, 0, 0
+}
+
 // DrawnStats are the figures measured from read-backs and present times.
 // Histograms in millionths of a tick (positions) and ns (animation error).
+// The histograms are views the meter goes on writing; the counts are as of
+// the call to Meter.Drawn.
 type DrawnStats struct {
 	// PosErrGPU is the read-back position's error against the truth at
 	// the frame's intended time: the GPU's figure for Meter.PosErr.
-	PosErrGPU histogram.H
+	PosErrGPU Hist
 	// GPUDiff is |read-back − CPU reference| in millionths of a tick;
 	// GPUDiffMax the largest, in world units.
-	GPUDiff    histogram.H
+	GPUDiff    Hist
 	GPUDiffMax float64
 	// DisplayLag is when the frame reached the display minus the time it
 	// was planned for, in ns (0 when earlier).
-	DisplayLag histogram.H
+	DisplayLag Hist
 	// AnimErrShown is PresentMon's animation error on the displayed
 	// frames: between consecutive displayed frames, the advance of the
 	// displayed simulated time minus the advance of the display time.
-	AnimErrShown histogram.H
+	AnimErrShown Hist
 	// Tracked counts frames tracked, Measured those measured from a
 	// read-back, Lost those whose read-back never came (or came after
 	// trackDepth newer frames).
 	Tracked, Measured, Lost uint64
 }
 
+// Drawn returns the figures measured from read-backs and present times.
+// Its counts must be read on the meter's goroutine (or after it stopped);
+// its histograms anywhere.
+func (m *Meter) Drawn() DrawnStats {
+	d := &m.drawn
+	return DrawnStats{PosErrGPU: Hist{&d.posErrGPU}, GPUDiff: Hist{&d.gpuDiff}, GPUDiffMax: d.gpuDiffMax,
+		DisplayLag: Hist{&d.displayLag}, AnimErrShown: Hist{&d.animErrShown},
+		Tracked: d.tracked, Measured: d.measured, Lost: d.lost}
+}
+
 // Track records that the frame Frame last measured is drawn as frame id
 // (ids increase). Call it after Frame, before the next Frame.
 func (m *Meter) Track(id uint64) {
-	m.Drawn.Tracked++
+	m.drawn.tracked++
 	slot := &m.pending[id%trackDepth]
 	if slot.id != 0 && slot.ok {
-		m.Drawn.Lost++ // its read-back never came
+		m.drawn.lost++ // its read-back never came
 	}
 	*slot = m.cur
 	slot.id = id
@@ -109,21 +137,21 @@ func (m *Meter) Shown(s Shown) {
 	rate := float64(m.Rate)
 	perTick := m.Speed / rate
 	if s.HasPos {
-		m.Drawn.Measured++
+		m.drawn.measured++
 		gpu := vec64(s.Pos)
-		m.Drawn.PosErrGPU.Record(int64(gpu.Sub(m.Truth(t.want)).Len() / perTick * 1e6))
+		m.drawn.posErrGPU.Record(int64(gpu.Sub(m.Truth(t.want)).Len() / perTick * 1e6))
 		diff := gpu.Sub(vec64(t.cpu)).Len()
-		m.Drawn.GPUDiff.Record(int64(diff / perTick * 1e6))
-		m.Drawn.GPUDiffMax = max(m.Drawn.GPUDiffMax, diff)
+		m.drawn.gpuDiff.Record(int64(diff / perTick * 1e6))
+		m.drawn.gpuDiffMax = max(m.drawn.gpuDiffMax, diff)
 	}
 	if s.At <= 0 {
 		return
 	}
-	m.Drawn.DisplayLag.Record(int64(max(s.At-t.frameTime, 0)))
+	m.drawn.displayLag.Record(int64(max(s.At-t.frameTime, 0)))
 	at := s.At.Seconds()
 	if m.shown.have && s.Frame > m.shown.id && math.Abs(t.seg-m.shown.seg) < 1e-6 && at > m.shown.at {
 		d := (t.sim - m.shown.sim) - (at - m.shown.at)
-		m.Drawn.AnimErrShown.Record(int64(math.Abs(d) * 1e9))
+		m.drawn.animErrShown.Record(int64(math.Abs(d) * 1e9))
 	}
 	m.shown.have, m.shown.at, m.shown.sim, m.shown.seg, m.shown.id = true, at, t.sim, t.seg, s.Frame
 }

@@ -64,7 +64,7 @@ func cpuLerp(plan *interp.Plan) mgl32.Vec3 {
 
 func TestDrawnAgreesWithTheCPUWhenTheGPUIsRight(t *testing.T) {
 	m := drawnRun(t, cpuLerp, func(_ int, f time.Duration) time.Duration { return f })
-	d := &m.Drawn
+	d := m.Drawn()
 	if d.Measured < 600 || d.Lost != 0 {
 		t.Fatalf("measured %d, lost %d of %d tracked", d.Measured, d.Lost, d.Tracked)
 	}
@@ -87,7 +87,7 @@ func TestDrawnSeesABrokenGPUPath(t *testing.T) {
 		return interp.Lerp(plan.Prev.Bodies[0].Pos, plan.Next.Bodies[0].Pos, min(plan.Alpha+0.2, 1))
 	}
 	m := drawnRun(t, broken, func(_ int, f time.Duration) time.Duration { return f })
-	d := &m.Drawn
+	d := m.Drawn()
 	perTick := refworld.RefSpeed / 120
 	if d.GPUDiffMax < 0.1*perTick {
 		t.Errorf("GPU/CPU disagreement %g, want at least a tenth of a tick (%g)", d.GPUDiffMax, 0.1*perTick)
@@ -107,7 +107,7 @@ func TestDrawnSeesLateDisplay(t *testing.T) {
 		}
 		return f
 	})
-	d := &m.Drawn
+	d := m.Drawn()
 	if lag := time.Duration(d.DisplayLag.Quantile(0.99)); lag < period*9/10 || d.DisplayLag.Quantile(0.5) > int64(period/10) {
 		t.Errorf("display lag p50 %v p99 %v, want 0 and a frame (%v)", time.Duration(d.DisplayLag.Quantile(0.5)), lag, period)
 	}
@@ -147,8 +147,7 @@ func TestPlannerMarksPausedFrames(t *testing.T) {
 		}
 	}
 	// Measure from here: the first frames clamped before tick 0.
-	m.PosErr.Reset()
-	m.AnimErr.Reset()
+	m.Reset()
 	// Pause at 505 ms; 2 s of frames with no snapshot.
 	pl.Pause()
 	before := pl.Stats()

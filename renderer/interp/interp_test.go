@@ -355,7 +355,7 @@ func TestMeter(t *testing.T) {
 				p50, m.AnimErrMs(0.99))
 		}
 		t.Logf("broken=%v: position error p50 %.4f p99 %.4f max %.4f ticks; animation error p50 %.3f p99 %.3f ms; skipped %d",
-			broken, p50, p99, float64(m.PosErr.Max())/1e6, m.AnimErrMs(0.5), m.AnimErrMs(0.99), m.Skipped)
+			broken, p50, p99, float64(m.PosErr().Max())/1e6, m.AnimErrMs(0.5), m.AnimErrMs(0.99), m.Skipped)
 	}
 }
 
@@ -387,7 +387,7 @@ func TestMeterAnimErrAfterDiscontinuousFrame(t *testing.T) {
 	f2 := f1 + 6944*time.Microsecond
 	a := float32((f2 - (11*step + pause)).Seconds() * rate)
 	m.Frame(f2+20*time.Millisecond, &interp.Plan{Prev: c.History(1), Next: c.History(0), Alpha: a, RenderTime: f2, SimTick: 11 + float64(a), Ready: true})
-	if n := m.AnimErr.Count(); n != 0 {
-		t.Errorf("animation error measured against a frame across the pause: %d samples, max %.3f ms", n, float64(m.AnimErr.Max())/1e6)
+	if n := m.AnimErr().Count(); n != 0 {
+		t.Errorf("animation error measured against a frame across the pause: %d samples, max %.3f ms", n, float64(m.AnimErr().Max())/1e6)
 	}
 }

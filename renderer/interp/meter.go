@@ -27,18 +27,22 @@ import (
 // Frames whose render time lies across a discontinuity of the simulation's
 // timeline (a pause, clamped or discarded time) have no defined truth and
 // are counted in Skipped instead, and frames of a pause (Plan.Paused) in
-// Paused: neither is measured, neither is hidden. A Meter belongs to the render thread; its
-// histograms may be read from anywhere.
+// Paused: neither is measured, neither is hidden.
+//
+// A Meter belongs to the render thread. Its histograms are read through
+// read-only views (PosErr, AnimErr, RotErr, Correction, Drawn) from any
+// goroutine; only the meter writes them. Get one from NewMeter: a zero
+// Meter measures nothing until Rate, Truth and Speed are set, and reports
+// LastPos and LastAnim as 0 rather than NaN before its first frame.
 type Meter struct {
 	Rate  int                                 // simulation ticks per second
 	Body  int                                 // the reference body's index
 	Truth func(simSeconds float64) mgl64.Vec3 // its exact position
 	Speed float64                             // its speed, per second
 
-	// PosErr is the position error in millionths of a tick's displacement.
-	PosErr histogram.H
-	// AnimErr is PresentMon's animation error, absolute, in ns.
-	AnimErr histogram.H
+	// posErr is the position error in millionths of a tick's
+	// displacement; animErr PresentMon's animation error, absolute, in ns.
+	posErr, animErr histogram.H
 	// Skipped counts frames with no defined truth.
 	Skipped uint64
 	// Paused counts frames of a pause, which show no motion to measure.
@@ -56,9 +60,9 @@ type Meter struct {
 	// turns.
 	SpinBody  int
 	SpinTruth func(simSeconds float64) mgl64.Quat
-	// RotErr is the angle between SpinBody's drawn orientation and the
+	// rotErr is the angle between SpinBody's drawn orientation and the
 	// truth, in microradians.
-	RotErr histogram.H
+	rotErr histogram.H
 	// Spins counts the frames whose turn since the previous frame was
 	// judged (both measured, on one segment of the timeline, the truth
 	// turning by 0.001 rad to 0.9 π: more is ambiguous, a half turn
@@ -67,21 +71,19 @@ type Meter struct {
 	// 0.001 rad: a spin of more than half a turn per tick, slerped.
 	Spins, WrongWay uint64
 
-	// Correction is, in Extrapolate mode, the correction folded in for
-	// Body at each switch of basis that blends: what the old basis
-	// predicted for the frame minus what the new one does, in millionths
-	// of a tick's displacement (see interp.Correction). Corrections counts
-	// them, Snaps the switches that showed theirs at once (after a render
-	// stall; see Plan.Switched).
-	Correction  histogram.H
+	// correction is, in Extrapolate mode, the correction folded in for
+	// Body at each switch of basis that blends (see Meter.Correction).
+	// Corrections counts them, Snaps the switches that showed theirs at
+	// once (after a render stall; see Plan.Switched).
+	correction  histogram.H
 	Corrections uint64
 	Snaps       uint64
 	// LastCorr is the last frame's correction in ticks, NaN where that
 	// frame switched no basis.
 	LastCorr float64
 
-	// The drawn and shown measurement; see Track and Shown.
-	Drawn DrawnStats
+	// The drawn and shown measurement; see Track, Shown and Drawn.
+	drawn drawnStats
 
 	// corr and spinCorr mirror the renderer's correction offsets of Body
 	// and SpinBody (Extrapolate mode).
@@ -106,6 +108,81 @@ type Meter struct {
 		id      uint64
 	}
 }
+
+// Reference is the body a Meter follows and its exact path.
+type Reference struct {
+	// Body is the reference body's index in every snapshot; Truth its
+	// exact position at a simulated time in seconds, Speed its speed per
+	// second.
+	Body  int
+	Truth func(simSeconds float64) mgl64.Vec3
+	Speed float64
+	// SpinBody and SpinTruth, if SpinTruth is set, are a body whose exact
+	// orientation is known (see Meter.SpinTruth).
+	SpinBody  int
+	SpinTruth func(simSeconds float64) mgl64.Quat
+}
+
+// NewMeter returns a meter for a simulation of rate ticks per second
+// following ref, with nothing measured yet: LastPos, LastAnim and
+// LastCorr are NaN until its first measured frame.
+func NewMeter(rate int, ref Reference) *Meter {
+	return &Meter{Rate: rate, Body: ref.Body, Truth: ref.Truth, Speed: ref.Speed,
+		SpinBody: ref.SpinBody, SpinTruth: ref.SpinTruth,
+		LastPos: math.NaN(), LastAnim: math.NaN(), LastCorr: math.NaN()}
+}
+
+// Reset empties every histogram and count, keeping what the next frame is
+// compared with (the last frame's displayed time and orientation, the
+// correction mirrors), so that the first frame after a Reset is measured
+// exactly as it would have been without it. Frames drawn before the
+// Reset and not yet shown are no longer tracked. It must be called by the
+// meter's owner (the render thread), not while another goroutine reads.
+func (m *Meter) Reset() {
+	m.posErr.Reset()
+	m.animErr.Reset()
+	m.rotErr.Reset()
+	m.correction.Reset()
+	m.Skipped, m.Paused, m.Backwards = 0, 0, 0
+	m.Spins, m.WrongWay, m.Corrections, m.Snaps = 0, 0, 0, 0
+	m.drawn.reset()
+	m.pending = [trackDepth]tracked{}
+}
+
+// Hist is a read-only view of one of a Meter's histograms: it may be read
+// from any goroutine while the meter's owner writes.
+type Hist struct{ h *histogram.H }
+
+// Count reports how many samples were recorded.
+func (v Hist) Count() uint64 { return v.h.Count() }
+
+// Max reports the largest sample exactly, 0 when empty.
+func (v Hist) Max() int64 { return v.h.Max() }
+
+// Mean reports the mean sample, 0 when empty.
+func (v Hist) Mean() float64 { return v.h.Mean() }
+
+// Quantile reports the q-quantile to within about 3 % (histogram.H).
+func (v Hist) Quantile(q float64) int64 { return v.h.Quantile(q) }
+
+// Summary reads the count, mean, median, 99th percentile and maximum.
+func (v Hist) Summary() histogram.Summary { return v.h.Summary() }
+
+// PosErr is the position error in millionths of a tick's displacement.
+func (m *Meter) PosErr() Hist { return Hist{&m.posErr} }
+
+// AnimErr is PresentMon's animation error, absolute, in ns.
+func (m *Meter) AnimErr() Hist { return Hist{&m.animErr} }
+
+// RotErr is the angle between SpinBody's drawn orientation and the truth,
+// in microradians.
+func (m *Meter) RotErr() Hist { return Hist{&m.rotErr} }
+
+// Correction is, in Extrapolate mode, the correction folded in for Body at
+// each switch of basis that blends: what the old basis predicted for the
+// frame minus what the new one does, in millionths of a tick's
+// displacement (see interp.Correction).
+func (m *Meter) Correction() Hist { return Hist{&m.correction} }
 
 // segment returns the offset of s on the simulation's timeline: t_k − k·step,
 // which stays the same (to a nanosecond) until a discontinuity.
@@ -151,7 +228,7 @@ func (m *Meter) Frame(frameTime time.Duration, plan *Plan) {
 	// that is on neither, so the next frame is not compared with it.
 	if m.have && continuous && math.Abs(segNext-m.lastSeg) < 1e-6 {
 		d := (sim - m.lastSim) - (frameTime - m.lastFrame).Seconds()
-		m.AnimErr.Record(int64(math.Abs(d) * 1e9))
+		m.animErr.Record(int64(math.Abs(d) * 1e9))
 		m.LastAnim = d * 1e3
 	}
 	m.have, m.lastFrame, m.lastSim, m.lastSeg = continuous, frameTime, sim, segNext
@@ -166,7 +243,7 @@ func (m *Meter) Frame(frameTime time.Duration, plan *Plan) {
 		c := float64(d.Len()) / perTick
 		m.LastCorr = c
 		if plan.Blend > 0 {
-			m.Correction.Record(int64(c * 1e6))
+			m.correction.Record(int64(c * 1e6))
 			m.Corrections++
 		} else {
 			m.Snaps++
@@ -182,7 +259,7 @@ func (m *Meter) Frame(frameTime time.Duration, plan *Plan) {
 	dist := vec64(shown).Sub(truth).Len()
 	m.cur = tracked{ok: perTick > 0, frameTime: frameTime, want: want, cpu: shown, sim: sim, seg: segNext}
 	if perTick > 0 {
-		m.PosErr.Record(int64(dist / perTick * 1e6))
+		m.posErr.Record(int64(dist / perTick * 1e6))
 		m.LastPos = dist / perTick
 	}
 	m.measureSpin(plan, want, segNext)
@@ -211,7 +288,7 @@ func (m *Meter) measureSpin(plan *Plan, want, seg float64) {
 	}
 	shown := mgl64.Quat{W: float64(pose.Rot.W), V: vec64(pose.Rot.V)}
 	truth := m.SpinTruth(want)
-	m.RotErr.Record(int64(rotAngle(shown.Mul(truth.Conjugate())) * 1e6))
+	m.rotErr.Record(int64(rotAngle(shown.Mul(truth.Conjugate())) * 1e6))
 	if m.spin.have && math.Abs(seg-m.spin.seg) < 1e-6 {
 		drawn := rotVector(shown.Mul(m.spin.shown.Conjugate()))
 		turned := rotVector(truth.Mul(m.spin.truth.Conjugate()))
@@ -243,7 +320,7 @@ func rotVector(q mgl64.Quat) mgl64.Vec3 {
 func rotAngle(q mgl64.Quat) float64 { return rotVector(q).Len() }
 
 // PosErrTicks returns the q-quantile of the position error in ticks.
-func (m *Meter) PosErrTicks(q float64) float64 { return float64(m.PosErr.Quantile(q)) / 1e6 }
+func (m *Meter) PosErrTicks(q float64) float64 { return float64(m.posErr.Quantile(q)) / 1e6 }
 
 // AnimErrMs returns the q-quantile of PresentMon's animation error in ms.
-func (m *Meter) AnimErrMs(q float64) float64 { return float64(m.AnimErr.Quantile(q)) / 1e6 }
+func (m *Meter) AnimErrMs(q float64) float64 { return float64(m.animErr.Quantile(q)) / 1e6 }

@@ -326,10 +326,7 @@ func modeRun(t *testing.T, mode interp.MotionMode) *interp.Meter {
 		}
 		plan := pl.Frame(f)
 		if i == 144 {
-			m.PosErr.Reset()
-			m.RotErr.Reset()
-			m.Correction.Reset()
-			m.Spins, m.WrongWay, m.Corrections = 0, 0, 0
+			m.Reset()
 		}
 		m.Frame(f, &plan)
 	}
@@ -350,8 +347,8 @@ func TestMeterPerMode(t *testing.T) {
 		m    *interp.Meter
 	}{{"lerp", lerp}, {"hermite", herm}, {"extrapolate", extr}} {
 		t.Logf("%-11s position p99 %.6f ticks; rotation p99 %.4f rad; %d of %d frames turned the wrong way; corrections %d, p99 %.4f ticks",
-			r.name, r.m.PosErrTicks(0.99), float64(r.m.RotErr.Quantile(0.99))/1e6, r.m.WrongWay, r.m.Spins, r.m.Corrections,
-			float64(r.m.Correction.Quantile(0.99))/1e6)
+			r.name, r.m.PosErrTicks(0.99), float64(r.m.RotErr().Quantile(0.99))/1e6, r.m.WrongWay, r.m.Spins, r.m.Corrections,
+			float64(r.m.Correction().Quantile(0.99))/1e6)
 	}
 	switch {
 	case lerp.Spins < 1000 || lerp.WrongWay < lerp.Spins*9/10:
@@ -360,11 +357,11 @@ func TestMeterPerMode(t *testing.T) {
 		t.Errorf("wrong way: hermite %d of %d frames, extrapolate %d of %d", herm.WrongWay, herm.Spins, extr.WrongWay, extr.Spins)
 	case herm.PosErrTicks(0.99) > lerp.PosErrTicks(0.99)/100:
 		t.Errorf("hermite position p99 %.6f ticks, lerp %.6f: not a hundredth", herm.PosErrTicks(0.99), lerp.PosErrTicks(0.99))
-	case float64(herm.RotErr.Quantile(0.99)) > 1e-3*1e6:
-		t.Errorf("hermite rotation p99 %.4f rad", float64(herm.RotErr.Quantile(0.99))/1e6)
-	case extr.Corrections < 300 || float64(extr.Correction.Quantile(0.99))/1e6 > 0.05 || extr.PosErrTicks(0.99) > 0.05:
+	case float64(herm.RotErr().Quantile(0.99)) > 1e-3*1e6:
+		t.Errorf("hermite rotation p99 %.4f rad", float64(herm.RotErr().Quantile(0.99))/1e6)
+	case extr.Corrections < 300 || float64(extr.Correction().Quantile(0.99))/1e6 > 0.05 || extr.PosErrTicks(0.99) > 0.05:
 		t.Errorf("extrapolate: %d corrections, p99 %.4f ticks; position p99 %.4f ticks", extr.Corrections,
-			float64(extr.Correction.Quantile(0.99))/1e6, extr.PosErrTicks(0.99))
+			float64(extr.Correction().Quantile(0.99))/1e6, extr.PosErrTicks(0.99))
 	}
 }
 

@@ -282,6 +282,7 @@ type Planner struct {
 	resuming bool          // resumed, waiting for the render time to catch up
 	resumeAt time.Duration // when Resume was called
 	lead     time.Duration // see SetLead
+	hold     bool          // see SetHold
 
 	motion MotionMode // see SetMotion
 	// Extrapolate mode: the basis's acquire sequence number (0: none yet),
@@ -320,6 +321,13 @@ func (p *Planner) SetMotion(m MotionMode) {
 	p.motion = m
 	p.basisSeq, p.haveSim = 0, false
 }
+
+// SetHold makes the planner a baseline without interpolation, as a
+// textbook fixed-step loop draws: every frame but a paused one shows the
+// newest snapshot as is (Prev and Next both, Alpha 1, no clamp), at a
+// render time one step behind the frame. Plan.Delay is still the adaptive
+// delay's, and pauses are marked as usual.
+func (p *Planner) SetHold(on bool) { p.hold = on }
 
 // Motion returns the planner's motion mode.
 func (p *Planner) Motion() MotionMode { return p.motion }
@@ -403,6 +411,9 @@ func (p *Planner) Frame(frameTime time.Duration) Plan {
 		p.paused++
 		return plan
 	}
+	if p.hold {
+		p.holdNewest(&plan, frameTime)
+	}
 	switch plan.Clamp {
 	case Late:
 		p.late++
@@ -410,6 +421,17 @@ func (p *Planner) Frame(frameTime time.Duration) Plan {
 		p.early++
 	}
 	return plan
+}
+
+// holdNewest makes plan show the newest snapshot as is, one step behind
+// frameTime (SetHold).
+func (p *Planner) holdNewest(plan *Plan, frameTime time.Duration) {
+	newest := p.view.History(0)
+	seq := p.view.Acquired()
+	plan.Prev, plan.Next, plan.PrevSeq, plan.NextSeq = newest, newest, seq, seq
+	plan.Alpha, plan.Clamp, plan.Span = 1, NoClamp, 0
+	plan.SimTick = float64(newest.Tick)
+	plan.RenderTime = frameTime - p.delay.step
 }
 
 // bracket picks the plan's pair in Lerp and Hermite modes: the two

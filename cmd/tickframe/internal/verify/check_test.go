@@ -256,7 +256,7 @@ func TestLieMechanics(t *testing.T) {
 	}
 	o := Options{breakInterpolation: func() planEdit {
 		return func(f time.Duration, p *interp.Plan, h held) {
-			if !p.Ready || f < warmup {
+			if !p.Ready || f < warmup() {
 				return
 			}
 			real := *p

@@ -16,9 +16,9 @@ import (
 	"github.com/tickframe/tickframe/sync/triplebuf"
 )
 
-// warmup is excluded from the statistics: the adaptive render delay starts
-// from a guess and needs a moment to learn the publish delay.
-const warmup = time.Second
+// warmup is the time excluded from the statistics: the pipeline's meter
+// warm-up (interp.WarmMeter), the same as the app's.
+func warmup() time.Duration { return interp.DefaultWarmup() }
 
 // cell is one row to run: a simulation rate, a display pattern and a mode
 // (with, for an interpolated row, its motion mode).
@@ -39,14 +39,19 @@ func newWorld(bodies int, seed uint64) (*refworld.World, error) {
 	return refworld.New(bodies, seed)
 }
 
-// newMeter returns a row's meter: the reference body's position, and the
-// spinner's orientation where the world has one.
-func newMeter(sim, bodies int) *interp.Meter {
-	m := &interp.Meter{Rate: sim, Body: 0, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}
+// refBody returns what a row's meter follows: the reference body's
+// position, and the spinner's orientation where the world has one.
+func refBody(bodies int) *interp.Reference {
+	ref := &interp.Reference{Body: 0, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}
 	if bodies > refworld.SpinBody {
-		m.SpinBody, m.SpinTruth = refworld.SpinBody, refworld.SpinRotation
+		ref.SpinBody, ref.SpinTruth = refworld.SpinBody, refworld.SpinRotation
 	}
-	return m
+	return ref
+}
+
+// newMeter returns the meter of a row without a pipeline (naive).
+func newMeter(sim, bodies int) *interp.WarmMeter {
+	return interp.NewWarmMeter(interp.NewMeter(sim, *refBody(bodies)), 0)
 }
 
 // kickBody is the swarm body whose extrapolation corrections are counted
@@ -86,10 +91,11 @@ type rowRun struct {
 	c         cell
 	row       *Row
 	clock     *simthread.VirtualClock
-	sim       *simthread.Sim
+	pipe      *interp.Pipeline
+	sim       *simthread.Sim // pipe's
 	view      *triplebuf.Consumer[simthread.Snapshot]
-	plan      *interp.Planner
-	meter     *interp.Meter
+	plan      *interp.Planner // pipe's
+	meter     *interp.WarmMeter
 	edit      planEdit
 	step      time.Duration
 	late      *wakes
@@ -97,11 +103,10 @@ type rowRun struct {
 	end       time.Duration
 
 	nextFrame       time.Duration
-	nextStalled     bool // the render thread stalls before the next frame
-	stalled         bool // it stalled before this one
-	hidden, showing bool // a hide was processed; the show after it was processed
-	resumed         bool // a frame after the show was past the pause
-	warm            bool
+	nextStalled     bool          // the render thread stalls before the next frame
+	stalled         bool          // it stalled before this one
+	hidden, showing bool          // a hide was processed; the show after it was processed
+	resumed         bool          // a frame after the show was past the pause
 	lastAdvance     time.Duration // the last wake that advanced the scheduler
 	shown           bool          // a frame was shown
 	lastSim         float64       // the last frame's displayed simulated time, seconds
@@ -238,7 +243,7 @@ func newRow(opts *Options, c cell) Row {
 	return Row{
 		Motion:   motion,
 		Driver:   c.driver,
-		History:  historyFor(c.sim, c.disp),
+		History:  pipelineConfig(opts, c).History(),
 		Sim:      c.sim,
 		Display:  c.disp.Label(),
 		Pattern:  c.disp.String(),
@@ -251,15 +256,28 @@ func newRow(opts *Options, c cell) Row {
 	}
 }
 
-// historyFor returns the snapshot history a row keeps: enough acquired
-// snapshots to reach back by the render delay's limit at the row's
-// fastest acquires, one per frame and at most one per step
-// (interp.HistoryFor); never less than simthread.DefaultHistory, never
-// more than triplebuf.MaxHistory.
+// pipelineConfig returns the pipeline a row runs, as the app builds it
+// (interp.NewPipeline): the adaptive delay, the row's motion mode (lerp
+// for the baselines), the hold without interpolation for NoInterp, the
+// history for the display's fastest frames, and the reference body's
+// meter. The simulation's replay and checkpoints are the row's.
+func pipelineConfig(opts *Options, c cell) interp.PipelineConfig {
+	cfg := interp.PipelineConfig{
+		Sim:           simthread.Config{Timing: simthread.Timing{Rate: c.sim}},
+		Hold:          c.mode == NoInterp,
+		FrameInterval: c.disp.shortestInterval(),
+		Reference:     refBody(opts.Bodies),
+	}
+	if c.mode == Interpolated {
+		cfg.Motion = c.motion
+	}
+	return cfg
+}
+
+// historyFor returns the snapshot history a row keeps at a simulation
+// rate on a display (PipelineConfig.History).
 func historyFor(sim int, p Pattern) int {
-	step := simthread.Timing{Rate: sim}.Step()
-	n := interp.HistoryFor(interp.DelayLimit(step), max(p.shortestInterval(), step))
-	return min(max(n, simthread.DefaultHistory), triplebuf.MaxHistory)
+	return pipelineConfig(&Options{}, cell{sim: sim, disp: p}).History()
 }
 
 func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
@@ -282,25 +300,19 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	if err != nil {
 		return err
 	}
-	cfg := simthread.Config{
-		Timing:          simthread.Timing{Rate: c.sim},
-		History:         row.History,
-		Replay:          script(c.sim, opts.hashAt()),
-		CheckpointEvery: checkpointEvery(c.sim, row.HashTick),
-	}
-	r.sim, err = simthread.New(cfg, &world{World: rw, r: r, cost: row.StepCost}, r.clock)
+	pc := pipelineConfig(opts, c)
+	pc.Sim.Replay = script(c.sim, opts.hashAt())
+	pc.Sim.CheckpointEvery = checkpointEvery(c.sim, row.HashTick)
+	r.pipe, err = interp.NewPipeline(pc, &world{World: rw, r: r, cost: row.StepCost}, r.clock)
 	if err != nil {
 		return err
 	}
+	r.sim, r.plan = r.pipe.Sim(), r.pipe.Planner()
 	r.step = r.sim.Step()
 	r.view = r.sim.Snapshots()
-	delay := interp.NewDelay(r.step, 0)
-	r.plan = interp.NewPlanner(r.view, delay)
-	if c.mode == Interpolated {
-		r.plan.SetMotion(c.motion)
-	}
-	r.meter = newMeter(c.sim, opts.Bodies)
-	r.kickTick = cfg.Replay[0].Tick
+	delay := r.plan.Delay()
+	r.meter = r.pipe.Meter()
+	r.kickTick = pc.Sim.Replay[0].Tick
 	r.nextFrame = r.disp.next()
 	r.nextStalled = r.disp.stalled
 
@@ -342,7 +354,7 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	row.Kicked = c.mode == Interpolated && c.motion == interp.MotionExtrapolate && opts.Bodies > kickBody && row.Ticks >= r.kickTick
 	row.Delay = delay.Value()
 	row.DelayLimit = interp.DelayLimit(r.step)
-	row.measure(r.meter)
+	row.measure(r.meter.Meter)
 	row.PosSteady = Stat{float64(r.pos.Quantile(0.5)) / 1e6, float64(r.pos.Quantile(0.99)) / 1e6, float64(r.pos.Max()) / 1e6}
 	row.AnimSteady = Stat{float64(r.anim.Quantile(0.5)) / 1e6, float64(r.anim.Quantile(0.99)) / 1e6, float64(r.anim.Max()) / 1e6}
 	return nil
@@ -500,13 +512,11 @@ func (r *rowRun) advance(t time.Duration, inclusive bool) {
 			// What the app does when its window is hidden.
 			r.clock.Set(at)
 			r.hidden = true
-			r.sim.Pause()
-			r.plan.Pause()
+			r.pipe.Pause()
 		case evShow:
 			r.clock.Set(at)
 			r.showing = true
-			r.plan.Resume(at)
-			r.sim.Resume()
+			r.pipe.Resume(at)
 		case evFrame:
 			r.stalled = r.nextStalled
 			r.nextFrame = r.disp.next()
@@ -550,22 +560,8 @@ func (r *rowRun) frame(f time.Duration) {
 			r.earlySeen++
 		}
 	}
-	switch r.c.mode {
-	case Interpolated:
-		if r.edit != nil {
-			r.edit(f, &plan, held{r.view})
-		}
-	case NoInterp:
-		if plan.Ready && !plan.Paused {
-			// Fixed step without interpolation: the newest snapshot as
-			// is, shown one step behind the frame as a textbook loop
-			// would (interp's TestMeter measures the same way).
-			newest := r.view.History(0)
-			plan.Prev, plan.Next, plan.Alpha, plan.Clamp = newest, newest, 1, interp.NoClamp
-			plan.PrevSeq = plan.NextSeq
-			plan.SimTick = float64(newest.Tick)
-			plan.RenderTime = f - r.step
-		}
+	if r.edit != nil {
+		r.edit(f, &plan, held{r.view}) // a deliberately broken renderer
 	}
 	r.observe(f, plan)
 }
@@ -588,15 +584,6 @@ func (r *rowRun) chord(plan *interp.Plan) float64 {
 func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 	if !plan.Ready {
 		return
-	}
-	if !r.warm && f >= warmup {
-		r.warm = true
-		r.meter.PosErr.Reset()
-		r.meter.AnimErr.Reset()
-		r.meter.RotErr.Reset()
-		r.meter.Correction.Reset()
-		r.meter.Skipped, r.meter.Paused = 0, 0
-		r.meter.Spins, r.meter.WrongWay, r.meter.Corrections = 0, 0, 0
 	}
 	r.countKick(&plan)
 	// The meter's definition of going backwards, applied here because
@@ -629,8 +616,7 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 		// back across the pause.
 		r.row.Crossed++
 	}
-	r.meter.Frame(f, &plan)
-	if !r.warm {
+	if warm := r.meter.Frame(f, &plan); !warm {
 		return
 	}
 	r.row.Frames++
@@ -759,7 +745,7 @@ func runNaive(opts *Options, c cell, row *Row) {
 	row.Ticks = tick
 	row.Delay = delay
 	row.Counted, row.CountDetail = true, "no planner"
-	row.measure(r.meter)
+	row.measure(r.meter.Meter)
 	row.PosSteady = Stat{float64(r.pos.Quantile(0.5)) / 1e6, float64(r.pos.Quantile(0.99)) / 1e6, float64(r.pos.Max()) / 1e6}
 	row.AnimSteady = Stat{float64(r.anim.Quantile(0.5)) / 1e6, float64(r.anim.Quantile(0.99)) / 1e6, float64(r.anim.Max()) / 1e6}
 }

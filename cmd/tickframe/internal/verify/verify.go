@@ -433,15 +433,15 @@ type Row struct {
 
 // measure copies the meter's readings into the row.
 func (row *Row) measure(m *interp.Meter) {
-	row.PosErr = Stat{m.PosErrTicks(0.5), m.PosErrTicks(0.99), float64(m.PosErr.Max()) / 1e6}
-	row.AnimErr = Stat{m.AnimErrMs(0.5), m.AnimErrMs(0.99), float64(m.AnimErr.Max()) / 1e6}
-	row.PosSamples = m.PosErr.Count()
-	row.AnimSamples = m.AnimErr.Count()
+	row.PosErr = Stat{m.PosErrTicks(0.5), m.PosErrTicks(0.99), float64(m.PosErr().Max()) / 1e6}
+	row.AnimErr = Stat{m.AnimErrMs(0.5), m.AnimErrMs(0.99), float64(m.AnimErr().Max()) / 1e6}
+	row.PosSamples = m.PosErr().Count()
+	row.AnimSamples = m.AnimErr().Count()
 	row.Skipped = m.Skipped
 	deg := 180 / math.Pi / 1e6 // microradians to degrees
-	row.RotErr = Stat{float64(m.RotErr.Quantile(0.5)) * deg, float64(m.RotErr.Quantile(0.99)) * deg, float64(m.RotErr.Max()) * deg}
-	row.RotSamples, row.Spins, row.WrongWay = m.RotErr.Count(), m.Spins, m.WrongWay
-	row.Correction = Stat{float64(m.Correction.Quantile(0.5)) / 1e6, float64(m.Correction.Quantile(0.99)) / 1e6, float64(m.Correction.Max()) / 1e6}
+	row.RotErr = Stat{float64(m.RotErr().Quantile(0.5)) * deg, float64(m.RotErr().Quantile(0.99)) * deg, float64(m.RotErr().Max()) * deg}
+	row.RotSamples, row.Spins, row.WrongWay = m.RotErr().Count(), m.Spins, m.WrongWay
+	row.Correction = Stat{float64(m.Correction().Quantile(0.5)) / 1e6, float64(m.Correction().Quantile(0.99)) / 1e6, float64(m.Correction().Max()) / 1e6}
 	row.Corrections = m.Corrections
 }
 
@@ -535,7 +535,7 @@ feed:
 		Baselines:      specs(opts.Baselines),
 		Motions:        motionNames(opts.Motions),
 		Duration:       opts.Duration,
-		Warmup:         warmup,
+		Warmup:         warmup(),
 		HashAt:         opts.hashAt(),
 		Seed:           opts.Seed,
 		Bodies:         opts.Bodies,
