@@ -1,0 +1,127 @@
+package observe
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// LogFrame is what the app knows of one frame it drew: the app's side of
+// the comparison with what the observer saw.
+type LogFrame struct {
+	ID uint64 // the frame's id: its marker is colour ID mod 16
+	// Swap is when the swap was called and Display the vblank the app
+	// says it was shown at (0: unknown), CLOCK_MONOTONIC.
+	Swap, Display time.Duration
+	// Sim is the simulated time the frame shows and Seg the segment of
+	// the simulation's timeline it lies on (s), when HasSim: the frames
+	// the app's animation error measures.
+	Sim, Seg float64
+	HasSim   bool
+	// Shown is the app's verdict: displayed (true) or dropped.
+	Shown bool
+}
+
+// FrameLog collects LogFrames in a buffer allocated once, for writing when
+// the run ends.
+type FrameLog struct {
+	frames []LogFrame
+	lost   uint64
+}
+
+// NewFrameLog returns a log with room for n frames; more are counted in
+// Lost, not kept.
+func NewFrameLog(n int) *FrameLog { return &FrameLog{frames: make([]LogFrame, 0, max(n, 1))} }
+
+// Add appends a frame. It does not allocate.
+func (l *FrameLog) Add(f LogFrame) {
+	if len(l.frames) == cap(l.frames) {
+		l.lost++
+		return
+	}
+	l.frames = append(l.frames, f)
+}
+
+// Frames returns the frames logged, in the order added.
+func (l *FrameLog) Frames() []LogFrame { return l.frames }
+
+// Lost counts the frames that did not fit.
+func (l *FrameLog) Lost() uint64 { return l.lost }
+
+const logHeader = "# tickframe frame log 1: id swap_ns display_ns sim_s seg_s has_sim shown (CLOCK_MONOTONIC)"
+
+// WriteFile writes the log as text, one frame a line.
+func (l *FrameLog) WriteFile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("observe: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	fmt.Fprintln(w, logHeader)
+	if l.lost > 0 {
+		fmt.Fprintf(w, "# lost %d\n", l.lost)
+	}
+	for _, x := range l.frames {
+		fmt.Fprintf(w, "%d %d %d %.9f %.9f %d %d\n", x.ID, int64(x.Swap), int64(x.Display), x.Sim, x.Seg, b2i(x.HasSim), b2i(x.Shown))
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("observe: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("observe: %w", err)
+	}
+	return nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ReadFrameLog reads a log written by WriteFile.
+func ReadFrameLog(path string) ([]LogFrame, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("observe: %w", err)
+	}
+	lines := strings.Split(string(data), "\n")
+	if len(lines) == 0 || lines[0] != logHeader {
+		return nil, fmt.Errorf("observe: %s is not a tickframe frame log", path)
+	}
+	var out []LogFrame
+	for i, ln := range lines[1:] {
+		if ln == "" || ln[0] == '#' {
+			continue
+		}
+		f := strings.Fields(ln)
+		if len(f) != 7 {
+			return nil, fmt.Errorf("observe: %s:%d: %d fields, want 7", path, i+2, len(f))
+		}
+		var x LogFrame
+		var e [7]error
+		var swap, disp int64
+		x.ID, e[0] = strconv.ParseUint(f[0], 10, 64)
+		swap, e[1] = strconv.ParseInt(f[1], 10, 64)
+		disp, e[2] = strconv.ParseInt(f[2], 10, 64)
+		x.Sim, e[3] = strconv.ParseFloat(f[3], 64)
+		x.Seg, e[4] = strconv.ParseFloat(f[4], 64)
+		x.HasSim, x.Shown = f[5] == "1", f[6] == "1"
+		for _, err := range e {
+			if err != nil {
+				return nil, fmt.Errorf("observe: %s:%d: %v", path, i+2, err)
+			}
+		}
+		x.Swap, x.Display = time.Duration(swap), time.Duration(disp)
+		if len(out) > 0 && x.ID <= out[len(out)-1].ID {
+			return nil, fmt.Errorf("observe: %s:%d: frame %d after frame %d", path, i+2, x.ID, out[len(out)-1].ID)
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}

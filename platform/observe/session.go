@@ -1,0 +1,121 @@
+package observe
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tickframe/tickframe/platform/present"
+)
+
+// Config configures an observation.
+type Config struct {
+	// Display is the X display watched ("" means $DISPLAY), FB its
+	// framebuffer file (Xvfb's -fbdir screen file).
+	Display, FB string
+	// Title is the title of the window whose marker is read.
+	Title string
+	// Interval and Priority are the Watcher's.
+	Interval time.Duration
+	Priority int
+	// WindowTimeout is how long to wait for the window to appear; 0
+	// means 30 s.
+	WindowTimeout time.Duration
+}
+
+// Session is an observation under way: the watcher on its thread and the
+// display's vblanks, followed from a connection of the observer's own.
+type Session struct {
+	cfg     Config
+	fb      *Framebuffer
+	tracker *present.Tracker
+	gridErr error
+	cancel  context.CancelFunc
+	done    chan struct{}
+	res     Result
+	err     error
+}
+
+// Result is what a session saw.
+type Result struct {
+	Changes []Change
+	Watch   WatchStats
+	// Window is where the marker was read: X, Y, W, H on the screen.
+	Window [4]int
+	// Grid places times on the display's vblanks, as measured by the
+	// observer's own connection; VblankSource names where they came from
+	// ("" and Grid nil when the display gave none) and Period is theirs.
+	Grid         Grid
+	VblankSource string
+	Period       time.Duration
+}
+
+// Start opens the framebuffer and the vblank feed and starts watching as
+// soon as the window titled cfg.Title appears.
+func Start(cfg Config) (*Session, error) {
+	fb, err := OpenFramebuffer(cfg.FB)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{cfg: cfg, fb: fb, done: make(chan struct{})}
+	s.tracker, s.gridErr = present.Open(present.Options{Now: monotonic, Display: cfg.Display, VblanksOnly: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	go s.run(ctx)
+	return s, nil
+}
+
+func (s *Session) run(ctx context.Context) {
+	defer close(s.done)
+	timeout := s.cfg.WindowTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	deadline := time.Now().Add(timeout)
+	var x, y, w, h int
+	for {
+		var err error
+		x, y, w, h, err = present.FindWindow(s.cfg.Display, s.cfg.Title)
+		if err == nil && w > 0 && h > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			s.err = fmt.Errorf("observe: no window titled %q appeared in %v", s.cfg.Title, timeout)
+			return
+		}
+		select {
+		case <-ctx.Done():
+			s.err = fmt.Errorf("observe: stopped before a window titled %q appeared", s.cfg.Title)
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	s.res.Window = [4]int{x, y, w, h}
+	wa := Watcher{FB: s.fb, X: x, Y: y, W: w, H: h, Interval: s.cfg.Interval, Priority: s.cfg.Priority}
+	s.res.Changes, s.res.Watch, s.err = wa.Run(ctx)
+}
+
+// Stop ends the observation and returns what it saw.
+func (s *Session) Stop() (Result, error) {
+	s.cancel()
+	<-s.done
+	if s.tracker != nil {
+		if err := s.tracker.Close(); err != nil && s.err == nil {
+			s.err = err
+		}
+		g := s.tracker.Grid()
+		if g.Known() {
+			s.res.Grid = func(t time.Duration) (time.Duration, bool) {
+				at, _, ok := g.Next(t)
+				return at, ok
+			}
+			s.res.VblankSource, s.res.Period = g.Source(), g.Period()
+		}
+	}
+	_ = s.fb.Close()
+	return s.res, s.err
+}
+
+// GridErr says why the observer has no vblanks of the display, nil when it
+// has them.
+func (s *Session) GridErr() error { return s.gridErr }

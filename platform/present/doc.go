@@ -1,0 +1,36 @@
+// Package present says when each swapped frame reached the display, from
+// the display system itself wherever the platform can tell, and where the
+// display's vblanks fall.
+//
+// A Tracker is opened on the render thread after the window, and picks its
+// source at run time (Tracker.Source names it):
+//
+//   - SourceComplete: X11 with DRI3/Present (Mesa on a real GPU). The
+//     swap is a PresentPixmap; the tracker selects PresentCompleteNotify on
+//     the app's window from a connection of its own and reads, per swap,
+//     the UST and MSC the server reports and the mode (copy, flip, skip:
+//     a skipped frame was never shown). Completions are matched to swaps
+//     in order of their serials.
+//   - SourceRoundTrip: the software path (Mesa's drisw under Xvfb, VNC,
+//     remote desktops), where the swap copies the image into the X server
+//     with a PutImage and no Present event follows. An X round trip on the
+//     app's own connection right after the swap returns once the server
+//     has processed every request before it, the image included: the
+//     frame is in the server's framebuffer by then, and shown at the next
+//     vblank after.
+//   - SourceDWM (Windows): DwmGetCompositionTimingInfo's vblank and
+//     refresh period, for a composed desktop.
+//   - SourceModel, only where none of these exists: the caller's own
+//     estimate, which it must label as a model.
+//
+// The vblanks come, where the display system gives them, from the same
+// place: on X11 from PresentNotifyMSC completions on the window's CRTC (on
+// Xvfb its fake CRTC, whose rate -fakescreenfps sets), each with the UST
+// and MSC of one vblank. Grid holds them; its rate is measured from the
+// USTs, not taken from a mode line. MSC gaps between frames are missed
+// vblanks, counted from the display's own counter.
+//
+// Times are on the caller's clock (Options.Now): the X server's UST is
+// CLOCK_MONOTONIC in microseconds, which the tracker maps onto that clock
+// once, at Open.
+package present

@@ -1,0 +1,5 @@
+//go:build linux && !wayland
+
+package present
+
+var OpenWindow = openWindow

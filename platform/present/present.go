@@ -1,0 +1,263 @@
+package present
+
+import (
+	"math"
+	"sync/atomic"
+	"time"
+)
+
+// The sources a Tracker reports (Tracker.Source).
+const (
+	// SourceComplete is PresentCompleteNotify per swap (DRI3/Present).
+	SourceComplete = "x11-present-complete"
+	// SourceRoundTrip is an X round trip after each swap on the app's
+	// connection (the software path), shown at the next measured vblank.
+	SourceRoundTrip = "x11-roundtrip"
+	// SourceDWM is the Windows compositor's timing.
+	SourceDWM = "dwm"
+	// SourceModel means the display system tells nothing: the caller's
+	// estimate, labelled as a model.
+	SourceModel = "model"
+)
+
+// The sources of the vblank grid (Grid.Source).
+const (
+	VblankPresentMSC = "present-msc" // PresentNotifyMSC completions
+	VblankDWM        = "dwm"         // DwmGetCompositionTimingInfo
+)
+
+// Mode is how a frame reached the display.
+type Mode uint8
+
+const (
+	// ModeLanded: the image reached the server's framebuffer (the
+	// software path), shown at the next vblank.
+	ModeLanded Mode = iota
+	// ModeCopy and ModeFlip: Present copied or flipped it at the vblank.
+	ModeCopy
+	ModeFlip
+	// ModeSkip: a newer frame replaced it before its vblank; never shown.
+	ModeSkip
+)
+
+func (m Mode) String() string {
+	switch m {
+	case ModeLanded:
+		return "landed"
+	case ModeCopy:
+		return "copy"
+	case ModeFlip:
+		return "flip"
+	case ModeSkip:
+		return "skip"
+	}
+	return "unknown"
+}
+
+// Frame is what the display system said of one swapped frame.
+type Frame struct {
+	// ID is the caller's frame id, as given to Tracker.Swapped.
+	ID uint64
+	// Swap is when the swap was called, Landed when the frame was known
+	// to be in the display server (the round trip's return; for Present,
+	// the completion's UST).
+	Swap, Landed time.Duration
+	// Display is the vblank the frame was shown at; MSC its count (0
+	// where the grid has none). For ModeSkip both are the vblank of the
+	// frame that replaced it.
+	Display time.Duration
+	MSC     uint64
+	Mode    Mode
+}
+
+// Shown reports whether the frame reached the screen.
+func (f *Frame) Shown() bool { return f.Mode != ModeSkip }
+
+// Grid is the display's vblank timeline as measured: a line through the
+// vblanks the display system reported (time against MSC), fitted by least
+// squares, so that a server whose reports scatter around the vblank (Xvfb's
+// fake CRTC reports the time its millisecond timer fired) still gives one
+// steady grid, and one whose reports are exact gives them back exactly.
+// One goroutine writes it (Observe); any number read it, without locks and
+// without allocating (a sequence lock).
+type Grid struct {
+	seq    atomic.Uint64
+	anchor atomic.Int64 // ns on the caller's clock: the fitted time of MSC msc
+	msc    atomic.Uint64
+	period atomic.Int64 // ns; 0: not known yet
+	count  atomic.Uint64
+	source atomic.Pointer[string]
+
+	// The writer's own state: the fit's sums, in ns and vblanks since
+	// the first report.
+	started          bool
+	at0              time.Duration
+	msc0, last       uint64
+	n                float64
+	sx, sy, sxx, sxy float64
+	off              int // reports in a row off the fitted line
+}
+
+// vblank is one consistent reading of the grid.
+type vblank struct {
+	at     time.Duration
+	msc    uint64
+	period time.Duration
+}
+
+func (g *Grid) read() (vblank, bool) {
+	for {
+		s := g.seq.Load()
+		if s&1 != 0 {
+			continue // being written
+		}
+		v := vblank{at: time.Duration(g.anchor.Load()), msc: g.msc.Load(), period: time.Duration(g.period.Load())}
+		if g.seq.Load() == s {
+			return v, v.period > 0
+		}
+	}
+}
+
+// Observe records one vblank reported by the display system: it happened
+// at time at and is number msc. A report more than a quarter period off
+// the fitted line is left out of the fit (a starved server's late timer);
+// three in a row start a new fit (a mode switch, another CRTC). Only one
+// goroutine may call it.
+func (g *Grid) Observe(at time.Duration, msc uint64) {
+	if g.started && msc <= g.last {
+		return // a repeat, or from before the fit's start
+	}
+	if !g.started {
+		g.reset(at, msc)
+		return
+	}
+	x, y := float64(msc-g.msc0), float64(at-g.at0)
+	if v, ok := g.read(); ok {
+		want := v.at + time.Duration(int64(msc-v.msc))*v.period
+		if d := at - want; d > v.period/4 || d < -v.period/4 {
+			if g.off++; g.off >= 3 {
+				g.reset(at, msc)
+			}
+			return
+		}
+	}
+	g.off = 0
+	g.last = msc
+	g.n++
+	g.sx += x
+	g.sy += y
+	g.sxx += x * x
+	g.sxy += x * y
+	den := g.n*g.sxx - g.sx*g.sx
+	if den <= 0 {
+		return
+	}
+	slope := (g.n*g.sxy - g.sx*g.sy) / den
+	icept := (g.sy - slope*g.sx) / g.n
+	if slope <= 0 {
+		return
+	}
+	g.publish(g.at0+time.Duration(math.Round(icept+slope*x)), msc, time.Duration(math.Round(slope)))
+}
+
+func (g *Grid) reset(at time.Duration, msc uint64) {
+	g.started, g.at0, g.msc0, g.last, g.off = true, at, msc, msc, 0
+	g.n, g.sx, g.sy, g.sxx, g.sxy = 1, 0, 0, 0, 0
+	g.publish(at, msc, 0)
+}
+
+func (g *Grid) publish(at time.Duration, msc uint64, period time.Duration) {
+	g.seq.Add(1)
+	g.anchor.Store(int64(at))
+	g.msc.Store(msc)
+	g.period.Store(int64(period))
+	g.seq.Add(1)
+	g.count.Add(1)
+}
+
+// SetSource names where the vblanks come from.
+func (g *Grid) SetSource(s string) { g.source.Store(&s) }
+
+// Source names where the vblanks come from ("" before any).
+func (g *Grid) Source() string {
+	if p := g.source.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// Known reports whether the grid has a period yet (two vblanks reported).
+func (g *Grid) Known() bool {
+	_, ok := g.read()
+	return ok
+}
+
+// Count is how many vblank reports the grid took.
+func (g *Grid) Count() uint64 { return g.count.Load() }
+
+// Period returns the measured period (0 before two vblanks).
+func (g *Grid) Period() time.Duration {
+	v, _ := g.read()
+	return v.period
+}
+
+// Hz returns the measured refresh rate (0 before two vblanks).
+func (g *Grid) Hz() float64 {
+	if p := g.Period(); p > 0 {
+		return 1e9 / float64(p)
+	}
+	return 0
+}
+
+// Next returns the first vblank at or after t and its MSC; ok is false
+// before the grid is known.
+func (g *Grid) Next(t time.Duration) (at time.Duration, msc uint64, ok bool) {
+	v, ok := g.read()
+	if !ok {
+		return 0, 0, false
+	}
+	k := int64(math.Ceil(float64(t-v.at) / float64(v.period)))
+	return v.at + time.Duration(k)*v.period, uint64(int64(v.msc) + k), true
+}
+
+// ring is a single-producer, single-consumer queue of frames: the event
+// thread pushes completions, the render thread pops them. It drops (and
+// counts) what does not fit rather than blocking or allocating.
+type ring struct {
+	head, tail atomic.Uint64
+	_          [48]byte // keep the indices off the slots' cache line
+	slots      [ringSize]completion
+	dropped    atomic.Uint64
+}
+
+// ringSize is how many completions may wait: 2 s of frames at 128 Hz,
+// far more than a render thread reading them every frame leaves behind.
+const ringSize = 256
+
+// completion is one PresentCompleteNotify for a presented pixmap.
+type completion struct {
+	serial uint32
+	at     time.Duration
+	msc    uint64
+	mode   Mode
+}
+
+func (r *ring) push(c completion) {
+	t := r.tail.Load()
+	if t-r.head.Load() == ringSize {
+		r.dropped.Add(1)
+		return
+	}
+	r.slots[t%ringSize] = c
+	r.tail.Store(t + 1)
+}
+
+func (r *ring) pop() (completion, bool) {
+	h := r.head.Load()
+	if h == r.tail.Load() {
+		return completion{}, false
+	}
+	c := r.slots[h%ringSize]
+	r.head.Store(h + 1)
+	return c, true
+}

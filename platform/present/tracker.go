@@ -1,0 +1,193 @@
+package present
+
+import (
+	"errors"
+	"time"
+)
+
+// Options configures a Tracker.
+type Options struct {
+	// Now is the caller's clock, on which every time is given. Required.
+	Now func() time.Duration
+	// Display is the X display the tracker connects to for its events
+	// ("" means $DISPLAY).
+	Display string
+	// VblanksOnly follows the display's vblanks and nothing else: no
+	// window, no swaps (an observer outside the app).
+	VblanksOnly bool
+}
+
+// Tracker follows the frames an app swaps to the display and says when
+// each was shown, from the best source the platform has (see the package
+// doc). Open, Swapped, Collect and Close must be called on the render
+// thread, the one whose GL context is current; Grid may be read anywhere.
+type Tracker struct {
+	now    func() time.Duration
+	grid   Grid
+	ring   ring
+	source string
+	plat   platform
+
+	swaps  [swapRing]swapRecord
+	nSwaps uint64
+	// The PresentCompleteNotify matching: the first completion's serial
+	// is the first swap's; completions of swaps before completeFrom were
+	// reported another way (see probeSwaps).
+	serial0      uint32
+	haveSerial   bool
+	completeFrom uint64
+	probing      int
+	completions  uint64
+
+	out        [outSize]Frame
+	outH, outT uint64
+
+	stats Stats
+}
+
+// Stats are the tracker's own counts.
+type Stats struct {
+	// RoundTrips counts the round trips made after swaps; RoundTripMax is
+	// the longest, RoundTripTotal their sum.
+	RoundTrips     uint64
+	RoundTripMax   time.Duration
+	RoundTripTotal time.Duration
+	// Completions counts PresentCompleteNotify events for the window's
+	// pixmaps; Unmatched those no swap matched; Lost the frames whose
+	// report did not fit the queue.
+	Completions, Unmatched, Lost uint64
+}
+
+// swapRing is how many swaps wait for their completion: a display queues
+// at most a few frames, a stalled event thread a few dozen.
+const swapRing = 128
+
+// outSize is how many reported frames wait for Collect.
+const outSize = 64
+
+// probeSwaps is how many swaps the tracker waits for PresentCompleteNotify
+// before it decides that the swap does not go through Present. Those
+// first frames are reported by the round trip.
+const probeSwaps = 8
+
+type swapRecord struct {
+	id, n uint64
+	at    time.Duration
+}
+
+// ErrNoClock is returned by Open without Options.Now.
+var ErrNoClock = errors.New("present: Options.Now is required")
+
+// Open starts a tracker for the window whose GL context is current (or,
+// with VblanksOnly, for the display's vblanks alone). A platform without
+// any display feedback gives a tracker whose Source is SourceModel and
+// whose Collect reports nothing; the error says why the display system's
+// own feedback is not there.
+func Open(o Options) (*Tracker, error) {
+	if o.Now == nil {
+		return nil, ErrNoClock
+	}
+	t := &Tracker{now: o.Now, source: SourceModel, completeFrom: ^uint64(0)}
+	err := t.plat.open(t, o)
+	return t, err
+}
+
+// Source names where the frames' display times come from.
+func (t *Tracker) Source() string { return t.source }
+
+// Measured reports whether the display system reports the frames (any
+// source but the model).
+func (t *Tracker) Measured() bool { return t.source != SourceModel }
+
+// Grid returns the measured vblank timeline.
+func (t *Tracker) Grid() *Grid { return &t.grid }
+
+// Stats returns the tracker's counts.
+func (t *Tracker) Stats() Stats {
+	s := t.stats
+	s.Lost += t.ring.dropped.Load()
+	return s
+}
+
+// Swapped records that frame id was swapped at swapAt; call it right after
+// the swap returns. On the round-trip path it makes the round trip, which
+// blocks the caller for as long as the server takes to process the
+// swap's image (and no longer). It does not allocate.
+func (t *Tracker) Swapped(id uint64, swapAt time.Duration) {
+	n := t.nSwaps
+	t.nSwaps++
+	t.swaps[n%swapRing] = swapRecord{id: id, n: n, at: swapAt}
+	if t.source != SourceRoundTrip {
+		t.plat.swapped(t, id, swapAt)
+		return
+	}
+	start := t.now()
+	t.plat.roundTrip()
+	landed := t.now()
+	d := landed - start
+	t.stats.RoundTrips++
+	t.stats.RoundTripTotal += d
+	t.stats.RoundTripMax = max(t.stats.RoundTripMax, d)
+	f := Frame{ID: id, Swap: swapAt, Landed: landed, Display: landed, Mode: ModeLanded}
+	if at, msc, ok := t.grid.Next(landed); ok {
+		f.Display, f.MSC = at, msc
+	}
+	t.emit(f)
+	if t.probing > 0 {
+		t.probing--
+		if t.probing == 0 && t.completions >= probeSwaps/2 {
+			// The swaps go through Present: its completions from now on.
+			t.source, t.completeFrom = SourceComplete, t.nSwaps
+		}
+	}
+}
+
+// Collect returns the next frame whose display the display system has
+// reported, in swap order, and false when none is waiting. It does not
+// allocate.
+func (t *Tracker) Collect() (Frame, bool) {
+	for {
+		c, ok := t.ring.pop()
+		if !ok {
+			break
+		}
+		t.complete(c)
+	}
+	if t.outH == t.outT {
+		return Frame{}, false
+	}
+	f := t.out[t.outH%outSize]
+	t.outH++
+	return f, true
+}
+
+// complete matches one PresentCompleteNotify to its swap.
+func (t *Tracker) complete(c completion) {
+	t.completions++
+	t.stats.Completions++
+	if !t.haveSerial {
+		t.serial0, t.haveSerial = c.serial, true
+	}
+	n := uint64(c.serial - t.serial0)
+	if n < t.completeFrom {
+		return // reported by the round trip while probing
+	}
+	rec := t.swaps[n%swapRing]
+	if rec.n != n || n >= t.nSwaps {
+		t.stats.Unmatched++
+		return
+	}
+	t.emit(Frame{ID: rec.id, Swap: rec.at, Landed: c.at, Display: c.at, MSC: c.msc, Mode: c.mode})
+}
+
+func (t *Tracker) emit(f Frame) {
+	if t.outT-t.outH == outSize {
+		t.outH++ // the oldest is lost rather than the newest
+		t.stats.Lost++
+	}
+	t.out[t.outT%outSize] = f
+	t.outT++
+}
+
+// Close stops the tracker's thread and closes its connection.
+func (t *Tracker) Close() error { return t.plat.close() }

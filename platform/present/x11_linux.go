@@ -1,0 +1,311 @@
+//go:build linux && !wayland
+
+package present
+
+/*
+#cgo LDFLAGS: -lX11 -lXpresent
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <time.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/extensions/Xpresent.h>
+
+typedef struct {
+	uint32_t serial;
+	uint64_t ust, msc;
+	int kind, mode;
+} tf_complete;
+
+static Display *tf_open(const char *name) { return XOpenDisplay(name); }
+
+static int tf_present(Display *d, int *opcode) {
+	int ev, err;
+	return XPresentQueryExtension(d, opcode, &ev, &err);
+}
+
+static Window tf_root(Display *d) { return DefaultRootWindow(d); }
+
+static void tf_watch(Display *d, Window w, uint32_t serial) {
+	XPresentSelectInput(d, w, PresentCompleteNotifyMask);
+	// Target 0, divisor 0: completes at once with the current MSC.
+	XPresentNotifyMSC(d, w, serial, 0, 0, 0);
+	XFlush(d);
+}
+
+static void tf_notify(Display *d, Window w, uint32_t serial, uint64_t msc) {
+	XPresentNotifyMSC(d, w, serial, msc, 0, 0);
+	XFlush(d);
+}
+
+// tf_wait blocks until the connection has an event (1), stopfd is
+// readable (-1) or the server went away (-2).
+static int tf_wait(Display *d, int stopfd) {
+	for (;;) {
+		if (XPending(d) > 0)
+			return 1;
+		struct pollfd p[2] = {{ConnectionNumber(d), POLLIN, 0}, {stopfd, POLLIN, 0}};
+		if (poll(p, 2, -1) < 0)
+			continue;
+		if (p[1].revents)
+			return -1;
+		if (p[0].revents & (POLLERR | POLLHUP))
+			return -2;
+	}
+}
+
+// tf_next takes the next event and reports whether it was a Present
+// completion, filling c.
+static int tf_next(Display *d, int opcode, tf_complete *c) {
+	XEvent ev;
+	XNextEvent(d, &ev);
+	if (ev.type != GenericEvent || ev.xcookie.extension != opcode)
+		return 0;
+	if (!XGetEventData(d, &ev.xcookie))
+		return 0;
+	int ok = 0;
+	if (ev.xcookie.evtype == PresentCompleteNotify) {
+		XPresentCompleteNotifyEvent *e = ev.xcookie.data;
+		c->serial = e->serial_number;
+		c->ust = e->ust;
+		c->msc = e->msc;
+		c->kind = e->kind;
+		c->mode = e->mode;
+		ok = 1;
+	}
+	XFreeEventData(d, &ev.xcookie);
+	return ok;
+}
+
+static void tf_sync(void *d) { XSync((Display *)d, False); }
+
+static int64_t tf_mono(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+// tf_find looks for a top-level window (a child of the root, or the child
+// of one, as a window manager's frame holds it) named name, and gives its
+// position on the root and its size.
+static int tf_find_in(Display *d, Window parent, const char *name, int depth, Window *found) {
+	Window root, par, *kids = NULL;
+	unsigned n = 0;
+	if (!XQueryTree(d, parent, &root, &par, &kids, &n))
+		return 0;
+	int ok = 0;
+	for (unsigned i = n; i-- > 0 && !ok;) {
+		char *wn = NULL;
+		if (XFetchName(d, kids[i], &wn) && wn) {
+			if (strcmp(wn, name) == 0) {
+				*found = kids[i];
+				ok = 1;
+			}
+			XFree(wn);
+		}
+		if (!ok && depth > 0)
+			ok = tf_find_in(d, kids[i], name, depth - 1, found);
+	}
+	if (kids)
+		XFree(kids);
+	return ok;
+}
+
+static int tf_find(Display *d, const char *name, int *x, int *y, int *w, int *h) {
+	Window win, child;
+	if (!tf_find_in(d, DefaultRootWindow(d), name, 1, &win))
+		return 0;
+	XWindowAttributes a;
+	if (!XGetWindowAttributes(d, win, &a))
+		return 0;
+	XTranslateCoordinates(d, win, DefaultRootWindow(d), 0, 0, x, y, &child);
+	*w = a.width;
+	*h = a.height;
+	return 1;
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+	"unsafe"
+
+	"github.com/go-gl/glfw/v3.3/glfw"
+	"golang.org/x/sys/unix"
+)
+
+// mscSerial marks the tracker's own PresentNotifyMSC requests, so that
+// another client's on the same window (Mesa's glXWaitForMscOML) are not
+// taken for its vblanks.
+const mscSerial = 0x7ace0000
+
+// x11 is the tracker's own connection to the X server and the thread that
+// reads its events.
+type x11 struct {
+	dpy    *C.Display
+	opcode C.int
+	win    C.Window
+	stop   [2]int // a pipe: closing stop[1] ends the event thread
+	done   chan struct{}
+	offset time.Duration // CLOCK_MONOTONIC minus the caller's clock
+	grid   *Grid
+	ring   *ring
+	// Written by the event thread only, read after done.
+	err error
+}
+
+// openX11 connects to display name ("" means $DISPLAY), checks for
+// Present and starts following window win's vblanks and presents (0: the
+// root window's vblanks).
+func openX11(name string, win uint64, now func() time.Duration, g *Grid, r *ring) (*x11, error) {
+	var cname *C.char
+	if name != "" {
+		cname = C.CString(name)
+		defer C.free(unsafe.Pointer(cname))
+	} else if os.Getenv("DISPLAY") == "" {
+		return nil, errors.New("present: no X display (DISPLAY is not set)")
+	}
+	dpy := C.tf_open(cname)
+	if dpy == nil {
+		return nil, fmt.Errorf("present: cannot open X display %q", name)
+	}
+	x := &x11{dpy: dpy, win: C.Window(win), done: make(chan struct{}), grid: g, ring: r}
+	if C.tf_present(dpy, &x.opcode) == 0 {
+		C.XCloseDisplay(dpy)
+		return nil, errors.New("present: the X server has no Present extension")
+	}
+	if x.win == 0 {
+		x.win = C.tf_root(dpy)
+	}
+	x.offset = monoOffset(now)
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		C.XCloseDisplay(dpy)
+		return nil, fmt.Errorf("present: %w", err)
+	}
+	x.stop = p
+	g.SetSource(VblankPresentMSC)
+	C.tf_watch(dpy, x.win, mscSerial)
+	go x.loop()
+	return x, nil
+}
+
+// monoOffset measures CLOCK_MONOTONIC minus now(): the reading whose two
+// CLOCK_MONOTONIC samples around now() lie closest.
+func monoOffset(now func() time.Duration) time.Duration {
+	best, off := time.Duration(1<<62), time.Duration(0)
+	for range 16 {
+		a := time.Duration(C.tf_mono())
+		c := now()
+		b := time.Duration(C.tf_mono())
+		if b-a < best {
+			best, off = b-a, (a+b)/2-c
+		}
+	}
+	return off
+}
+
+// monotonic reads CLOCK_MONOTONIC.
+func monotonic() time.Duration { return time.Duration(C.tf_mono()) }
+
+// loop reads the connection's events until stop: it re-arms a
+// PresentNotifyMSC for the next vblank at each one, so that every vblank
+// is reported, and queues the completions of presented pixmaps.
+func (x *x11) loop() {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer close(x.done)
+	var c C.tf_complete
+	armed := false // a NotifyMSC after the first, for a vblank to come
+	for {
+		switch C.tf_wait(x.dpy, C.int(x.stop[0])) {
+		case -1:
+			return
+		case -2:
+			x.err = errors.New("present: the X server closed the connection")
+			return
+		}
+		if C.tf_next(x.dpy, x.opcode, &c) == 0 {
+			continue
+		}
+		at := time.Duration(c.ust)*time.Microsecond - x.offset
+		switch c.kind {
+		case C.PresentCompleteKindNotifyMSC:
+			if uint32(c.serial) != mscSerial {
+				continue // another client's
+			}
+			// The first completion is immediate, with the current time
+			// rather than a vblank's; the ones after it are vblanks.
+			if armed {
+				x.grid.Observe(at, uint64(c.msc))
+			}
+			armed = true
+			C.tf_notify(x.dpy, x.win, mscSerial, c.msc+1)
+		case C.PresentCompleteKindPixmap:
+			mode := ModeCopy
+			switch c.mode {
+			case C.PresentCompleteModeFlip:
+				mode = ModeFlip
+			case C.PresentCompleteModeSkip:
+				mode = ModeSkip
+			}
+			x.ring.push(completion{serial: uint32(c.serial), at: at, msc: uint64(c.msc), mode: mode})
+		}
+	}
+}
+
+func (x *x11) close() error {
+	unix.Close(x.stop[1])
+	<-x.done
+	unix.Close(x.stop[0])
+	C.XCloseDisplay(x.dpy)
+	return x.err
+}
+
+// glfwX11 returns GLFW's X connection and the window of the current GL
+// context, or nil when GLFW has none (not initialised, or not on X11).
+// It must be called on the main thread.
+func glfwX11() (unsafe.Pointer, uint64) {
+	defer func() { _ = recover() }() // go-gl panics when GLFW is not initialised
+	w := glfw.GetCurrentContext()
+	if w == nil {
+		return nil, 0
+	}
+	d := unsafe.Pointer(glfw.GetX11Display())
+	if d == nil {
+		return nil, 0
+	}
+	return d, uint64(w.GetX11Window())
+}
+
+// roundTrip makes an X round trip on connection d: it returns once the
+// server has processed every request sent on it before.
+func roundTrip(d unsafe.Pointer) { C.tf_sync(d) }
+
+// FindWindow returns the position on the root window and the size of the
+// top-level window titled name on X display display ("" means $DISPLAY).
+func FindWindow(display, name string) (x, y, w, h int, err error) {
+	var cd *C.char
+	if display != "" {
+		cd = C.CString(display)
+		defer C.free(unsafe.Pointer(cd))
+	}
+	dpy := C.tf_open(cd)
+	if dpy == nil {
+		return 0, 0, 0, 0, fmt.Errorf("present: cannot open X display %q", display)
+	}
+	defer C.XCloseDisplay(dpy)
+	cn := C.CString(name)
+	defer C.free(unsafe.Pointer(cn))
+	var cx, cy, cw, ch C.int
+	if C.tf_find(dpy, cn, &cx, &cy, &cw, &ch) == 0 {
+		return 0, 0, 0, 0, fmt.Errorf("present: no window titled %q on the display", name)
+	}
+	return int(cx), int(cy), int(cw), int(ch), nil
+}
