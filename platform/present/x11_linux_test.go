@@ -123,10 +123,15 @@ func TestCompletionsMatchPresents(t *testing.T) {
 		serial++
 		id++
 	}
-	for range 30 {
+	for n := range 30 {
+		// One frame a vblank, as a vsynced swap: the next present waits
+		// for the last one's completion.
 		present1(0)
-		time.Sleep(8 * time.Millisecond) // a little over a period: one frame a vblank
-		collect()
+		deadline := time.Now().Add(time.Second)
+		for tr.Stats().Completions <= uint64(n) && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+			collect()
+		}
 	}
 	if tr.Source() != present.SourceComplete {
 		t.Fatalf("source %q after 30 presents with completions, want %q (stats %+v)", tr.Source(), present.SourceComplete, tr.Stats())
