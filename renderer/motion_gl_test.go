@@ -51,25 +51,38 @@ func motionBodies(rng *rand.Rand, old []simthread.Body, n int, dt float32) []sim
 			// allows for)
 			b.Pos, b.Rot = vec(10), mgl32.QuatRotate(float32(rng.Float64()), vec(1).Normalize()).Mul(prev.Rot)
 		case 1: // a fast spin about a fixed axis: 200° to 600° a step
+			// (the older body's spin, if it has one: an axis that jumps
+			// is an impact, slerped)
 			axis := vec(1).Normalize()
 			b.AngVel = axis.Mul(float32((3.5 + rng.Float64()*7) / float64(dt)))
+			if prev.AngVel != (mgl32.Vec3{}) {
+				b.AngVel = prev.AngVel
+				axis = b.AngVel.Normalize()
+			}
 			b.Rot = mgl32.QuatRotate(b.AngVel.Len()*dt, axis).Mul(prev.Rot)
 			b.Pos, b.Vel = prev.Pos, vec(2)
 		case 2: // nearly still
 			b.Pos, b.Vel = prev.Pos.Add(vec(1e-4)), vec(1e-3)
 			b.Rot, b.AngVel = prev.Rot, vec(1e-3)
-		case 3: // a velocity only at one end
-			b.Vel = vec(5)
-			b.Pos = prev.Pos.Add(b.Vel.Mul(dt))
+		case 3: // a velocity only at one end: a start or a stop
+			if prev.Vel == (mgl32.Vec3{}) {
+				b.Vel = vec(5)
+			}
+			b.Pos = prev.Pos.Add(prev.Vel.Add(b.Vel).Mul(dt / 2))
 			b.Rot, b.AngVel = prev.Rot, mgl32.Vec3{}
 		case 4: // non-finite velocities count as none
 			b.Pos, b.Rot = vec(10), prev.Rot
 			b.Vel = mgl32.Vec3{float32(math.Inf(1)), 0, 0}
 			b.AngVel = mgl32.Vec3{0, float32(math.NaN()), 0}
-		default: // moving and tumbling
+		default: // moving and tumbling, with velocities that explain the
+			// motion more or less (interp.Consistent: others are lerped)
 			b.Vel, b.AngVel = vec(5), vec(6)
-			b.Pos = prev.Pos.Add(b.Vel.Mul(dt)).Add(vec(0.05))
-			b.Rot = mgl32.QuatRotate(b.AngVel.Len()*dt, b.AngVel.Normalize()).Mul(prev.Rot)
+			if prev.Vel != (mgl32.Vec3{}) {
+				b.Vel, b.AngVel = prev.Vel.Add(vec(0.5)), prev.AngVel.Add(vec(0.5))
+			}
+			b.Pos = prev.Pos.Add(prev.Vel.Add(b.Vel).Mul(dt / 2)).Add(vec(0.001))
+			turn := prev.AngVel.Add(b.AngVel).Mul(dt / 2)
+			b.Rot = mgl32.QuatRotate(turn.Len(), turn.Normalize()).Mul(prev.Rot)
 		}
 		if i%37 == 5 {
 			b.Epoch++ // teleported

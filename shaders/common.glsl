@@ -69,6 +69,8 @@ const float TURN = 6.28318530717959;
 // AXIS_EPS: below this length a quaternion's vector part has no
 // meaningful direction in float32 (interp's axisEps).
 const float AXIS_EPS = 1e-6;
+// HERMITE_SLACK: interp's hermiteSlack, a sixteenth of ½(|v0| + |v1|).
+const float HERMITE_SLACK = 1.0 / 32.0;
 
 // hermite3 mirrors interp.Hermite: the cubic Hermite curve from p0 to p1
 // with tangents v0·dt and v1·dt, as the lerp plus a small correction, so
@@ -79,6 +81,29 @@ vec3 hermite3(vec3 p0, vec3 v0, vec3 p1, vec3 v1, float dt, float t) {
     vec3 m1 = v1 * dt - d;
     float s = 1.0 - t;
     return p0 + d * t + (m0 * s - m1 * t) * (t * s);
+}
+
+// hermiteConsistent mirrors interp.Consistent: whether the velocities v0
+// and v1 explain the displacement d over dt seconds (along each axis, the
+// trapezoid rule within a sixteenth of the axis's speeds' distance; and a
+// velocity change no larger than √2 times the larger speed). Hermite mode lerps a
+// pair they do not explain.
+bool hermiteConsistent(vec3 d, vec3 v0, vec3 v1, float dt) {
+    vec3 r = d - 0.5 * (v0 + v1) * dt;
+    vec3 c = v1 - v0;
+    float top = max(length(v0), length(v1));
+    return all(lessThanEqual(abs(r), HERMITE_SLACK * (abs(v0) + abs(v1)) * dt)) && dot(c, c) <= 2.0 * top * top;
+}
+
+// turnConsistent mirrors interp's consistentTurn: the same tests on a
+// rotation vector, the trapezoid rule on the vector as a whole.
+bool turnConsistent(vec3 phi, vec3 w0, vec3 w1, float dt) {
+    vec3 r = phi - 0.5 * (w0 + w1) * dt;
+    vec3 c = w1 - w0;
+    float l0 = length(w0), l1 = length(w1);
+    float reach = HERMITE_SLACK * (l0 + l1) * dt;
+    float top = max(l0, l1);
+    return dot(r, r) <= reach * reach && dot(c, c) <= 2.0 * top * top;
 }
 
 bool finite3(vec3 v) {
@@ -161,6 +186,19 @@ vec4 quatHermite(vec4 q0, vec3 w0, vec4 q1, vec3 w1, float dt, float t) {
     }
     vec3 phi = quatWinding(quatMul(q1, quatConj(q0)), (w0 + w1) * (0.5 * dt));
     return normalize(quatMul(quatExp(hermite3(vec3(0.0), w0, phi, w1, dt, t)), q0));
+}
+
+// quatConsistent is hermiteConsistent for orientations, on the rotation
+// vector quatHermite takes (see interp's consistentRot); an end that is
+// not finite is slerped (a zero one is the identity, as a zero Rot is).
+bool quatConsistent(vec4 q0, vec3 w0, vec4 q1, vec3 w1, float dt) {
+    if (any(isnan(q0)) || any(isinf(q0)) || any(isnan(q1)) || any(isinf(q1))) {
+        return false;
+    }
+    q0 = quatNormalize(q0);
+    q1 = quatNormalize(q1);
+    vec3 phi = quatWinding(quatMul(q1, quatConj(q0)), (w0 + w1) * (0.5 * dt));
+    return turnConsistent(phi, w0, w1, dt);
 }
 
 // extrap3 mirrors interp.Extrapolate: p moved on by v for e seconds.

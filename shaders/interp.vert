@@ -10,7 +10,8 @@
 //   lerp:        lerp positions and slerp orientations at uAlpha;
 //   hermite:     cubic Hermite positions and turn-counting orientations
 //                with the bodies' velocities over uSpan seconds, for the
-//                bodies that publish them (lerp and slerp for the rest);
+//                bodies that publish them and whose motion they explain
+//                (lerp and slerp for the rest);
 //   extrapolate: the newer snapshot moved on by its velocities for uAhead
 //                seconds, plus uBlend times the body's correction offset
 //                (iCorr*, written by correct.vert at the last switch of
@@ -84,10 +85,13 @@ void main() {
         oPos = vec4(iNextPos, 0.0);
         oRot = quatNormalize(iNextRot); // the identity if unusable
     } else if (uMotion == MOTION_HERMITE) {
-        oPos = vec4(moving(iPrevVel, iNextVel)
+        // Velocities that do not explain the pair's motion (a bounce, a
+        // collision) are not followed: the cubic would swing past both
+        // ends (interp.Consistent).
+        oPos = vec4(moving(iPrevVel, iNextVel) && hermiteConsistent(iNextPos - iPrevPos, iPrevVel, iNextVel, uSpan)
             ? hermite3(iPrevPos, iPrevVel, iNextPos, iNextVel, uSpan, uAlpha)
             : lerp3(iPrevPos, iNextPos, uAlpha), 0.0);
-        oRot = moving(iPrevAngVel, iNextAngVel)
+        oRot = moving(iPrevAngVel, iNextAngVel) && quatConsistent(iPrevRot, iPrevAngVel, iNextRot, iNextAngVel, uSpan)
             ? quatHermite(iPrevRot, iPrevAngVel, iNextRot, iNextAngVel, uSpan, uAlpha)
             : quatSlerp(iPrevRot, iNextRot, uAlpha);
     } else {

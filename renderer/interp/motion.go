@@ -30,7 +30,10 @@ const (
 	// and in the direction, that the angular velocity says (see
 	// HermiteRot). A body with no linear velocity in either snapshot is
 	// lerped, one with no angular velocity in either slerped: zero means
-	// unknown or at rest. Same latency as MotionLerp.
+	// unknown or at rest. So is a body whose velocities do not explain
+	// its motion between the two snapshots (Consistent: a bounce, a
+	// collision, a teleport without a new Epoch), where the cubic would
+	// swing beyond both ends. Same latency as MotionLerp.
 	MotionHermite
 	// MotionExtrapolate adds no render delay: each frame shows the simulation at
 	// its own display time, predicted from the newest snapshot (the
@@ -129,6 +132,74 @@ func Hermite(p0, v0, p1, v1 mgl32.Vec3, dt, t float32) mgl32.Vec3 {
 	}
 	return out
 }
+
+// Consistent reports whether the velocities v0 and v1 (units per second)
+// at the ends of a step of dt seconds explain its displacement d, which is
+// when Hermite mode follows them (BodyPose lerps a pair they do not
+// explain). Two tests, both free of units:
+//
+//   - along each axis, the trapezoid rule, ½(v0 + v1)·dt, which is exact
+//     for any constant acceleration, gives d within a sixteenth of the
+//     distance the axis's speeds cover, ½(|v0| + |v1|)·dt: a smooth
+//     path's residual is of the order of its jerk times dt³ (a uniform
+//     circle turning up to 45° a step passes everywhere);
+//   - the velocity changes over the step by no more than √2 times the
+//     larger speed: a turn of up to 90°, a start from rest or a stop (a
+//     change of 1 times the speed) pass, a head-on reversal (up to 2
+//     times) does not.
+//
+// A contact fails them: a bounce off a wall along the world's axes,
+// at any angle, whose cubic would pass the wall (the residual along the
+// wall's normal is |2f − 1| of that axis's distance, for a bounce at the
+// fraction f of the step; the cubic passes the wall only beyond 0.68), a
+// head-on reversal (a velocity change of twice the speed), a push-out or
+// a velocity killed by a collision solver, a teleport without a new
+// Epoch. Hermite's cubic on such a pair can swing far beyond both ends
+// (x = 3.70 m at +600 m/s, then 3.725 m at −480 m/s, over 1/120 s,
+// draws 4.84 m half-way; its residual is 0.106); the lerp stays on the
+// segment between them. On a pair that passes, the cubic is within
+// ⅛·|v1 − v0|·dt + 0.003·(|v0| + |v1|)·dt of the segment: the
+// excursion of a body under the constant acceleration (v1 − v0)/dt. The
+// shader's hermiteConsistent computes the same in float32.
+func Consistent(d, v0, v1 mgl32.Vec3, dt float32) bool {
+	var cc float32
+	for k := range 3 {
+		r := d[k] - 0.5*(v0[k]+v1[k])*dt
+		if abs32(r) > hermiteSlack*(abs32(v0[k])+abs32(v1[k]))*dt {
+			return false
+		}
+		c := v1[k] - v0[k]
+		cc += c * c
+	}
+	top := max(v0.Len(), v1.Len())
+	return cc <= 2*top*top
+}
+
+// consistentTurn is Consistent for a rotation vector phi: the trapezoid
+// rule on the vector as a whole (a rotation has no walls; its axes are
+// the body's, not the world's).
+func consistentTurn(phi, w0, w1 mgl32.Vec3, dt float32) bool {
+	var rr, cc float32
+	for k := range 3 {
+		r := phi[k] - 0.5*(w0[k]+w1[k])*dt
+		c := w1[k] - w0[k]
+		rr += r * r
+		cc += c * c
+	}
+	l0, l1 := w0.Len(), w1.Len()
+	reach := hermiteSlack * (l0 + l1) * dt
+	top := max(l0, l1)
+	return rr <= reach*reach && cc <= 2*top*top
+}
+
+// hermiteSlack is the share of a step's travel, ½(|v0| + |v1|)·dt, by
+// which the trapezoid rule may miss the displacement (Consistent): 1/16
+// (here with the ½ folded in), above the residual of smooth motion and
+// below that of the contacts that make the cubic overshoot (0.106 for
+// the 600 m/s bounce above).
+const hermiteSlack = 1.0 / 32
+
+func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
 
 // HermiteRot is the orientation interpolation the vertex shader does in
 // Hermite mode, from q0 to q1 (unit quaternions) with world-frame angular
@@ -344,7 +415,9 @@ func extrapolated(b *simthread.Body, ahead float32) Pose {
 //     it is (MotionLerp, MotionHermite);
 //   - MotionLerp: Lerp and Slerp between Prev and Next at Alpha;
 //   - MotionHermite: Hermite and HermiteRot with the velocities over
-//     Span, or Lerp and Slerp for a body without them;
+//     Span, or Lerp and Slerp for a body without them or whose
+//     velocities do not explain its motion over the pair (Consistent:
+//     positions and orientations are judged apart);
 //   - MotionExtrapolate: Extrapolate and ExtrapolateRot of Next by Ahead,
 //     plus
 //     c (the body's Correction after Follow for this plan; nil: none)
@@ -379,16 +452,29 @@ func BodyPose(plan *Plan, i int, c *Correction) (p Pose, ok bool, err error) {
 	from := &plan.Prev.Bodies[i]
 	t := plan.Alpha
 	p.Pos = Lerp(from.Pos, to.Pos, t)
-	if plan.Motion == MotionHermite && moving(from.Vel, to.Vel) {
+	if plan.Motion == MotionHermite && moving(from.Vel, to.Vel) && Consistent(to.Pos.Sub(from.Pos), from.Vel, to.Vel, plan.Span) {
 		p.Pos = Hermite(from.Pos, from.Vel, to.Pos, to.Vel, plan.Span, t)
 	}
 	r0, r1 := bodyRot(from.Rot), bodyRot(to.Rot)
-	if plan.Motion == MotionHermite && moving(from.AngVel, to.AngVel) {
+	if plan.Motion == MotionHermite && moving(from.AngVel, to.AngVel) && consistentRot(r0, from.AngVel, r1, to.AngVel, plan.Span) {
 		p.Rot, err = HermiteRot(r0, from.AngVel, r1, to.AngVel, plan.Span, t)
 	} else {
 		p.Rot, err = Slerp(r0, r1, t)
 	}
 	return p, true, err
+}
+
+// consistentRot is Consistent for orientations: whether the angular
+// velocities explain the rotation from q0 to q1, taken with the turns
+// HermiteRot takes. An unusable quaternion is left to Slerp, which
+// reports it (the shader's quatConsistent refuses only non-finite ones:
+// BodyPose has read a zero Rot as the identity already).
+func consistentRot(q0 mgl32.Quat, w0 mgl32.Vec3, q1 mgl32.Quat, w1 mgl32.Vec3, dt float32) bool {
+	if !usable(q0) || !usable(q1) || !finiteVec(w0) || !finiteVec(w1) {
+		return false
+	}
+	a, b := unit(q0), unit(q1)
+	return consistentTurn(winding(b.Mul(a.Conjugate()), w0.Add(w1).Mul(0.5*dt)), w0, w1, dt)
 }
 
 // bodyRot is a body's orientation with the zero quaternion read as the
