@@ -47,15 +47,10 @@ var Feedback = []string{"oPos", "oRot", "oScale", "oAlbedo"}
 
 // Vertex attribute locations of body.vert.
 const (
-	locVertex   = 0 // aPos, aNormal, aUV: 0–2
-	locPose     = 3 // iPos, iRot, iScale, iTint: 3–6
-	locMaterial = 7 // mBaseColor, mParams: 7–8
+	locVertex = 0 // aPos, aNormal, aUV: 0–2
+	locPose   = 3 // iPos, iRot, iScale, iTint: 3–6
+	locMore   = 7 // aUV1, aColor, aTangent: 7–9
 )
-
-// materialDivisor is the instance divisor of the material attributes: one
-// value for every instance of a draw call, as no call draws 2³⁰ instances
-// (a snapshot that large would need 80 GB of buffers).
-const materialDivisor = 1 << 30
 
 // slot is one snapshot buffer of the ring, and what the renderer derived
 // from its snapshot when it was uploaded.
@@ -76,6 +71,12 @@ type slot struct {
 	// probeAt is where Options.ProbeBody's pose lands in the pose buffer,
 	// −1 when the snapshot has no such body.
 	probeAt int
+	// drawSeq is the order items are drawn in: the opaque ones (the
+	// first opaque of it), then the blended ones, each with its anchor,
+	// where its first body puts its part's centre (see drawOrder).
+	drawSeq []int32
+	opaque  int
+	anchors []mgl32.Vec3
 }
 
 // drawItem is one instanced draw call: part's mesh part drawn with
@@ -86,8 +87,8 @@ type drawItem struct {
 	first, count int32
 }
 
-// itemVAO is a vertex array set up for a draw item: the part's vertices,
-// the item's range of the pose buffer, its material's parameters. Draw
+// itemVAO is a vertex array set up for a draw item: the part's vertices
+// and the item's range of the pose buffer. Draw
 // items and vertex arrays are matched by position in the frame's list;
 // one is set up again only when what it points at changes, so a steady
 // scene draws each item with one bind and one call.
@@ -143,6 +144,8 @@ type bodyPass struct {
 	vaos []itemVAO
 	// grouper is the grouping's scratch memory (see group).
 	grouper grouper
+	// bound is what the frame's draw calls have bound (material.go).
+	bound boundMaterial
 
 	// Knobs that break the GPU path on purpose, set by tests only (see
 	// export_test.go), to prove that the read-back tests catch a broken
@@ -277,6 +280,7 @@ func (b *bodyPass) upload(i int, seq uint64, bodies []simthread.Body) error {
 		gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	}
 	b.group(s, bodies[:n])
+	b.anchor(s, bodies[:n])
 	if !s.sorted && n > 0 {
 		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(s.order))
 		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n*4, unsafe.Pointer(&s.perm[0]))
@@ -420,11 +424,19 @@ func (b *bodyPass) drawBodies(next, n int, viewProj *mgl32.Mat4, eye, lightDir m
 	if n == 0 {
 		return
 	}
-	items := b.slots[next].items
+	s := &b.slots[next]
+	items := s.items
 	var cur *program
-	var tex Texture
-	gl.ActiveTexture(gl.TEXTURE0)
-	for j := range items {
+	b.bound.reset()
+	// Opaque and masked items first, in order; then the blended ones,
+	// back to front, without writing depth (see Material.AlphaMode).
+	order := b.drawOrder(s, eye)
+	for k, j := range order {
+		if k == s.opaque {
+			gl.Enable(gl.BLEND)
+			gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
+			gl.DepthMask(false)
+		}
 		it := &items[j]
 		v := &b.vaos[j]
 		if !v.initialized || v.part != it.part || v.mat != it.mat || v.first != it.first || v.gen != b.gen {
@@ -442,15 +454,17 @@ func (b *bodyPass) drawBodies(next, n int, viewProj *mgl32.Mat4, eye, lightDir m
 				gl.Uniform3f(p.uLightDir, lightDir[0], lightDir[1], lightDir[2])
 			}
 		}
-		if m.tex.Valid() && m.tex != tex {
-			tex = m.tex
-			gl.BindTexture(gl.TEXTURE_2D, uint32(tex))
-		}
+		b.bindMaterial(&b.bound, it.mat)
 		gl.BindVertexArray(uint32(v.vao))
 		gl.DrawElementsInstanced(gl.TRIANGLES, b.parts[it.part].indices, gl.UNSIGNED_INT, nil, it.count)
 		debugCheck("draw bodies")
 	}
 	gl.BindVertexArray(0)
+	if s.opaque < len(order) {
+		gl.DepthMask(true)
+		gl.Disable(gl.BLEND)
+	}
+	b.unbindMaterial(&b.bound)
 }
 
 // ensureVAOs makes sure there is a vertex array for each of n draw items.
@@ -471,18 +485,19 @@ func (b *bodyPass) point(v *itemVAO, it *drawItem) {
 		gl.VertexAttribPointerWithOffset(locVertex, 3, gl.FLOAT, false, vertexStride, 0)
 		gl.VertexAttribPointerWithOffset(locVertex+1, 3, gl.FLOAT, false, vertexStride, 12)
 		gl.VertexAttribPointerWithOffset(locVertex+2, 2, gl.FLOAT, false, vertexStride, 24)
+		gl.VertexAttribPointerWithOffset(locMore, 2, gl.FLOAT, false, vertexStride, 32)
+		gl.VertexAttribPointerWithOffset(locMore+1, 4, gl.FLOAT, false, vertexStride, 40)
+		gl.VertexAttribPointerWithOffset(locMore+2, 4, gl.FLOAT, false, vertexStride, 56)
 		gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, uint32(p.ebo))
 		v.vertexBuffer = p.vbo
 	}
 	if !v.initialized {
-		for loc := uint32(0); loc <= locMaterial+1; loc++ {
+		for loc := uint32(0); loc <= locMore+2; loc++ {
 			gl.EnableVertexAttribArray(loc)
 		}
-		for loc := uint32(locPose); loc < locMaterial; loc++ {
+		for loc := uint32(locPose); loc < locPose+4; loc++ {
 			gl.VertexAttribDivisor(loc, 1)
 		}
-		gl.VertexAttribDivisor(locMaterial, materialDivisor)
-		gl.VertexAttribDivisor(locMaterial+1, materialDivisor)
 		v.initialized = true
 	}
 	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.poses))
@@ -490,10 +505,6 @@ func (b *bodyPass) point(v *itemVAO, it *drawItem) {
 	for k := uint32(0); k < 4; k++ {
 		gl.VertexAttribPointerWithOffset(locPose+k, 4, gl.FLOAT, false, poseStride, base+uintptr(k)*16)
 	}
-	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.materialBuf))
-	mb := uintptr(it.mat) * materialStride
-	gl.VertexAttribPointerWithOffset(locMaterial, 4, gl.FLOAT, false, materialStride, mb)
-	gl.VertexAttribPointerWithOffset(locMaterial+1, 4, gl.FLOAT, false, materialStride, mb+16)
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	v.part, v.mat, v.first, v.gen = it.part, it.mat, it.first, b.gen
 	debugCheck("set up draw item")

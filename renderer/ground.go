@@ -17,6 +17,7 @@ type groundPass struct {
 	vbo                  Buffer
 	uViewProj, uEye, uLD int32
 	tex                  Texture // the material's texture, or none
+	hidden               bool    // SetGroundVisible(false)
 }
 
 // groundBase is the plain ground's colour, linear.
@@ -66,6 +67,9 @@ func (g *groundPass) set(base mgl32.Vec3, tex Texture, tile float32) {
 }
 
 func (g *groundPass) draw(viewProj *mgl32.Mat4, eye, lightDir mgl32.Vec3) {
+	if g.hidden {
+		return
+	}
 	if g.tex.Valid() {
 		gl.ActiveTexture(gl.TEXTURE0)
 		gl.BindTexture(gl.TEXTURE_2D, uint32(g.tex))
@@ -104,7 +108,11 @@ func (r *Renderer) SetGround(material uint16, tile float32) error {
 		return checkGL("set ground")
 	}
 	m := &r.bodies.materials[material]
-	c := mgl32.Vec3{m.params[0], m.params[1], m.params[2]}
-	r.ground.set(c, m.tex, tile)
+	c := mgl32.Vec3{m.block[blockBaseColor], m.block[blockBaseColor+1], m.block[blockBaseColor+2]}
+	r.ground.set(c, m.tex[BaseColorSlot], tile)
 	return checkGL("set ground")
 }
+
+// SetGroundVisible shows or hides the ground (shown by default): hidden,
+// the sky's clear colour shows under the bodies.
+func (r *Renderer) SetGroundVisible(visible bool) { r.ground.hidden = !visible }

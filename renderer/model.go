@@ -12,9 +12,11 @@ import (
 // per mesh primitive the scene places, with the node transforms baked into
 // the vertices and then place applied (FitCube(m.Bounds) draws it as large
 // as the default cube), and each glTF material registered as a material
-// (glTF's default material for primitives without one), each texture
-// uploaded once. Mirroring transforms are handled as glTF requires: their
-// triangles are rewound so that front faces stay counter-clockwise.
+// (ModelMaterial; glTF's default material for primitives without one),
+// each texture uploaded once per colour space. Mirroring transforms are
+// handled as glTF requires: their triangles are rewound so that front
+// faces stay counter-clockwise. A primitive whose material has a normal
+// map but whose file gives no tangents gets them from Tangents.
 // Primitives without triangles are left out; a model with none is an
 // error. The materials stay registered if the mesh then fails. It does
 // not modify m.
@@ -33,15 +35,19 @@ func (r *Renderer) AddModel(m *gltf.Model, place mgl32.Mat4) (uint16, error) {
 				gm = m.Materials[me.Material]
 			}
 			var err error
-			if id, err = r.AddMaterial(Material{
-				BaseColor: gm.BaseColor, Metallic: gm.Metallic, Roughness: gm.Roughness,
-				BaseColorTexture: gm.BaseColorTexture,
-			}); err != nil {
+			if id, err = r.AddMaterial(ModelMaterial(&gm)); err != nil {
 				return 0, fmt.Errorf("renderer: model material %q: %w", gm.Name, err)
 			}
 			mats[me.Material] = id
 		}
 		p := bake(me, place.Mul4(me.Transform))
+		if p.Tangents == nil && me.Material >= 0 && me.Material < len(m.Materials) && m.Materials[me.Material].NormalTexture != nil {
+			uvs := p.UVs
+			if m.Materials[me.Material].Sampling[NormalSlot].TexCoord == 1 {
+				uvs = p.UVs1
+			}
+			p.Tangents = Tangents(p.Positions, p.Normals, uvs, p.Indices)
+		}
 		p.Material = id
 		parts = append(parts, p)
 	}
@@ -51,10 +57,28 @@ func (r *Renderer) AddModel(m *gltf.Model, place mgl32.Mat4) (uint16, error) {
 	return r.AddMesh(parts...)
 }
 
+// ModelMaterial returns glTF material gm as a renderer material, field by
+// field, drawn with the built-in lighting.
+func ModelMaterial(gm *gltf.Material) Material {
+	return Material{
+		BaseColor: gm.BaseColor, Metallic: gm.Metallic, Roughness: gm.Roughness,
+		BaseColorTexture:         gm.BaseColorTexture,
+		MetallicRoughnessTexture: gm.MetallicRoughnessTexture,
+		NormalTexture:            gm.NormalTexture, NormalScale: gm.NormalScale,
+		OcclusionTexture: gm.OcclusionTexture, OcclusionStrength: gm.OcclusionStrength,
+		Emissive: gm.Emissive, EmissiveTexture: gm.EmissiveTexture,
+		Sampling:  gm.Sampling,
+		AlphaMode: gm.AlphaMode, AlphaCutoff: gm.AlphaCutoff,
+		DoubleSided: gm.DoubleSided,
+	}
+}
+
 // bake returns mesh me's vertices transformed by t as a Part: positions by
 // t, normals by the cofactor of t's upper 3×3 (the inverse transpose
 // times the determinant, defined even where t is singular) with the
-// determinant's sign, renormalised; the triangles rewound where t mirrors.
+// determinant's sign, renormalised, tangents by t's upper 3×3,
+// renormalised, their handedness flipped where t mirrors; the triangles
+// rewound where t mirrors. UVs and colours are shared, not copied.
 func bake(me *gltf.Mesh, t mgl32.Mat4) Part {
 	a := t.Mat3()
 	cof := mgl32.Mat3{
@@ -68,8 +92,9 @@ func bake(me *gltf.Mesh, t mgl32.Mat4) Part {
 	}
 	p := Part{
 		Positions: make([]mgl32.Vec3, len(me.Positions)),
-		UVs:       me.UVs, // read only: AddMesh copies them into its buffer
-		Indices:   me.Indices,
+		// Read only: AddMesh copies them into its buffer.
+		UVs: me.UVs, UVs1: me.UVs1, Colors: me.Colors,
+		Indices: me.Indices,
 	}
 	for i, v := range me.Positions {
 		p.Positions[i] = t.Mul4x1(v.Vec4(1)).Vec3()
@@ -84,6 +109,22 @@ func bake(me *gltf.Mesh, t mgl32.Mat4) Part {
 				n = mgl32.Vec3{}
 			}
 			p.Normals[i] = n
+		}
+	}
+	if me.Tangents != nil {
+		p.Tangents = make([]mgl32.Vec4, len(me.Tangents))
+		for i, tg := range me.Tangents {
+			v := a.Mul3x1(tg.Vec3())
+			if l := v.Len(); l > 0 && finite(l) {
+				v = v.Mul(1 / l)
+			} else {
+				v = mgl32.Vec3{}
+			}
+			w := tg[3]
+			if mirror {
+				w = -w
+			}
+			p.Tangents[i] = v.Vec4(w)
 		}
 	}
 	if mirror {

@@ -1,6 +1,6 @@
 // body.vert: draws the bodies of one mesh part as instances, at the poses
-// the interpolation pass (interp.vert) computed for this frame, with the
-// material of the draw.
+// the interpolation pass (interp.vert) computed for this frame. The
+// material is the Material uniform block (surface.glsl), bound per draw.
 
 layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec3 aNormal;
@@ -10,18 +10,22 @@ layout(location = 3) in vec4 iPos;   // xyz position
 layout(location = 4) in vec4 iRot;   // orientation (w, x, y, z)
 layout(location = 5) in vec4 iScale; // xyz scale along the mesh's axes
 layout(location = 6) in vec4 iTint;  // linear
-// Per draw: the material (one value for every instance of the call).
-layout(location = 7) in vec4 mBaseColor; // linear RGBA factor
-layout(location = 8) in vec4 mParams;    // metallic, roughness, textured (0 or 1), 0
+// More per vertex: the second UV set, the vertex colour (linear RGBA,
+// white where the mesh has none) and the tangent (xyz, and w the
+// bitangent's sign; zero where the mesh has none).
+layout(location = 7) in vec2 aUV1;
+layout(location = 8) in vec4 aColor;
+layout(location = 9) in vec4 aTangent;
 
 uniform mat4 uViewProj;
 
 out vec3 vWorld;
 out vec3 vNormal;
 out vec2 vUV;
+out vec2 vUV1;
+out vec4 vColor;
+out vec4 vTangent;
 flat out vec3 vTint;
-flat out vec4 vBaseColor;
-flat out vec4 vParams;
 
 void main() {
     vec3 s = iScale.xyz;
@@ -32,9 +36,11 @@ void main() {
     // which the fragment shader's normalize removes, and it needs no
     // division, so a zero component (a flattened mesh) is no NaN.
     vNormal = quatRotate(iRot, aNormal * vec3(s.y * s.z, s.x * s.z, s.x * s.y));
+    // A tangent lies in the surface: it goes through the scale itself.
+    vTangent = vec4(quatRotate(iRot, aTangent.xyz * s), aTangent.w);
     vUV = aUV;
+    vUV1 = aUV1;
+    vColor = aColor;
     vTint = iTint.rgb;
-    vBaseColor = mBaseColor;
-    vParams = mParams;
     gl_Position = uViewProj * vec4(world, 1.0);
 }

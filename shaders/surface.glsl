@@ -14,13 +14,41 @@
 in vec3 vWorld;
 in vec3 vNormal;
 in vec2 vUV;
+in vec2 vUV1;
+in vec4 vColor;
+in vec4 vTangent;
 flat in vec3 vTint;
-flat in vec4 vBaseColor;
-flat in vec4 vParams;
 
 uniform vec3 uEye;      // the camera's position
 uniform vec3 uLightDir; // towards the sun, unit
-uniform sampler2D uBaseColorTexture; // the material's, sRGB: sampled as linear
+
+// The material's textures, by slot (renderer.Slot): base colour and
+// emissive are sRGB textures, sampled as linear; the others linear data.
+uniform sampler2D uBaseColorTexture;         // unit 0
+uniform sampler2D uMetallicRoughnessTexture; // unit 1: B metal, G rough
+uniform sampler2D uNormalTexture;            // unit 2: tangent space
+uniform sampler2D uOcclusionTexture;         // unit 3: R
+uniform sampler2D uEmissiveTexture;          // unit 4
+
+const int SLOT_BASE_COLOR = 0;
+const int SLOT_METALLIC_ROUGHNESS = 1;
+const int SLOT_NORMAL = 2;
+const int SLOT_OCCLUSION = 3;
+const int SLOT_EMISSIVE = 4;
+
+const int ALPHA_OPAQUE = 0;
+const int ALPHA_MASK = 1;
+const int ALPHA_BLEND = 2;
+
+// Material is the draw's material (renderer's materialBlock, std140).
+layout(std140) uniform Material {
+    vec4 mBaseColor; // linear RGBA factor
+    vec4 mEmissive;  // linear RGB × strength, 0
+    vec4 mPBR;       // metallic, roughness, normal scale, occlusion strength
+    vec4 mAlpha;     // mode (ALPHA_*), cutoff, double sided (0 or 1), 0
+    ivec4 mTex;      // textures present (a bit per slot), UV set 1 (a bit per slot), 0, 0
+    vec4 mUV[10];    // per slot: the UV transform's rows (a, b, tx, 0), (c, d, ty, 0)
+};
 
 out vec4 fragColor;
 
@@ -37,9 +65,11 @@ struct Surface {
     vec3 position;   // the fragment's world position
     vec3 normal;     // unit, facing out of the mesh
     vec2 uv;         // the mesh's first UV set
-    vec4 baseColor;  // material factor × texture (if any) × body tint, linear RGBA
-    float metallic;  // 0 dielectric … 1 metal
-    float roughness; // 0 mirror … 1 rough (perceptual)
+    vec4 baseColor;  // factor × texture × vertex colour × body tint, linear RGBA
+    float metallic;  // 0 dielectric … 1 metal (factor × texture)
+    float roughness; // 0 mirror … 1 rough (perceptual; factor × texture)
+    float occlusion; // ambient light reaching the point, 0 … 1 (1: no texture)
+    vec3 emissive;   // light emitted, linear RGB (factor × strength × texture)
     vec3 lightDir;   // towards the sun, unit
     vec3 lightColor; // the sun's radiance (sunColor)
     vec3 eye;        // the camera's position
@@ -73,8 +103,9 @@ vec3 envBRDF(vec3 f0, float roughness, float nv) {
 // specular lobe (Trowbridge-Reitz distribution, Hammon's approximation of
 // the height-correlated Smith visibility, Schlick's Fresnel); for the sky,
 // the hemisphere times the diffuse colour plus the hemisphere in the
-// mirror direction times envBRDF. No pow, one exp2, one normalize: cheap
-// enough for a software rasterizer.
+// mirror direction times envBRDF, scaled by the occlusion; plus what the
+// surface emits. No pow, one exp2, one normalize: cheap enough for a
+// software rasterizer.
 vec3 standardShading(Surface s) {
     vec3 n = s.normal, v = s.view, l = s.lightDir;
     vec3 h = normalize(l + v);
@@ -96,7 +127,19 @@ vec3 standardShading(Surface s) {
     vec3 fresnel = f0 + (1.0 - f0) * (x2 * x2 * x);
     vec3 direct = (diffuse + dist * vis * fresnel) * (nl * s.lightColor);
     vec3 ambient = hemisphere(n) * diffuse + hemisphere(reflect(-v, n)) * envBRDF(f0, r, nv);
-    return direct + ambient;
+    return direct + ambient * s.occlusion + s.emissive;
+}
+
+// hasTexture reports whether the material has a texture in slot.
+bool hasTexture(int slot) {
+    return ((mTex.x >> slot) & 1) != 0;
+}
+
+// uvFor returns the texture coordinates of slot: its UV set through its
+// transform (KHR_texture_transform; the identity for none).
+vec2 uvFor(int slot) {
+    vec3 uv = vec3(((mTex.y >> slot) & 1) != 0 ? vUV1 : vUV, 1.0);
+    return vec2(dot(mUV[2 * slot].xyz, uv), dot(mUV[2 * slot + 1].xyz, uv));
 }
 
 void main() {
@@ -106,15 +149,57 @@ void main() {
     s.view = normalize(uEye - vWorld);
     // A mesh may have zero normals (triangles without area): face the eye.
     float nl = length(vNormal);
-    s.normal = nl > 0.0 ? vNormal / nl : s.view;
-    s.uv = vUV;
-    s.baseColor = vBaseColor * vec4(vTint, 1.0);
-    if (vParams.z > 0.5) { // the same for the whole draw: derivatives are fine
-        s.baseColor *= texture(uBaseColorTexture, vUV);
+    vec3 n = nl > 0.0 ? vNormal / nl : s.view;
+    vec3 t = vTangent.xyz;
+    float handed = vTangent.w;
+    if (mAlpha.z > 0.5 && !gl_FrontFacing) {
+        // A double-sided material's back face is lit as a front face
+        // turned over (the tangent frame with it).
+        n = -n;
+        t = -t;
+        handed = -handed;
     }
-    s.metallic = vParams.x;
-    s.roughness = vParams.y;
+    // Every branch below is on the material, the same for the whole
+    // draw, so texture derivatives stay defined.
+    if (hasTexture(SLOT_NORMAL) && dot(t, t) > 0.0) {
+        vec3 m = texture(uNormalTexture, uvFor(SLOT_NORMAL)).xyz * 2.0 - 1.0;
+        m.xy *= mPBR.z;
+        t = normalize(t - n * dot(n, t)); // Gram-Schmidt against the interpolated normal
+        vec3 b = cross(n, t) * handed;
+        vec3 p = t * m.x + b * m.y + n * m.z;
+        float pl = length(p);
+        if (pl > 0.0) {
+            n = p / pl;
+        }
+    }
+    s.normal = n;
+    s.uv = vUV;
+    s.baseColor = mBaseColor * vColor * vec4(vTint, 1.0);
+    if (hasTexture(SLOT_BASE_COLOR)) {
+        s.baseColor *= texture(uBaseColorTexture, uvFor(SLOT_BASE_COLOR));
+    }
+    int mode = int(mAlpha.x);
+    if (mode == ALPHA_MASK && s.baseColor.a < mAlpha.y) {
+        discard;
+    }
+    s.metallic = mPBR.x;
+    s.roughness = mPBR.y;
+    if (hasTexture(SLOT_METALLIC_ROUGHNESS)) {
+        vec4 mr = texture(uMetallicRoughnessTexture, uvFor(SLOT_METALLIC_ROUGHNESS));
+        s.metallic *= mr.b;
+        s.roughness *= mr.g;
+    }
+    s.occlusion = 1.0;
+    if (hasTexture(SLOT_OCCLUSION)) {
+        s.occlusion = 1.0 + mPBR.w * (texture(uOcclusionTexture, uvFor(SLOT_OCCLUSION)).r - 1.0);
+    }
+    s.emissive = mEmissive.rgb;
+    if (hasTexture(SLOT_EMISSIVE)) {
+        s.emissive *= texture(uEmissiveTexture, uvFor(SLOT_EMISSIVE)).rgb;
+    }
     s.lightDir = uLightDir;
     s.lightColor = sunColor;
-    fragColor = vec4(linearToSrgb(shade(s)), 1.0);
+    // Blending happens on the encoded values (the framebuffer is not
+    // sRGB): the renderer's documented BLEND.
+    fragColor = vec4(linearToSrgb(shade(s)), mode == ALPHA_BLEND ? clamp(s.baseColor.a, 0.0, 1.0) : 1.0);
 }

@@ -7,6 +7,7 @@
 //	                            results do not depend on the display
 //	tickframe stress [flags]    run the demo under each kind of CPU load
 //	                            and print one table of its timing
+//	tickframe view FILE.glb     show a glTF model alone, framed, turning
 //
 // Every run can measure itself (-report, -plot), be profiled (-cpuprofile,
 // -memprofile, -trace, -pprof) under load (-stress, -stepcost, -gcpressure),
@@ -42,6 +43,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return verify.Main(args[1:], stdout, stderr)
 		case "stress":
 			return stressMain(args[1:], stdout, stderr)
+		case "view":
+			return viewMain(args[1:], stdout, stderr)
 		case busyCommand:
 			return busyProcess()
 		}

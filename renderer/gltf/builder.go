@@ -17,9 +17,11 @@ import (
 
 // A Builder writes a glTF 2.0 model, as .glb or as .gltf with one buffer,
 // from meshes, materials and nodes added to it. It writes only what Decode
-// reads: triangle primitives with positions, optional normals, UVs and
-// indices, metallic-roughness materials with a PNG base color texture, and
-// a node tree, all of whose root nodes form scene 0.
+// reads: triangle primitives with positions and optional normals, two UV
+// sets, vertex colours, tangents and indices; metallic-roughness
+// materials with PNG textures in every slot, samplers, texture transforms,
+// emissive strength, alpha modes and double-sidedness; and a node tree,
+// all of whose root nodes form scene 0.
 //
 // The zero Builder is empty and ready to use. The Add methods check their
 // arguments; the first problem is returned by GLB or GLTF.
@@ -41,6 +43,9 @@ type Primitive struct {
 	Positions []mgl32.Vec3 // required
 	Normals   []mgl32.Vec3 // nil, or one per position
 	UVs       []mgl32.Vec2 // nil, or one per position; written as TEXCOORD_0
+	UVs1      []mgl32.Vec2 // nil, or one per position; written as TEXCOORD_1
+	Colors    []mgl32.Vec4 // nil, or one per position; written as float RGBA COLOR_0
+	Tangents  []mgl32.Vec4 // nil, or one per position; written as TANGENT
 	Indices   []uint32     // nil for a non-indexed triangle list
 
 	// IndexBytes is the width of the written indices, 1, 2 or 4; 0 picks
@@ -78,11 +83,13 @@ func (b *Builder) fail(format string, args ...any) {
 	}
 }
 
-// AddMaterial adds a material and returns its index. A BaseColorTexture is
+// AddMaterial adds a material and returns its index. Each texture is
 // written as PNG, once however many materials use it (if it is a pointer,
-// as the standard library's image types are). The fields are written as they are: a zero Material is
-// black, not metallic and perfectly smooth; start from DefaultMaterial for
-// glTF's defaults.
+// as the standard library's image types are), with its sampler, UV set
+// and KHR_texture_transform from Sampling; an Emissive above 1 is written
+// as a factor and KHR_materials_emissive_strength. The fields are written
+// as they are: a zero Material is black, not metallic and perfectly
+// smooth; start from DefaultMaterial for glTF's defaults.
 func (b *Builder) AddMaterial(m Material) int {
 	f := m.BaseColor
 	pm := &pbr{
@@ -90,19 +97,97 @@ func (b *Builder) AddMaterial(m Material) int {
 		MetallicFactor:  &m.Metallic,
 		RoughnessFactor: &m.Roughness,
 	}
-	if img := m.BaseColorTexture; img != nil {
-		src, ok := 0, false
-		if isPointer(img) {
-			src, ok = b.images[img]
+	out := material{Name: m.Name, PBR: pm, DoubleSided: m.DoubleSided}
+	for s := range Slots {
+		img := m.Texture(s)
+		if img == nil {
+			continue
 		}
-		if !ok {
-			src = b.addImage(img)
+		ref := b.textureRef(img, &m.Sampling[s])
+		switch s {
+		case BaseColorSlot:
+			pm.BaseColorTexture = ref
+		case MetallicRoughnessSlot:
+			pm.MetallicRoughnessTexture = ref
+		case NormalSlot:
+			ref.Scale = &m.NormalScale
+			out.NormalTexture = ref
+		case OcclusionSlot:
+			ref.Strength = &m.OcclusionStrength
+			out.OcclusionTexture = ref
+		case EmissiveSlot:
+			out.EmissiveTexture = ref
 		}
-		pm.BaseColorTexture = &textureRef{Index: len(b.doc.Textures)}
-		b.doc.Textures = append(b.doc.Textures, texture{Source: &src})
 	}
-	b.doc.Materials = append(b.doc.Materials, material{Name: m.Name, PBR: pm})
+	if e := m.Emissive; e != (mgl32.Vec3{}) {
+		strength := max(e[0], e[1], e[2])
+		if strength > 1 {
+			e = e.Mul(1 / strength)
+			b.setExtension(&out.Extensions, "KHR_materials_emissive_strength", emissiveStrength{EmissiveStrength: &strength})
+		}
+		out.EmissiveFactor = e[:]
+	}
+	switch m.AlphaMode {
+	case Mask:
+		out.AlphaMode, out.AlphaCutoff = "MASK", &m.AlphaCutoff
+	case Blend:
+		out.AlphaMode = "BLEND"
+	}
+	b.doc.Materials = append(b.doc.Materials, out)
 	return len(b.doc.Materials) - 1
+}
+
+// textureRef writes a texture of img sampled as info says and returns a
+// reference to it.
+func (b *Builder) textureRef(img image.Image, info *TextureInfo) *textureRef {
+	src, ok := 0, false
+	if isPointer(img) {
+		src, ok = b.images[img]
+	}
+	if !ok {
+		src = b.addImage(img)
+	}
+	tex := texture{Source: &src}
+	if info.Sampler != (Sampler{}) {
+		sm := sampler{MagFilter: info.Sampler.MagFilter, MinFilter: info.Sampler.MinFilter, WrapS: info.Sampler.WrapS, WrapT: info.Sampler.WrapT}
+		k := len(b.doc.Samplers)
+		for i := range b.doc.Samplers {
+			if b.doc.Samplers[i] == sm {
+				k = i
+			}
+		}
+		if k == len(b.doc.Samplers) {
+			b.doc.Samplers = append(b.doc.Samplers, sm)
+		}
+		tex.Sampler = &k
+	}
+	ref := &textureRef{Index: len(b.doc.Textures), TexCoord: info.TexCoord}
+	b.doc.Textures = append(b.doc.Textures, tex)
+	if t := info.Transform; t != nil {
+		b.setExtension(&ref.Extensions, "KHR_texture_transform", textureTransform{
+			Offset: t.Offset[:], Rotation: t.Rotation, Scale: t.Scale[:],
+		})
+	}
+	return ref
+}
+
+// setExtension sets extension name to v in exts and lists it as used.
+func (b *Builder) setExtension(exts *map[string]json.RawMessage, name string, v any) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		b.fail("%s: %v", name, err)
+		return
+	}
+	if *exts == nil {
+		*exts = map[string]json.RawMessage{}
+	}
+	(*exts)[name] = raw
+	for _, e := range b.doc.ExtensionsUsed {
+		if e == name {
+			return
+		}
+	}
+	b.doc.ExtensionsUsed = append(b.doc.ExtensionsUsed, name)
 }
 
 // addImage writes img as PNG into a bufferView and returns its image index.
@@ -169,6 +254,12 @@ func (b *Builder) primitive(p Primitive) (primitive, error) {
 		return primitive{}, fmt.Errorf("%d normals for %d positions", len(p.Normals), n)
 	case p.UVs != nil && len(p.UVs) != n:
 		return primitive{}, fmt.Errorf("%d UVs for %d positions", len(p.UVs), n)
+	case p.UVs1 != nil && len(p.UVs1) != n:
+		return primitive{}, fmt.Errorf("%d second UVs for %d positions", len(p.UVs1), n)
+	case p.Colors != nil && len(p.Colors) != n:
+		return primitive{}, fmt.Errorf("%d colours for %d positions", len(p.Colors), n)
+	case p.Tangents != nil && len(p.Tangents) != n:
+		return primitive{}, fmt.Errorf("%d tangents for %d positions", len(p.Tangents), n)
 	case p.Indices == nil && n%3 != 0, p.Indices != nil && (len(p.Indices) == 0 || len(p.Indices)%3 != 0):
 		return primitive{}, errors.New("not a whole number of triangles")
 	case p.Material < -1 || p.Material >= len(b.doc.Materials):
@@ -181,7 +272,9 @@ func (b *Builder) primitive(p Primitive) (primitive, error) {
 	}
 	for k := range n {
 		if !finite3(p.Positions[k]) || p.Normals != nil && !finite3(p.Normals[k]) ||
-			p.UVs != nil && !(isFinite(p.UVs[k][0]) && isFinite(p.UVs[k][1])) {
+			p.UVs != nil && !(isFinite(p.UVs[k][0]) && isFinite(p.UVs[k][1])) ||
+			p.UVs1 != nil && !(isFinite(p.UVs1[k][0]) && isFinite(p.UVs1[k][1])) ||
+			p.Colors != nil && !finite4(p.Colors[k]) || p.Tangents != nil && !finite4(p.Tangents[k]) {
 			return primitive{}, fmt.Errorf("vertex %d is not finite", k)
 		}
 	}
@@ -202,6 +295,15 @@ func (b *Builder) primitive(p Primitive) (primitive, error) {
 	}
 	if p.UVs != nil {
 		attrs = append(attrs, attr{"TEXCOORD_0", 2, func(v, c int) float32 { return p.UVs[v][c] }})
+	}
+	if p.UVs1 != nil {
+		attrs = append(attrs, attr{"TEXCOORD_1", 2, func(v, c int) float32 { return p.UVs1[v][c] }})
+	}
+	if p.Colors != nil {
+		attrs = append(attrs, attr{"COLOR_0", 4, func(v, c int) float32 { return p.Colors[v][c] }})
+	}
+	if p.Tangents != nil {
+		attrs = append(attrs, attr{"TANGENT", 4, func(v, c int) float32 { return p.Tangents[v][c] }})
 	}
 	write := func(data []byte, a attr, v int) []byte {
 		for c := range a.n {
@@ -290,6 +392,10 @@ func (b *Builder) primitive(p Primitive) (primitive, error) {
 }
 
 func vecType(n int) string { return fmt.Sprintf("VEC%d", n) }
+
+func finite4(v mgl32.Vec4) bool {
+	return isFinite(v[0]) && isFinite(v[1]) && isFinite(v[2]) && isFinite(v[3])
+}
 
 // AddNode adds a node and returns its index.
 func (b *Builder) AddNode(n Node) int {

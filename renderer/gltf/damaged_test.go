@@ -319,7 +319,7 @@ func TestUnsupported(t *testing.T) {
 		{"lines", "meshes[0].primitives[0].mode", setJSON("meshes.0.primitives.0.mode", 1)},
 		{"strip", "meshes[0].primitives[0].mode", setJSON("meshes.0.primitives.0.mode", 5)},
 		{"fan", "meshes[0].primitives[0].mode", setJSON("meshes.0.primitives.0.mode", 6)},
-		{"texCoord 1", "materials[0].pbrMetallicRoughness.baseColorTexture.texCoord", setJSON("materials.0.pbrMetallicRoughness.baseColorTexture.texCoord", 1)},
+		{"texCoord 2", "materials[0].pbrMetallicRoughness.baseColorTexture.texCoord", setJSON("materials.0.pbrMetallicRoughness.baseColorTexture.texCoord", 2)},
 		{"texture without source", "textures[0]", setJSON("textures.0.source", nil)},
 		{"webp", "images[0]", inJSON(func(doc map[string]any, bin []byte) {
 			copy(bin[getInt(doc, "bufferViews.0.byteOffset"):], "RIFF\x00\x00\x00\x00WEBP")

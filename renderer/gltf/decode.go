@@ -105,6 +105,8 @@ type decoder struct {
 	// Decoded accessors, so that primitives sharing one share its slice.
 	vec3Cache  map[int][]mgl32.Vec3
 	vec2Cache  map[int][]mgl32.Vec2
+	vec4Cache  map[int][]mgl32.Vec4 // colours
+	tanCache   map[int][]mgl32.Vec4
 	indexCache map[int]indexData
 }
 
@@ -148,6 +150,8 @@ func (d *decoder) decode(data []byte) (*Model, error) {
 	d.meshes = make([][]prim, len(doc.Meshes))
 	d.vec3Cache = make(map[int][]mgl32.Vec3)
 	d.vec2Cache = make(map[int][]mgl32.Vec2)
+	d.vec4Cache = make(map[int][]mgl32.Vec4)
+	d.tanCache = make(map[int][]mgl32.Vec4)
 	d.indexCache = make(map[int]indexData)
 
 	m := &Model{Materials: make([]Material, len(doc.Materials))}
@@ -165,6 +169,7 @@ func (d *decoder) decode(data []byte) (*Model, error) {
 	if err := d.scene(m); err != nil {
 		return nil, err
 	}
+	m.Ignored = d.ignored()
 	return m, nil
 }
 

@@ -21,6 +21,9 @@ type document struct {
 	BufferViews        []bufferView      `json:"bufferViews,omitempty"`
 	Buffers            []buffer          `json:"buffers,omitempty"`
 	Skins              []json.RawMessage `json:"skins,omitempty"`
+	Cameras            []json.RawMessage `json:"cameras,omitempty"`
+	Animations         []json.RawMessage `json:"animations,omitempty"`
+	Samplers           []sampler         `json:"samplers,omitempty"`
 }
 
 type asset struct {
@@ -59,8 +62,36 @@ type primitive struct {
 }
 
 type material struct {
-	Name string `json:"name,omitempty"`
-	PBR  *pbr   `json:"pbrMetallicRoughness,omitempty"`
+	Name             string                     `json:"name,omitempty"`
+	PBR              *pbr                       `json:"pbrMetallicRoughness,omitempty"`
+	NormalTexture    *textureRef                `json:"normalTexture,omitempty"`
+	OcclusionTexture *textureRef                `json:"occlusionTexture,omitempty"`
+	EmissiveTexture  *textureRef                `json:"emissiveTexture,omitempty"`
+	EmissiveFactor   []float32                  `json:"emissiveFactor,omitempty"`
+	AlphaMode        string                     `json:"alphaMode,omitempty"`
+	AlphaCutoff      *float32                   `json:"alphaCutoff,omitempty"`
+	DoubleSided      bool                       `json:"doubleSided,omitempty"`
+	Extensions       map[string]json.RawMessage `json:"extensions,omitempty"`
+}
+
+// emissiveStrength is KHR_materials_emissive_strength.
+type emissiveStrength struct {
+	EmissiveStrength *float32 `json:"emissiveStrength,omitempty"`
+}
+
+// textureTransform is KHR_texture_transform.
+type textureTransform struct {
+	Offset   []float32 `json:"offset,omitempty"`
+	Rotation float32   `json:"rotation,omitempty"`
+	Scale    []float32 `json:"scale,omitempty"`
+	TexCoord *int      `json:"texCoord,omitempty"`
+}
+
+type sampler struct {
+	MagFilter int `json:"magFilter,omitempty"`
+	MinFilter int `json:"minFilter,omitempty"`
+	WrapS     int `json:"wrapS,omitempty"`
+	WrapT     int `json:"wrapT,omitempty"`
 }
 
 type pbr struct {
@@ -68,11 +99,16 @@ type pbr struct {
 	BaseColorTexture *textureRef `json:"baseColorTexture,omitempty"`
 	MetallicFactor   *float32    `json:"metallicFactor,omitempty"`
 	RoughnessFactor  *float32    `json:"roughnessFactor,omitempty"`
+
+	MetallicRoughnessTexture *textureRef `json:"metallicRoughnessTexture,omitempty"`
 }
 
 type textureRef struct {
-	Index    int `json:"index"`
-	TexCoord int `json:"texCoord,omitempty"`
+	Index      int                        `json:"index"`
+	TexCoord   int                        `json:"texCoord,omitempty"`
+	Scale      *float32                   `json:"scale,omitempty"`    // normalTexture
+	Strength   *float32                   `json:"strength,omitempty"` // occlusionTexture
+	Extensions map[string]json.RawMessage `json:"extensions,omitempty"`
 }
 
 type texture struct {

@@ -2,6 +2,7 @@ package gltf
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/jpeg"
@@ -35,45 +36,152 @@ func (d *decoder) material(i int) (Material, error) {
 	src := &d.doc.Materials[i]
 	m := DefaultMaterial()
 	m.Name = src.Name
-	p := src.PBR
-	if p == nil {
-		return m, nil
-	}
-	pp := mp + ".pbrMetallicRoughness"
-	if p.BaseColorFactor != nil {
-		if len(p.BaseColorFactor) != 4 {
-			return m, d.errorf(pp+".baseColorFactor", "has %d values, want 4", len(p.BaseColorFactor))
+	if p := src.PBR; p != nil {
+		pp := mp + ".pbrMetallicRoughness"
+		if p.BaseColorFactor != nil {
+			if len(p.BaseColorFactor) != 4 {
+				return m, d.errorf(pp+".baseColorFactor", "has %d values, want 4", len(p.BaseColorFactor))
+			}
+			for j, v := range p.BaseColorFactor {
+				if err := d.unitRange(v, fmt.Sprintf("%s.baseColorFactor[%d]", pp, j)); err != nil {
+					return m, err
+				}
+				m.BaseColor[j] = v
+			}
 		}
-		for j, v := range p.BaseColorFactor {
-			if err := d.unitRange(v, fmt.Sprintf("%s.baseColorFactor[%d]", pp, j)); err != nil {
+		if p.MetallicFactor != nil {
+			if err := d.unitRange(*p.MetallicFactor, pp+".metallicFactor"); err != nil {
 				return m, err
 			}
-			m.BaseColor[j] = v
+			m.Metallic = *p.MetallicFactor
 		}
-	}
-	if p.MetallicFactor != nil {
-		if err := d.unitRange(*p.MetallicFactor, pp+".metallicFactor"); err != nil {
+		if p.RoughnessFactor != nil {
+			if err := d.unitRange(*p.RoughnessFactor, pp+".roughnessFactor"); err != nil {
+				return m, err
+			}
+			m.Roughness = *p.RoughnessFactor
+		}
+		if err := d.textureRef(&m, BaseColorSlot, p.BaseColorTexture, pp+".baseColorTexture"); err != nil {
 			return m, err
 		}
-		m.Metallic = *p.MetallicFactor
-	}
-	if p.RoughnessFactor != nil {
-		if err := d.unitRange(*p.RoughnessFactor, pp+".roughnessFactor"); err != nil {
-			return m, err
-		}
-		m.Roughness = *p.RoughnessFactor
-	}
-	if t := p.BaseColorTexture; t != nil {
-		tp := pp + ".baseColorTexture"
-		if t.TexCoord != 0 {
-			return m, d.refuse(tp+".texCoord", "texture coordinate set %d is not supported (only TEXCOORD_0)", t.TexCoord)
-		}
-		var err error
-		if m.BaseColorTexture, err = d.texture(t.Index, tp+".index"); err != nil {
+		if err := d.textureRef(&m, MetallicRoughnessSlot, p.MetallicRoughnessTexture, pp+".metallicRoughnessTexture"); err != nil {
 			return m, err
 		}
 	}
+	if t := src.NormalTexture; t != nil {
+		if err := d.textureRef(&m, NormalSlot, t, mp+".normalTexture"); err != nil {
+			return m, err
+		}
+		if t.Scale != nil {
+			if !isFinite(*t.Scale) {
+				return m, d.errorf(mp+".normalTexture.scale", "is not finite")
+			}
+			m.NormalScale = *t.Scale
+		}
+	}
+	if t := src.OcclusionTexture; t != nil {
+		if err := d.textureRef(&m, OcclusionSlot, t, mp+".occlusionTexture"); err != nil {
+			return m, err
+		}
+		if t.Strength != nil {
+			if err := d.unitRange(*t.Strength, mp+".occlusionTexture.strength"); err != nil {
+				return m, err
+			}
+			m.OcclusionStrength = *t.Strength
+		}
+	}
+	if err := d.textureRef(&m, EmissiveSlot, src.EmissiveTexture, mp+".emissiveTexture"); err != nil {
+		return m, err
+	}
+	if f := src.EmissiveFactor; f != nil {
+		if len(f) != 3 {
+			return m, d.errorf(mp+".emissiveFactor", "has %d values, want 3", len(f))
+		}
+		for j, v := range f {
+			if err := d.unitRange(v, fmt.Sprintf("%s.emissiveFactor[%d]", mp, j)); err != nil {
+				return m, err
+			}
+			m.Emissive[j] = v
+		}
+	}
+	if raw, ok := src.Extensions["KHR_materials_emissive_strength"]; ok {
+		ep := mp + ".extensions.KHR_materials_emissive_strength"
+		var es emissiveStrength
+		if err := json.Unmarshal(raw, &es); err != nil {
+			return m, d.errorf(ep, "bad JSON value: %v", err)
+		}
+		if s := es.EmissiveStrength; s != nil {
+			if !(*s >= 0) || !isFinite(*s) {
+				return m, d.errorf(ep+".emissiveStrength", "%g is not a finite, non-negative strength", *s)
+			}
+			m.Emissive = m.Emissive.Mul(*s)
+		}
+	}
+	switch src.AlphaMode {
+	case "", "OPAQUE":
+	case "MASK":
+		m.AlphaMode = Mask
+	case "BLEND":
+		m.AlphaMode = Blend
+	default:
+		return m, d.errorf(mp+".alphaMode", "unknown alpha mode %q (want OPAQUE, MASK or BLEND)", src.AlphaMode)
+	}
+	if c := src.AlphaCutoff; c != nil {
+		if !(*c >= 0) || !isFinite(*c) {
+			return m, d.errorf(mp+".alphaCutoff", "%g is not a finite, non-negative cutoff", *c)
+		}
+		m.AlphaCutoff = *c
+	}
+	m.DoubleSided = src.DoubleSided
 	return m, nil
+}
+
+// textureRef decodes the texture reference t (nil: none) into slot s of
+// m: its image, sampler, UV set and transform.
+func (d *decoder) textureRef(m *Material, s Slot, t *textureRef, tp string) error {
+	if t == nil {
+		return nil
+	}
+	info := TextureInfo{TexCoord: t.TexCoord}
+	if raw, ok := t.Extensions["KHR_texture_transform"]; ok {
+		xp := tp + ".extensions.KHR_texture_transform"
+		var x textureTransform
+		if err := json.Unmarshal(raw, &x); err != nil {
+			return d.errorf(xp, "bad JSON value: %v", err)
+		}
+		tt := &TextureTransform{Rotation: x.Rotation, Scale: mgl32.Vec2{1, 1}}
+		for _, f := range []struct {
+			name string
+			v    []float32
+			dst  *mgl32.Vec2
+		}{{"offset", x.Offset, &tt.Offset}, {"scale", x.Scale, &tt.Scale}} {
+			if f.v == nil {
+				continue
+			}
+			if len(f.v) != 2 || !isFinite(f.v[0]) || !isFinite(f.v[1]) {
+				return d.errorf(xp+"."+f.name, "%v: want two finite values", f.v)
+			}
+			*f.dst = mgl32.Vec2{f.v[0], f.v[1]}
+		}
+		if !isFinite(tt.Rotation) {
+			return d.errorf(xp+".rotation", "is not finite")
+		}
+		if x.TexCoord != nil {
+			info.TexCoord = *x.TexCoord // the extension's overrides the reference's
+		}
+		info.Transform = tt
+	}
+	if info.TexCoord < 0 || info.TexCoord > 1 {
+		return d.refuse(tp+".texCoord", "texture coordinate set %d is not supported (only TEXCOORD_0 and TEXCOORD_1)", info.TexCoord)
+	}
+	img, smp, err := d.texture(t.Index, tp+".index")
+	if err != nil {
+		return err
+	}
+	info.Sampler = smp
+	m.SetTexture(s, img)
+	m.Sampling[s] = info
+	return nil
 }
 
 // unitRange checks that a material factor lies in [0, 1].
@@ -84,19 +192,50 @@ func (d *decoder) unitRange(v float32, path string) error {
 	return nil
 }
 
-// texture returns the decoded image of texture i.
-func (d *decoder) texture(i int, path string) (image.Image, error) {
+// texture returns the decoded image of texture i and its sampler.
+func (d *decoder) texture(i int, path string) (image.Image, Sampler, error) {
 	if i < 0 || i >= len(d.doc.Textures) {
-		return nil, d.errorf(path, "texture %d does not exist (%d textures)", i, len(d.doc.Textures))
+		return nil, Sampler{}, d.errorf(path, "texture %d does not exist (%d textures)", i, len(d.doc.Textures))
 	}
 	tp := fmt.Sprintf("textures[%d]", i)
 	t := &d.doc.Textures[i]
 	if t.Source == nil {
 		// Only an extension (KHR_texture_basisu, EXT_texture_webp, …) can
 		// supply the image then; drawing without it would be wrong.
-		return nil, d.refuse(tp, "texture without source is not supported")
+		return nil, Sampler{}, d.refuse(tp, "texture without source is not supported")
 	}
-	return d.image(*t.Source, tp+".source")
+	var smp Sampler
+	if t.Sampler != nil {
+		k := *t.Sampler
+		if k < 0 || k >= len(d.doc.Samplers) {
+			return nil, smp, d.errorf(tp+".sampler", "sampler %d does not exist (%d samplers)", k, len(d.doc.Samplers))
+		}
+		src := &d.doc.Samplers[k]
+		sp := fmt.Sprintf("samplers[%d]", k)
+		smp = Sampler{MagFilter: src.MagFilter, MinFilter: src.MinFilter, WrapS: src.WrapS, WrapT: src.WrapT}
+		switch smp.MagFilter {
+		case 0, Nearest, Linear:
+		default:
+			return nil, smp, d.errorf(sp+".magFilter", "unknown filter %d", smp.MagFilter)
+		}
+		switch smp.MinFilter {
+		case 0, Nearest, Linear, NearestMipmapNearest, LinearMipmapNearest, NearestMipmapLinear, LinearMipmapLinear:
+		default:
+			return nil, smp, d.errorf(sp+".minFilter", "unknown filter %d", smp.MinFilter)
+		}
+		for _, w := range []struct {
+			name string
+			v    int
+		}{{"wrapS", smp.WrapS}, {"wrapT", smp.WrapT}} {
+			switch w.v {
+			case 0, Repeat, ClampToEdge, MirroredRepeat:
+			default:
+				return nil, smp, d.errorf(sp+"."+w.name, "unknown wrap mode %d", w.v)
+			}
+		}
+	}
+	img, err := d.image(*t.Source, tp+".source")
+	return img, smp, err
 }
 
 // image returns image i, decoding it on first use.

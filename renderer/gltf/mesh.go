@@ -11,7 +11,9 @@ import (
 // prim is a decoded mesh primitive, before a node places it.
 type prim struct {
 	pos, nrm []mgl32.Vec3
-	uv       []mgl32.Vec2
+	uv, uv1  []mgl32.Vec2
+	color    []mgl32.Vec4
+	tan      []mgl32.Vec4
 	idx      []uint32
 	material int
 	min, max mgl32.Vec3 // bounds of pos
@@ -73,12 +75,33 @@ func (d *decoder) primitive(src *primitive, pp string) (prim, error) {
 			return p, d.errorf(ap+"NORMAL", "%d normals for %d positions", len(p.nrm), n)
 		}
 	}
-	if acc, ok := src.Attributes["TEXCOORD_0"]; ok {
-		if p.uv, err = d.vec2s(acc, ap+"TEXCOORD_0"); err != nil {
+	for _, set := range []struct {
+		name string
+		dst  *[]mgl32.Vec2
+	}{{"TEXCOORD_0", &p.uv}, {"TEXCOORD_1", &p.uv1}} {
+		if acc, ok := src.Attributes[set.name]; ok {
+			if *set.dst, err = d.vec2s(acc, ap+set.name); err != nil {
+				return p, err
+			}
+			if len(*set.dst) != n {
+				return p, d.errorf(ap+set.name, "%d texture coordinates for %d positions", len(*set.dst), n)
+			}
+		}
+	}
+	if acc, ok := src.Attributes["COLOR_0"]; ok {
+		if p.color, err = d.colors(acc, ap+"COLOR_0"); err != nil {
 			return p, err
 		}
-		if len(p.uv) != n {
-			return p, d.errorf(ap+"TEXCOORD_0", "%d texture coordinates for %d positions", len(p.uv), n)
+		if len(p.color) != n {
+			return p, d.errorf(ap+"COLOR_0", "%d colours for %d positions", len(p.color), n)
+		}
+	}
+	if acc, ok := src.Attributes["TANGENT"]; ok {
+		if p.tan, err = d.tangents(acc, ap+"TANGENT"); err != nil {
+			return p, err
+		}
+		if len(p.tan) != n {
+			return p, d.errorf(ap+"TANGENT", "%d tangents for %d positions", len(p.tan), n)
 		}
 	}
 	if src.Indices != nil {
@@ -167,6 +190,81 @@ func (d *decoder) vec2s(acc int, path string) ([]mgl32.Vec2, error) {
 	return out, nil
 }
 
+// colors reads a COLOR_n accessor: float, or normalized unsigned byte or
+// short, VEC3 (alpha 1) or VEC4, linear RGBA in [0, 1].
+func (d *decoder) colors(acc int, path string) ([]mgl32.Vec4, error) {
+	if v, ok := d.vec4Cache[acc]; ok {
+		return v, nil
+	}
+	e, err := d.accessor(acc, path)
+	if err != nil {
+		return nil, err
+	}
+	ok := (e.n == 3 || e.n == 4) && (e.comp == typeFloat || e.norm && (e.comp == typeUnsignedByte || e.comp == typeUnsignedShort))
+	if !ok {
+		return nil, d.errorf(path, "accessor %d is %s, want float or normalized unsigned byte or short VEC3 or VEC4", acc, typeName(e))
+	}
+	out := make([]mgl32.Vec4, e.count)
+	for k := range out {
+		b := e.at(k)
+		c := mgl32.Vec4{0, 0, 0, 1}
+		for j := range e.n {
+			switch e.comp {
+			case typeFloat:
+				bits := le.Uint32(b[4*j:])
+				v := math.Float32frombits(bits)
+				if !finiteBits(bits) || v < 0 || v > 1 {
+					return nil, d.errorf(path, "accessor %d element %d is %v, outside [0, 1]", acc, k, v)
+				}
+				c[j] = v
+			case typeUnsignedByte:
+				c[j] = float32(b[j]) / 255
+			case typeUnsignedShort:
+				c[j] = float32(le.Uint16(b[2*j:])) / 65535
+			}
+		}
+		out[k] = c
+	}
+	d.vec4Cache[acc] = out
+	return out, nil
+}
+
+// tangents reads a TANGENT accessor: float VEC4, XYZ a unit vector and W
+// the handedness, ±1.
+func (d *decoder) tangents(acc int, path string) ([]mgl32.Vec4, error) {
+	if v, ok := d.tanCache[acc]; ok {
+		return v, nil
+	}
+	e, err := d.accessor(acc, path)
+	if err != nil {
+		return nil, err
+	}
+	if e.comp != typeFloat || e.n != 4 {
+		return nil, d.errorf(path, "accessor %d is %s, want float VEC4", acc, typeName(e))
+	}
+	out := make([]mgl32.Vec4, e.count)
+	for k := range out {
+		b := e.at(k)[:16]
+		var t mgl32.Vec4
+		for j := range 4 {
+			bits := le.Uint32(b[4*j:])
+			if !finiteBits(bits) {
+				return nil, d.errorf(path, "accessor %d element %d is not finite", acc, k)
+			}
+			t[j] = math.Float32frombits(bits)
+		}
+		// Writers round W; only its sign is meaningful.
+		if t[3] < 0 {
+			t[3] = -1
+		} else {
+			t[3] = 1
+		}
+		out[k] = t
+	}
+	d.tanCache[acc] = out
+	return out, nil
+}
+
 // indexData is a decoded index accessor and its largest index.
 type indexData struct {
 	idx []uint32
@@ -219,10 +317,6 @@ func (p *prim) flatten() {
 	n := len(p.idx)
 	pos := make([]mgl32.Vec3, n)
 	nrm := make([]mgl32.Vec3, n)
-	var uv []mgl32.Vec2
-	if p.uv != nil {
-		uv = make([]mgl32.Vec2, n)
-	}
 	idx := make([]uint32, n)
 	for k := 0; k+2 < n; k += 3 {
 		a, b, c := p.pos[p.idx[k]], p.pos[p.idx[k+1]], p.pos[p.idx[k+2]]
@@ -237,12 +331,24 @@ func (p *prim) flatten() {
 		}
 		pos[k], pos[k+1], pos[k+2] = a, b, c
 		nrm[k], nrm[k+1], nrm[k+2] = f, f, f
-		if uv != nil {
-			uv[k], uv[k+1], uv[k+2] = p.uv[p.idx[k]], p.uv[p.idx[k+1]], p.uv[p.idx[k+2]]
-		}
 		idx[k], idx[k+1], idx[k+2] = uint32(k), uint32(k+1), uint32(k+2)
 	}
-	p.pos, p.nrm, p.uv, p.idx = pos, nrm, uv, idx
+	p.uv, p.uv1 = unweld(p.uv, p.idx), unweld(p.uv1, p.idx)
+	p.color, p.tan = unweld(p.color, p.idx), unweld(p.tan, p.idx)
+	p.pos, p.nrm, p.idx = pos, nrm, idx
+}
+
+// unweld returns the values of the vertices idx names, one per index (nil
+// for nil).
+func unweld[T any](vs []T, idx []uint32) []T {
+	if vs == nil {
+		return nil
+	}
+	out := make([]T, len(idx))
+	for k, i := range idx {
+		out[k] = vs[i]
+	}
+	return out
 }
 
 // bounds returns the bounding box of pos, which is not empty.

@@ -28,6 +28,13 @@ type Model struct {
 	// Bounds is the model-space bounding box of all meshes, after their
 	// transforms. It is the zero Box when there are no meshes.
 	Bounds Box
+
+	// Ignored names, once each and in a fixed order, what the file holds
+	// that Decode read past without refusing it (see the package comment):
+	// "cameras", "animations", an extension's name, "COLOR_0", … A viewer
+	// can show it beside the model, so that nobody mistakes a missing
+	// feature for a broken asset.
+	Ignored []string
 }
 
 // A Mesh is one glTF mesh primitive placed by one node: an indexed triangle
@@ -36,6 +43,10 @@ type Model struct {
 type Mesh struct {
 	Name string // the glTF mesh's name
 	Node string // the name of the node that places it
+
+	// MeshIndex and NodeIndex are the indices, in the file, of the glTF
+	// mesh this primitive belongs to and of the node that places it.
+	MeshIndex, NodeIndex int
 
 	// Positions, Normals and UVs hold one entry per vertex. Normals are
 	// read from the file or, where it has none, computed flat (zero for
@@ -47,6 +58,15 @@ type Mesh struct {
 	Positions []mgl32.Vec3
 	Normals   []mgl32.Vec3
 	UVs       []mgl32.Vec2
+
+	// UVs1 is the TEXCOORD_1 set, nil if none. Colors is COLOR_0, linear
+	// RGBA (alpha 1 where the file has RGB), which multiplies the base
+	// colour; nil if none. Tangents is TANGENT (XYZ unit, W ±1, the
+	// bitangent being W·(normal × tangent)), nil if the file has none:
+	// the renderer then computes them where a normal map needs them.
+	UVs1     []mgl32.Vec2
+	Colors   []mgl32.Vec4
+	Tangents []mgl32.Vec4
 
 	// Indices holds three entries per triangle, counter-clockwise front
 	// faces, each less than len(Positions).
@@ -63,7 +83,9 @@ type Mesh struct {
 }
 
 // A Material is a glTF metallic-roughness material, reduced to the values
-// this package reads.
+// this package reads. Colours are linear but for the sRGB-encoded base
+// colour and emissive textures, as glTF stores them; the other textures
+// hold linear data.
 type Material struct {
 	Name string
 
@@ -74,15 +96,195 @@ type Material struct {
 	Metallic, Roughness float32
 
 	// BaseColorTexture is the decoded baseColorTexture, or nil for none.
-	// Its colors are sRGB encoded, as glTF stores them, and multiply
-	// BaseColor. The texture's sampler is not read (see the package comment).
+	// Its colors are sRGB encoded and multiply BaseColor.
 	BaseColorTexture image.Image
+
+	// MetallicRoughnessTexture, if not nil, holds metalness in its blue
+	// channel and roughness in its green, linear; they multiply Metallic
+	// and Roughness.
+	MetallicRoughnessTexture image.Image
+
+	// NormalTexture, if not nil, is a tangent-space normal map (linear,
+	// (0.5, 0.5, 1) is the unperturbed normal); NormalScale scales its X
+	// and Y.
+	NormalTexture image.Image
+	NormalScale   float32
+
+	// OcclusionTexture, if not nil, holds ambient occlusion in its red
+	// channel, linear; OcclusionStrength blends it in (0: none, 1: all).
+	OcclusionTexture  image.Image
+	OcclusionStrength float32
+
+	// Emissive is emissiveFactor times KHR_materials_emissive_strength's
+	// emissiveStrength: linear RGB light the surface emits, which may
+	// exceed 1. EmissiveTexture, if not nil, multiplies it; its colours
+	// are sRGB encoded.
+	Emissive        mgl32.Vec3
+	EmissiveTexture image.Image
+
+	// Sampling says how each of the five textures is sampled, indexed by
+	// Slot.
+	Sampling [Slots]TextureInfo
+
+	// AlphaMode is alphaMode; AlphaCutoff is alphaCutoff (Mask only).
+	AlphaMode   AlphaMode
+	AlphaCutoff float32
+
+	// DoubleSided is doubleSided: back faces are drawn, lit with the
+	// flipped normal.
+	DoubleSided bool
+}
+
+// Texture returns the material's texture in slot s, nil for none.
+func (m *Material) Texture(s Slot) image.Image {
+	switch s {
+	case BaseColorSlot:
+		return m.BaseColorTexture
+	case MetallicRoughnessSlot:
+		return m.MetallicRoughnessTexture
+	case NormalSlot:
+		return m.NormalTexture
+	case OcclusionSlot:
+		return m.OcclusionTexture
+	case EmissiveSlot:
+		return m.EmissiveTexture
+	}
+	return nil
+}
+
+// SetTexture sets the material's texture in slot s.
+func (m *Material) SetTexture(s Slot, img image.Image) {
+	switch s {
+	case BaseColorSlot:
+		m.BaseColorTexture = img
+	case MetallicRoughnessSlot:
+		m.MetallicRoughnessTexture = img
+	case NormalSlot:
+		m.NormalTexture = img
+	case OcclusionSlot:
+		m.OcclusionTexture = img
+	case EmissiveSlot:
+		m.EmissiveTexture = img
+	}
+}
+
+// A Slot names one of a material's textures.
+type Slot int
+
+// The texture slots, in the order of Material.Sampling.
+const (
+	BaseColorSlot Slot = iota
+	MetallicRoughnessSlot
+	NormalSlot
+	OcclusionSlot
+	EmissiveSlot
+	Slots // the number of slots
+)
+
+// SRGB reports whether the texture in slot s holds sRGB-encoded colours
+// (base colour and emissive) rather than linear data.
+func (s Slot) SRGB() bool { return s == BaseColorSlot || s == EmissiveSlot }
+
+func (s Slot) String() string {
+	switch s {
+	case BaseColorSlot:
+		return "baseColorTexture"
+	case MetallicRoughnessSlot:
+		return "metallicRoughnessTexture"
+	case NormalSlot:
+		return "normalTexture"
+	case OcclusionSlot:
+		return "occlusionTexture"
+	case EmissiveSlot:
+		return "emissiveTexture"
+	}
+	return "Slot(" + fmt.Sprint(int(s)) + ")"
+}
+
+// AlphaMode is how a material's alpha is used.
+type AlphaMode uint8
+
+const (
+	// Opaque ignores alpha (glTF's default).
+	Opaque AlphaMode = iota
+	// Mask draws a fragment where its alpha is at least AlphaCutoff and
+	// nothing elsewhere.
+	Mask
+	// Blend blends the surface over what is behind it by its alpha.
+	Blend
+)
+
+func (a AlphaMode) String() string {
+	switch a {
+	case Opaque:
+		return "OPAQUE"
+	case Mask:
+		return "MASK"
+	case Blend:
+		return "BLEND"
+	}
+	return "AlphaMode(" + fmt.Sprint(int(a)) + ")"
+}
+
+// TextureInfo is how a material samples one texture.
+type TextureInfo struct {
+	Sampler Sampler
+	// TexCoord is the UV set: 0 (TEXCOORD_0) or 1 (TEXCOORD_1).
+	TexCoord int
+	// Transform is KHR_texture_transform's, nil for none.
+	Transform *TextureTransform
+}
+
+// A Sampler is a glTF sampler: the filters and wrap modes are OpenGL's
+// enums, as glTF stores them (Nearest, LinearMipmapLinear, Repeat, …); 0
+// is a filter the file leaves to the renderer, and a wrap of 0 means
+// Repeat, glTF's default.
+type Sampler struct {
+	MagFilter, MinFilter int
+	WrapS, WrapT         int
+}
+
+// Sampler filters and wrap modes, from the glTF 2.0 specification.
+const (
+	Nearest              = 9728
+	Linear               = 9729
+	NearestMipmapNearest = 9984
+	LinearMipmapNearest  = 9985
+	NearestMipmapLinear  = 9986
+	LinearMipmapLinear   = 9987
+	ClampToEdge          = 33071
+	MirroredRepeat       = 33648
+	Repeat               = 10497
+)
+
+// A TextureTransform is KHR_texture_transform: texture coordinates are
+// scaled, then rotated by Rotation radians, then offset, as the extension
+// defines (see Matrix).
+type TextureTransform struct {
+	Offset   mgl32.Vec2
+	Rotation float32
+	Scale    mgl32.Vec2
+}
+
+// Matrix returns the transform as a matrix on (u, v, 1): T·R·S, as the
+// extension defines it.
+func (t *TextureTransform) Matrix() mgl32.Mat3 {
+	s, c := math.Sincos(float64(t.Rotation))
+	sin, cos := float32(s), float32(c)
+	// Column-major: columns (a, b, 0), (c, d, 0), (tx, ty, 1).
+	return mgl32.Mat3{
+		cos * t.Scale[0], -sin * t.Scale[0], 0,
+		sin * t.Scale[1], cos * t.Scale[1], 0,
+		t.Offset[0], t.Offset[1], 1,
+	}
 }
 
 // DefaultMaterial returns the material glTF draws a primitive without a
-// material with: white, fully metallic and fully rough.
+// material with: white, fully metallic and fully rough, opaque and single
+// sided, with the specification's defaults for the scales and the cutoff.
 func DefaultMaterial() Material {
-	return Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Metallic: 1, Roughness: 1}
+	return Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Metallic: 1, Roughness: 1,
+		NormalScale: 1, OcclusionStrength: 1, AlphaCutoff: 0.5}
 }
 
 // A Box is an axis-aligned bounding box.

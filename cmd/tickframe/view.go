@@ -1,0 +1,326 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
+	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/renderer/gltf"
+	"github.com/tickframe/tickframe/simthread"
+)
+
+const viewUsage = `usage: tickframe view [flags] FILE.glb|FILE.gltf
+
+Shows a glTF model alone, framed by its bounding sphere, in its own
+materials, turning on a turntable that the simulation steps at -hz; drag
+to orbit, the wheel zooms. Flags:
+`
+
+// viewOptions are the viewer's validated flags.
+type viewOptions struct {
+	cfg    app.Config
+	file   string
+	ground bool
+	hud    bool
+	turn   time.Duration // one turn of the turntable; 0: still
+	anim   int           // the animation played, -1: none
+}
+
+// viewMain runs `tickframe view`: 0 after a clean run, 2 for a bad flag or
+// a model that cannot be shown (one line), 1 for a failure at run time.
+func viewMain(args []string, stdout, stderr io.Writer) int {
+	o, err := parseViewFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	var m *gltf.Model
+	if err == nil {
+		m, err = loadViewModel(o)
+	}
+	if err == nil {
+		err = view(o, m, stdout, stderr)
+	}
+	if err == nil {
+		return 0
+	}
+	var se *renderer.ShaderError
+	if errors.As(err, &se) {
+		fmt.Fprintf(stderr, "tickframe: %v\n", err)
+	} else {
+		fmt.Fprintf(stderr, "tickframe: %s\n", oneLine(err.Error()))
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+// parseViewFlags parses the viewer's command line; FILE may come before,
+// after or among the flags.
+func parseViewFlags(args []string, out io.Writer) (*viewOptions, error) {
+	o := &viewOptions{}
+	fs := flag.NewFlagSet("tickframe view", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	app.Flags(fs, &o.cfg)
+	fs.BoolVar(&o.ground, "ground", true, "draw the ground under the model")
+	fs.BoolVar(&o.hud, "hud", true, "show the HUD")
+	fs.DurationVar(&o.turn, "turn", 12*time.Second, "one turn of the turntable takes this long (0: still)")
+	fs.IntVar(&o.anim, "anim", 0, "play animation `N` of the file (-1: none)")
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(out, viewUsage)
+				fs.SetOutput(out)
+				fs.PrintDefaults()
+				return nil, err
+			}
+			return nil, usagef("view: %v (see tickframe view -h)", err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch len(files) {
+	case 0:
+		return nil, usagef("view: no model file given (usage: tickframe view [flags] FILE.glb|FILE.gltf)")
+	case 1:
+		o.file = files[0]
+	default:
+		return nil, usagef("view: one model file at a time, got %d (%s)", len(files), strings.Join(files, ", "))
+	}
+	if ext := strings.ToLower(filepath.Ext(o.file)); ext != ".glb" && ext != ".gltf" {
+		return nil, usagef("view %s: want a .glb or .gltf file", o.file)
+	}
+	if o.turn < 0 {
+		return nil, usagef("view: -turn %v: want 0 (still) or a positive duration", o.turn)
+	}
+	if o.anim < -1 {
+		return nil, usagef("view: -anim %d: want an animation index, or -1 for none", o.anim)
+	}
+	if o.cfg.Width < 1 || o.cfg.Height < 1 {
+		return nil, usagef("view: window size %dx%d: want at least 1x1", o.cfg.Width, o.cfg.Height)
+	}
+	if err := o.cfg.Validate(); err != nil {
+		return nil, usagef("view: %v", err)
+	}
+	if s := o.cfg.Screenshot; s != "" {
+		if strings.ToLower(filepath.Ext(s)) != ".png" {
+			return nil, usagef("view: -screenshot %s: want a .png file", s)
+		}
+		if err := outfile.CheckWritable(s); err != nil {
+			return nil, usagef("view: -screenshot %s: %v", s, err)
+		}
+	}
+	return o, nil
+}
+
+// loadViewModel reads the model before any window opens: a file that
+// cannot be read, decoded or drawn is a bad argument (exit 2).
+func loadViewModel(o *viewOptions) (*gltf.Model, error) {
+	m, err := gltf.Load(o.file)
+	if err != nil {
+		return nil, usagef("view: %v", err)
+	}
+	if modelTriangles(m) == 0 {
+		return nil, usagef("view %s: no triangles to draw", o.file)
+	}
+	return m, nil
+}
+
+// The turntable's geometry, in metres: the model is scaled so that its
+// bounding sphere has viewRadius, and stands on the ground (y = 0) at the
+// origin; the timing marker, a small cube, rides the turntable's rim.
+const (
+	viewRadius   = 1.5
+	markerRadius = 1.15 * viewRadius
+	markerSize   = 0.035 // half-extent
+	// viewMargin leaves a little room around the sphere in the frame.
+	viewMargin = 1.08
+)
+
+// viewMesh is the model's mesh id: the first mesh the viewer registers
+// (ids are given from 1), known to the world before the renderer exists.
+const viewMesh = 1
+
+// viewWorld is the viewer's world: a turntable turning at a fixed angular
+// speed, read in closed form at each tick (no drift), carrying the model
+// and, on its rim, the marker whose exact path the app measures the drawn
+// frames against. Its state is the tick alone.
+type viewWorld struct {
+	omega float64    // rad/s
+	lift  mgl32.Vec3 // where the model's fitted centre stands
+	tick  uint64
+	dt    float64
+}
+
+func (w *viewWorld) Step(tick uint64, dt float64, _ []simthread.Input) { w.tick, w.dt = tick, dt }
+
+// angle is the turntable's angle at simulated time t seconds, folded at
+// 4π (a quaternion's period) so that float32 keeps it precise.
+func (w *viewWorld) angle(t float64) float64 { return math.Mod(w.omega*t, 4*math.Pi) }
+
+func (w *viewWorld) Snapshot(dst *simthread.Snapshot) {
+	t := float64(w.tick) * w.dt
+	a := w.angle(t)
+	rot := mgl32.QuatRotate(float32(a), mgl32.Vec3{0, 1, 0})
+	spin := mgl32.Vec3{0, float32(w.omega), 0}
+	p := w.markerAt(t)
+	dst.Bodies = append(dst.Bodies[:0],
+		simthread.Body{
+			Pos: mgl32.Vec3{float32(p[0]), float32(p[1]), float32(p[2])}, Rot: rot,
+			Scale: simthread.UniformScale(markerSize), Color: simthread.RGB(255, 140, 30),
+			Vel:    mgl32.Vec3{float32(-w.omega * markerRadius * math.Sin(a)), 0, float32(-w.omega * markerRadius * math.Cos(a))},
+			AngVel: spin,
+		},
+		simthread.Body{Pos: w.lift, Rot: rot, Scale: simthread.UniformScale(1), Color: simthread.White, Mesh: viewMesh, AngVel: spin},
+	)
+}
+
+// markerAt is the marker's exact position at simulated time t: the point
+// (markerRadius, 0, 0) of the turntable turned by its angle.
+func (w *viewWorld) markerAt(t float64) mgl64.Vec3 {
+	s, c := math.Sincos(w.angle(t))
+	return mgl64.Vec3{markerRadius * c, markerSize, -markerRadius * s}
+}
+
+// viewFit is how the model is placed: the transform fitting it to the
+// turntable, where its centre then stands, and the camera framing it.
+type viewFit struct {
+	place  mgl32.Mat4
+	centre mgl32.Vec3
+	camera renderer.Camera
+}
+
+// fitView scales the model so that its bounding sphere (about its box's
+// centre, through its corners) has viewRadius, stands it on the ground and
+// puts the camera at the distance where that sphere fills the narrower of
+// the two fields of view of a width×height window.
+func fitView(b gltf.Box, width, height int) viewFit {
+	r := b.Size().Len() / 2
+	s := float32(1)
+	if r > 0 && finite32(r) {
+		s = viewRadius / r
+	}
+	c := b.Center()
+	place := mgl32.Scale3D(s, s, s).Mul4(mgl32.Translate3D(-c[0], -c[1], -c[2]))
+	lift := (c[1] - b.Min[1]) * s // the lowest point on the ground
+	centre := mgl32.Vec3{0, lift, 0}
+	cam := renderer.DefaultCamera()
+	cam.Target, cam.Yaw, cam.Pitch = centre, 0.5, 0.3
+	aspect := float64(width) / float64(max(height, 1))
+	half := float64(cam.FovY) / 2
+	if aspect < 1 {
+		half = math.Atan(math.Tan(half) * aspect)
+	}
+	cam.Distance = float32(viewMargin * viewRadius / math.Sin(half))
+	cam.Near, cam.Far = cam.Distance/50, cam.Distance*40
+	return viewFit{place: place, centre: centre, camera: cam}
+}
+
+func finite32(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
+
+// view runs the viewer on model m.
+func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
+	fit := fitView(m.Bounds, o.cfg.Width, o.cfg.Height)
+	world := &viewWorld{lift: fit.centre}
+	if o.turn > 0 {
+		world.omega = 2 * math.Pi / o.turn.Seconds()
+	}
+	cfg := o.cfg
+	name := filepath.Base(o.file)
+	cfg.Title = "tickframe view " + name
+	cfg.Camera = &fit.camera
+	cfg.HideHUD = !o.hud
+	cfg.KeepRunningUnfocused = true
+	cfg.Truth = world.markerAt
+	cfg.TruthSpeed = world.omega * markerRadius
+	cfg.Scene = func(r *renderer.Renderer) error {
+		id, err := r.AddModel(m, fit.place)
+		if err != nil {
+			return err
+		}
+		if id != viewMesh {
+			return fmt.Errorf("view: the model is mesh %d, the world draws mesh %d", id, viewMesh)
+		}
+		r.SetGroundVisible(o.ground)
+		return nil
+	}
+	fmt.Fprintf(stdout, "tickframe view: %s\n", modelSummary(name, m))
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error: %v", p)
+		}
+	}()
+	a, err := app.New(cfg, world)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if err := a.Run(ctx); err != nil {
+		return err
+	}
+	if cfg.Screenshot != "" {
+		fmt.Fprintf(stderr, "tickframe: last frame saved to %s\n", cfg.Screenshot)
+	}
+	return nil
+}
+
+// modelTriangles counts the triangles the scene places.
+func modelTriangles(m *gltf.Model) int {
+	n := 0
+	for i := range m.Meshes {
+		n += len(m.Meshes[i].Indices) / 3
+	}
+	return n
+}
+
+// modelSummary is one line about m: its counts, and what of the file the
+// viewer does not show.
+func modelSummary(name string, m *gltf.Model) string {
+	meshes := map[int]bool{}
+	verts := 0
+	for i := range m.Meshes {
+		meshes[m.Meshes[i].MeshIndex] = true
+		verts += len(m.Meshes[i].Positions)
+	}
+	s := name + ": " + strings.Join([]string{
+		count(len(meshes), "mesh", "meshes"), count(len(m.Meshes), "primitive", "primitives"),
+		count(verts, "vertex", "vertices"), count(modelTriangles(m), "triangle", "triangles"),
+		count(len(m.Materials), "material", "materials"), count(len(m.Images), "texture", "textures"),
+	}, ", ")
+	if len(m.Ignored) > 0 {
+		s += "; ignored: " + strings.Join(m.Ignored, ", ")
+	}
+	return s
+}
+
+// count is "1 mesh", "2 meshes".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

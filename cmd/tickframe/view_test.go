@@ -1,0 +1,216 @@
+package main
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/renderer/gltf"
+)
+
+// redGreenModel writes a glTF model to dir/name: a box 40 m wide, placed
+// 500 m away by its node, red on its +x half and green on its −x half
+// (two primitives), so that only framing it by its bounds shows it, and
+// only its own, untinted materials show those colours. It returns the
+// path.
+func redGreenModel(t *testing.T, dir, name string) string {
+	t.Helper()
+	var b gltf.Builder
+	red := gltf.DefaultMaterial()
+	red.Name, red.BaseColor, red.Metallic, red.Roughness = "red", mgl32.Vec4{0.9, 0.02, 0.02, 1}, 0, 0.7
+	green := gltf.DefaultMaterial()
+	green.Name, green.BaseColor, green.Metallic, green.Roughness = "green", mgl32.Vec4{0.02, 0.9, 0.02, 1}, 0, 0.7
+	half := func(lo, hi mgl32.Vec3, mat int) gltf.Primitive {
+		p := gltf.Primitive{Material: mat}
+		for axis := range 3 {
+			for _, sign := range []float32{1, -1} {
+				var n, u, v mgl32.Vec3
+				n[axis], u[(axis+1)%3], v[(axis+2)%3] = sign, 1, 1
+				if sign < 0 {
+					u, v = v, u
+				}
+				base := uint32(len(p.Positions))
+				for _, c := range [][2]float32{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+					q := n.Add(u.Mul(c[0])).Add(v.Mul(c[1])) // on the unit cube
+					for k := range 3 {
+						q[k] = lo[k] + (q[k]+1)/2*(hi[k]-lo[k])
+					}
+					p.Positions = append(p.Positions, q)
+					p.Normals = append(p.Normals, n)
+				}
+				p.Indices = append(p.Indices, base, base+1, base+2, base, base+2, base+3)
+			}
+		}
+		return p
+	}
+	mesh := b.AddMesh("box",
+		half(mgl32.Vec3{0, -10, -10}, mgl32.Vec3{20, 10, 10}, b.AddMaterial(red)),
+		half(mgl32.Vec3{-20, -10, -10}, mgl32.Vec3{0, 10, 10}, b.AddMaterial(green)),
+	)
+	b.AddNode(gltf.Node{Name: "far", Mesh: mesh, Translation: mgl32.Vec3{500, 40, 0}})
+	glb, err := b.GLB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, glb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// hueCount counts img's clearly red and clearly green pixels and returns
+// the bounding box of both together.
+func hueCount(img image.Image) (red, green int, box image.Rectangle) {
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			r, g, bl := int(c.R), int(c.G), int(c.B)
+			switch {
+			case r > g+60 && r > bl+60:
+				red++
+			case g > r+60 && g > bl+60:
+				green++
+			default:
+				continue
+			}
+			box = box.Union(image.Rect(x, y, x+1, y+1))
+		}
+	}
+	return red, green, box
+}
+
+// greyPixels counts img's light grey pixels: the ground's.
+func greyPixels(img image.Image) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			lo, hi := min(c.R, c.G, c.B), max(c.R, c.G, c.B)
+			if lo > 60 && hi-lo < 25 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestView runs `tickframe view` on a model far from the origin: the last
+// frame shows it framed (large, centred, nowhere cut by the frame's
+// edges), in its own colours, red and green (the demo's tints would turn
+// both blue to violet), and the turntable turns it at the tick rate: at
+// -turn 4s it shows its green half after 1 s, its red half after 3 s.
+// The summary line counts what the file holds.
+func TestView(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	model := redGreenModel(t, dir, "box.glb")
+	const w, h = 320, 240
+	shots := map[string]string{}
+	for _, run := range []struct{ name, duration, ground string }{
+		{"1s", "1s", "-ground=true"}, {"3s", "3s", "-ground=true"}, {"no ground", "1s", "-ground=false"},
+	} {
+		shot := filepath.Join(dir, strings.ReplaceAll(run.name, " ", "-")+".png")
+		r := tickframe(t, opts{}, "view", model, "-width", "320", "-height", "240", "-hud=false",
+			"-turn", "4s", "-duration", run.duration, run.ground, "-screenshot", shot)
+		wantOK(t, r)
+		want := "tickframe view: box.glb: 1 mesh, 2 primitives, 48 vertices, 24 triangles, 2 materials, 0 textures\n"
+		if r.stdout != want {
+			t.Errorf("stdout %q, want %q", r.stdout, want)
+		}
+		shots[run.name] = shot
+	}
+	// The ground is grey, the sky nearly black: without the ground, no
+	// pixel of the frame is a light grey.
+	for name, want := range map[string]bool{"1s": true, "no ground": false} {
+		if n := greyPixels(decodePNG(t, shots[name])); (n > w*h/10) != want {
+			t.Errorf("%s: %d grey ground pixels of %d (%s)", name, n, w*h, shots[name])
+		}
+	}
+	for at, shot := range shots {
+		red, green, box := hueCount(decodePNG(t, shot))
+		t.Logf("after %s: %d red, %d green pixels in %v", at, red, green, box)
+		all := red + green
+		if all < w*h/10 {
+			t.Errorf("after %s: the model covers %d of %d pixels: not framed (%s)", at, all, w*h, shot)
+			continue
+		}
+		if box.Min.X <= 0 || box.Min.Y <= 0 || box.Max.X >= w || box.Max.Y >= h {
+			t.Errorf("after %s: the model's pixels %v touch the frame's edge: framed too tight (%s)", at, box, shot)
+		}
+		cx, cy := float64(box.Min.X+box.Max.X)/2, float64(box.Min.Y+box.Max.Y)/2
+		if math.Abs(cx-w/2) > w/8 || math.Abs(cy-h/2) > h/6 {
+			t.Errorf("after %s: the model's centre is at (%.0f, %.0f), not near the frame's (%d, %d) (%s)", at, cx, cy, w/2, h/2, shot)
+		}
+		// The view looks along −z from +z turned by 0.5 rad towards +x;
+		// the turntable turns +x towards −z: at a quarter turn (1 s of
+		// 4) the −x half faces the camera, at three quarters the +x half.
+		switch at {
+		case "1s", "no ground":
+			if 2*green < 3*red {
+				t.Errorf("after a quarter turn: %d red, %d green pixels: want the green half facing the camera (%s)", red, green, shot)
+			}
+		case "3s":
+			if 2*red < 3*green {
+				t.Errorf("after three quarters of a turn: %d red, %d green pixels: want the red half facing the camera (%s)", red, green, shot)
+			}
+		}
+	}
+}
+
+// TestViewBadArguments: a missing or damaged file, one without triangles,
+// one of another kind, no file or two, a bad flag: one line naming the
+// problem, exit 2, nothing written.
+func TestViewBadArguments(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.glb")
+	if err := os.WriteFile(garbage, []byte("glTF\x02\x00\x00\x00 not really"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var empty gltf.Builder
+	empty.AddNode(gltf.Node{Name: "nothing", Mesh: -1})
+	glb, err := empty.GLB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nothing := filepath.Join(dir, "nothing.glb")
+	if err := os.WriteFile(nothing, glb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := redGreenModel(t, dir, "good.glb")
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{filepath.Join(dir, "missing.glb")}, []string{"view", "missing.glb"}},
+		{[]string{garbage}, []string{"gltf: ", "garbage.glb"}},
+		{[]string{nothing}, []string{"nothing.glb", "no triangles"}},
+		{[]string{filepath.Join(dir, "model.obj")}, []string{"model.obj", ".glb or .gltf"}},
+		{nil, []string{"no model file"}},
+		{[]string{good, good}, []string{"one model file at a time"}},
+		{[]string{good, "-turn", "-1s"}, []string{"-turn"}},
+		{[]string{good, "-anim", "-2"}, []string{"-anim"}},
+		{[]string{good, "-width", "0"}, []string{"window size"}},
+		{[]string{good, "-bogus"}, []string{"bogus"}},
+		{[]string{good, "-screenshot", filepath.Join(dir, "no", "such", "dir.png")}, []string{"-screenshot"}},
+	} {
+		out := t.TempDir()
+		r := tickframe(t, opts{dir: out}, append([]string{"view", "-duration", "2s", "-screenshot", "s.png"}, c.args...)...)
+		line := wantOneLine(t, r, 2)
+		for _, w := range c.want {
+			if !strings.Contains(line, w) {
+				t.Errorf("view %q: %q lacks %q", c.args, line, w)
+			}
+		}
+		if files := listFiles(t, out); len(files) > 0 {
+			t.Errorf("view %q: left files: %q", c.args, files)
+		}
+	}
+}

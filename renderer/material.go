@@ -1,0 +1,385 @@
+package renderer
+
+import (
+	"fmt"
+	"image"
+	"io/fs"
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/renderer/gltf"
+	"github.com/tickframe/tickframe/shaders"
+)
+
+// Material is how a surface is shaded: glTF's metallic-roughness model
+// with the material features glTF assets use. The colour a body shows is
+// BaseColor × its texture × the vertex colour × the body's own Color (its
+// tint), all in linear light, lit by the built-in lighting or by the
+// material's own shader, plus what it emits.
+//
+// The zero Material is black, not metallic, perfectly smooth, opaque, and
+// has a NormalScale and OcclusionStrength of 0 (a normal map and an
+// occlusion map that do nothing); start from DefaultMaterial.
+type Material struct {
+	// BaseColor is the base colour factor, linear RGBA.
+	BaseColor mgl32.Vec4
+	// Metallic (0 dielectric, 1 metal) and Roughness (0 mirror, 1 rough)
+	// are glTF's factors, in [0, 1].
+	Metallic, Roughness float32
+	// BaseColorTexture, if not nil, is sampled with the mesh's UVs and
+	// multiplies BaseColor. Its colours are sRGB, as glTF's and PNG's
+	// are: it is uploaded as GL_SRGB8_ALPHA8 (the GPU decodes it to linear
+	// when sampling), with mipmaps. The same image given to several
+	// materials, in the same colour space, is uploaded once (when its
+	// dynamic type is comparable, as *image.RGBA and the decoders' are).
+	BaseColorTexture image.Image
+	// MetallicRoughnessTexture, if not nil, multiplies Metallic by its
+	// blue channel and Roughness by its green (linear data, as glTF's).
+	MetallicRoughnessTexture image.Image
+	// NormalTexture, if not nil, is a tangent-space normal map (linear)
+	// whose X and Y are scaled by NormalScale. It needs the mesh's
+	// tangents (Part.Tangents); AddModel computes them where the file
+	// has none.
+	NormalTexture image.Image
+	NormalScale   float32
+	// OcclusionTexture, if not nil, darkens the ambient light by its red
+	// channel, blended in by OcclusionStrength (0 none, 1 all).
+	OcclusionTexture  image.Image
+	OcclusionStrength float32
+	// Emissive is light the surface emits, linear RGB (it may exceed 1),
+	// added to the lit colour; EmissiveTexture (sRGB), if not nil,
+	// multiplies it.
+	Emissive        mgl32.Vec3
+	EmissiveTexture image.Image
+	// Sampling says, for each texture slot, how it is sampled: the
+	// sampler's filters and wrap modes (zero values: trilinear filtering
+	// and repeat), the UV set (0 or 1) and an optional UV transform.
+	Sampling [Slots]TextureInfo
+	// AlphaMode says what the alpha (base colour × texture × vertex
+	// colour) does: nothing (Opaque), cut the surface where it is below
+	// AlphaCutoff (Mask), or blend the surface over what is behind
+	// (Blend). Blended parts are drawn after every opaque one, without
+	// writing depth, back to front by their centre's distance from the
+	// eye for the first body of each group; the blend is done on the
+	// sRGB-encoded colours the frame holds: out = src·α + dst·(1 − α).
+	AlphaMode   AlphaMode
+	AlphaCutoff float32
+	// DoubleSided draws back faces too (no culling), lit as the front
+	// face turned over.
+	DoubleSided bool
+	// Shader, if not "", names the material's own fragment shader, a GLSL
+	// 410 file in ShaderFS that defines vec3 shade(Surface s) (see
+	// shaders/surface.glsl for Surface and what else it may call). It is
+	// compiled with the built-in shaders' loader: an error is a
+	// *ShaderError with the driver's log and the file's numbered source.
+	Shader   string
+	ShaderFS fs.FS
+}
+
+// The texture slots, samplers and alpha modes are glTF's (package gltf
+// documents them), so that a decoded material maps field by field.
+type (
+	Slot             = gltf.Slot
+	TextureInfo      = gltf.TextureInfo
+	Sampler          = gltf.Sampler
+	TextureTransform = gltf.TextureTransform
+	AlphaMode        = gltf.AlphaMode
+)
+
+// Texture slots and alpha modes.
+const (
+	BaseColorSlot         = gltf.BaseColorSlot
+	MetallicRoughnessSlot = gltf.MetallicRoughnessSlot
+	NormalSlot            = gltf.NormalSlot
+	OcclusionSlot         = gltf.OcclusionSlot
+	EmissiveSlot          = gltf.EmissiveSlot
+	Slots                 = gltf.Slots
+
+	Opaque = gltf.Opaque
+	Mask   = gltf.Mask
+	Blend  = gltf.Blend
+)
+
+// DefaultMaterial returns the default material's values (material 0):
+// white, not metallic, half rough, opaque, with glTF's defaults for the
+// scales and the cutoff.
+func DefaultMaterial() Material {
+	return Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Roughness: 0.5, NormalScale: 1, OcclusionStrength: 1, AlphaCutoff: 0.5}
+}
+
+// texture returns the material's texture in slot s, nil for none.
+func (m *Material) texture(s Slot) image.Image {
+	switch s {
+	case BaseColorSlot:
+		return m.BaseColorTexture
+	case MetallicRoughnessSlot:
+		return m.MetallicRoughnessTexture
+	case NormalSlot:
+		return m.NormalTexture
+	case OcclusionSlot:
+		return m.OcclusionTexture
+	case EmissiveSlot:
+		return m.EmissiveTexture
+	}
+	return nil
+}
+
+// materialBlockSize is the Material uniform block of surface.glsl in
+// std140: five vec4s and ten for the UV transforms.
+const materialBlockSize = 15 * 16
+
+// material is a registered material.
+type material struct {
+	block    [materialBlockSize / 4]float32 // the uniform block's bytes (ints stored as their bits)
+	tex      [Slots]Texture                 // 0: none
+	sampler  [Slots]uint32                  // GL sampler objects
+	program  int                            // index into scene.programs
+	blend    bool
+	twoSided bool
+}
+
+// Offsets in material.block, in floats.
+const (
+	blockBaseColor = 0
+	blockEmissive  = 4
+	blockPBR       = 8
+	blockAlpha     = 12
+	blockTex       = 16
+	blockUV        = 20
+)
+
+// checkMaterial returns what is wrong with m, nil if nothing.
+func checkMaterial(m *Material) error {
+	c := m.BaseColor
+	e := m.Emissive
+	switch {
+	case !finite(c[:]...) || c[0] < 0 || c[1] < 0 || c[2] < 0 || c[3] < 0:
+		return fmt.Errorf("base colour %v: want finite, not negative", c)
+	case !(m.Metallic >= 0 && m.Metallic <= 1):
+		return fmt.Errorf("metallic %v out of range [0, 1]", m.Metallic)
+	case !(m.Roughness >= 0 && m.Roughness <= 1):
+		return fmt.Errorf("roughness %v out of range [0, 1]", m.Roughness)
+	case !finite(e[:]...) || e[0] < 0 || e[1] < 0 || e[2] < 0:
+		return fmt.Errorf("emissive %v: want finite, not negative", e)
+	case !finite(m.NormalScale):
+		return fmt.Errorf("normal scale %v: want finite", m.NormalScale)
+	case !(m.OcclusionStrength >= 0 && m.OcclusionStrength <= 1):
+		return fmt.Errorf("occlusion strength %v out of range [0, 1]", m.OcclusionStrength)
+	case m.AlphaMode > Blend:
+		return fmt.Errorf("unknown alpha mode %v", m.AlphaMode)
+	case !(m.AlphaCutoff >= 0) || !finite(m.AlphaCutoff):
+		return fmt.Errorf("alpha cutoff %v: want finite, not negative", m.AlphaCutoff)
+	case m.Shader != "" && m.ShaderFS == nil:
+		return fmt.Errorf("shader %s without a ShaderFS to read it from", m.Shader)
+	}
+	for s := range Slots {
+		info := &m.Sampling[s]
+		if info.TexCoord != 0 && info.TexCoord != 1 {
+			return fmt.Errorf("%v: UV set %d: want 0 or 1", s, info.TexCoord)
+		}
+		if t := info.Transform; t != nil && !finite(t.Offset[0], t.Offset[1], t.Rotation, t.Scale[0], t.Scale[1]) {
+			return fmt.Errorf("%v: UV transform %+v is not finite", s, *t)
+		}
+		if _, err := samplerParams(info.Sampler); err != nil {
+			return fmt.Errorf("%v: %w", s, err)
+		}
+	}
+	return nil
+}
+
+// addMaterial registers a material and returns its id.
+func (s *scene) addMaterial(m Material) (uint16, error) {
+	if len(s.materials) > maxIDs {
+		return 0, fmt.Errorf("renderer: add material: all %d material ids are taken", maxIDs+1)
+	}
+	if err := checkMaterial(&m); err != nil {
+		return 0, fmt.Errorf("renderer: add material: %w", err)
+	}
+	mat := material{blend: m.AlphaMode == Blend, twoSided: m.DoubleSided}
+	b := &mat.block
+	copy(b[blockBaseColor:], m.BaseColor[:])
+	copy(b[blockEmissive:], m.Emissive[:])
+	b[blockPBR], b[blockPBR+1], b[blockPBR+2], b[blockPBR+3] = m.Metallic, m.Roughness, m.NormalScale, m.OcclusionStrength
+	b[blockAlpha], b[blockAlpha+1] = float32(m.AlphaMode), m.AlphaCutoff
+	if m.DoubleSided {
+		b[blockAlpha+2] = 1
+	}
+	var present, set1 uint32
+	for slot := range Slots {
+		info := &m.Sampling[slot]
+		uv := mgl32.Ident3()
+		if info.Transform != nil {
+			uv = info.Transform.Matrix()
+		}
+		// Two rows, (a, b, tx) and (c, d, ty), of the column-major matrix.
+		row := b[blockUV+8*int(slot):]
+		row[0], row[1], row[2] = uv[0], uv[3], uv[6]
+		row[4], row[5], row[6] = uv[1], uv[4], uv[7]
+		if info.TexCoord == 1 {
+			set1 |= 1 << slot
+		}
+	}
+	created := len(s.textures)
+	undo := func() {
+		for _, t := range s.textures[created:] {
+			t.Delete()
+			for k, v := range s.textureOf {
+				if v == t {
+					delete(s.textureOf, k)
+				}
+			}
+		}
+		s.textures = s.textures[:created]
+		if mat.program != 0 {
+			s.programs[mat.program].prog.Delete()
+			s.programs = s.programs[:mat.program]
+		}
+	}
+	if m.Shader != "" {
+		p, err := s.newProgram(stage{files: m.ShaderFS, name: m.Shader, lib: shaders.FS, prelude: shaders.Surface, own: true})
+		if err != nil {
+			return 0, err
+		}
+		s.programs = append(s.programs, p)
+		mat.program = len(s.programs) - 1
+	}
+	for slot := range Slots {
+		img := m.texture(slot)
+		if img == nil {
+			continue
+		}
+		tex, err := s.texture(img, slot.SRGB())
+		if err != nil {
+			undo()
+			return 0, fmt.Errorf("renderer: add material: %v: %w", slot, err)
+		}
+		smp, err := s.sampler(m.Sampling[slot].Sampler)
+		if err != nil {
+			undo()
+			return 0, fmt.Errorf("renderer: add material: %v: %w", slot, err)
+		}
+		mat.tex[slot], mat.sampler[slot] = tex, smp
+		present |= 1 << slot
+	}
+	b[blockTex] = *(*float32)(unsafe.Pointer(&present))
+	b[blockTex+1] = *(*float32)(unsafe.Pointer(&set1))
+	s.materials = append(s.materials, mat)
+	if err := s.uploadMaterials(); err != nil {
+		s.materials = s.materials[:len(s.materials)-1]
+		undo()
+		return 0, err
+	}
+	return uint16(len(s.materials) - 1), nil
+}
+
+// blockStride returns the distance between two materials' blocks in the
+// material buffer: the block's size rounded up to the driver's uniform
+// buffer offset alignment, so that each can be bound by glBindBufferRange.
+func blockStride() int {
+	var align int32
+	gl.GetIntegerv(gl.UNIFORM_BUFFER_OFFSET_ALIGNMENT, &align)
+	a := max(int(align), 16)
+	return (materialBlockSize + a - 1) / a * a
+}
+
+// uploadMaterials writes every material's block into a new material
+// buffer, replacing the old one.
+func (s *scene) uploadMaterials() error {
+	if s.blockStride == 0 {
+		s.blockStride = blockStride()
+	}
+	data := make([]byte, len(s.materials)*s.blockStride)
+	for i := range s.materials {
+		copy(data[i*s.blockStride:], unsafe.Slice((*byte)(unsafe.Pointer(&s.materials[i].block[0])), materialBlockSize))
+	}
+	buf := newBuffer()
+	gl.BindBuffer(gl.UNIFORM_BUFFER, uint32(buf))
+	gl.BufferData(gl.UNIFORM_BUFFER, len(data), unsafe.Pointer(&data[0]), gl.STATIC_DRAW)
+	gl.BindBuffer(gl.UNIFORM_BUFFER, 0)
+	if err := checkGL("upload materials"); err != nil {
+		buf.Delete()
+		return err
+	}
+	s.materialBuf.Delete()
+	s.materialBuf = buf
+	return nil
+}
+
+// materialBinding is the uniform buffer binding point of the Material
+// block; texture slot k samples texture unit k.
+const materialBinding = 0
+
+// samplerNames are surface.glsl's sampler uniforms, by slot.
+var samplerNames = [Slots]string{"uBaseColorTexture", "uMetallicRoughnessTexture", "uNormalTexture", "uOcclusionTexture", "uEmissiveTexture"}
+
+// setupMaterialUniforms points program p's samplers at their texture
+// units and its Material block at materialBinding.
+func setupMaterialUniforms(p Program) {
+	gl.UseProgram(uint32(p))
+	for slot, name := range samplerNames {
+		gl.Uniform1i(p.uniform(name), int32(slot))
+	}
+	gl.UseProgram(0)
+	if i := gl.GetUniformBlockIndex(uint32(p), gl.Str("Material\x00")); i != gl.INVALID_INDEX {
+		gl.UniformBlockBinding(uint32(p), i, materialBinding)
+	}
+}
+
+// boundMaterial is what a frame's draw calls have bound so far, so that
+// each material binds only what changes.
+type boundMaterial struct {
+	mat      int // -1: none
+	tex      [Slots]Texture
+	sampler  [Slots]uint32
+	twoSided bool
+}
+
+// reset forgets the bindings (at the start of a frame: other passes bind
+// textures too).
+func (bm *boundMaterial) reset() {
+	*bm = boundMaterial{mat: -1}
+}
+
+// bindMaterial binds material id's block, textures and samplers, and sets
+// culling for its sidedness. It does not allocate.
+func (s *scene) bindMaterial(bm *boundMaterial, id uint16) {
+	if bm.mat == int(id) {
+		return
+	}
+	bm.mat = int(id)
+	m := &s.materials[id]
+	gl.BindBufferRange(gl.UNIFORM_BUFFER, materialBinding, uint32(s.materialBuf), int(id)*s.blockStride, materialBlockSize)
+	for slot := range Slots {
+		if t := m.tex[slot]; t.Valid() && t != bm.tex[slot] {
+			gl.ActiveTexture(gl.TEXTURE0 + uint32(slot))
+			gl.BindTexture(gl.TEXTURE_2D, uint32(t))
+			bm.tex[slot] = t
+		}
+		if smp := m.sampler[slot]; m.tex[slot].Valid() && smp != bm.sampler[slot] {
+			gl.BindSampler(uint32(slot), smp)
+			bm.sampler[slot] = smp
+		}
+	}
+	if m.twoSided != bm.twoSided {
+		if m.twoSided {
+			gl.Disable(gl.CULL_FACE)
+		} else {
+			gl.Enable(gl.CULL_FACE)
+		}
+		bm.twoSided = m.twoSided
+	}
+}
+
+// unbindMaterial leaves the GL state as the other passes expect it:
+// culling on, texture unit 0 active, no samplers bound.
+func (s *scene) unbindMaterial(bm *boundMaterial) {
+	for slot := range Slots {
+		if bm.sampler[slot] != 0 {
+			gl.BindSampler(uint32(slot), 0)
+		}
+	}
+	gl.ActiveTexture(gl.TEXTURE0)
+	gl.Enable(gl.CULL_FACE)
+	bm.reset()
+}
