@@ -3,6 +3,7 @@ module github.com/tickframe/tickframe
 go 1.26.0
 
 require (
+	github.com/ebitengine/purego v0.11.3
 	github.com/go-gl/gl v0.0.0-20231021071112-07e5d0ea2e71
 	github.com/go-gl/glfw/v3.3/glfw v0.0.0-20260823155953-d41da22a9587
 	github.com/go-gl/mathgl v1.2.0

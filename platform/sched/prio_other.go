@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !windows && !darwin
 
 package sched
 
@@ -23,3 +23,5 @@ type sweeper struct{ all bool }
 func (*sweeper) renice(int, func(int) bool) (int, int) { return 0, 0 }
 
 func (*sweeper) reniceBusy(int, func(int) bool, float64) (int, int) { return 0, 0 }
+
+func osBackground(int) string { return "" }

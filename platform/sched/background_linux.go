@@ -1,0 +1,5 @@
+package sched
+
+import "strconv"
+
+func osBackground(n int) string { return "nice " + strconv.Itoa(n) }

@@ -1,0 +1,179 @@
+package sched
+
+import (
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+// priorityOf reads thread tid's priority level from another thread, as
+// any observer in the process could.
+func priorityOf(t *testing.T, tid int) int {
+	t.Helper()
+	h, err := windows.OpenThread(windows.THREAD_QUERY_LIMITED_INFORMATION, false, uint32(tid))
+	if err != nil {
+		t.Fatalf("OpenThread %d: %v", tid, err)
+	}
+	defer windows.CloseHandle(h)
+	l, err := getPriority(h)
+	if err != nil {
+		t.Fatalf("GetThreadPriority %d: %v", tid, err)
+	}
+	return l
+}
+
+func TestCriticalRaisedOnWindows(t *testing.T) {
+	for _, c := range []struct {
+		nice int
+		want int
+	}{{-10, threadPriorityHighest}, {-5, threadPriorityAboveNormal}} {
+		got := make(chan ThreadPriority)
+		release := make(chan struct{})
+		go func() {
+			tp, unregister := Critical("test", Config{CriticalNice: c.nice})
+			defer unregister()
+			got <- tp
+			<-release
+		}()
+		tp := <-got
+		level := priorityOf(t, tp.TID)
+		close(release)
+		if tp.How != "mmcss" && tp.How != "raised" || underWine && tp.How != "raised" {
+			t.Fatalf("nice %d: %+v, want mmcss or raised (raised under Wine, whose MMCSS is a stub)", c.nice, tp)
+		}
+		if level != c.want {
+			t.Fatalf("nice %d: thread at %s, want %s", c.nice, levelName(level), levelName(c.want))
+		}
+		native := Native(tp.TID)
+		if !strings.Contains(native, "GetThreadPriority "+levelName(c.want)) || (tp.How == "mmcss") != strings.Contains(native, "MMCSS task Games") {
+			t.Fatalf("nice %d: how %q, native %q", c.nice, tp.How, native)
+		}
+		if tp.Nice != 0 || tp.Slice != "unsupported" || tp.RT != "" {
+			t.Fatalf("a Linux lever reported on Windows: %+v", tp)
+		}
+		t.Logf("nice %d: how %s, %s", c.nice, tp.How, native)
+	}
+}
+
+func TestCriticalNotAskedOnWindows(t *testing.T) {
+	got := make(chan ThreadPriority)
+	go func() {
+		tp, unregister := Critical("plain", Config{CriticalNice: 1})
+		unregister()
+		got <- tp
+	}()
+	if tp := <-got; tp.How != "not asked" || !strings.Contains(Native(tp.TID), "THREAD_PRIORITY_NORMAL") {
+		t.Fatalf("%+v, %q", tp, Native(tp.TID))
+	}
+}
+
+func TestGoRunsBelowNormal(t *testing.T) {
+	var level int
+	var err error
+	<-Go(Config{}, func() { level, err = getPriority(currentThread) })
+	if err != nil || level != threadPriorityBelowNormal {
+		t.Fatalf("sched.Go's thread at %s (%v), want THREAD_PRIORITY_BELOW_NORMAL", levelName(level), err)
+	}
+	if s := BackgroundPriority(Config{}.withDefaults().backgroundNice()); s != "THREAD_PRIORITY_BELOW_NORMAL" {
+		t.Fatalf("BackgroundPriority %q", s)
+	}
+	if s := BackgroundPriority(-1); s != "" {
+		t.Fatalf("BackgroundPriority(-1) %q, want none", s)
+	}
+}
+
+// The sweep moves busy Go threads and spares idle ones, critical ones and
+// threads that started outside the Go runtime (a driver's).
+func TestSweepLowersBusyGoThreadsOnly(t *testing.T) {
+	stop := make(chan struct{})
+	defer close(stop)
+	busy, idle := make(chan int, 1), make(chan int, 1)
+	go func() {
+		runtime.LockOSThread()
+		busy <- int(windows.GetCurrentThreadId())
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		}
+	}()
+	go func() {
+		runtime.LockOSThread()
+		idle <- int(windows.GetCurrentThreadId())
+		<-stop
+	}()
+	busyTID, idleTID := <-busy, <-idle
+	var sw sweeper
+	sw.reniceBusy(BackgroundGap, isCritical, 0) // records CPU times
+	for try := 0; try < 5 && priorityOf(t, busyTID) != threadPriorityBelowNormal; try++ {
+		start := time.Now()
+		time.Sleep(500 * time.Millisecond)
+		sw.reniceBusy(BackgroundGap, isCritical, time.Since(start).Seconds())
+	}
+	if l := priorityOf(t, busyTID); l != threadPriorityBelowNormal {
+		t.Errorf("busy thread at %s, want THREAD_PRIORITY_BELOW_NORMAL", levelName(l))
+	}
+	if l := priorityOf(t, idleTID); l != threadPriorityNormal {
+		t.Errorf("idle thread moved to %s", levelName(l))
+	}
+}
+
+func TestSweepSparesForeignAndCriticalThreads(t *testing.T) {
+	// A thread that starts in kernel32's Sleep(INFINITE), as a driver's
+	// worker starts in its DLL.
+	var tid uint32
+	sleep := kernel32.NewProc("Sleep")
+	h, _, err := syscall.SyscallN(kernel32.NewProc("CreateThread").Addr(), 0, 0, sleep.Addr(), uintptr(windows.INFINITE), 0, uintptr(unsafe.Pointer(&tid)))
+	if h == 0 {
+		t.Fatalf("CreateThread: %v", err)
+	}
+	defer func() {
+		syscall.SyscallN(kernel32.NewProc("TerminateThread").Addr(), h, 0)
+		windows.CloseHandle(windows.Handle(h))
+	}()
+	critical := make(chan ThreadPriority)
+	release := make(chan struct{})
+	defer close(release)
+	go func() {
+		tp, unregister := Critical("test-critical", Config{CriticalNice: 1})
+		defer unregister()
+		critical <- tp
+		<-release
+	}()
+	tp := <-critical
+	plain := make(chan int)
+	go func() {
+		runtime.LockOSThread()
+		plain <- int(windows.GetCurrentThreadId())
+		<-release
+	}()
+	plainTID := <-plain
+	sw := sweeper{}
+	if ok, _ := sw.renice(BackgroundGap+1, isCritical); ok == 0 {
+		t.Fatal("no thread lowered")
+	}
+	for _, c := range []struct {
+		what string
+		tid  int
+		want int
+	}{{"foreign", int(tid), threadPriorityNormal}, {"critical", tp.TID, threadPriorityNormal}, {"plain", plainTID, threadPriorityLowest}} {
+		if l := priorityOf(t, c.tid); l != c.want {
+			t.Errorf("%s thread %d at %s, want %s", c.what, c.tid, levelName(l), levelName(c.want))
+		}
+	}
+}
+
+func TestWindowsSweepDoesNotAllocate(t *testing.T) {
+	var sw sweeper
+	sw.reniceBusy(BackgroundGap, isCritical, 0.25)
+	if n := testing.AllocsPerRun(10, func() { sw.reniceBusy(BackgroundGap, isCritical, 0.25) }); n != 0 {
+		t.Fatalf("a sweep allocates %.1f times", n)
+	}
+}
