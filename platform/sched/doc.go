@@ -30,15 +30,25 @@
 //  3. Lower priority for the busy rest (Config.BackgroundNice). Any
 //     thread may lower its own priority, so this needs no privilege:
 //     every Config.SweepEvery the governor moves each thread of the
-//     process that is not critical, still carries the process's own name
-//     (Go's threads; a driver's worker threads, which name themselves,
-//     such as Mesa's llvmpipe-N, keep theirs) and used at least 3 % of a
-//     CPU since the last sweep to BackgroundGap (10) nice levels below the
-//     least raised critical thread: nice 5 when the render thread got
-//     −5, 10 when the critical threads kept 0. Goroutines that burn CPU,
-//     plain uncooperative ones included, run on such threads, so they
-//     yield the CPU to the critical threads whenever those wake. Lower
-//     still, they starve against other processes, and the garbage
+//     process that is not critical, is known to carry Go code, still
+//     carries the process's own name (a driver's worker threads, which
+//     name themselves, such as Mesa's llvmpipe-N, keep theirs) and used
+//     at least 3 % of a CPU since the last sweep to BackgroundGap (10)
+//     nice levels below the least raised critical thread: nice 5 when the
+//     render thread got −5, 10 when the critical threads kept 0. A thread
+//     is known to carry Go code once a sweep finds it blocked in a system
+//     call made by a Go function (/proc/TID/syscall's instruction
+//     pointer, looked up with runtime.FuncForPC), or once two sweeps in a
+//     row found only the runtime's own threads, as many as
+//     /sched/threads/total:threads counts. Threads Go did not create (a C
+//     library's audio or network workers) keep their policy and nice
+//     unless the application registers them (BackgroundThread to be
+//     moved, CriticalThread to be raised), and no real-time policy is
+//     changed but the design's own (SCHED_RR at a critical thread's
+//     priority, inherited by the threads it starts). Goroutines that
+//     burn CPU, plain uncooperative ones included, run on such threads,
+//     so they yield the CPU to the critical threads whenever those wake.
+//     Lower still, they starve against other processes, and the garbage
 //     collector's stops of the world wait for them. The runtime's system
 //     monitor (sysmon, which preempts goroutines and retakes Ps) is never
 //     moved, however busy. An unprivileged process cannot lower a nice

@@ -33,8 +33,9 @@ type Config struct {
 	// CriticalNice is the nice value asked for critical threads: 0 means
 	// -10; 1 or more means none is asked (they keep nice 0).
 	CriticalNice int
-	// BackgroundNice is the nice value of every other busy thread of the
-	// process: 0 means BackgroundGap above the least raised critical
+	// BackgroundNice is the nice value of the process's other busy
+	// threads that carry Go code, and of those registered with
+	// BackgroundThread: 0 means BackgroundGap above the least raised critical
 	// thread that asked for a priority (5 when the render thread got −5,
 	// 10 when the critical threads kept nice 0), and none when they all
 	// got real-time scheduling (CriticalRT); -1 means they are left
@@ -234,9 +235,14 @@ var global struct {
 // goroutine stays locked: when it exits, its thread exits with it, so no
 // other goroutine ever runs at the thread's raised priority.
 func Critical(name string, cfg Config) (ThreadPriority, func()) {
-	cfg = cfg.withDefaults()
 	runtime.LockOSThread()
-	tp := raise(name, cfg.CriticalNice)
+	return critical(raise(name, cfg.withDefaults().CriticalNice), cfg)
+}
+
+// critical asks for the rest of cfg's priorities on the thread tp was
+// raised on, and registers it.
+func critical(tp ThreadPriority, cfg Config) (ThreadPriority, func()) {
+	cfg = cfg.withDefaults()
 	shorten(&tp, cfg.CriticalSlice)
 	realtime(&tp, cfg.CriticalRT)
 	global.Lock()
@@ -432,4 +438,37 @@ func Go(cfg Config, fn func()) <-chan struct{} {
 		fn()
 	}()
 	return done
+}
+
+// background is the process's registry of threads Go did not create that
+// the application registered as background (BackgroundThread).
+var background struct {
+	sync.Mutex
+	tids map[int]bool
+}
+
+func isBackground(tid int) bool {
+	background.Lock()
+	defer background.Unlock()
+	return background.tids[tid]
+}
+
+// BackgroundThread registers thread tid of this process, one Go did not
+// create (a C library's worker, whose id it can give with gettid), as
+// background: the governor's sweep then moves it to the background nice
+// value whenever it is busy, as it moves Go's own busy threads. Without
+// it the sweep leaves such threads' policy and nice alone. It returns a
+// function that unregisters it; a thread already moved stays where it is.
+func BackgroundThread(tid int) func() {
+	background.Lock()
+	if background.tids == nil {
+		background.tids = map[int]bool{}
+	}
+	background.tids[tid] = true
+	background.Unlock()
+	return func() {
+		background.Lock()
+		delete(background.tids, tid)
+		background.Unlock()
+	}
 }

@@ -207,50 +207,77 @@ func TestCriticalRealtime(t *testing.T) {
 	}
 }
 
-// A busy thread of the process found real-time (started by a critical
-// thread that asked for SCHED_RR) is made ordinary at the background nice
-// by the sweep; ordinary threads are left to the renice.
-func TestSweepMakesRealtimeThreadsOrdinary(t *testing.T) {
+// A busy thread of the process found at the design's real-time policy
+// (SCHED_RR at a critical thread's priority, as the threads a critical
+// thread starts inherit it) is made ordinary at the background nice by
+// the sweep; a real-time policy the design did not set (SCHED_RR at
+// another priority, SCHED_FIFO) is left alone, and ordinary threads are
+// left to the renice.
+func TestSweepMakesOnlyTheDesignsRealtimeThreadsOrdinary(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	type thread struct {
 		tid int
 		err error
 	}
-	start := func(rt bool) thread {
+	start := func(policy uint32, prio uint32) thread {
 		ch := make(chan thread)
 		go func() {
 			runtime.LockOSThread() // never unlocked: the thread dies with the goroutine
 			var err error
-			if rt {
-				err = unix.SchedSetAttr(0, &unix.SchedAttr{Policy: unix.SCHED_RR, Priority: 3}, 0)
+			if policy != unix.SCHED_NORMAL {
+				err = unix.SchedSetAttr(0, &unix.SchedAttr{Policy: policy, Priority: prio}, 0)
 			}
 			ch <- thread{unix.Gettid(), err}
 			<-release
 		}()
 		return <-ch
 	}
-	plain := start(false)
+	plain := start(unix.SCHED_NORMAL, 0)
 	var sw sweeper
-	if sw.ordinary(plain.tid, 12) {
+	if rt, _ := sw.ordinary(plain.tid, 12); rt {
 		t.Errorf("an ordinary thread %d taken for a real-time one", plain.tid)
 	}
-	rt := start(true)
-	if rt.err != nil {
+	inherited := start(unix.SCHED_RR, 3)
+	if inherited.err != nil {
 		if unix.Geteuid() == 0 {
-			t.Fatalf("as root, SCHED_RR refused: %v", rt.err)
+			t.Fatalf("as root, SCHED_RR refused: %v", inherited.err)
 		}
 		return // no thread can be real-time here, so the sweep never meets one
 	}
+	otherRR, fifo := start(unix.SCHED_RR, 4), start(unix.SCHED_FIFO, 3)
+	// The critical thread whose SCHED_RR 3 the first one inherited.
+	global.Lock()
+	if global.critical == nil {
+		global.critical = map[int]ThreadPriority{}
+	}
+	global.critical[-1] = ThreadPriority{Name: "rt-parent", TID: -1, RT: "set", RTPriority: 3}
+	global.Unlock()
+	defer func() {
+		global.Lock()
+		delete(global.critical, -1)
+		global.Unlock()
+	}()
 	reniceLevel++
 	sw.all = true
 	sw.renice(reniceLevel, isCritical)
-	attr, err := unix.SchedGetAttr(rt.tid, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if attr.Policy != unix.SCHED_NORMAL || int(attr.Nice) != reniceLevel {
-		t.Errorf("real-time thread after the sweep: policy %d nice %d, want ordinary (0) at nice %d", attr.Policy, attr.Nice, reniceLevel)
+	for _, c := range []struct {
+		what         string
+		tid          int
+		policy, prio uint32
+		nice         int32
+	}{
+		{"inherited SCHED_RR 3", inherited.tid, unix.SCHED_NORMAL, 0, int32(reniceLevel)},
+		{"the app's SCHED_RR 4", otherRR.tid, unix.SCHED_RR, 4, 0},
+		{"the app's SCHED_FIFO 3", fifo.tid, unix.SCHED_FIFO, 3, 0},
+	} {
+		attr, err := unix.SchedGetAttr(c.tid, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if attr.Policy != c.policy || attr.Priority != c.prio || attr.Nice != c.nice {
+			t.Errorf("%s after the sweep: policy %d priority %d nice %d, want %d %d %d", c.what, attr.Policy, attr.Priority, attr.Nice, c.policy, c.prio, c.nice)
+		}
 	}
 }
 
