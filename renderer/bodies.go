@@ -434,7 +434,8 @@ func (b *bodyPass) drawBodies(next, n int, viewProj *mgl32.Mat4, eye, lightDir m
 	for k, j := range order {
 		if k == s.opaque {
 			gl.Enable(gl.BLEND)
-			gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
+			// The frame's own alpha stays 1: screenshots are opaque.
+			gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE)
 			gl.DepthMask(false)
 		}
 		it := &items[j]
