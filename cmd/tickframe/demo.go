@@ -188,7 +188,7 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 	var errs []error
 	errs = append(errs, runErr)
 	if o.report != "" || o.plot != "" {
-		r := buildReport(a, world, o)
+		r := buildReport(a, o)
 		if o.report != "" {
 			errs = append(errs, writeReport(o.report, r))
 		}

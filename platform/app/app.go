@@ -31,14 +31,11 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"image"
 	"math"
 	"os"
-	"runtime"
 	"runtime/pprof"
-	"strconv"
-	"sync"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -90,8 +87,9 @@ type Config struct {
 	Duration time.Duration
 	// Screenshot, if set, is where Run saves the last frame as a PNG.
 	Screenshot string
-	// ScreenshotDir is where F12 saves screenshots; "" means the working
-	// directory.
+	// ScreenshotDir is where F12 saves screenshots, named after Title
+	// ("Falling Cubes": falling-cubes-<unix ms>.png); "" means the
+	// working directory.
 	ScreenshotDir string
 	// Camera, if set, is where the orbit camera starts; nil frames the
 	// reference world (renderer.DefaultCamera).
@@ -139,82 +137,28 @@ type Config struct {
 	Scene func(*renderer.Renderer) error
 }
 
-// App is a running tickframe application. Its methods must be called on
-// the main thread.
+// App is a running tickframe application: a frame loop over the parts
+// that each keep one concern. Its methods must be called on the main
+// thread.
 type App struct {
 	cfg     Config
+	world   simthread.World
 	clock   *simthread.RealClock
-	pipe    *interp.Pipeline
-	sim     *simthread.Sim
+	pipe    *interp.Pipeline // world → simulation → planner → meter
 	win     *platform.Window
 	rend    *renderer.Renderer
-	planner *interp.Planner
-	meter   *interp.WarmMeter
-	pacer   *platform.Pacer
 	cam     renderer.Camera // the orbit camera, and the pose drawn (camera.go)
-	look    lookLedger      // mouse motion sent to the world (camera.go)
+	ctl     control         // what the input asked for (input.go)
+	pacing  pacing          // when frames are displayed (pacing.go)
+	present presentTracker  // when drawn frames were shown (present.go)
+	shots   screenshots     // (shot.go)
+	hud     hudModel        // (hud.go)
+	steady  steadyState     // warm-up, GC and allocation accounting (steady.go)
+	sched   scheduling      // thread priorities and the governor (schedule.go)
 	stats   Stats
-	gc      *gcMetrics
-
-	refreshHz     float64
-	refreshSource string
-	measuring     []platform.SwapSample
-	userPaused    bool
-	iconified     bool
-	unfocused     bool
-	simPaused     bool
-	dragging      bool
-	dragX, dragY  float64
-	quit          bool
-	shotRequested bool
-	frame         image.RGBA
-	shots         sync.WaitGroup
-	shotErr       error
-	shotMu        sync.Mutex
-	hudNext       time.Duration
-	warm          GCReading
-	warmFrames    uint64
-	warmAt        time.Duration
-	end           GCReading
-	hudLast       hudSample
-	elapsed       time.Duration
-
-	gov        *sched.Governor
-	renderPrio sched.ThreadPriority
-	simPrio    sched.ThreadPriority
-	unregister func()
-	lat        *sched.Latency
-	hudLat     *sched.Latency
-	latency    sched.LatencySummary
-	procsStart int
-
-	start      time.Duration // the first frame's time
-	warmTicks  uint64        // ticks run at the end of the warm-up
-	warmPaused time.Duration // time paused by then
-	testFrame  func()        // called every frame after the input; tests only
-	jit        jit
-	metered    bool // the meter measured this frame
-	swaps      [swapRing]swapRecord
-	cand       shownFrame    // the last frame known shown, not yet final
-	lastShown  time.Duration // the display time of the last frame shown
-}
-
-// hudSample is what the HUD's rates are computed from.
-type hudSample struct {
-	at     time.Duration
-	frames uint64
-	ticks  uint64
 }
 
 var nan32 = float32(math.NaN())
-
-// measureFrames is how many swaps are timed to find a display's refresh
-// rate when the monitor does not report one.
-const measureFrames = 32
-
-// warmup is how long after the first frame the steady state is taken to
-// start: allocations and GC cycles are counted from then on.
-const warmup = 2 * time.Second
 
 // New opens the window, creates the renderer and the simulation for world.
 // The world belongs to the simulation from now on. New must be called on
@@ -230,52 +174,49 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	case spin < 0:
 		spin = 0
 	}
-	a := &App{cfg: cfg, clock: simthread.NewRealClock(spin), cam: renderer.DefaultCamera(), gc: newGCMetrics()}
-	// The render thread is the main thread, which platform has locked. It
-	// is critical (never moved to the background) and asks for nice −5,
-	// half way to the simulation's −10: at −10 it and the driver threads
-	// it starts (llvmpipe's) competed with the simulation at its own
-	// priority, and under -stress 2 a wake in a hundred came 8–16 ms late
-	// (tick lateness p99 8.7 ms, against 2.3 ms at −5, which still
-	// outranks the busy background threads at nice 10 by far).
-	renderSched := cfg.Sched
-	if renderSched.CriticalNice <= 0 {
-		renderSched.CriticalNice = renderNice(renderSched.CriticalNice)
-	}
-	// Likewise real-time: one priority below the simulation, which then
-	// preempts it and its driver threads whenever it wakes.
-	if renderSched.CriticalRT > 1 {
-		renderSched.CriticalRT--
-	}
-	a.renderPrio, a.unregister = sched.Critical("render", renderSched)
+	a := &App{cfg: cfg, world: world, clock: simthread.NewRealClock(spin), cam: renderer.DefaultCamera(),
+		steady: newSteadyState(), shots: newScreenshots(cfg.Title, cfg.ScreenshotDir, os.Stderr)}
 	if cfg.Camera != nil {
 		a.cam = *cfg.Camera
 	}
+	a.sched.renderCritical(cfg.Sched)
 	pipe, err := interp.NewPipeline(cfg.Pipeline(), world, a.clock)
 	if err != nil {
+		a.Close()
 		return nil, err
 	}
-	a.pipe, a.sim, a.planner, a.meter = pipe, pipe.Sim(), pipe.Planner(), pipe.Meter()
+	a.pipe = pipe
+	a.present = presentTracker{stats: &a.stats, meter: pipe.Meter()}
+	if err := a.open(); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// open opens the window and the renderer, registers the scene and picks
+// the pacing.
+func (a *App) open() error {
+	cfg := &a.cfg
+	var err error
 	a.win, err = platform.Open(platform.Config{
 		Title: cfg.Title, Width: cfg.Width, Height: cfg.Height,
 		Fullscreen: cfg.Fullscreen, NoVSync: cfg.NoVSync,
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// The renderer reads back the reference body (index 0) and times each
 	// frame on the GPU, so that what was drawn and when it was shown are
 	// measured, not assumed.
-	a.rend, err = renderer.New(a.planner.Depth(), renderer.Options{Samples: cfg.Samples,
+	a.rend, err = renderer.New(a.pipe.Planner().Depth(), renderer.Options{Samples: cfg.Samples,
 		Probe: true, ProbeBody: 0, Now: a.clock.Now})
 	if err != nil {
-		a.win.Close()
-		return nil, err
+		return err
 	}
 	if cfg.Scene != nil {
 		if err := cfg.Scene(a.rend); err != nil {
-			a.Close()
-			return nil, err
+			return err
 		}
 	}
 	if cfg.CaptureCursor {
@@ -284,11 +225,7 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	hud := a.rend.HUD()
 	hud.Visible = !cfg.HideHUD
 	hud.Scale = max(1, int(a.win.ContentScale()+0.5))
-	if err := a.choosePacing(); err != nil {
-		a.Close()
-		return nil, err
-	}
-	return a, nil
+	return a.pacing.choose(a.win, a.clock, cfg.Refresh, cfg.Latency)
 }
 
 // Pipeline returns the chain from the world to the plans that New builds
@@ -302,19 +239,6 @@ func (cfg Config) Pipeline() interp.PipelineConfig {
 		pc.Reference = &interp.Reference{Body: 0, Truth: cfg.Truth, Speed: cfg.TruthSpeed}
 	}
 	return pc
-}
-
-// renderNice is the nice value the render thread asks for, given the
-// simulation's (0: the default −10): half of it, rounded towards zero, or
-// 1 (ask for nothing) when that is 0.
-func renderNice(critical int) int {
-	if critical == 0 {
-		critical = -10
-	}
-	if critical/2 == 0 {
-		return 1
-	}
-	return critical / 2
 }
 
 // Validate reports the first setting out of range, without opening
@@ -339,107 +263,19 @@ func (cfg Config) Validate() error {
 	return cfg.Sim.Timing.Validate()
 }
 
-// choosePacing picks how frames are paced: the -refresh flag in software,
-// else the monitor's rate with vsync, else measurement of the first swaps.
-func (a *App) choosePacing() error {
-	var err error
-	switch hz := a.win.RefreshRate(); {
-	case a.cfg.Refresh > 0:
-		a.refreshHz, a.refreshSource = a.cfg.Refresh, "emulated"
-		a.pacer, err = platform.NewPacer(a.clock, a.cfg.Refresh, true)
-	case a.win.VSync() && hz > 0:
-		a.refreshHz, a.refreshSource = float64(hz), "monitor"
-		a.pacer, err = platform.NewPacer(a.clock, float64(hz), false)
-	case a.win.VSync():
-		a.refreshSource = "measuring"
-		a.measuring = make([]platform.SwapSample, 0, measureFrames)
-	default:
-		a.refreshSource = "unpaced"
-	}
-	return err
-}
-
-// afterMeasuring decides the pacing once the first swaps have been timed:
-// if they were paced by a display, follow it; if not (Xvfb), emulate 60 Hz.
-func (a *App) afterMeasuring() {
-	hz, ok := platform.MeasureRefresh(a.measuring)
-	a.measuring = nil
-	software := !ok
-	if !ok {
-		hz = 60
-		a.refreshSource = "swaps unpaced; emulated"
-	} else {
-		a.refreshSource = "measured"
-	}
-	a.refreshHz = hz
-	a.pacer, _ = platform.NewPacer(a.clock, hz, software) // hz is in range
-}
-
 // Config returns the configuration the App was made with.
 func (a *App) Config() Config { return a.cfg }
 
 // Sim returns the simulation. Its telemetry may be read at any time; its
 // input log and checkpoints once Run has returned.
-func (a *App) Sim() *simthread.Sim { return a.sim }
-
-// Stats returns the render thread's measurements.
-func (a *App) Stats() *Stats { return &a.stats }
+func (a *App) Sim() *simthread.Sim { return a.pipe.Sim() }
 
 // Meter returns the animation-error meter, nil without Config.Truth.
 func (a *App) Meter() *interp.Meter {
-	if a.meter == nil {
-		return nil
+	if m := a.pipe.Meter(); m != nil {
+		return m.Meter
 	}
-	return a.meter.Meter
-}
-
-// Planner returns the frame planner.
-func (a *App) Planner() *interp.Planner { return a.planner }
-
-// Refresh reports the display rate frames were paced at and where it came
-// from ("emulated", "monitor", "measured", "swaps unpaced; emulated",
-// "unpaced").
-func (a *App) Refresh() (hz float64, source string) { return a.refreshHz, a.refreshSource }
-
-// schedAllocs is what the governor's GOMAXPROCS changes allocated so far.
-func (a *App) schedAllocs() uint64 {
-	if a.gov == nil {
-		return 0
-	}
-	return a.gov.Stats().Allocs
-}
-
-// GC reports the runtime's counters at the end of the warm-up and at the
-// end of Run, and the frames drawn between them.
-func (a *App) GC() (warm, end GCReading, frames uint64) {
-	return a.warm, a.end, a.stats.Frames - a.warmFrames
-}
-
-// TickRate reports the simulation's tick rate after the warm-up: ticks
-// per second of time not paused, from the end of the warm-up to the end of
-// Run (over the whole run when less than a second of it came after the
-// warm-up).
-func (a *App) TickRate() float64 {
-	tel := a.sim.Telemetry().Read()
-	ticks, span := tel.Ticks, a.elapsed-tel.PausedTotal
-	if steady := (a.start + a.elapsed - a.warmAt) - (tel.PausedTotal - a.warmPaused); a.warmAt > 0 && steady >= time.Second {
-		ticks, span = tel.Ticks-a.warmTicks, steady
-	}
-	if span <= 0 {
-		return 0
-	}
-	return float64(ticks) / span.Seconds()
-}
-
-// Elapsed reports how long Run ran the simulation and drew frames.
-func (a *App) Elapsed() time.Duration { return a.elapsed }
-
-// Missed reports how many vblanks frames missed (0 when unpaced).
-func (a *App) Missed() uint64 {
-	if a.pacer == nil {
-		return 0
-	}
-	return a.pacer.Missed()
+	return nil
 }
 
 // Window returns the window.
@@ -450,173 +286,68 @@ func (a *App) Window() *platform.Window { return a.win }
 // the simulation, waits for it and saves the last frame if asked. It
 // returns the first error of the world, of GL or of saving.
 //
-// Each frame is the same four steps (frame.go): wait for the frame's
-// display time (pacing), apply the window's events (input), plan and
-// measure what to show (planning; the HUD and the warm-up mark
-// periodically), draw, swap and account for what was shown (presenting).
+// Each frame is five steps (frame.go): wait for its display time (pace),
+// apply the window's events (input), plan and measure what to show
+// (plan), draw and swap (draw), and account for the HUD, the warm-up and
+// the frames shown (account).
 func (a *App) Run(ctx context.Context) (err error) {
 	// Render-thread work carries loop=render in CPU profiles.
 	rctx := pprof.WithLabels(ctx, pprof.Labels("loop", "render"))
 	pprof.SetGoroutineLabels(rctx)
 	defer pprof.SetGoroutineLabels(ctx)
-
 	simCtx, stopSim := context.WithCancel(ctx)
-	a.startSim(simCtx)
+	a.sched.startSim(simCtx, a.pipe.Sim())
+	a.hud.lat = sched.NewLatency()
 	defer func() {
 		stopSim()
-		if a.gov != nil {
-			a.gov.Stop()
-		}
-		if werr := a.sim.Wait(); err == nil {
-			err = werr
-		}
-		a.shots.Wait()
-		if err == nil {
-			err = a.shotErr
-		}
+		a.sched.stopGovernor()
+		err = errors.Join(err, a.pipe.Sim().Wait(), a.shots.wait())
 	}()
-
-	a.start = a.clock.Now()
-	a.pipe.Begin(a.start)
+	a.steady.start = a.clock.Now()
+	a.pipe.Begin(a.steady.start)
 	var plan interp.Plan
 	for a.running(ctx) {
 		f, ok := a.pace(ctx, rctx)
 		if !ok {
 			break // ctx done while waiting for the vblank
 		}
-		a.handle(a.win.Poll())
-		f.poll = a.clock.Now()
-		if a.testFrame != nil {
-			a.testFrame() // tests inject events here, through handle
-		}
+		a.input(&f)
 		plan = a.plan(&f)
-		a.periodic(&f, &plan)
-		if err := a.present(&f, &plan); err != nil {
+		if err := a.draw(&f, &plan); err != nil {
 			return err
 		}
+		a.account(&f, &plan)
 		f.end()
 	}
-	// Stop the simulation now, so that the counts cover exactly the
-	// frames drawn; the deferred stop is for the early returns.
-	a.elapsed = a.clock.Now() - a.start
+	return a.finish(rctx, stopSim, &plan)
+}
+
+// finish ends Run: it stops the simulation first, so that the counts
+// cover exactly the frames drawn, reads the final figures and saves the
+// last frame if asked.
+func (a *App) finish(rctx context.Context, stopSim func(), plan *interp.Plan) error {
+	a.steady.elapsed = a.clock.Now() - a.steady.start
 	stopSim()
-	if werr := a.sim.Wait(); werr != nil {
-		return werr
+	if err := a.pipe.Sim().Wait(); err != nil {
+		return err
 	}
-	a.collectShown(true)
-	a.end = a.gc.read()
-	a.end.SchedAllocs = a.schedAllocs()
-	a.latency = a.lat.Read()
-	if a.warmAt == 0 {
-		a.warm, a.warmFrames = a.end, a.stats.Frames
-	}
+	a.present.collect(a.rend, a.pacing.pacer, true)
+	a.steady.finish(a.stats.Frames, a.sched.allocs())
+	a.sched.latency = a.sched.lat.Read()
 	if a.cfg.Screenshot != "" {
 		// Draw the last plan once more and keep it.
-		if _, err := a.draw(rctx, &plan); err != nil {
+		if _, err := a.drawPlan(rctx, plan); err != nil {
 			return err
 		}
-		a.saveShot(a.cfg.Screenshot, true)
+		a.shots.save(a.win, a.cfg.Screenshot, false)
 	}
 	return nil
-}
-
-// startSim runs the simulation on a goroutine locked to a critical thread
-// of its own, then starts the scheduling governor (after the critical
-// threads are registered, so it never lowers their priority).
-func (a *App) startSim(ctx context.Context) {
-	ready := make(chan sched.ThreadPriority, 1)
-	go func() {
-		tp, unregister := sched.Critical("sim", a.cfg.Sched)
-		defer unregister()
-		ready <- tp
-		_ = a.sim.Run(ctx) // its error is Wait's
-	}()
-	a.simPrio = <-ready
-	a.lat, a.hudLat = sched.NewLatency(), sched.NewLatency()
-	a.procsStart = runtime.GOMAXPROCS(0)
-	var err error
-	if a.gov, err = sched.Start(a.cfg.Sched); err != nil {
-		a.gov = nil // validated in New: cannot happen
-	}
-}
-
-// SchedReport is what the scheduling design did during Run.
-type SchedReport struct {
-	// Latency is the runtime's scheduling latency after the warm-up.
-	Latency sched.LatencySummary
-	// Procs is GOMAXPROCS before Run, at its end, and the most it was.
-	ProcsStart, ProcsEnd, ProcsMax int
-	// Sim and Render are the priorities the two critical threads got.
-	Sim, Render sched.ThreadPriority
-	// BackgroundNice is the nice value other threads were moved to (−1:
-	// left alone), and Reniced how many threads were moved.
-	BackgroundNice, Reniced int
-	// Config is the scheduling configuration with defaults filled in.
-	Config sched.Config
-}
-
-// Sched reports what the scheduling design did; call it after Run.
-func (a *App) Sched() SchedReport {
-	r := SchedReport{Latency: a.latency, ProcsStart: a.procsStart, ProcsEnd: runtime.GOMAXPROCS(0),
-		Sim: a.simPrio, Render: a.renderPrio, BackgroundNice: -1}
-	r.ProcsMax = max(r.ProcsStart, r.ProcsEnd)
-	if a.gov != nil {
-		st := a.gov.Stats()
-		r.ProcsMax = max(r.ProcsMax, st.MaxProcs)
-		r.Reniced = st.Reniced
-		r.Config = a.gov.Config()
-		r.BackgroundNice = st.BackgroundNice
-	}
-	return r
-}
-
-func (a *App) shotPath() string {
-	name := "tickframe-" + strconv.FormatInt(time.Now().UnixMilli(), 10) + ".png"
-	if a.cfg.ScreenshotDir == "" {
-		return name
-	}
-	return a.cfg.ScreenshotDir + string(os.PathSeparator) + name
-}
-
-// saveShot reads the back buffer and saves it as a PNG on another
-// goroutine (PNG encoding takes tens of milliseconds); Run waits for it.
-func (a *App) saveShot(path string, wait bool) {
-	w, h := a.win.FramebufferSize()
-	img, err := renderer.ReadFrame(&a.frame, w, h)
-	if err != nil {
-		a.setShotErr(err)
-		return
-	}
-	cp := *img
-	cp.Pix = append([]byte(nil), img.Pix...)
-	a.shots.Add(1)
-	go func() {
-		defer a.shots.Done()
-		if err := renderer.SavePNG(path, &cp); err != nil {
-			a.setShotErr(err)
-			return
-		}
-		if !wait {
-			fmt.Fprintf(os.Stderr, "tickframe: screenshot saved to %s\n", path)
-		}
-	}()
-}
-
-func (a *App) setShotErr(err error) {
-	a.shotMu.Lock()
-	defer a.shotMu.Unlock()
-	if a.shotErr == nil {
-		a.shotErr = err
-	}
 }
 
 // Close frees the renderer and closes the window. The App must not be used
 // afterwards.
 func (a *App) Close() {
-	if a.unregister != nil {
-		a.unregister()
-		a.unregister = nil
-	}
+	a.sched.close()
 	if a.rend != nil {
 		a.rend.Delete()
 		a.rend = nil

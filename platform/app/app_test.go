@@ -35,7 +35,7 @@ func newHeadlessInputs(t testing.TB, bodies, inputs int) (*App, *simthread.Virtu
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &App{pipe: pipe, sim: pipe.Sim(), planner: pipe.Planner(), meter: pipe.Meter(), gc: newGCMetrics()}
+	a := &App{pipe: pipe, steady: newSteadyState()}
 	return a, clock
 }
 
@@ -44,13 +44,13 @@ func newHeadlessInputs(t testing.TB, bodies, inputs int) (*App, *simthread.Virtu
 // simulation, and checks that a steady-state frame allocates nothing.
 func TestFramePathDoesNotAllocate(t *testing.T) {
 	a, clock := newHeadless(t, 1000)
-	next, _ := a.sim.Wake()
+	next, _ := a.Sim().Wake()
 	frame := time.Duration(0)
 	step := func() {
 		frame += time.Second / 144
 		for next <= frame {
 			clock.Set(next)
-			next, _ = a.sim.Wake()
+			next, _ = a.Sim().Wake()
 		}
 		a.plan(&frameState{at: frame, since: frame})
 		a.stats.Series.add(Sample{At: frame})
@@ -63,10 +63,10 @@ func TestFramePathDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(500, step); n != 0 {
 		t.Fatalf("a frame allocates %.1f times", n)
 	}
-	if a.stats.Clamped != clamped || a.meter.PosErr().Count() == 0 {
-		t.Fatalf("%d frames clamped in steady state, %d measured", a.stats.Clamped-clamped, a.meter.PosErr().Count())
+	if a.stats.Clamped != clamped || a.pipe.Meter().PosErr().Count() == 0 {
+		t.Fatalf("%d frames clamped in steady state, %d measured", a.stats.Clamped-clamped, a.pipe.Meter().PosErr().Count())
 	}
-	if p99 := a.meter.PosErrTicks(0.99); p99 > 0.05 {
+	if p99 := a.pipe.Meter().PosErrTicks(0.99); p99 > 0.05 {
 		t.Fatalf("position error p99 %.3f ticks", p99)
 	}
 }
@@ -132,12 +132,12 @@ func TestEventsPauseAndForward(t *testing.T) {
 	a, clock := newHeadless(t, 10)
 	rec := &recorder{accept: func(e platform.Event) bool { return e.Key == platform.KeyK }}
 	a.cfg.Input = rec.input
-	next, _ := a.sim.Wake()
+	next, _ := a.Sim().Wake()
 	wake := func() {
 		clock.Set(next)
-		next, _ = a.sim.Wake()
+		next, _ = a.Sim().Wake()
 	}
-	paused := func() bool { wake(); return a.sim.Telemetry().Paused() }
+	paused := func() bool { wake(); return a.Sim().Telemetry().Paused() }
 
 	steps := []struct {
 		name   string
@@ -169,7 +169,7 @@ func TestEventsPauseAndForward(t *testing.T) {
 		t.Fatal("KeepRunningUnfocused: a focus loss paused the simulation")
 	}
 
-	before := a.sim.Telemetry().Read().Inputs
+	before := a.Sim().Telemetry().Read().Inputs
 	held := []platform.Event{
 		key(platform.KeyK, platform.Press),
 		key(platform.KeyK, platform.Repeat),
@@ -179,7 +179,7 @@ func TestEventsPauseAndForward(t *testing.T) {
 	}
 	a.handle(held)
 	wake()
-	if got := a.sim.Telemetry().Read().Inputs - before; got != 3 {
+	if got := a.Sim().Telemetry().Read().Inputs - before; got != 3 {
 		t.Fatalf("%d inputs reached the world, want K's press, repeat and release", got)
 	}
 	if len(rec.seen) != len(held) {
@@ -190,20 +190,20 @@ func TestEventsPauseAndForward(t *testing.T) {
 			t.Errorf("Config.Input's event %d: %+v, want %+v", i, rec.seen[i], e)
 		}
 	}
-	if a.quit {
+	if a.ctl.quit {
 		t.Fatal("quit before Esc")
 	}
 	a.handle([]platform.Event{key(platform.KeyEscape, platform.Release), key(platform.KeyEscape, platform.Repeat)})
-	if a.quit {
+	if a.ctl.quit {
 		t.Fatal("Esc's release or repeat quit")
 	}
 	a.handle([]platform.Event{key(platform.KeyEscape, platform.Press)})
-	if !a.quit {
+	if !a.ctl.quit {
 		t.Fatal("Esc did not quit")
 	}
-	a.quit = false
+	a.ctl.quit = false
 	a.handle([]platform.Event{{Kind: platform.CloseEvent}})
-	if !a.quit {
+	if !a.ctl.quit {
 		t.Fatal("closing the window did not quit")
 	}
 	if len(rec.seen) != len(held) {
@@ -247,9 +247,9 @@ func TestKeyMap(t *testing.T) {
 			rec := new(recorder)
 			a.cfg.Input, a.cfg.Keys = rec.input, tt.keys
 			a.handle(tt.events)
-			if len(rec.seen) != tt.forwarded || a.userPaused != tt.paused || a.quit != tt.quit || a.shotRequested != tt.shot {
+			if len(rec.seen) != tt.forwarded || a.ctl.userPaused != tt.paused || a.ctl.quit != tt.quit || a.shots.requested != tt.shot {
 				t.Errorf("forwarded %v, paused %v, quit %v, screenshot %v; want %d events, %v, %v, %v",
-					rec.seen, a.userPaused, a.quit, a.shotRequested, tt.forwarded, tt.paused, tt.quit, tt.shot)
+					rec.seen, a.ctl.userPaused, a.ctl.quit, a.shots.requested, tt.forwarded, tt.paused, tt.quit, tt.shot)
 			}
 		})
 	}
@@ -300,7 +300,7 @@ func TestMouseForwarded(t *testing.T) {
 		if moved == noCam || zoomed == noCam {
 			t.Errorf("NoMouseCamera %v: camera orbited %v, zoomed %v", noCam, moved, zoomed)
 		}
-		if a.dragging {
+		if a.ctl.dragging {
 			t.Errorf("NoMouseCamera %v: still dragging after the release", noCam)
 		}
 	}
@@ -312,8 +312,8 @@ func TestInputsDroppedCounted(t *testing.T) {
 	const capacity, sent = 4, 10
 	a, clock := newHeadlessInputs(t, 1, capacity)
 	a.cfg.Input = new(recorder).input
-	next, _ := a.sim.Wake()
-	before := a.sim.Telemetry().Read().Inputs
+	next, _ := a.Sim().Wake()
+	before := a.Sim().Telemetry().Read().Inputs
 	for range sent {
 		a.handle([]platform.Event{key(platform.KeyK, platform.Press)})
 	}
@@ -321,8 +321,8 @@ func TestInputsDroppedCounted(t *testing.T) {
 		t.Fatalf("InputsDropped() = %d after %d inputs into a queue of %d, want %d", got, sent, capacity, sent-capacity)
 	}
 	clock.Set(next)
-	a.sim.Wake()
-	if got := a.sim.Telemetry().Read().Inputs - before; got != capacity {
+	a.Sim().Wake()
+	if got := a.Sim().Telemetry().Read().Inputs - before; got != capacity {
 		t.Fatalf("%d inputs reached the world, want %d", got, capacity)
 	}
 }
@@ -366,11 +366,11 @@ func TestHandleDoesNotAllocate(t *testing.T) {
 		{Kind: platform.ButtonEvent, Button: platform.ButtonLeft, Action: platform.Release},
 		{Kind: platform.ScrollEvent, Y: 1},
 	}
-	next, _ := a.sim.Wake()
+	next, _ := a.Sim().Wake()
 	if n := testing.AllocsPerRun(100, func() {
 		a.handle(events)
 		clock.Set(next)
-		next, _ = a.sim.Wake()
+		next, _ = a.Sim().Wake()
 	}); n != 0 {
 		t.Fatalf("handling a frame's events allocates %.1f times", n)
 	}

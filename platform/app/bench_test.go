@@ -26,7 +26,7 @@ func frameWork(a *App, frame time.Duration) interp.Plan {
 	plan := a.plan(&frameState{at: frame, since: benchSince})
 	if plan.Ready {
 		a.stats.Series.add(Sample{At: frame, Alpha: plan.Alpha, NewTicks: uint8(min(plan.NewTicks, 255)),
-			PosErr: float32(a.meter.LastPos), AnimErr: float32(a.meter.LastAnim)})
+			PosErr: float32(a.pipe.Meter().LastPos), AnimErr: float32(a.pipe.Meter().LastAnim)})
 	}
 	a.stats.swapped(frame)
 	return plan
@@ -37,14 +37,14 @@ func frameWork(a *App, frame time.Duration) interp.Plan {
 // returns the next tick's deadline.
 func warmFrames(b *testing.B, a *App, clock *simthread.VirtualClock) (next time.Duration) {
 	b.Helper()
-	next, err := a.sim.Wake()
+	next, err := a.Sim().Wake()
 	for range benchWarmTicks {
 		if err != nil {
 			b.Fatal(err)
 		}
 		clock.Set(next)
 		frame := next
-		next, err = a.sim.Wake()
+		next, err = a.Sim().Wake()
 		frameWork(a, frame)
 	}
 	if err != nil {
@@ -86,14 +86,14 @@ func BenchmarkFrame(b *testing.B) {
 		b.Run("bodies="+size.name+"/snapshot=none", func(b *testing.B) {
 			a, clock := newHeadless(b, n)
 			warmFrames(b, a, clock)
-			view := a.sim.Snapshots()
-			step := a.sim.Step()
+			view := a.Sim().Snapshots()
+			step := a.Sim().Step()
 			// The newest snapshot is tick K at tK; the last warm-up
 			// frame was at tK. Render times (frame − delay) sweep
 			// [t(K−1) + step/8, t(K−1) + 7·step/8]: frames start at
 			// tK − step + delay + step/8, not before tK as delay ≥ step.
 			tK := view.History(0).Time
-			base := tK - step + a.planner.Delay().Value() + step/8
+			base := tK - step + a.pipe.Planner().Delay().Value() + step/8
 			span := int64(step * 3 / 4)
 			acquired, clamped, frames := view.Acquired(), a.stats.Clamped, a.stats.Frames
 			b.ReportAllocs()
@@ -117,7 +117,7 @@ func BenchmarkFrame(b *testing.B) {
 			for b.Loop() {
 				clock.Set(next)
 				frame := next
-				if next, err = a.sim.Wake(); err != nil {
+				if next, err = a.Sim().Wake(); err != nil {
 					b.Fatal(err)
 				}
 				t0 := time.Now()

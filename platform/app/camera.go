@@ -55,12 +55,12 @@ func (a *App) forwardCursor(e platform.Event) {
 		return
 	}
 	in, ok := a.cfg.Input(e)
-	if !ok || !a.sim.Send(in) {
+	if !ok || !a.pipe.Sim().Send(in) {
 		return
 	}
 	if a.cfg.MouseLook {
-		a.look.x += e.DX
-		a.look.y += e.DY
+		a.ctl.look.x += e.DX
+		a.ctl.look.y += e.DY
 	}
 }
 
@@ -76,6 +76,6 @@ func (a *App) latchCamera(plan *interp.Plan) {
 	}
 	a.cam.Pose = renderer.LerpPose(&plan.Prev.Camera, &plan.Next.Camera, plan.Alpha)
 	if a.cfg.MouseLook {
-		a.cam.Latch(a.look.x, a.look.y)
+		a.cam.Latch(a.ctl.look.x, a.ctl.look.y)
 	}
 }

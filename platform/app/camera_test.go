@@ -82,9 +82,9 @@ func newLookApp(t *testing.T, mouseLook bool, inputs int) *lookApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &App{pipe: pipe, sim: pipe.Sim(), planner: pipe.Planner(), gc: newGCMetrics(), cam: renderer.DefaultCamera(), cfg: cfg}
+	a := &App{pipe: pipe, steady: newSteadyState(), cam: renderer.DefaultCamera(), cfg: cfg}
 	l := &lookApp{App: a, clock: clock}
-	l.next, _ = a.sim.Wake()
+	l.next, _ = a.Sim().Wake()
 	return l
 }
 
@@ -93,7 +93,7 @@ func (l *lookApp) tick() {
 	l.frame += time.Second / 144
 	for l.next <= l.frame {
 		l.clock.Set(l.next)
-		l.next, _ = l.sim.Wake()
+		l.next, _ = l.Sim().Wake()
 	}
 }
 
@@ -185,8 +185,8 @@ func TestMouseLookLatchesBetweenTicks(t *testing.T) {
 	if samePose(l.cam.Pose, before, 1e-3) {
 		t.Fatal("the motion did not turn the view")
 	}
-	if l.look != (lookLedger{42.5, -5}) {
-		t.Fatalf("ledger %+v, want {42.5 -5}", l.look)
+	if l.ctl.look != (lookLedger{42.5, -5}) {
+		t.Fatalf("ledger %+v, want {42.5 -5}", l.ctl.look)
 	}
 	// The world consumes it at its next tick; once every snapshot the
 	// frame uses has it, the view is the world's alone, and still where
@@ -223,8 +223,8 @@ func TestMouseLookCountsOnlyWhatTheWorldGets(t *testing.T) {
 		l.draw()
 	}
 	l.handle([]platform.Event{motion(1, 0), motion(2, 0), motion(4, 0), motion(8, 0), motion(16, 0), motion(32, 0)})
-	if l.look.x != 15 || l.InputsDropped() != 2 {
-		t.Fatalf("ledger %v with %d inputs dropped, want 15 (1+2+4+8) with 2", l.look.x, l.InputsDropped())
+	if l.ctl.look.x != 15 || l.InputsDropped() != 2 {
+		t.Fatalf("ledger %v with %d inputs dropped, want 15 (1+2+4+8) with 2", l.ctl.look.x, l.InputsDropped())
 	}
 	for range 10 {
 		l.tick()
@@ -251,7 +251,7 @@ func TestMouseLookFrameDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(300, frame); n != 0 {
 		t.Fatalf("a frame with mouse look allocates %.1f times", n)
 	}
-	if !l.cam.Pose.Valid || l.look.x != 3*601 {
-		t.Fatalf("pose valid %v, ledger %v: the frames did not run as meant", l.cam.Pose.Valid, l.look.x)
+	if !l.cam.Pose.Valid || l.ctl.look.x != 3*601 {
+		t.Fatalf("pose valid %v, ledger %v: the frames did not run as meant", l.cam.Pose.Valid, l.ctl.look.x)
 	}
 }

@@ -40,7 +40,7 @@ func runApp(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame i
 		}
 		defer a.Close()
 		n := 0
-		a.testFrame = func() { n++; each(a, n) }
+		a.ctl.testFrame = func() { n++; each(a, n) }
 		err = a.Run(context.Background())
 	})
 	if err != nil {
@@ -66,15 +66,15 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 		{3000 * time.Millisecond, 3050 * time.Millisecond},
 	}
 	a := runApp(t, Config{Refresh: 144}, 4*time.Second, func(a *App, n int) {
-		since := a.clock.Now() - a.start
+		since := a.clock.Now() - a.steady.start
 		switch {
-		case len(cycles) > 0 && !a.iconified && since >= cycles[0].hide:
+		case len(cycles) > 0 && !a.ctl.iconified && since >= cycles[0].hide:
 			a.handle(iconify(true))
-		case len(cycles) > 0 && a.iconified && since >= cycles[0].show:
+		case len(cycles) > 0 && a.ctl.iconified && since >= cycles[0].show:
 			a.handle(iconify(false))
 			cycles = cycles[1:]
 			restored = true
-		case restored && !a.iconified:
+		case restored && !a.ctl.iconified:
 			afterRestore = append(afterRestore, a.rend.Frames()+1)
 			restored = false
 		}

@@ -5,7 +5,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/sched"
 	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/simthread"
 )
 
 // The HUD's lines, rebuilt four times a second with strconv's appenders
@@ -23,6 +25,27 @@ const (
 	hudLineCount
 )
 
+// hudPeriod is how often the HUD is rebuilt.
+const hudPeriod = 250 * time.Millisecond
+
+// hudModel is what the HUD shows, rebuilt every hudPeriod from the
+// figures of the run. It belongs to the render thread.
+type hudModel struct {
+	next time.Duration  // when the HUD is next rebuilt
+	last hudSample      // what the rates are computed from
+	lat  *sched.Latency // the scheduling latency since the last rebuild
+}
+
+// hudSample is what the HUD's rates are computed from.
+type hudSample struct {
+	at     time.Duration
+	frames uint64
+	ticks  uint64
+}
+
+// due reports whether the HUD is rebuilt for a frame at now.
+func (m *hudModel) due(now time.Duration) bool { return now >= m.next }
+
 func appendF(b []byte, v float64, prec int) []byte { return strconv.AppendFloat(b, v, 'f', prec, 64) }
 
 func appendMs(b []byte, ns int64, prec int) []byte { return appendF(b, float64(ns)/1e6, prec) }
@@ -35,19 +58,47 @@ func appendPct(b []byte, n, total uint64) []byte {
 	return append(b, '%')
 }
 
-func (a *App) updateHUD(now time.Duration, plan *interp.Plan) {
-	h := a.rend.HUD()
-	tel := a.sim.Telemetry().Read()
-	span := (now - a.hudLast.at).Seconds()
-	var fps, tps float64
-	if a.hudLast.at > 0 && span > 0 {
-		fps = float64(a.stats.Frames-a.hudLast.frames) / span
-		tps = float64(tel.Ticks-a.hudLast.ticks) / span
+func appendOnOff(b []byte, on bool) []byte {
+	if on {
+		return append(b, "on"...)
 	}
-	a.hudLast = hudSample{at: now, frames: a.stats.Frames, ticks: tel.Ticks}
-	fi := &a.stats.FrameInterval
+	return append(b, "off"...)
+}
 
-	b := h.Line(hudFrame)
+// update rebuilds the HUD of a for a frame at now showing plan.
+func (m *hudModel) update(a *App, now time.Duration, plan *interp.Plan) {
+	m.next = now + hudPeriod
+	h := a.rend.HUD()
+	tel := a.pipe.Sim().Telemetry().Read()
+	span := (now - m.last.at).Seconds()
+	var fps, tps float64
+	if m.last.at > 0 && span > 0 {
+		fps = float64(a.stats.Frames-m.last.frames) / span
+		tps = float64(tel.Ticks-m.last.ticks) / span
+	}
+	m.last = hudSample{at: now, frames: a.stats.Frames, ticks: tel.Ticks}
+	frameLine(h.Line(hudFrame), &a.stats, fps, &a.pacing)
+	simLine(h.Line(hudSim), &a.stats, a.pipe.Sim().Config().Rate, tps)
+	alphaLine(h.Line(hudAlpha), &a.stats, a.pipe.Sim().Step())
+	if lateLine(h.Line(hudLate), &tel) {
+		h.Highlight(hudLate)
+	}
+	gcLine(h.Line(hudGC), a, plan)
+	if m.schedLine(h.Line(hudSched), a) {
+		h.Highlight(hudSched)
+	}
+	errLine(h.Line(hudErr), a.pipe.Meter())
+	if b := h.Line(hudBeat); a.stats.Beat.Beating() {
+		*b = append(*b, "beat: ticks per frame alternate (e.g. 0/2); interpolation hides it"...)
+		h.Highlight(hudBeat)
+	}
+	b := h.Line(hudKeys)
+	*b = appendKeysHelp(*b, a.cfg.Keys, !a.cfg.NoMouseCamera)
+	h.SetLines(hudLineCount)
+}
+
+func frameLine(b *[]byte, st *Stats, fps float64, p *pacing) {
+	fi := &st.FrameInterval
 	*b = append(*b, "fps "...)
 	*b = appendF(*b, fps, 1)
 	*b = append(*b, "  frame p50 "...)
@@ -57,18 +108,19 @@ func (a *App) updateHUD(now time.Duration, plan *interp.Plan) {
 	*b = append(*b, " max "...)
 	*b = appendMs(*b, fi.Max(), 2)
 	*b = append(*b, " ms  display "...)
-	*b = appendF(*b, a.refreshHz, 2)
+	*b = appendF(*b, p.hz, 2)
 	*b = append(*b, " Hz "...)
-	*b = append(*b, a.refreshSource...)
+	*b = append(*b, p.source...)
+}
 
-	b = h.Line(hudSim)
+func simLine(b *[]byte, st *Stats, rate int, tps float64) {
 	*b = append(*b, "sim "...)
-	*b = strconv.AppendInt(*b, int64(a.sim.Config().Rate), 10)
+	*b = strconv.AppendInt(*b, int64(rate), 10)
 	*b = append(*b, " Hz  ticks/s "...)
 	*b = appendF(*b, tps, 1)
 	*b = append(*b, "  ticks/frame"...)
 	var total, sum uint64
-	for i, n := range a.stats.TicksPerFrame {
+	for i, n := range st.TicksPerFrame {
 		total += n
 		sum += uint64(i) * n
 	}
@@ -76,25 +128,28 @@ func (a *App) updateHUD(now time.Duration, plan *interp.Plan) {
 		*b = append(*b, " mean "...)
 		*b = appendF(*b, float64(sum)/float64(total), 2)
 	}
-	for i, n := range a.stats.TicksPerFrame[:4] {
+	for i, n := range st.TicksPerFrame[:4] {
 		*b = append(*b, ' ')
 		*b = strconv.AppendInt(*b, int64(i), 10)
 		*b = append(*b, ':')
 		*b = appendPct(*b, n, total)
 	}
+}
 
-	b = h.Line(hudAlpha)
+func alphaLine(b *[]byte, st *Stats, step time.Duration) {
 	*b = append(*b, "alpha "...)
-	*b = appendF(*b, float64(a.stats.Alpha.Quantile(0.5))/1e6, 3)
+	*b = appendF(*b, float64(st.Alpha.Quantile(0.5))/1e6, 3)
 	*b = append(*b, "  clamped "...)
-	*b = strconv.AppendUint(*b, a.stats.Clamped, 10)
+	*b = strconv.AppendUint(*b, st.Clamped, 10)
 	*b = append(*b, "  render delay "...)
-	*b = appendMs(*b, int64(a.stats.Delay), 2)
+	*b = appendMs(*b, int64(st.Delay), 2)
 	*b = append(*b, " ms (1 tick + "...)
-	*b = appendMs(*b, int64(a.stats.Delay-a.sim.Step()), 2)
+	*b = appendMs(*b, int64(st.Delay-step), 2)
 	*b = append(*b, ')')
+}
 
-	b = h.Line(hudLate)
+// lateLine reports whether ticks were discarded (highlighted).
+func lateLine(b *[]byte, tel *simthread.Stats) bool {
 	*b = append(*b, "wake late p50 "...)
 	*b = appendMs(*b, tel.Lateness.P50, 3)
 	*b = append(*b, " p99 "...)
@@ -104,80 +159,65 @@ func (a *App) updateHUD(now time.Duration, plan *interp.Plan) {
 	*b = append(*b, " ms  discarded "...)
 	*b = strconv.AppendUint(*b, tel.DiscardedTicks, 10)
 	*b = append(*b, " ticks"...)
-	if tel.DiscardedTicks > 0 {
-		h.Highlight(hudLate)
-	}
+	return tel.DiscardedTicks > 0
+}
 
-	b = h.Line(hudGC)
+func gcLine(b *[]byte, a *App, plan *interp.Plan) {
 	*b = append(*b, "GC "...)
-	*b = strconv.AppendUint(*b, a.gc.cycles(), 10)
+	*b = strconv.AppendUint(*b, a.steady.gc.cycles(), 10)
 	*b = append(*b, " cycles  vsync "...)
 	*b = appendOnOff(*b, a.win.VSync())
 	*b = append(*b, "  paused "...)
-	*b = appendOnOff(*b, a.simPaused)
+	*b = appendOnOff(*b, a.ctl.simPaused)
 	if plan.Ready {
 		*b = append(*b, "  bodies "...)
 		*b = strconv.AppendInt(*b, int64(len(plan.Next.Bodies)), 10)
 	}
-
-	b = h.Line(hudSched)
-	if a.hudLat != nil {
-		// Over the last HUD period: marked each update.
-		l := a.hudLat.Read()
-		a.hudLat.Mark()
-		*b = append(*b, "sched p99 "...)
-		*b = appendMs(*b, int64(l.P99), 3)
-		*b = append(*b, " max "...)
-		*b = appendMs(*b, int64(l.Max), 3)
-		*b = append(*b, " ms  Ps "...)
-		*b = strconv.AppendInt(*b, int64(runtime.GOMAXPROCS(0)), 10)
-		*b = append(*b, "  nice "...)
-		*b = strconv.AppendInt(*b, int64(a.simPrio.Nice), 10)
-		*b = append(*b, '/')
-		*b = strconv.AppendInt(*b, int64(a.renderPrio.Nice), 10)
-		*b = append(*b, "  inputs lost "...)
-		*b = strconv.AppendUint(*b, a.InputsDropped(), 10)
-		if l.P99 > 2*time.Millisecond {
-			h.Highlight(hudSched)
-		}
-	}
-
-	b = h.Line(hudErr)
-	if m := a.meter; m != nil && m.PosErr().Count() > 0 {
-		// What was drawn (read back from the GPU) when it was shown, and
-		// beside it what was planned (the CPU's figure).
-		d := m.Drawn()
-		*b = append(*b, "drawn p99 "...)
-		if d.PosErrGPU.Count() > 0 {
-			*b = appendF(*b, float64(d.PosErrGPU.Quantile(0.99))/1e6, 4)
-			*b = append(*b, " tick, "...)
-			*b = appendMs(*b, d.AnimErrShown.Quantile(0.99), 3)
-			*b = append(*b, " ms"...)
-		} else {
-			*b = append(*b, '-')
-		}
-		*b = append(*b, "  planned "...)
-		*b = appendF(*b, m.PosErrTicks(0.99), 4)
-		*b = append(*b, " tick, "...)
-		*b = appendF(*b, m.AnimErrMs(0.99), 3)
-		*b = append(*b, " ms  paused "...)
-		*b = strconv.AppendUint(*b, m.Paused, 10)
-	}
-
-	b = h.Line(hudBeat)
-	if a.stats.Beat.Beating() {
-		*b = append(*b, "beat: ticks per frame alternate (e.g. 0/2); interpolation hides it"...)
-		h.Highlight(hudBeat)
-	}
-
-	b = h.Line(hudKeys)
-	*b = appendKeysHelp(*b, a.cfg.Keys, !a.cfg.NoMouseCamera)
-	h.SetLines(hudLineCount)
 }
 
-func appendOnOff(b []byte, on bool) []byte {
-	if on {
-		return append(b, "on"...)
+// schedLine shows the scheduling latency over the last HUD period, and
+// reports whether its p99 passed 2 ms (highlighted).
+func (m *hudModel) schedLine(b *[]byte, a *App) bool {
+	if m.lat == nil {
+		return false
 	}
-	return append(b, "off"...)
+	l := m.lat.Read()
+	m.lat.Mark()
+	*b = append(*b, "sched p99 "...)
+	*b = appendMs(*b, int64(l.P99), 3)
+	*b = append(*b, " max "...)
+	*b = appendMs(*b, int64(l.Max), 3)
+	*b = append(*b, " ms  Ps "...)
+	*b = strconv.AppendInt(*b, int64(runtime.GOMAXPROCS(0)), 10)
+	*b = append(*b, "  nice "...)
+	*b = strconv.AppendInt(*b, int64(a.sched.sim.Nice), 10)
+	*b = append(*b, '/')
+	*b = strconv.AppendInt(*b, int64(a.sched.render.Nice), 10)
+	*b = append(*b, "  inputs lost "...)
+	*b = strconv.AppendUint(*b, a.InputsDropped(), 10)
+	return l.P99 > 2*time.Millisecond
+}
+
+// errLine shows what was drawn (read back from the GPU) when it was
+// shown, and beside it what was planned (the CPU's figure).
+func errLine(b *[]byte, m *interp.WarmMeter) {
+	if m == nil || m.PosErr().Count() == 0 {
+		return
+	}
+	d := m.Drawn()
+	*b = append(*b, "drawn p99 "...)
+	if d.PosErrGPU.Count() > 0 {
+		*b = appendF(*b, float64(d.PosErrGPU.Quantile(0.99))/1e6, 4)
+		*b = append(*b, " tick, "...)
+		*b = appendMs(*b, d.AnimErrShown.Quantile(0.99), 3)
+		*b = append(*b, " ms"...)
+	} else {
+		*b = append(*b, '-')
+	}
+	*b = append(*b, "  planned "...)
+	*b = appendF(*b, m.PosErrTicks(0.99), 4)
+	*b = append(*b, " tick, "...)
+	*b = appendF(*b, m.AnimErrMs(0.99), 3)
+	*b = append(*b, " ms  paused "...)
+	*b = strconv.AppendUint(*b, m.Paused, 10)
 }

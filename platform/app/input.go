@@ -109,57 +109,81 @@ func (m *KeyMap) lookup(k platform.Key) reserved {
 	return notReserved
 }
 
+// control is what the window's events asked of the app: pauses, the
+// camera drag, the quit and the mouse motion sent to the world. It
+// belongs to the render thread.
+type control struct {
+	userPaused, iconified, unfocused bool
+	simPaused                        bool // the pipeline is paused
+	quit                             bool
+	dragging                         bool
+	dragX, dragY                     float64
+	look                             lookLedger // mouse motion sent to the world (camera.go)
+	testFrame                        func()     // called every frame after the input; tests only
+}
+
+// wantPause reports whether the simulation should be paused: by the
+// user, an iconified window, or an unfocused one unless keepUnfocused.
+func (c *control) wantPause(keepUnfocused bool) bool {
+	return c.userPaused || c.iconified || (c.unfocused && !keepUnfocused)
+}
+
 // handle applies the window's events. Reserved keys (Config.Keys) are the
 // app's; every other key, button, cursor and scroll event goes to
 // Config.Input. Unless Config.NoMouseCamera, a left drag also orbits the
 // camera and the wheel also zooms it.
 func (a *App) handle(events []platform.Event) {
 	keys := a.cfg.Keys.resolved()
-	mouseCamera := !a.cfg.NoMouseCamera
 	for _, e := range events {
 		switch e.Kind {
 		case platform.KeyEvent:
-			r := keys.lookup(e.Key)
-			if r == notReserved {
+			if r := keys.lookup(e.Key); r == notReserved {
 				a.forward(e)
-				continue
-			}
-			if e.Action == platform.Press {
+			} else if e.Action == platform.Press {
 				a.do(r)
 			}
-		case platform.ButtonEvent:
-			if mouseCamera && e.Button == platform.ButtonLeft {
-				a.dragging = e.Action == platform.Press
-				a.dragX, a.dragY = e.X, e.Y
-			}
-			a.forward(e)
-		case platform.CursorEvent:
-			if a.dragging {
-				a.cam.Orbit(float32(e.X-a.dragX), float32(e.Y-a.dragY))
-				a.dragX, a.dragY = e.X, e.Y
-			}
-			a.forwardCursor(e) // with MouseLook, also into the look ledger
-		case platform.ScrollEvent:
-			if mouseCamera {
-				a.cam.Zoom(float32(e.Y))
-			}
-			a.forward(e)
+		case platform.ButtonEvent, platform.CursorEvent, platform.ScrollEvent:
+			a.mouse(e)
 		case platform.IconifyEvent:
-			a.iconified = e.On
+			a.ctl.iconified = e.On
 		case platform.FocusEvent:
-			a.unfocused = !e.On
+			a.ctl.unfocused = !e.On
 		case platform.CloseEvent:
-			a.quit = true
+			a.ctl.quit = true
 		}
 	}
-	want := a.userPaused || a.iconified || (a.unfocused && !a.cfg.KeepRunningUnfocused)
-	if want != a.simPaused {
-		a.simPaused = want
+	if want := a.ctl.wantPause(a.cfg.KeepRunningUnfocused); want != a.ctl.simPaused {
+		a.ctl.simPaused = want
 		if want {
 			a.pipe.Pause()
 		} else {
-			a.pipe.Resume(a.sim.Clock().Now())
+			a.pipe.Resume(a.pipe.Sim().Clock().Now())
 		}
+	}
+}
+
+// mouse applies a button, cursor or scroll event: the camera's drag and
+// zoom unless Config.NoMouseCamera, and Config.Input.
+func (a *App) mouse(e platform.Event) {
+	mouseCamera := !a.cfg.NoMouseCamera
+	switch e.Kind {
+	case platform.ButtonEvent:
+		if mouseCamera && e.Button == platform.ButtonLeft {
+			a.ctl.dragging = e.Action == platform.Press
+			a.ctl.dragX, a.ctl.dragY = e.X, e.Y
+		}
+		a.forward(e)
+	case platform.CursorEvent:
+		if a.ctl.dragging {
+			a.cam.Orbit(float32(e.X-a.ctl.dragX), float32(e.Y-a.ctl.dragY))
+			a.ctl.dragX, a.ctl.dragY = e.X, e.Y
+		}
+		a.forwardCursor(e) // with MouseLook, also into the look ledger
+	case platform.ScrollEvent:
+		if mouseCamera {
+			a.cam.Zoom(float32(e.Y))
+		}
+		a.forward(e)
 	}
 }
 
@@ -167,9 +191,9 @@ func (a *App) handle(events []platform.Event) {
 func (a *App) do(r reserved) {
 	switch r {
 	case quitKey:
-		a.quit = true
+		a.ctl.quit = true
 	case pauseKey:
-		a.userPaused = !a.userPaused
+		a.ctl.userPaused = !a.ctl.userPaused
 	case fullscreenKey:
 		a.win.ToggleFullscreen()
 	case vsyncKey:
@@ -177,7 +201,7 @@ func (a *App) do(r reserved) {
 	case hudKey:
 		a.rend.HUD().Visible = !a.rend.HUD().Visible
 	case screenshotKey:
-		a.shotRequested = true
+		a.shots.requested = true
 	}
 }
 
@@ -188,7 +212,7 @@ func (a *App) forward(e platform.Event) {
 		return
 	}
 	if in, ok := a.cfg.Input(e); ok {
-		a.sim.Send(in)
+		a.pipe.Sim().Send(in)
 	}
 }
 
@@ -196,7 +220,7 @@ func (a *App) forward(e platform.Event) {
 // simulation's queue refused because it was full (simthread.Config.Inputs
 // is its capacity): inputs the world never saw. During a replay the live
 // inputs are refused by design and not counted. Any goroutine may call it.
-func (a *App) InputsDropped() uint64 { return a.sim.InputsDropped() }
+func (a *App) InputsDropped() uint64 { return a.pipe.Sim().InputsDropped() }
 
 // appendKeysHelp appends the HUD's help line for keys (resolved or not)
 // to b: "Esc quit  Space pause  F fullscreen  V vsync  H HUD  F12 shot

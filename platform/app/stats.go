@@ -63,6 +63,8 @@ type Stats struct {
 	InFlightWait histogram.H
 	// Lead is how long before its display time the last frame started.
 	Lead time.Duration
+	// Bodies is how many bodies the last frame's newer snapshot held.
+	Bodies int
 
 	firstSwap, lastSwap time.Duration
 	haveSwap            bool
@@ -112,6 +114,7 @@ func (s *Stats) frame(now time.Duration, plan *interp.Plan) {
 		return
 	}
 	s.Frames++
+	s.Bodies = len(plan.Next.Bodies)
 	if plan.Paused {
 		// A pause shows a frozen pose: its alpha, clamps and snapshot
 		// ages say nothing about the timing. Counted, not measured.
@@ -337,7 +340,7 @@ func (d *StutterDetector) Add(interval time.Duration) {
 }
 
 // PresentStats are PresentMon's figures, from the time each frame reached
-// the display (see App.presented). Histograms in ns.
+// the display (see presentTracker). Histograms in ns.
 type PresentStats struct {
 	// Source says where display times came from: "gpu-timestamp" (the GPU's
 	// finish time, from GL timestamp queries, on the display's vblank

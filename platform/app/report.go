@@ -1,0 +1,263 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/tickframe/tickframe/platform/sched"
+)
+
+// Report is the timing report of a run (-report FILE.json), the same for
+// every app built on the template: one snapshot of the figures the run
+// measured. Its keys are stable: tools may rely on them. Durations are in
+// the unit their key names; quantiles come from log-linear histograms,
+// exact to about 3 %. FinalTick and StateHash are the world's when it
+// implements Checked; Stress, StepCostMs and GCPressureMBs are the
+// loads an app (the demo) adds itself, 0 otherwise.
+type Report struct {
+	DurationS          float64   `json:"duration_s"`           // time the simulation ran and frames were drawn
+	SimHz              int       `json:"sim_hz"`               // configured tick rate
+	RefreshHz          float64   `json:"refresh_hz"`           // display rate frames were paced at
+	RefreshSource      string    `json:"refresh_source"`       // where that rate came from
+	Ticks              uint64    `json:"ticks"`                // ticks run
+	Frames             uint64    `json:"frames"`               // frames drawn
+	TickRateHz         float64   `json:"tick_rate_hz"`         // ticks / time not paused, after the 2 s warm-up
+	FPS                float64   `json:"fps"`                  // frames / duration
+	FrameIntervalMs    Quant4    `json:"frame_interval_ms"`    // between swaps
+	TickLatenessMs     Quant3    `json:"tick_lateness_ms"`     // wake time − deadline
+	TicksPerFrameHist  []uint64  `json:"ticks_per_frame_hist"` // [i]: frames that brought i new ticks (last: ≥ i)
+	StepsPerWakeHist   []uint64  `json:"steps_per_wake_hist"`  // [i]: wakes that ran i steps (last: ≥ i)
+	Alpha              AlphaStat `json:"alpha"`
+	AlphaClampedFrames uint64    `json:"alpha_clamped_frames"`  // frames with no bracketing pair
+	SnapshotAgeMs      Quant2    `json:"snapshot_age_ms"`       // when the frame was planned − newest tick time
+	AnimErrorTicks     Quant3    `json:"animation_error_ticks"` // the drawn pose (GPU read-back) against the truth at the frame's planned time
+	AnimErrorMs        Quant3    `json:"animation_error_ms"`    // PresentMon's, between displayed frames, on their real display times
+	PlannedErrorTicks  Quant3    `json:"planned_error_ticks"`   // the CPU's figure: the planned pose at the intended frame time
+	PlannedErrorMs     Quant3    `json:"planned_error_ms"`      // PresentMon's on the intended frame times
+	DrawnSource        string    `json:"drawn_source"`          // "gpu-readback" when the drawn figures come from read-backs
+	DisplayLagMs       Quant3    `json:"display_lag_ms"`        // real display time − planned frame time
+	GPUCPUMaxDiff      float64   `json:"gpu_cpu_max_diff"`      // largest |read-back − CPU reference|, world units
+	MeasuredFrames     uint64    `json:"measured_frames"`       // frames measured from a read-back
+	PresentTimeSource  string    `json:"present_time_source"`
+	BetweenDisplayMs   Quant2    `json:"ms_between_display_change"`
+	UntilDisplayedMs   Quant2    `json:"ms_until_displayed"`
+	DisplayedFrames    uint64    `json:"displayed_frames"`
+	DroppedFrames      uint64    `json:"dropped_frames"`
+	RepeatedFrames     uint64    `json:"repeated_frames"` // vblanks that showed the previous frame again
+	LowFPS             float64   `json:"low_1pct_fps"`    // mean rate of the slowest 1 % of frames
+	StutterFrames      uint64    `json:"stutter_frames"`  // frames over twice the median of the 19 around them
+	InputsDropped      uint64    `json:"inputs_dropped"`
+	LatencyMode        string    `json:"latency_mode"`
+	MotionMode         string    `json:"motion_mode"`       // lerp, hermite or extrapolate
+	InputAgeMs         Quant2    `json:"input_age_ms"`      // input polled → frame displayed
+	FramesInFlight     int       `json:"frames_in_flight"`  // most frames presented and unfinished when a frame started
+	FrameLeadMs        float64   `json:"frame_lead_ms"`     // how long before its display time a frame starts (at the end)
+	InFlightWaitMs     Quant2    `json:"in_flight_wait_ms"` // low latency: waits for the GPU before a frame's GL work
+	RenderDelayMs      float64   `json:"render_delay_ms"`   // at the end
+	DiscardedTicks     uint64    `json:"discarded_ticks"`
+	DiscardedS         float64   `json:"discarded_s"`
+	ClampedS           float64   `json:"clamped_s"` // gaps beyond -maxdelta not caught up
+	PausedS            float64   `json:"paused_s"`
+	GCCycles           uint64    `json:"gc_cycles"`         // after the 2 s warm-up
+	GCPauseTotalMs     float64   `json:"gc_pause_total_ms"` // after the warm-up
+	AllocsPerFrame     float64   `json:"allocs_per_frame"`  // heap objects, whole process, after the warm-up, less sched_allocs
+	SchedAllocs        uint64    `json:"sched_allocs"`      // heap objects the runtime allocated for GOMAXPROCS changes after the warm-up
+	BeatDetected       bool      `json:"beat_detected"`     // ticks per frame beat (e.g. 0/2) at some point
+	BeatFrames         uint64    `json:"beat_frames"`
+	MissedVblanks      uint64    `json:"missed_vblanks"`
+	OverwrittenSnaps   uint64    `json:"overwritten_snapshots"` // published but never drawn
+	FinalTick          uint64    `json:"final_tick"`
+	StateHash          string    `json:"state_hash"` // hex: JSON numbers lose 64-bit values
+	Bodies             int       `json:"bodies"`
+	Stress             int       `json:"stress"`
+	StepCostMs         float64   `json:"stepcost_ms"`
+	GCPressureMBs      float64   `json:"gcpressure_mb_s"`
+	SchedLatencyMs     Quant3    `json:"sched_latency_ms"` // runtime/metrics /sched/latencies:seconds after the warm-up (bucket upper bounds)
+	GOMAXPROCS         Procs     `json:"gomaxprocs"`
+	ThreadPriority     Priority  `json:"thread_priority"` // what the critical threads asked for and got
+	Headroom           int       `json:"headroom"`        // Ps kept idle above demand (-1: GOMAXPROCS left alone)
+	BackgroundNice     int       `json:"background_nice"` // nice of the process's other threads (-1: left alone)
+	RenicedThreads     int       `json:"reniced_threads"`
+	PausedFrames       uint64    `json:"paused_frames"` // frames of a pause: counted, not measured
+	GoVersion          string    `json:"go_version"`
+	GLRenderer         string    `json:"gl_renderer"`
+}
+
+// Quant2, Quant3 and Quant4 are quantile sets.
+type (
+	Quant2 struct{ P50, P99 float64 }
+	Quant3 struct{ P50, P99, Max float64 }
+	Quant4 struct{ P50, P95, P99, Max float64 }
+)
+
+// Procs is GOMAXPROCS at the start and end of the run and the most it was.
+type Procs struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+	Max   int `json:"max"`
+}
+
+// Priority is what the simulation and render threads got.
+type Priority struct {
+	Sim    sched.ThreadPriority `json:"sim"`
+	Render sched.ThreadPriority `json:"render"`
+}
+
+// AlphaStat summarises the interpolation factor.
+type AlphaStat struct{ P50, Min, Max float64 }
+
+// MarshalJSON writes the quantiles with lower-case keys.
+func (q Quant2) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]float64{"p50": q.P50, "p99": q.P99})
+}
+func (q Quant3) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]float64{"p50": q.P50, "p99": q.P99, "max": q.Max})
+}
+func (q Quant4) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]float64{"p50": q.P50, "p95": q.P95, "p99": q.P99, "max": q.Max})
+}
+func (a AlphaStat) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]float64{"p50": a.P50, "min": a.Min, "max": a.Max})
+}
+
+func ms(ns int64) float64 { return round(float64(ns)/1e6, 4) }
+
+// quantiles is what ticks3 reads: a histogram.H, or a read-only view of one.
+type quantiles interface {
+	Quantile(q float64) int64
+	Max() int64
+}
+
+// ticks3 summarises a histogram of millionths of a tick.
+func ticks3(h quantiles) Quant3 {
+	return Quant3{round(float64(h.Quantile(0.5))/1e6, 5), round(float64(h.Quantile(0.99))/1e6, 5), round(float64(h.Max())/1e6, 5)}
+}
+
+func round(v float64, digits int) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	p := math.Pow(10, float64(digits))
+	return math.Round(v*p) / p
+}
+
+// Checked is a world whose state a report can name: its last tick and a
+// hash of its state (refworld's, for instance).
+type Checked interface {
+	Tick() uint64
+	Hash() uint64
+}
+
+// Report returns the figures of the run. Call it after Run has returned:
+// the simulation has stopped, so the world may be read.
+func (a *App) Report() *Report {
+	r := &Report{
+		GoVersion:  runtime.Version(),
+		GLRenderer: a.win.GLRenderer(),
+		Bodies:     a.stats.Bodies,
+	}
+	if w, ok := a.world.(interface{ Len() int }); ok {
+		r.Bodies = w.Len()
+	}
+	if w, ok := a.world.(Checked); ok {
+		r.FinalTick, r.StateHash = w.Tick(), fmt.Sprintf("%016x", w.Hash())
+	}
+	a.reportRun(r)
+	a.reportSteady(r)
+	a.reportMeter(r)
+	a.reportPresent(r)
+	return r
+}
+
+// reportRun fills in the run's rates and the simulation's counts.
+func (a *App) reportRun(r *Report) {
+	st := &a.stats
+	sim := a.pipe.Sim()
+	tel := sim.Telemetry().Read()
+	secs := a.steady.elapsed.Seconds()
+	r.DurationS = round(secs, 3)
+	r.SimHz = sim.Config().Rate
+	r.RefreshHz, r.RefreshSource = round(a.pacing.hz, 3), a.pacing.source
+	r.Ticks, r.Frames = tel.Ticks, st.Frames
+	r.TickRateHz = round(a.steady.tickRate(&tel), 2)
+	r.FPS = round(float64(st.Frames)/secs, 2)
+	r.FrameIntervalMs = Quant4{ms(st.FrameInterval.Quantile(0.5)), ms(st.FrameInterval.Quantile(0.95)), ms(st.FrameInterval.Quantile(0.99)), ms(st.FrameInterval.Max())}
+	r.TickLatenessMs = Quant3{ms(tel.Lateness.P50), ms(tel.Lateness.P99), ms(tel.Lateness.Max)}
+	r.TicksPerFrameHist = append([]uint64(nil), st.TicksPerFrame[:]...)
+	r.StepsPerWakeHist = append([]uint64(nil), tel.StepsPerWake[:]...)
+	r.Alpha = AlphaStat{round(float64(st.Alpha.Quantile(0.5))/1e6, 4), round(float64(st.AlphaMin), 4), round(float64(st.AlphaMax), 4)}
+	r.AlphaClampedFrames = st.Clamped
+	r.SnapshotAgeMs = Quant2{ms(st.SnapshotAge.Quantile(0.5)), ms(st.SnapshotAge.Quantile(0.99))}
+	r.RenderDelayMs = ms(int64(st.Delay))
+	r.DiscardedTicks, r.DiscardedS = tel.DiscardedTicks, round(tel.Discarded.Seconds(), 4)
+	r.ClampedS, r.PausedS = round(tel.Clamped.Seconds(), 4), round(tel.PausedTotal.Seconds(), 4)
+	r.BeatDetected, r.BeatFrames = st.Beat.Frames > 0, st.Beat.Frames
+	r.MissedVblanks = a.pacing.missed()
+	r.OverwrittenSnaps = sim.Overwritten()
+	r.PausedFrames = st.Paused
+	r.InputsDropped = a.InputsDropped()
+	r.LatencyMode, r.MotionMode = a.cfg.Latency.String(), a.cfg.Motion.String()
+	r.InputAgeMs = Quant2{ms(st.InputAge.Quantile(0.5)), ms(st.InputAge.Quantile(0.99))}
+	r.FramesInFlight = st.InFlight
+	r.FrameLeadMs = ms(int64(st.Lead))
+	r.InFlightWaitMs = Quant2{ms(st.InFlightWait.Quantile(0.5)), ms(st.InFlightWait.Quantile(0.99))}
+	r.LowFPS = round(st.LowFPS(), 2)
+	r.StutterFrames = st.Stutter.Count
+}
+
+// reportSteady fills in the steady state's GC, allocation and scheduling
+// figures.
+func (a *App) reportSteady(r *Report) {
+	warm, end := a.steady.warm, a.steady.end
+	r.GCCycles = end.Cycles - warm.Cycles
+	r.GCPauseTotalMs = ms(int64(end.PauseTotal - warm.PauseTotal))
+	if frames := a.stats.Frames - a.steady.frames; frames > 0 {
+		// The governor's GOMAXPROCS changes allocate the runtime's P
+		// state: counted apart, not as the application's.
+		r.AllocsPerFrame = round(float64(end.Allocs-warm.Allocs-(end.SchedAllocs-warm.SchedAllocs))/float64(frames), 3)
+		r.SchedAllocs = end.SchedAllocs - warm.SchedAllocs
+	}
+	sr := a.sched.report()
+	r.SchedLatencyMs = Quant3{ms(int64(sr.Latency.P50)), ms(int64(sr.Latency.P99)), ms(int64(sr.Latency.Max))}
+	r.GOMAXPROCS = Procs{sr.ProcsStart, sr.ProcsEnd, sr.ProcsMax}
+	r.ThreadPriority = Priority{Sim: sr.Sim, Render: sr.Render}
+	r.Headroom, r.BackgroundNice, r.RenicedThreads = sr.Config.Headroom, sr.BackgroundNice, sr.Reniced
+}
+
+// reportMeter fills in the animation error: the drawn figures from the
+// GPU's read-backs and the display times where there are any, else the
+// planned ones.
+func (a *App) reportMeter(r *Report) {
+	m := a.Meter()
+	if m == nil {
+		return
+	}
+	r.PlannedErrorTicks = Quant3{round(m.PosErrTicks(0.5), 5), round(m.PosErrTicks(0.99), 5), round(float64(m.PosErr().Max())/1e6, 5)}
+	r.PlannedErrorMs = Quant3{round(m.AnimErrMs(0.5), 4), round(m.AnimErrMs(0.99), 4), ms(m.AnimErr().Max())}
+	d := m.Drawn()
+	r.GPUCPUMaxDiff = d.GPUDiffMax
+	r.MeasuredFrames = d.Measured
+	r.DrawnSource, r.AnimErrorTicks = "cpu", r.PlannedErrorTicks
+	if d.PosErrGPU.Count() > 0 {
+		r.DrawnSource, r.AnimErrorTicks = "gpu-readback", ticks3(d.PosErrGPU)
+	}
+	r.AnimErrorMs = r.PlannedErrorMs
+	if d.AnimErrShown.Count() > 0 {
+		r.AnimErrorMs = Quant3{ms(d.AnimErrShown.Quantile(0.5)), ms(d.AnimErrShown.Quantile(0.99)), ms(d.AnimErrShown.Max())}
+		r.DisplayLagMs = Quant3{ms(d.DisplayLag.Quantile(0.5)), ms(d.DisplayLag.Quantile(0.99)), ms(d.DisplayLag.Max())}
+	}
+}
+
+// reportPresent fills in PresentMon's figures.
+func (a *App) reportPresent(r *Report) {
+	p := &a.stats.Present
+	r.PresentTimeSource = p.Source
+	if r.PresentTimeSource == "" {
+		r.PresentTimeSource = "none"
+	}
+	r.BetweenDisplayMs = Quant2{ms(p.BetweenDisplayChange.Quantile(0.5)), ms(p.BetweenDisplayChange.Quantile(0.99))}
+	r.UntilDisplayedMs = Quant2{ms(p.UntilDisplayed.Quantile(0.5)), ms(p.UntilDisplayed.Quantile(0.99))}
+	r.DisplayedFrames, r.DroppedFrames, r.RepeatedFrames = p.Displayed, p.Dropped, p.Repeated
+}

@@ -1,0 +1,126 @@
+package app
+
+import (
+	"context"
+	"runtime"
+
+	"github.com/tickframe/tickframe/platform/sched"
+	"github.com/tickframe/tickframe/simthread"
+)
+
+// scheduling keeps the simulation and render threads on time (package
+// sched): their priorities, the governor of GOMAXPROCS and of the busy
+// threads, and the runtime's scheduling latency. It belongs to the render
+// thread.
+type scheduling struct {
+	cfg         sched.Config
+	render, sim sched.ThreadPriority
+	unregister  func() // the render thread's registration
+	gov         *sched.Governor
+	lat         *sched.Latency // since the end of the warm-up
+	latency     sched.LatencySummary
+	procsStart  int
+}
+
+// renderCritical registers the calling thread, the main one, as the
+// critical render thread. It is never moved to the background, and asks
+// for half the simulation's raise (renderNice) and one real-time priority
+// below it: the simulation preempts it and the driver threads it starts
+// whenever it wakes, and it still outranks the busy background threads
+// by far (docs/ARCHITECTURE.md, Scheduling).
+func (s *scheduling) renderCritical(cfg sched.Config) {
+	s.cfg = cfg
+	rc := cfg
+	if rc.CriticalNice <= 0 {
+		rc.CriticalNice = renderNice(rc.CriticalNice)
+	}
+	if rc.CriticalRT > 1 {
+		rc.CriticalRT--
+	}
+	s.render, s.unregister = sched.Critical("render", rc)
+}
+
+// renderNice is the nice value the render thread asks for, given the
+// simulation's (0: the default −10): half of it, rounded towards zero, or
+// 1 (ask for nothing) when that is 0.
+func renderNice(critical int) int {
+	if critical == 0 {
+		critical = -10
+	}
+	if critical/2 == 0 {
+		return 1
+	}
+	return critical / 2
+}
+
+// startSim runs sim on a goroutine locked to a critical thread of its
+// own, then starts the governor (after the critical threads are
+// registered, so it never lowers their priority).
+func (s *scheduling) startSim(ctx context.Context, sim *simthread.Sim) {
+	ready := make(chan sched.ThreadPriority, 1)
+	go func() {
+		tp, unregister := sched.Critical("sim", s.cfg)
+		defer unregister()
+		ready <- tp
+		_ = sim.Run(ctx) // its error is Wait's
+	}()
+	s.sim = <-ready
+	s.lat = sched.NewLatency()
+	s.procsStart = runtime.GOMAXPROCS(0)
+	var err error
+	if s.gov, err = sched.Start(s.cfg); err != nil {
+		s.gov = nil // validated in New: cannot happen
+	}
+}
+
+// stopGovernor stops the governor, if it runs; it may be called twice.
+func (s *scheduling) stopGovernor() {
+	if s.gov != nil {
+		s.gov.Stop()
+	}
+}
+
+// allocs is what the governor's GOMAXPROCS changes allocated so far.
+func (s *scheduling) allocs() uint64 {
+	if s.gov == nil {
+		return 0
+	}
+	return s.gov.Stats().Allocs
+}
+
+// close unregisters the render thread.
+func (s *scheduling) close() {
+	if s.unregister != nil {
+		s.unregister()
+		s.unregister = nil
+	}
+}
+
+// SchedReport is what the scheduling design did during Run.
+type SchedReport struct {
+	// Latency is the runtime's scheduling latency after the warm-up.
+	Latency sched.LatencySummary
+	// Procs is GOMAXPROCS before Run, at its end, and the most it was.
+	ProcsStart, ProcsEnd, ProcsMax int
+	// Sim and Render are the priorities the two critical threads got.
+	Sim, Render sched.ThreadPriority
+	// BackgroundNice is the nice value other threads were moved to (−1:
+	// left alone), and Reniced how many threads were moved.
+	BackgroundNice, Reniced int
+	// Config is the scheduling configuration with defaults filled in.
+	Config sched.Config
+}
+
+func (s *scheduling) report() SchedReport {
+	r := SchedReport{Latency: s.latency, ProcsStart: s.procsStart, ProcsEnd: runtime.GOMAXPROCS(0),
+		Sim: s.sim, Render: s.render, BackgroundNice: -1}
+	r.ProcsMax = max(r.ProcsStart, r.ProcsEnd)
+	if s.gov != nil {
+		st := s.gov.Stats()
+		r.ProcsMax = max(r.ProcsMax, st.MaxProcs)
+		r.Reniced = st.Reniced
+		r.Config = s.gov.Config()
+		r.BackgroundNice = st.BackgroundNice
+	}
+	return r
+}

@@ -1,0 +1,109 @@
+package app
+
+import (
+	"fmt"
+	"image"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/renderer"
+)
+
+// screenshots saves frames as PNG files: the key's (Config.ScreenshotDir,
+// named after the app's title) and the last frame (Config.Screenshot).
+// Encoding runs on goroutines of its own; wait waits for them.
+type screenshots struct {
+	name      string    // the file name's stem: the title, made safe
+	dir       string    // where the key's screenshots go; "" the working directory
+	log       io.Writer // where a saved key screenshot is announced
+	requested bool      // the key asked for one, taken after the next draw
+	frame     image.RGBA
+	wg        sync.WaitGroup
+	mu        sync.Mutex
+	err       error // the first failure
+}
+
+// newScreenshots names the key's screenshots after title ("tickframe"
+// when empty): "Falling Cubes" saves falling-cubes-1712345678901.png.
+func newScreenshots(title, dir string, log io.Writer) screenshots {
+	return screenshots{name: fileStem(title), dir: dir, log: log}
+}
+
+// fileStem turns a title into a file name stem: lower case, runs of
+// anything but letters and digits as one '-'; "tickframe" when nothing is
+// left.
+func fileStem(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 0x7f && r != 0xfffd {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		dash = true
+	}
+	if b.Len() == 0 {
+		return "tickframe"
+	}
+	return b.String()
+}
+
+// path returns a new screenshot's path for the key.
+func (s *screenshots) path() string {
+	name := s.name + "-" + strconv.FormatInt(time.Now().UnixMilli(), 10) + ".png"
+	if s.dir == "" {
+		return name
+	}
+	return filepath.Join(s.dir, name)
+}
+
+// save reads the back buffer of win and saves it to path as a PNG on
+// another goroutine (PNG encoding takes tens of milliseconds); announce
+// says so on the log once saved.
+func (s *screenshots) save(win *platform.Window, path string, announce bool) {
+	w, h := win.FramebufferSize()
+	img, err := renderer.ReadFrame(&s.frame, w, h)
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	cp := *img
+	cp.Pix = append([]byte(nil), img.Pix...)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := renderer.SavePNG(path, &cp); err != nil {
+			s.fail(err)
+			return
+		}
+		if announce && s.log != nil {
+			fmt.Fprintf(s.log, "%s: screenshot saved to %s\n", s.name, path)
+		}
+	}()
+}
+
+func (s *screenshots) fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		s.err = err
+	}
+}
+
+// wait waits for the screenshots being saved and returns the first
+// failure.
+func (s *screenshots) wait() error {
+	s.wg.Wait()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
