@@ -301,10 +301,12 @@ func (b Box) Size() mgl32.Vec3 { return b.Max.Sub(b.Min) }
 // Bake moves every mesh's Transform into its vertex data, so that the model
 // draws as one list of meshes with identity transforms: positions are
 // transformed, normals are transformed by the inverse transpose and
-// renormalized, and the triangles of mirrored meshes are rewound so that
-// they stay counter-clockwise. Bake gives each mesh whose Transform is not
-// the identity new Positions and Normals slices (and new Indices where it
-// rewinds), leaving the old ones, which other meshes may share, untouched.
+// renormalized, tangents by the transform and renormalized (their
+// handedness flipped by a mirroring), and the triangles of mirrored meshes
+// are rewound so that they stay counter-clockwise. Bake gives each mesh
+// whose Transform is not the identity new Positions, Normals and Tangents
+// slices (and new Indices where it rewinds), leaving the old ones, which
+// other meshes may share, untouched.
 // Bounds does not change.
 func (m *Model) Bake() {
 	for i := range m.Meshes {
@@ -321,6 +323,18 @@ func (m *Model) Bake() {
 		nrm := make([]mgl32.Vec3, len(me.Normals))
 		for j, n := range me.Normals {
 			nrm[j] = unit(nm.Mul3x1(n))
+		}
+		if me.Tangents != nil {
+			a := t.Mat3()
+			tan := make([]mgl32.Vec4, len(me.Tangents))
+			for j, tg := range me.Tangents {
+				w := tg[3]
+				if flip {
+					w = -w // a mirroring turns the tangent frame's handedness
+				}
+				tan[j] = unit(a.Mul3x1(tg.Vec3())).Vec4(w)
+			}
+			me.Tangents = tan
 		}
 		if flip {
 			idx := make([]uint32, len(me.Indices))
