@@ -45,6 +45,9 @@ type Report struct {
 	AppOnly, ObserverOnly uint64
 	// OtherVblank counts frames both saw whose vblank differs.
 	OtherVblank uint64
+	// Replaced counts the dropped frames the observer saw in the
+	// framebuffer that the next frame replaced before their vblank.
+	Replaced uint64
 	// Unmatched counts marker changes no logged frame explains.
 	Unmatched uint64
 	// FrameTime is the time between consecutive displayed frames as seen.
@@ -64,17 +67,24 @@ type seen struct {
 	display time.Duration
 }
 
+func absDur(d time.Duration) time.Duration { return max(d, -d) }
+
 // Analyze joins the marker changes with the app's log. A change of colour
 // c seen at time t is the newest logged frame of colour c swapped before
 // t: a frame cannot reach the screen before its swap, and each frame is in
 // the framebuffer before the next one's swap starts (the app's round trip
 // after each swap), so it is that frame unless the observer fell 16
-// frames behind. Its display time is the first vblank at or after t.
+// frames behind. Its display time is the first vblank after it reached
+// the framebuffer (the middle of the two polls around the change); a
+// frame the next one replaced before that vblank was never scanned out.
 func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) Report {
 	r := Report{Period: period}
 	var shown []seen
 	last := -1
 	for _, c := range changes {
+		if len(log) == 0 || c.At < log[0].Swap {
+			continue // from before the log
+		}
 		j := sort.Search(len(log), func(k int) bool { return log[k].Swap > c.At }) - 1
 		k := j
 		for k > last && k > j-len(marker.Palette) && uint8(log[k].ID%uint64(len(marker.Palette))) != c.Index {
@@ -84,15 +94,32 @@ func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) 
 			r.Unmatched++
 			continue
 		}
-		d := c.At
+		// The frame reached the framebuffer between the two polls: the
+		// middle is the estimate, off by at most half a poll interval.
+		t := c.At
+		if c.Prev > 0 && c.Prev < c.At {
+			t = c.Prev + (c.At-c.Prev)/2
+		}
+		d := t
 		if grid != nil {
-			if v, ok := grid(c.At); ok {
+			if v, ok := grid(t); ok {
 				d = v
 			}
 		}
 		shown = append(shown, seen{i: k, display: d})
 		last = k
 	}
+	// A frame the next one replaced before their vblank was in the
+	// framebuffer but never scanned out: dropped, as PresentMon counts it.
+	kept := shown[:0]
+	for n, s := range shown {
+		if n+1 < len(shown) && shown[n+1].display <= s.display+period/2 {
+			r.Replaced++
+			continue
+		}
+		kept = append(kept, s)
+	}
+	shown = kept
 	if len(shown) == 0 {
 		return r
 	}
@@ -119,7 +146,7 @@ func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) 
 			}
 		case !log[i].Shown:
 			r.ObserverOnly++
-		case log[i].Display != isSeen[i]:
+		case period > 0 && absDur(log[i].Display-isSeen[i]) > period/2, period == 0 && log[i].Display != isSeen[i]:
 			r.OtherVblank++
 		}
 	}

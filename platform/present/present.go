@@ -132,7 +132,10 @@ func (g *Grid) Observe(at time.Duration, msc uint64) {
 		return
 	}
 	x, y := float64(msc-g.msc0), float64(at-g.at0)
-	if v, ok := g.read(); ok {
+	// Until the fit has fitSettle reports, its line is too uncertain to
+	// judge one by (two reports a millisecond apart make a period 15 %
+	// off): every report goes in.
+	if v, ok := g.read(); ok && g.n >= fitSettle {
 		want := v.at + time.Duration(int64(msc-v.msc))*v.period
 		if d := at - want; d > v.period/4 || d < -v.period/4 {
 			if g.off++; g.off >= 3 {
@@ -160,10 +163,16 @@ func (g *Grid) Observe(at time.Duration, msc uint64) {
 	g.publish(g.at0+time.Duration(math.Round(icept+slope*x)), msc, time.Duration(math.Round(slope)))
 }
 
+// fitSettle is how many reports a fit takes before it judges reports
+// against its line.
+const fitSettle = 16
+
+// reset starts a new fit at this report. Readers keep the last period,
+// re-anchored on it, until the new fit has one of its own.
 func (g *Grid) reset(at time.Duration, msc uint64) {
 	g.started, g.at0, g.msc0, g.last, g.off = true, at, msc, msc, 0
 	g.n, g.sx, g.sy, g.sxx, g.sxy = 1, 0, 0, 0, 0
-	g.publish(at, msc, 0)
+	g.publish(at, msc, time.Duration(g.period.Load()))
 }
 
 func (g *Grid) publish(at time.Duration, msc uint64, period time.Duration) {

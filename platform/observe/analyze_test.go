@@ -1,0 +1,109 @@
+package observe_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/tickframe/tickframe/platform/observe"
+)
+
+const period = 6944 * time.Microsecond
+
+func grid(t time.Duration) (time.Duration, bool) {
+	k := (t + period - 1) / period
+	return k * period, true
+}
+
+// run builds a synthetic run: frame i is swapped 1 ms before vblank i+10
+// and shows simulated time vblank i+10; lateness moves a frame's landing
+// (and so its vblank) later; drop marks frames that never reach the
+// screen. The app's log says what the app believed: appShown.
+func run(n int, late map[int]time.Duration, drop map[int]bool, appLate map[int]time.Duration) ([]observe.Change, []observe.LogFrame) {
+	var ch []observe.Change
+	var log []observe.LogFrame
+	for i := range n {
+		v := time.Duration(i+10) * period
+		swap := v - time.Millisecond
+		landed := swap + 200*time.Microsecond + late[i]
+		disp, _ := grid(swap + 300*time.Microsecond + appLate[i] + late[i])
+		log = append(log, observe.LogFrame{ID: uint64(i + 1), Swap: swap, Display: disp,
+			Sim: v.Seconds(), Seg: 0, HasSim: true, Shown: !drop[i]})
+		if !drop[i] {
+			ch = append(ch, observe.Change{Prev: landed - 100*time.Microsecond, At: landed + 100*time.Microsecond, Index: uint8((i + 1) % 16)})
+		}
+	}
+	// The app, too, counts a frame the next one replaced within its
+	// vblank as dropped.
+	for i := range log {
+		for j := i + 1; j < len(log) && log[i].Shown; j++ {
+			if log[j].Shown {
+				log[i].Shown = log[j].Display > log[i].Display
+				break
+			}
+		}
+	}
+	return ch, log
+}
+
+func TestAnalyze(t *testing.T) {
+	for _, tc := range []struct {
+		name                            string
+		late, appLate                   map[int]time.Duration
+		drop                            map[int]bool
+		displayed, dropped              uint64
+		repeated, otherVblank, replaced uint64
+		appDropped, observerOnly        uint64
+		animMax, appAnimMax             time.Duration
+	}{
+		{name: "on time", displayed: 100},
+		// Frame 50 comes 20 ms late, and 51 and 52 wait for it: all three
+		// land before vblank 63, where 53, on time, replaces them: 49
+		// shows for four vblanks, and 53 shows what it should.
+		{name: "one late by 20 ms", late: map[int]time.Duration{50: 20 * time.Millisecond, 51: 14 * time.Millisecond, 52: 7 * time.Millisecond},
+			displayed: 97, dropped: 3, replaced: 3, repeated: 3},
+		// Frame 30 lands just after its vblank, and 31, on time, replaces
+		// it before the next: 29 shows twice.
+		{name: "one a vblank late", late: map[int]time.Duration{30: 1200 * time.Microsecond},
+			displayed: 99, dropped: 1, replaced: 1, repeated: 1},
+		{name: "one in ten dropped", drop: map[int]bool{9: true, 19: true, 29: true, 39: true, 49: true, 59: true, 69: true, 79: true, 89: true},
+			displayed: 91, dropped: 9, repeated: 9},
+		// The app believes frame 40 a vblank late, replaced by 41: the
+		// observer saw it.
+		{name: "the app a vblank late", appLate: map[int]time.Duration{40: period}, displayed: 100, appDropped: 1, observerOnly: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ch, log := run(100, tc.late, tc.drop, tc.appLate)
+			r := observe.Analyze(ch, log, grid, period)
+			if r.Displayed != tc.displayed || r.Dropped != tc.dropped || r.Repeated != tc.repeated || r.OtherVblank != tc.otherVblank || r.Replaced != tc.replaced || r.Unmatched != 0 {
+				t.Fatalf("report %+v", r)
+			}
+			if r.AppDisplayed != tc.displayed-tc.appDropped || r.AppDropped != tc.dropped+tc.appDropped || r.AppOnly != 0 || r.ObserverOnly != tc.observerOnly {
+				t.Fatalf("the app's side: %+v", r)
+			}
+			if tol := 10 * time.Microsecond; r.AnimErr.Max < tc.animMax-tol || r.AnimErr.Max > tc.animMax+tol {
+				t.Errorf("observer's animation error max %v, want %v", r.AnimErr.Max, tc.animMax)
+			}
+			if tol := 10 * time.Microsecond; r.AppAnimErr.Max < tc.appAnimMax-tol || r.AppAnimErr.Max > tc.appAnimMax+tol {
+				t.Errorf("app's animation error max %v, want %v", r.AppAnimErr.Max, tc.appAnimMax)
+			}
+		})
+	}
+}
+
+// A frame the app counts displayed that never reached the screen is
+// AppOnly; the marker's 16 colours are told apart by the swap times even
+// when 15 frames in a row are lost.
+func TestAnalyzeCatchesWhatTheAppMissed(t *testing.T) {
+	drop := map[int]bool{}
+	for i := 20; i < 35; i++ {
+		drop[i] = true
+	}
+	ch, log := run(100, nil, drop, nil)
+	for i := range log {
+		log[i].Shown = true // the app believes all were shown
+	}
+	r := observe.Analyze(ch, log, grid, period)
+	if r.Displayed != 85 || r.Dropped != 15 || r.AppOnly != 15 || r.Unmatched != 0 || r.Repeated != 15 {
+		t.Fatalf("report %+v", r)
+	}
+}

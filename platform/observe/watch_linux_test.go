@@ -1,0 +1,161 @@
+//go:build linux && !wayland
+
+package observe_test
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/platform/present"
+	"github.com/tickframe/tickframe/renderer/marker"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	var code int
+	platform.Main(func() { code = m.Run() })
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			os.Stderr.WriteString("observe: leaked goroutines: " + err.Error() + "\n")
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// A window on a real X server (Xvfb, llvmpipe) draws the marker and swaps
+// one frame a vblank on the measured grid, the present tracker saying
+// when each was shown; every tenth frame is followed at once by the next
+// (replaced before its vblank: dropped), and once a second a swap is held
+// back 20 ms. The observer, reading the server's framebuffer, must count
+// the same frames displayed, dropped and repeated, and see the same
+// animation error, as the tracker's figures.
+func TestObserverAgreesWithTheDisplaysFeedback(t *testing.T) {
+	x, err := observe.StartXvfb(observe.XvfbConfig{FPS: 144})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	t.Setenv("DISPLAY", x.Display)
+	now := present.Monotonic
+	const title = "observe-test"
+	var w *platform.Window
+	var tr *present.Tracker
+	platform.Call(func() {
+		if w, err = platform.Open(platform.Config{Title: title, Width: 160, Height: 120}); err != nil {
+			return
+		}
+		tr, err = present.Open(present.Options{Now: now, Display: x.Display})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer platform.Call(func() { tr.Close(); w.Close() })
+	s, err := observe.Start(observe.Config{Display: x.Display, FB: x.FB, Title: title})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := tr.Grid()
+	for deadline := time.Now().Add(2 * time.Second); !g.Known(); {
+		if time.Now().After(deadline) {
+			t.Fatal("no vblanks from the display in 2 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	period := g.Period()
+	log := observe.NewFrameLog(1024)
+	var pending []present.Frame
+	plan := map[uint64]time.Duration{}
+	frame := func(id uint64, target time.Duration) {
+		platform.Call(func() {
+			w.Poll()
+			c := marker.Color(id)
+			gl.ClearColor(float32(c[0])/255, float32(c[1])/255, float32(c[2])/255, 1)
+			gl.Clear(gl.COLOR_BUFFER_BIT)
+			at := now()
+			w.Swap()
+			tr.Swapped(id, at)
+			plan[id] = target
+			for {
+				f, ok := tr.Collect()
+				if !ok {
+					break
+				}
+				pending = append(pending, f)
+			}
+		})
+	}
+	id := uint64(0)
+	start, now0 := time.Now(), now()
+	for time.Since(start) < 4*time.Second {
+		v, _, _ := g.Next(now() + 2*time.Millisecond)
+		for now() < v-2*time.Millisecond {
+			time.Sleep(200 * time.Microsecond)
+		}
+		id++
+		frame(id, v)
+		switch {
+		case id%10 == 0:
+			id++
+			frame(id, v) // replaces the last before its vblank
+		case id%144 == 0:
+			// The held back swap: planned for the next vblank, shown three
+			// vblanks late.
+			time.Sleep(20 * time.Millisecond)
+			id++
+			frame(id, v+period)
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	res, err := s.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The app's verdicts: a frame the next one replaced within its vblank
+	// was dropped. The first second is left out, as the app's meter
+	// leaves it out: the two fits of the vblanks (the tracker's and the
+	// observer's) are a few hundred microseconds apart while they settle.
+	for i, f := range pending {
+		if f.Swap < now0+time.Second {
+			continue // the grids are still settling
+		}
+		shown := i+1 == len(pending) || pending[i+1].MSC > f.MSC
+		log.Add(observe.LogFrame{ID: f.ID, Swap: f.Swap, Display: f.Display, Sim: plan[f.ID].Seconds(), HasSim: true, Shown: shown})
+	}
+	r := observe.Analyze(res.Changes, log.Frames(), res.Grid, res.Period)
+	t.Logf("observer: %+v; watch %+v; vblanks %s at %v", r, res.Watch, res.VblankSource, res.Period)
+	if res.VblankSource != present.VblankPresentMSC || res.Watch.GapP99 > time.Millisecond/2 {
+		t.Fatalf("the observer's vblanks from %q, its poll gap p99 %v: not a 2 kHz observer of the display", res.VblankSource, res.Watch.GapP99)
+	}
+	if r.Displayed < 350 || r.Unmatched > 0 || r.AppOnly > r.Displayed/100 {
+		t.Fatalf("displayed %d, unmatched %d, counted by the app and never seen %d", r.Displayed, r.Unmatched, r.AppOnly)
+	}
+	// Within 1 % of the frames compared.
+	span := float64(r.LastID - r.FirstID + 1)
+	within := func(name string, a, b uint64) {
+		if d := max(a, b) - min(a, b); float64(d) > 0.01*span {
+			t.Errorf("%s: observer %d, the display's feedback %d", name, a, b)
+		}
+	}
+	within("displayed", r.Displayed, r.AppDisplayed)
+	within("dropped", r.Dropped, r.AppDropped)
+	within("repeated", r.Repeated, r.AppRepeated)
+	// The broken present path shows in both: a drop in ten, and the held
+	// back swap's repeats.
+	if r.Dropped < r.Displayed/12 || r.Repeated < 2 {
+		t.Errorf("the replaced frames and held back swaps do not show: dropped %d, repeated %d", r.Dropped, r.Repeated)
+	}
+	if d := r.AnimErr.P99 - r.AppAnimErr.P99; d > time.Millisecond/2 || d < -time.Millisecond/2 {
+		t.Errorf("animation error p99: observer %v, feedback %v", r.AnimErr.P99, r.AppAnimErr.P99)
+	}
+	if d := r.AnimErr.Max - r.AppAnimErr.Max; d > period || d < -period {
+		t.Errorf("animation error max: observer %v, feedback %v", r.AnimErr.Max, r.AppAnimErr.Max)
+	}
+	if r.AnimErr.Max < 3*period/2 {
+		t.Errorf("the held back swap's animation error does not show: max %v", r.AnimErr.Max)
+	}
+}
