@@ -10,6 +10,7 @@ packages=(
 	gcc pkg-config
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
 	xvfb xauth libgl1-mesa-dri x11-utils xdotool
+	libxpresent-dev
 )
 
 if ! command -v go >/dev/null 2>&1; then
