@@ -3,7 +3,9 @@
 # Ubuntu machine, and nothing when it is all there: the X11 and OpenGL
 # headers that GLFW's cgo build needs, Xvfb and xauth for running without a
 # display, Mesa's software OpenGL (llvmpipe) to render there, and xdotool,
-# with which the tests press keys in the demo's window.
+# with which the tests press keys in the demo's window; D-Bus, polkit and
+# RealtimeKit, against which platform/sched's tests ask for priority as an
+# ordinary user (.ci/rtkit-env).
 set -euo pipefail
 
 packages=(
@@ -11,6 +13,7 @@ packages=(
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
 	xvfb xauth libgl1-mesa-dri x11-utils xdotool
 	libxpresent-dev
+	dbus polkitd rtkit
 )
 
 if ! command -v go >/dev/null 2>&1; then

@@ -51,6 +51,11 @@ func shorten(tp *ThreadPriority, slice time.Duration) {
 		tp.Slice = "not asked"
 	} else {
 		attr := unix.SchedAttr{Policy: unix.SCHED_NORMAL, Nice: int32(tp.Nice), Runtime: uint64(slice)}
+		// Keep SCHED_RESET_ON_FORK (a broker sets it; only privilege may
+		// clear it).
+		if cur, err := unix.SchedGetAttr(tp.TID, 0); err == nil {
+			attr.Flags = cur.Flags & unix.SCHED_FLAG_RESET_ON_FORK
+		}
 		if err := unix.SchedSetAttr(tp.TID, &attr, 0); err != nil {
 			tp.Slice, tp.SliceErr = "refused", err.Error()
 		}

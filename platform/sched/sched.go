@@ -60,6 +60,31 @@ type Config struct {
 	// rasterizer), a real-time render thread and its workers can take
 	// 95 % of every core from the rest of the desktop.
 	CriticalRT int
+	// Broker says whether a raise the kernel denies (no CAP_SYS_NICE, no
+	// RLIMIT_NICE or RLIMIT_RTPRIO allowing it: an ordinary desktop user)
+	// is asked of a broker, as desktop programs get theirs: the xdg
+	// desktop portal's Realtime interface (org.freedesktop.portal.Realtime,
+	// session bus) first, then RealtimeKit (org.freedesktop.RealtimeKit1,
+	// system bus), whose polkit rules decide. 0 (the default) asks; -1
+	// never does. The broker grants CriticalNice no lower than its
+	// MinNiceLevel (RealtimeKit's default −15) and sets
+	// SCHED_RESET_ON_FORK on the thread, so threads it starts afterwards
+	// (a driver's workers) begin at nice 0.
+	Broker int
+	// BrokerRT is the SCHED_RR priority asked of the broker for a critical
+	// thread when the kernel denies real-time scheduling: 0 means
+	// CriticalRT (if set), n ≥ 1 asks n even when CriticalRT is 0 (real
+	// time only where a broker bounds it), -1 asks none (the thread asks
+	// for CriticalNice only: for a thread that may run long without
+	// blocking, such as a render thread compiling shaders). Capped at the
+	// broker's MaxRealtimePriority (RealtimeKit's default 20). Before
+	// asking, the process's RLIMIT_RTTIME is lowered to the broker's
+	// RTTimeUSecMax (200 ms by default), its soft limit to half: every
+	// real-time thread of the process (a C library's too) gets SIGXCPU
+	// when it runs that long without blocking, and on SIGXCPU the
+	// brokered threads are made ordinary again (ThreadPriority.RT
+	// "demoted") before the kernel would kill the process.
+	BrokerRT int
 }
 
 func (c Config) withDefaults() Config {
@@ -102,6 +127,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("sched: background nice %d out of range [1, 19] (or 0 for automatic, -1 for off)", c.BackgroundNice)
 	case c.CriticalRT < 0 || c.CriticalRT > 99:
 		return fmt.Errorf("sched: real-time priority %d out of range [1, 99] (or 0 for none)", c.CriticalRT)
+	case c.BrokerRT < -1 || c.BrokerRT > 99:
+		return fmt.Errorf("sched: broker real-time priority %d out of range [1, 99] (or 0 for CriticalRT, -1 for none)", c.BrokerRT)
+	case c.Broker < -1 || c.Broker > 0:
+		return fmt.Errorf("sched: broker %d out of range (0 to ask, -1 never)", c.Broker)
 	case c.CriticalSlice != 0 && c.CriticalSlice != -1 && (c.CriticalSlice < MinSlice || c.CriticalSlice > MaxSlice):
 		return fmt.Errorf("sched: critical slice %v out of range [%v, %v] (or -1 for off)", c.CriticalSlice, MinSlice, MaxSlice)
 	}
@@ -131,13 +160,13 @@ func (c Config) backgroundNice() int {
 	global.Lock()
 	first, allRT := true, true
 	for _, tp := range global.critical {
-		if tp.How != "raised" && tp.How != "denied" {
+		if tp.How != "raised" && tp.How != "denied" && tp.How != "rtkit" && tp.How != "portal" {
 			continue
 		}
 		if first || tp.Nice > base {
 			base, first = tp.Nice, false
 		}
-		allRT = allRT && tp.RT == "set"
+		allRT = allRT && (tp.RT == "set" || tp.RT == "rtkit" || tp.RT == "portal")
 	}
 	global.Unlock()
 	if !first && allRT {
@@ -163,9 +192,11 @@ type ThreadPriority struct {
 	TID  int    `json:"tid"`
 	// Nice is the thread's nice value as read back after the request.
 	Nice int `json:"nice"`
-	// How is "raised" (CriticalNice granted), "denied" (no privilege: the
-	// thread keeps Nice), "not asked" (CriticalNice ≥ 1) or
-	// "unsupported" (not Linux).
+	// How is "raised" (CriticalNice granted by the kernel), "rtkit" or
+	// "portal" (denied by the kernel, granted by that broker: Config.Broker,
+	// and read back), "denied" (no privilege and no broker: the thread
+	// keeps Nice), "not asked" (CriticalNice ≥ 1) or "unsupported" (not
+	// Linux).
 	How string `json:"how"`
 	// Err is why a raise was denied, "" otherwise.
 	Err string `json:"error,omitempty"`
@@ -178,11 +209,18 @@ type ThreadPriority struct {
 	Slice    string `json:"slice"`
 	SliceErr string `json:"slice_error,omitempty"`
 	// RTPriority is the thread's SCHED_RR priority as read back (0: an
-	// ordinary thread), RT "set", "denied" (RTErr says why) or "" (none
-	// asked, Config.CriticalRT 0).
+	// ordinary thread), RT "set" (by the kernel), "rtkit" or "portal"
+	// (granted by that broker, Config.BrokerRT, and read back), "demoted"
+	// (brokered, then made ordinary on SIGXCPU: Criticals shows it),
+	// "denied" (RTErr says why) or "" (none asked).
 	RTPriority int    `json:"rt_priority"`
 	RT         string `json:"rt,omitempty"`
 	RTErr      string `json:"rt_error,omitempty"`
+	// BrokerErr is why the brokers asked did not grant what was asked of
+	// them, one "name: reason" each ("portal: no session bus; rtkit:
+	// org.freedesktop.DBus.Error.AccessDenied: ..."), "" when none was
+	// asked or one granted it.
+	BrokerErr string `json:"broker_error,omitempty"`
 }
 
 // Stats are the governor's counters.
@@ -243,8 +281,16 @@ func Critical(name string, cfg Config) (ThreadPriority, func()) {
 // raised on, and registers it.
 func critical(tp ThreadPriority, cfg Config) (ThreadPriority, func()) {
 	cfg = cfg.withDefaults()
+	brokerNice(&tp, cfg)
+	// After the broker's answer: RealtimeKit's sched_setscheduler resets
+	// the slice.
 	shorten(&tp, cfg.CriticalSlice)
 	realtime(&tp, cfg.CriticalRT)
+	brokerRT(&tp, cfg)
+	brokered := tp.RT == "rtkit" || tp.RT == "portal"
+	if brokered {
+		watchXCPU(tp.TID)
+	}
 	global.Lock()
 	if global.critical == nil {
 		global.critical = map[int]ThreadPriority{}
@@ -252,6 +298,9 @@ func critical(tp ThreadPriority, cfg Config) (ThreadPriority, func()) {
 	global.critical[tp.TID] = tp
 	global.Unlock()
 	return tp, func() {
+		if brokered {
+			unwatchXCPU(tp.TID)
+		}
 		global.Lock()
 		delete(global.critical, tp.TID)
 		global.Unlock()

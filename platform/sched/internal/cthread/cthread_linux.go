@@ -63,6 +63,12 @@ static int start(worker *w) {
 	return 0;
 }
 
+static void spin(long ns) {
+	long t0 = now_ns();
+	while (now_ns() - t0 < ns)
+		;
+}
+
 static void stop(worker *w) {
 	w->stop = 1;
 	pthread_join(w->thread, NULL);
@@ -102,6 +108,11 @@ func Start(policy, prio int, work, period time.Duration) (*Thread, error) {
 	}
 	return &Thread{w: w, TID: int(w.tid)}, nil
 }
+
+// Spin keeps the calling thread busy in C for d, without a blocking
+// system call and out of reach of Go's preemption, as a runaway driver
+// call would.
+func Spin(d time.Duration) { C.spin(C.long(d)) }
 
 // Stop stops the thread and waits for it.
 func (t *Thread) Stop() {

@@ -1,0 +1,13 @@
+//go:build !linux
+
+package sched
+
+// The brokers (the xdg desktop portal, RealtimeKit) are Linux's.
+
+func brokerNice(*ThreadPriority, Config) {}
+
+func brokerRT(*ThreadPriority, Config) {}
+
+func watchXCPU(int) {}
+
+func unwatchXCPU(int) {}
