@@ -9,8 +9,9 @@ import (
 	"github.com/tickframe/tickframe/shaders"
 )
 
-// groundPass draws a 400 m square at y = 0 with a metre grid, on a plain
-// base colour or a material's (see Renderer.SetGround).
+// groundPass draws a rectangle at y = 0, by default the 400 m square
+// about the origin (SetGroundRect), with a metre grid, on a plain base
+// colour or a material's (see Renderer.SetGround).
 type groundPass struct {
 	prog                 Program
 	vao                  VertexArray
@@ -33,8 +34,8 @@ func newGroundPass() (*groundPass, error) {
 	g.uEye = prog.uniform("uEye")
 	g.uLD = prog.uniform("uLightDir")
 	g.set(groundBase, 0, 1)
-	const e = 200
-	quad := []float32{-e, -e, -e, e, e, -e, e, e} // a strip facing up
+	g.setRect(groundRect)
+	quad := []float32{0, 0, 0, 1, 1, 0, 1, 1} // a strip facing up, scaled to the rectangle by the shader
 	g.vao = newVertexArray()
 	gl.BindVertexArray(uint32(g.vao))
 	g.vbo = newBuffer()
@@ -111,6 +112,32 @@ func (r *Renderer) SetGround(material uint16, tile float32) error {
 	c := mgl32.Vec3{m.block[blockBaseColor], m.block[blockBaseColor+1], m.block[blockBaseColor+2]}
 	r.ground.set(c, m.tex[BaseColorSlot], tile)
 	return checkGL("set ground")
+}
+
+// groundRect is the default ground: the 400 m square about the origin,
+// x0, z0, x1, z1.
+var groundRect = [4]float32{-200, -200, 200, 200}
+
+// setRect makes the ground the rectangle x ∈ [rect[0], rect[2]],
+// z ∈ [rect[1], rect[3]].
+func (g *groundPass) setRect(rect [4]float32) {
+	gl.UseProgram(uint32(g.prog))
+	gl.Uniform4f(g.prog.uniform("uRect"), rect[0], rect[1], rect[2], rect[3])
+	gl.UseProgram(0)
+}
+
+// SetGroundRect bounds the ground to the rectangle from lo to hi in x and
+// z (lo[0] ≤ x ≤ hi[0], lo[1] ≤ z ≤ hi[1]) at y = 0: the floor of a room
+// or an arena, beyond whose edges the sky's clear colour shows, instead
+// of the default 400 m square that runs to the horizon. The grid stays a
+// metre grid from the origin; a material's texture keeps repeating from
+// the origin too.
+func (r *Renderer) SetGroundRect(lo, hi mgl32.Vec2) error {
+	if !finite(lo[0], lo[1], hi[0], hi[1]) || !(lo[0] < hi[0]) || !(lo[1] < hi[1]) {
+		return fmt.Errorf("renderer: ground rectangle from %v to %v: want finite corners, lo below hi on both axes", lo, hi)
+	}
+	r.ground.setRect([4]float32{lo[0], lo[1], hi[0], hi[1]})
+	return checkGL("set ground rectangle")
 }
 
 // SetGroundVisible shows or hides the ground (shown by default): hidden,

@@ -25,6 +25,9 @@ type Renderer struct {
 	probe  probeRing
 	flight inFlight
 	frames uint64
+	reg    *Registry  // meshes, materials and static bodies queued from any goroutine
+	regErr error      // failures of queued registrations that Frame has yet to report
+	static staticPass // the static bodies
 	// vp is the frame's view-projection matrix; a field, not a local, as
 	// its address goes to cgo and a local would escape every frame.
 	vp mgl32.Mat4
@@ -48,6 +51,12 @@ type Options struct {
 	// Now is the app's clock, onto which Probe converts the GPU's
 	// timestamps. nil means the time since New.
 	Now func() time.Duration
+	// Registry is where the renderer takes the meshes, materials and
+	// static bodies to upload from, at the start of every Frame: one made
+	// with NewRegistry before the renderer (so that a world created first
+	// can hold it), used by this renderer alone. nil: the renderer makes
+	// its own (Renderer.Registry).
+	Registry *Registry
 }
 
 // New creates the renderer's GL objects. depth is the planner's history
@@ -57,7 +66,13 @@ func New(depth int, opts Options) (*Renderer, error) {
 	if depth < 2 {
 		return nil, fmt.Errorf("renderer: snapshot history depth %d, need at least 2", depth)
 	}
-	r := &Renderer{target: target{samples: chooseSamples(opts.Samples)}}
+	r := &Renderer{target: target{samples: chooseSamples(opts.Samples)}, reg: opts.Registry}
+	if r.reg == nil {
+		r.reg = NewRegistry()
+	}
+	if err := r.reg.bind(); err != nil {
+		return nil, err
+	}
 	var err error
 	probeBody := -1
 	if opts.Probe {
@@ -113,6 +128,8 @@ func (r *Renderer) Probed() (Probe, bool) {
 
 // Frame draws one frame as plan says, into a viewport of width×height
 // pixels, and returns any GL error the frame raised. It first uploads
+// what the registry holds queued (returning, once, the failures: the ids
+// that failed are drawn as 0), then
 // whichever of the plan's two snapshots its GPU buffers do not hold, by
 // acquire sequence number, so a frame planned but never drawn cannot leave
 // a stale buffer behind, and groups an uploaded snapshot's bodies by mesh
@@ -123,9 +140,14 @@ func (r *Renderer) Probed() (Probe, bool) {
 // not allocate.
 func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) error {
 	var prev, next int
-	var err error
+	// What was registered before the plan's snapshots were published is
+	// uploaded before they are.
+	err := r.registrationErr()
 	if plan.Ready {
-		prev, next, err = r.bodies.ensure(plan)
+		var e error
+		if prev, next, e = r.bodies.ensure(plan); err == nil {
+			err = e
+		}
 	}
 	if e := r.target.ensure(width, height); e != nil {
 		return e
@@ -156,6 +178,9 @@ func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) erro
 	eye := cam.Eye()
 	r.ground.draw(vp, eye, lightDir)
 	r.bodies.drawBodies(next, n, vp, eye, lightDir, r.frames)
+	if e := r.bodies.drawStatic(&r.static, vp, eye, lightDir, r.frames); err == nil {
+		err = e
+	}
 	r.target.resolve()
 	if r.hud.Visible {
 		r.hud.draw(width, height) // after the resolve: text needs no MSAA
@@ -169,6 +194,7 @@ func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) erro
 
 // Delete frees every GL object.
 func (r *Renderer) Delete() {
+	r.static.delete()
 	if r.bodies != nil {
 		r.bodies.delete()
 	}

@@ -283,31 +283,35 @@ func (s *scene) delete() {
 	s.parts, s.meshes, s.materials, s.programs, s.textures = nil, nil, nil, nil, nil
 }
 
-// AddMesh registers a mesh made of parts and returns its id, for
-// simthread.Body.Mesh. Each part is drawn with one instanced call per
-// group of bodies (see Frame), with the material it names unless the
-// body names another. Ids are given in order from 1 (0 is the default
-// cube), so an app that registers its meshes in a fixed order knows their
-// ids before the renderer exists, as a world created first must.
+// AddMesh registers a mesh made of parts on the render thread, at once,
+// and returns its id, for simthread.Body.Mesh (uint16(MeshID) of
+// Registry.AddMesh: the two hand out ids from one sequence). Each part is
+// drawn with one instanced call per group of bodies (see Frame), with the
+// material it names unless the body names another. The id is a handle:
+// it stays what it is whatever else is registered, and the ids of a
+// renderer that registers nothing else come in order from 1 (0 is the
+// default cube), but an app that counts on the order breaks when it
+// registers a model (whose materials take ids too) or queues from
+// elsewhere; keep the ids returned, or queue through Registry from the
+// world.
 //
-// Call it on the render thread, after New and before the first Frame (at
-// start-up): a snapshot uploaded before then keeps drawing ids it did not
-// know as the default until it leaves the history.
+// Call it on the render thread, at any time: what the registry holds
+// queued is uploaded first, and a goroutine that queues meanwhile waits
+// for this upload. A snapshot uploaded before it keeps drawing an id it
+// did not know as the default until it leaves the history: register
+// before publishing the bodies that name it. A failure takes no id.
 func (r *Renderer) AddMesh(parts ...Part) (uint16, error) {
-	return r.bodies.addMesh(parts)
+	return r.addNow(request{kind: addMesh, parts: parts})
 }
 
-// AddMaterial registers a material and returns its id, for
-// simthread.Body.Material and Part.Material, in order from 1 (0 is the
-// default material). It uploads the material's texture and compiles its
-// shader, if any, and returns their errors (a *ShaderError for the
-// shader). Call it as AddMesh.
+// AddMaterial registers a material on the render thread, at once, and
+// returns its id, for simthread.Body.Material and Part.Material (from the
+// sequence Registry.AddMaterial hands out too; 0 is the default
+// material). It uploads the material's texture and compiles its shader,
+// if any, and returns their errors (a *ShaderError for the shader). Call
+// it as AddMesh.
 func (r *Renderer) AddMaterial(m Material) (uint16, error) {
-	id, err := r.bodies.addMaterial(m)
-	if err == nil {
-		r.bodies.gen++ // the draw items' vertex arrays name the old material buffer
-	}
-	return id, err
+	return r.addNow(request{kind: addMaterial, mat: m})
 }
 
 // Meshes reports how many meshes are registered, the default cube
