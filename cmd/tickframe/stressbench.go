@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
+	"github.com/tickframe/tickframe/platform/sched"
 )
 
 const stressUsage = `usage: tickframe stress [flags] [-- demo flags]
@@ -37,6 +38,13 @@ its ratio to the unloaded row:
               processes while the collector stops the world for them
 
 Flags after -- go to every demo run (e.g. -- -headroom -1 -bgnice -1).
+
+-as USER runs the demo and the busy processes as USER, with no
+capabilities and no supplementary groups, as an ordinary desktop user runs
+it (this command must run as root). Under .ci/rtkit-env -u USER the demo
+finds RealtimeKit and asks it for what the kernel denies:
+
+  .ci/with-display .ci/rtkit-env -u nobody bin/tickframe stress -as nobody
 
 `
 
@@ -64,6 +72,16 @@ type StressRow struct {
 	SimNice         int     `json:"sim_nice"`
 	RenderNice      int     `json:"render_nice"`
 	Err             string  `json:"error,omitempty"`
+	// How the critical threads got their priorities (raised, rtkit,
+	// portal, denied) and the simulation thread's real-time policy.
+	SimHow    string `json:"sim_how,omitempty"`
+	RenderHow string `json:"render_how,omitempty"`
+	SimRT     string `json:"sim_rt,omitempty"`
+	SimRTPrio int    `json:"sim_rt_priority,omitempty"`
+	// DisplayServer is the X server's CPU times over the run, read from
+	// outside the demo (sched.WatchDisplayServer): its wait for a CPU
+	// delays every frame on the software path.
+	DisplayServer *sched.ServerWaitSummary `json:"display_server,omitempty"`
 }
 
 // StressResult is what -json writes.
@@ -74,6 +92,8 @@ type StressResult struct {
 	Refresh  float64     `json:"refresh_hz"`
 	Args     []string    `json:"demo_args"`
 	Rows     []StressRow `json:"rows"`
+	// As is the user the demo ran as (-as), "" for this command's own.
+	As string `json:"as,omitempty"`
 }
 
 // stressMain runs `tickframe stress`.
@@ -86,6 +106,7 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 	height := fs.Int("height", 240, "window height")
 	bodies := fs.Int("bodies", 64, "bodies in the reference world")
 	refresh := fs.Float64("refresh", 144, "emulated display rate in Hz")
+	as := fs.String("as", "", "run the demo and the busy processes as `USER`, unprivileged (needs root)")
 	only := fs.String("loads", "", "comma-separated loads to run (none, stress, stress4, procs, gc, procsgc); all if empty")
 	// Demo flags follow "--": split them off before parsing.
 	var extra []string
@@ -141,6 +162,15 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 			loads = append(loads, all[i])
 		}
 	}
+	var user *stressUser
+	if *as != "" {
+		u, err := lookupStressUser(*as)
+		if err != nil {
+			fmt.Fprintf(stderr, "tickframe stress: -as %s: %v\n", *as, err)
+			return 2
+		}
+		user = u
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(stderr, "tickframe stress: %v\n", err)
@@ -154,17 +184,25 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer os.RemoveAll(tmp)
+	if user != nil {
+		// The user runs a copy of this program from a directory of its
+		// own, writes its reports there and reads the display's cookie.
+		if exe, err = user.prepare(tmp, exe); err != nil {
+			fmt.Fprintf(stderr, "tickframe stress: -as %s: %v\n", *as, err)
+			return 1
+		}
+	}
 
 	base := []string{"-width", strconv.Itoa(*width), "-height", strconv.Itoa(*height), "-bodies", strconv.Itoa(*bodies),
 		"-refresh", strconv.FormatFloat(*refresh, 'g', -1, 64), "-duration", dur.String(), "-focuspause=false"}
-	res := &StressResult{Duration: dur.String(), NumCPU: n, SimHz: 120, Refresh: *refresh, Args: extra}
+	res := &StressResult{Duration: dur.String(), NumCPU: n, SimHz: 120, Refresh: *refresh, Args: extra, As: *as}
 	failed := false
 	for i, l := range loads {
 		if ctx.Err() != nil {
 			break
 		}
 		fmt.Fprintf(stderr, "tickframe stress: [%d/%d] %s for %v ...\n", i+1, len(loads), l.Name, *dur)
-		row := runStressLoad(ctx, exe, tmp, base, extra, l)
+		row := runStressLoad(ctx, exe, tmp, base, extra, l, user)
 		if row.Err != "" {
 			failed = true
 			fmt.Fprintf(stderr, "tickframe stress: %s: %s\n", l.Name, row.Err)
@@ -197,7 +235,7 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // runStressLoad runs the demo once under load l and reads its report.
-func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l stressLoad) StressRow {
+func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l stressLoad, user *stressUser) StressRow {
 	row := StressRow{Load: l.Name}
 	report := filepath.Join(tmp, strings.NewReplacer("=", "-").Replace(l.Name)+".json")
 	var busy []*exec.Cmd
@@ -210,6 +248,7 @@ func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l
 	for range l.procs {
 		c := exec.CommandContext(ctx, exe, busyCommand)
 		c.SysProcAttr = busyAttr()
+		user.apply(c)
 		if err := c.Start(); err != nil {
 			row.Err = "starting a busy process: " + err.Error()
 			return row
@@ -223,9 +262,16 @@ func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l
 	cmd.WaitDelay = 10 * time.Second
 	var errOut strings.Builder
 	cmd.Stderr = &errOut
+	user.apply(cmd)
+	xw, xerr := sched.WatchDisplayServer("")
 	if err := cmd.Run(); err != nil {
 		row.Err = fmt.Sprintf("the demo failed (%v): %s", err, oneLine(errOut.String()))
 		return row
+	}
+	if xerr == nil {
+		if sum, err := xw.Summary(); err == nil {
+			row.DisplayServer = &sum
+		}
 	}
 	data, err := os.ReadFile(report)
 	if err != nil {
@@ -246,7 +292,12 @@ func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l
 		Clamped         uint64                `json:"alpha_clamped_frames"`
 		GOMAXPROCS      struct{ Max int }     `json:"gomaxprocs"`
 		ThreadPriority  struct {
-			Sim, Render struct{ Nice int }
+			Sim, Render struct {
+				Nice       int
+				How        string
+				RT         string
+				RTPriority int `json:"rt_priority"`
+			}
 		} `json:"thread_priority"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
@@ -258,6 +309,8 @@ func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l
 	row.AnimErrP99Ticks, row.AnimErrP99Ms = r.AnimErrorTicks.P99, r.AnimErrorMs.P99
 	row.Discarded, row.Clamped, row.GOMAXPROCS = r.DiscardedTicks, r.Clamped, r.GOMAXPROCS.Max
 	row.SimNice, row.RenderNice = r.ThreadPriority.Sim.Nice, r.ThreadPriority.Render.Nice
+	row.SimHow, row.RenderHow = r.ThreadPriority.Sim.How, r.ThreadPriority.Render.How
+	row.SimRT, row.SimRTPrio = r.ThreadPriority.Sim.RT, r.ThreadPriority.Sim.RTPriority
 	return row
 }
 
@@ -296,8 +349,37 @@ func printStressTable(w io.Writer, res *StressResult, refresh float64) {
 			ratio(r.AnimErrP99Ticks, rr.AnimErrP99Ticks, 4), ratio(r.AnimErrP99Ms, rr.AnimErrP99Ms, 3),
 			r.Discarded, r.Clamped, r.GOMAXPROCS, r.SimNice, r.RenderNice, stressTargets(r, ref, float64(res.SimHz), refresh))
 	}
+	printStressPriorities(w, res)
 	fmt.Fprintln(w, "\n(ratio to the unloaded row in parentheses; targets: tick rate within 0.5 %, 0 discarded, animation error p99 ≤ 0.05 tick,")
 	fmt.Fprintln(w, " clamped ≤ 1 % of frames, fps ≥ 85 % of unloaded, frame p99 ≤ 2 display periods, tick lateness p99 ≤ 4 ms)")
+}
+
+// printStressPriorities says as whom the demo ran, how its critical
+// threads got their priorities, and how long the display server waited
+// for a CPU in each row.
+func printStressPriorities(w io.Writer, res *StressResult) {
+	who := "this command's user"
+	if res.As != "" {
+		who = res.As + ", unprivileged"
+	}
+	fmt.Fprintf(w, "\nas %s; priorities (sim, render: how; the sim's real-time policy), and the display server's CPU wait over the run:\n", who)
+	for _, r := range res.Rows {
+		if r.Err != "" {
+			continue
+		}
+		rt := "none"
+		if r.SimRT != "" {
+			rt = r.SimRT
+			if r.SimRTPrio > 0 {
+				rt += " " + strconv.Itoa(r.SimRTPrio)
+			}
+		}
+		x := "display server not found"
+		if d := r.DisplayServer; d != nil {
+			x = fmt.Sprintf("%s (pid %d) waited %.0f ms for a CPU, ran %.0f ms, in %.1f s", d.Server.Name, d.Server.PID, d.WaitMs, d.RunMs, d.SpanMs/1000)
+		}
+		fmt.Fprintf(w, "  %-14s sim %s, render %s, sim real-time %s; %s\n", r.Load, r.SimHow, r.RenderHow, rt, x)
+	}
 }
 
 // stressTargets names the targets row r misses, or "all met".
