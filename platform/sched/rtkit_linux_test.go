@@ -138,9 +138,10 @@ func schedOf(pid, tid int) (policy, prio int, err error) {
 
 // runBrokerChild runs this test binary as user name (no capabilities, no
 // supplementary groups) under .ci/rtkit-env, which authorises only
-// authorised for RealtimeKit; check reads the kernel's view of its
+// authorised for RealtimeKit and, with portal, starts the user's session
+// bus and the xdg desktop portal; check reads the kernel's view of its
 // threads before it runs away; the child's report comes back.
-func runBrokerChild(t *testing.T, name, authorised string, check func(pid, sim, render int)) brokerReport {
+func runBrokerChild(t *testing.T, name, authorised string, portal bool, check func(pid, sim, render int)) brokerReport {
 	t.Helper()
 	u, err := user.Lookup(name)
 	if err != nil {
@@ -172,9 +173,14 @@ func runBrokerChild(t *testing.T, name, authorised string, check func(pid, sim, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(env, "-u", authorised, "setpriv", "--reuid="+u.Uid, "--regid="+u.Gid,
-		"--clear-groups", "--inh-caps=-all", bin, "-test.run=^$")
-	cmd.Env = append(os.Environ(), brokerChildEnv+"=1", "RTKIT_ENV_VERBOSE=1")
+	args := []string{"-u", authorised}
+	if portal {
+		args = append(args, "-portal")
+	}
+	args = append(args, "setpriv", "--reuid="+u.Uid, "--regid="+u.Gid, "--clear-groups", "--inh-caps=-all", bin, "-test.run=^$")
+	cmd := exec.Command(env, args...)
+	// No session bus but the one rtkit-env starts with -portal.
+	cmd.Env = append(os.Environ(), brokerChildEnv+"=1", "RTKIT_ENV_VERBOSE=1", "DBUS_SESSION_BUS_ADDRESS=", "XDG_RUNTIME_DIR=")
 	cmd.Dir = dir
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -232,54 +238,58 @@ func mustAtoi(t *testing.T, s string) int {
 
 // An ordinary user (nobody: no CAP_SYS_NICE, RLIMIT_RTPRIO and
 // RLIMIT_NICE 0) whom polkit authorises gets from the real RealtimeKit
-// (Debian's rtkit-daemon, on a system bus of the test's own) real-time
-// scheduling for the simulation thread and nice −5 for the render thread,
-// as the kernel shows from outside (/proc/PID/task/TID/sched); a user it
-// does not authorise is denied and told why. A brokered real-time thread
-// that runs away gets SIGXCPU and is made ordinary, before the hard
-// limit would kill the process.
+// (Debian's rtkit-daemon, on a system bus of the test's own), asked
+// directly or through the xdg desktop portal (Debian's
+// xdg-desktop-portal, on the user's session bus), real-time scheduling
+// for the simulation thread and nice −5 for the render thread, as the
+// kernel shows from outside (/proc/PID/task/TID/sched); a user it does
+// not authorise is denied and told why. A brokered real-time thread that
+// runs away gets SIGXCPU and is made ordinary, before the hard limit
+// would kill the process.
 func TestBrokerRaisesAnOrdinaryUser(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Fatal("needs root, to start a system bus, polkitd and rtkit-daemon of its own (make test runs as root)")
 	}
-	for _, f := range []string{"/usr/libexec/rtkit-daemon", "/usr/lib/polkit-1/polkitd", "/usr/bin/dbus-daemon"} {
+	for _, f := range []string{"/usr/libexec/rtkit-daemon", "/usr/lib/polkit-1/polkitd", "/usr/bin/dbus-daemon", "/usr/libexec/xdg-desktop-portal"} {
 		if _, err := os.Stat(f); err != nil {
-			t.Fatalf("%v: run .ci/deps.sh (Debian's rtkit, polkitd, dbus)", err)
+			t.Fatalf("%v: run .ci/deps.sh (Debian's rtkit, polkitd, dbus, xdg-desktop-portal)", err)
 		}
 	}
-	rep := runBrokerChild(t, "nobody", "nobody", func(pid, sim, render int) {
-		if policy, prio, err := schedOf(pid, sim); err != nil || policy != unix.SCHED_RR || prio != 99-10 {
-			t.Errorf("simulation thread as the kernel shows it: policy %d prio %d (%v), want SCHED_RR (2) at kernel prio 89 (real-time 10)", policy, prio, err)
+	for _, broker := range []string{"rtkit", "portal"} {
+		rep := runBrokerChild(t, "nobody", "nobody", broker == "portal", func(pid, sim, render int) {
+			if policy, prio, err := schedOf(pid, sim); err != nil || policy != unix.SCHED_RR || prio != 99-10 {
+				t.Errorf("%s: simulation thread as the kernel shows it: policy %d prio %d (%v), want SCHED_RR (2) at kernel prio 89 (real-time 10)", broker, policy, prio, err)
+			}
+			if policy, prio, err := schedOf(pid, render); err != nil || policy != unix.SCHED_NORMAL || prio != 120-5 {
+				t.Errorf("%s: render thread as the kernel shows it: policy %d prio %d (%v), want SCHED_NORMAL at kernel prio 115 (nice −5)", broker, policy, prio, err)
+			}
+		})
+		t.Logf("%s, authorised: sim %+v; render %+v; RLIMIT_RTTIME %v µs; spun %.0f ms, then %+v", broker, rep.Sim, rep.Render, rep.RTTime, rep.SpinMS, rep.Demoted)
+		if rep.Sim.RT != broker || rep.Sim.RTPriority != 10 {
+			t.Errorf("simulation thread %+v, want real-time 10 from %s", rep.Sim, broker)
 		}
-		if policy, prio, err := schedOf(pid, render); err != nil || policy != unix.SCHED_NORMAL || prio != 120-5 {
-			t.Errorf("render thread as the kernel shows it: policy %d prio %d (%v), want SCHED_NORMAL at kernel prio 115 (nice −5)", policy, prio, err)
+		if rep.Sim.How != broker || rep.Sim.Nice != -10 {
+			t.Errorf("simulation thread %+v, want nice −10 from %s", rep.Sim, broker)
 		}
-	})
-	t.Logf("authorised: sim %+v; render %+v; RLIMIT_RTTIME %v µs; spun %.0f ms, then %+v", rep.Sim, rep.Render, rep.RTTime, rep.SpinMS, rep.Demoted)
-	if rep.Sim.RT != "rtkit" || rep.Sim.RTPriority != 10 {
-		t.Errorf("simulation thread %+v, want real-time 10 from rtkit", rep.Sim)
-	}
-	if rep.Sim.How != "rtkit" || rep.Sim.Nice != -10 {
-		t.Errorf("simulation thread %+v, want nice −10 from rtkit", rep.Sim)
-	}
-	if rep.Render.How != "rtkit" || rep.Render.Nice != -5 || rep.Render.RT != "" || rep.Render.RTPriority != 0 {
-		t.Errorf("render thread %+v, want nice −5 from rtkit and no real-time asked", rep.Render)
-	}
-	if !strings.Contains(rep.Sim.BrokerErr, "portal: no session bus") {
-		t.Errorf("broker errors %q: the portal (none here) was not asked first", rep.Sim.BrokerErr)
-	}
-	if !rep.ResetOnForkSim {
-		t.Error("the real-time thread lacks SCHED_RESET_ON_FORK")
-	}
-	if rep.RTTime[1] == 0 || rep.RTTime[1] > 200000 || rep.RTTime[0] > rep.RTTime[1]/2 {
-		t.Errorf("RLIMIT_RTTIME %v µs, want a hard limit within rtkit's RTTimeUSecMax (200000) and the soft one at half", rep.RTTime)
-	}
-	if rep.Demoted.RT != "demoted" || rep.DemotedPolicy != unix.SCHED_NORMAL || !strings.Contains(rep.Demoted.RTErr, "SIGXCPU") {
-		t.Errorf("after running away for %.0f ms: %+v, policy %d; want made ordinary on SIGXCPU", rep.SpinMS, rep.Demoted, rep.DemotedPolicy)
+		if rep.Render.How != broker || rep.Render.Nice != -5 || rep.Render.RT != "" || rep.Render.RTPriority != 0 {
+			t.Errorf("render thread %+v, want nice −5 from %s and no real-time asked", rep.Render, broker)
+		}
+		if broker == "rtkit" && !strings.Contains(rep.Sim.BrokerErr, "portal: no session bus") {
+			t.Errorf("broker errors %q: the portal (none here) was not asked first", rep.Sim.BrokerErr)
+		}
+		if !rep.ResetOnForkSim {
+			t.Error("the real-time thread lacks SCHED_RESET_ON_FORK")
+		}
+		if rep.RTTime[1] == 0 || rep.RTTime[1] > 200000 || rep.RTTime[0] > rep.RTTime[1]/2 {
+			t.Errorf("RLIMIT_RTTIME %v µs, want a hard limit within rtkit's RTTimeUSecMax (200000) and the soft one at half", rep.RTTime)
+		}
+		if rep.Demoted.RT != "demoted" || rep.DemotedPolicy != unix.SCHED_NORMAL || !strings.Contains(rep.Demoted.RTErr, "SIGXCPU") {
+			t.Errorf("after running away for %.0f ms: %+v, policy %d; want made ordinary on SIGXCPU", rep.SpinMS, rep.Demoted, rep.DemotedPolicy)
+		}
 	}
 
 	// A user polkit does not authorise (the rule names nobody alone).
-	other := runBrokerChild(t, "daemon", "nobody", func(pid, sim, render int) {
+	other := runBrokerChild(t, "daemon", "nobody", false, func(pid, sim, render int) {
 		if policy, _, err := schedOf(pid, sim); err != nil || policy != unix.SCHED_NORMAL {
 			t.Errorf("unauthorised simulation thread: policy %d (%v), want SCHED_NORMAL", policy, err)
 		}
