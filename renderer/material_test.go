@@ -596,3 +596,93 @@ func TestSamplersAndTransforms(t *testing.T) {
 		return nil
 	})
 }
+
+// TestAnimatedNode plays a glTF animation as an app does: the node's
+// pose at a tick (RestPose, Sample, WorldPose, Decompose) becomes the
+// body of the node's mesh (AddNodeMeshes). The animated quad, a child of
+// a translated root, moves LINEAR along x from −2 to 2 m over 0 to 2 s;
+// at each tick looked at, the centre of its red pixels is where the
+// sampler puts it, projected, within a pixel; STEP holds the first
+// value until the second key.
+func TestAnimatedNode(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		sc := newScene()
+		cam := frontCamera()
+		for _, interp := range []gltf.Interpolation{gltf.InterpLinear, gltf.InterpStep} {
+			var b gltf.Builder
+			mat := gltf.DefaultMaterial()
+			mat.BaseColor = mgl32.Vec4{0.9, 0.05, 0.05, 1}
+			q := quadPrim(0, b.AddMaterial(mat))
+			for i := range q.Positions {
+				q.Positions[i] = q.Positions[i].Mul(0.25) // half a metre wide
+			}
+			quadNode := b.AddNode(gltf.Node{Name: "quad", Mesh: b.AddMesh("quad", q)})
+			b.AddNode(gltf.Node{Name: "root", Mesh: -1, Translation: mgl32.Vec3{0, 5, 0}, Children: []int{quadNode}})
+			b.AddAnimation(gltf.Animation{Channels: []gltf.Channel{{Node: quadNode, Path: gltf.Translation, Interp: interp,
+				Times: []float32{0, 2}, Values: []float32{-2, 0, 0, 2, 0, 0}}}})
+			m, err := decodeBuilt(&b)
+			if err != nil {
+				return err
+			}
+			nodes, err := r.AddNodeMeshes(m)
+			if err != nil {
+				return err
+			}
+			if len(nodes) != 1 || nodes[0].Node != quadNode || nodes[0].Mirror {
+				return fmt.Errorf("node meshes %+v, want the quad's alone", nodes)
+			}
+			pose := make([]gltf.TRS, len(m.Nodes))
+			world := make([]mgl32.Mat4, len(m.Nodes))
+			const dt = 1.0 / 120
+			for _, tick := range []uint64{0, 30, 120, 200, 400} {
+				m.RestPose(pose)
+				m.Animations[0].Sample(float32(float64(tick)*dt), pose)
+				m.WorldPose(pose, world)
+				x := gltf.Decompose(world[quadNode])
+				body := simthread.Body{Pos: x.T, Rot: x.R, Scale: x.S, Color: simthread.White, Mesh: nodes[0].Mesh}
+				img, err := drawBodies(r, sc, cam, []simthread.Body{body})
+				if err != nil {
+					return err
+				}
+				tt := float64(tick) * dt
+				wantX := float32(-2 + 2*min(tt, 2))
+				if interp == gltf.InterpStep {
+					wantX = -2
+					if tt >= 2 {
+						wantX = 2
+					}
+				}
+				px, py, _ := cam.Project(mgl32.Vec3{wantX, 5, 0}, width, height)
+				cx, cy, n := redCentroid(img)
+				if n == 0 || math.Abs(cx-float64(px)) > 1 || math.Abs(cy-float64(py)) > 1 {
+					return fmt.Errorf("%v, tick %d (%.3f s): the quad's %d pixels are centred at (%.1f, %.1f), the sampler puts it at x %v m, (%.1f, %.1f)%s",
+						interp, tick, tt, n, cx, cy, wantX, px, py, saveFailure(img))
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// redCentroid returns the centre of img's clearly red pixels and their
+// number.
+func redCentroid(img *image.RGBA) (x, y float64, n int) {
+	b := img.Bounds()
+	for py := b.Min.Y; py < b.Max.Y; py++ {
+		for px := b.Min.X; px < b.Max.X; px++ {
+			c := img.RGBAAt(px, py)
+			if int(c.R) > int(c.G)+60 && int(c.R) > int(c.B)+60 {
+				x, y, n = x+float64(px)+0.5, y+float64(py)+0.5, n+1
+			}
+		}
+	}
+	if n > 0 {
+		x, y = x/float64(n), y/float64(n)
+	}
+	return x, y, n
+}

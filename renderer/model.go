@@ -3,6 +3,7 @@ package renderer
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/renderer/gltf"
@@ -28,26 +29,11 @@ func (r *Renderer) AddModel(m *gltf.Model, place mgl32.Mat4) (uint16, error) {
 		if len(me.Indices) < 3 {
 			continue
 		}
-		id, ok := mats[me.Material]
-		if !ok {
-			gm := gltf.DefaultMaterial()
-			if me.Material >= 0 && me.Material < len(m.Materials) {
-				gm = m.Materials[me.Material]
-			}
-			var err error
-			if id, err = r.AddMaterial(ModelMaterial(&gm)); err != nil {
-				return 0, fmt.Errorf("renderer: model material %q: %w", gm.Name, err)
-			}
-			mats[me.Material] = id
+		id, err := r.modelMaterial(m, me.Material, mats)
+		if err != nil {
+			return 0, err
 		}
-		p := bake(me, place.Mul4(me.Transform))
-		if p.Tangents == nil && me.Material >= 0 && me.Material < len(m.Materials) && m.Materials[me.Material].NormalTexture != nil {
-			uvs := p.UVs
-			if m.Materials[me.Material].Sampling[NormalSlot].TexCoord == 1 {
-				uvs = p.UVs1
-			}
-			p.Tangents = Tangents(p.Positions, p.Normals, uvs, p.Indices)
-		}
+		p := modelPart(m, me, place.Mul4(me.Transform))
 		p.Material = id
 		parts = append(parts, p)
 	}
@@ -55,6 +41,38 @@ func (r *Renderer) AddModel(m *gltf.Model, place mgl32.Mat4) (uint16, error) {
 		return 0, errors.New("renderer: model has no triangles to draw")
 	}
 	return r.AddMesh(parts...)
+}
+
+// modelMaterial returns the id of glTF material i of m (−1: glTF's
+// default), registering it the first time (mats remembers).
+func (r *Renderer) modelMaterial(m *gltf.Model, i int, mats map[int]uint16) (uint16, error) {
+	if id, ok := mats[i]; ok {
+		return id, nil
+	}
+	gm := gltf.DefaultMaterial()
+	if i >= 0 && i < len(m.Materials) {
+		gm = m.Materials[i]
+	}
+	id, err := r.AddMaterial(ModelMaterial(&gm))
+	if err != nil {
+		return 0, fmt.Errorf("renderer: model material %q: %w", gm.Name, err)
+	}
+	mats[i] = id
+	return id, nil
+}
+
+// modelPart returns mesh me baked by t, with tangents computed where its
+// material has a normal map and the file gives none.
+func modelPart(m *gltf.Model, me *gltf.Mesh, t mgl32.Mat4) Part {
+	p := bake(me, t)
+	if p.Tangents == nil && me.Material >= 0 && me.Material < len(m.Materials) && m.Materials[me.Material].NormalTexture != nil {
+		uvs := p.UVs
+		if m.Materials[me.Material].Sampling[NormalSlot].TexCoord == 1 {
+			uvs = p.UVs1
+		}
+		p.Tangents = Tangents(p.Positions, p.Normals, uvs, p.Indices)
+	}
+	return p
 }
 
 // ModelMaterial returns glTF material gm as a renderer material, field by
@@ -149,4 +167,72 @@ func FitCube(b gltf.Box) mgl32.Mat4 {
 	}
 	c := b.Center()
 	return mgl32.Scale3D(s, s, s).Mul4(mgl32.Translate3D(-c[0], -c[1], -c[2]))
+}
+
+// NodeMesh is one node's mesh registered by AddNodeMeshes.
+type NodeMesh struct {
+	Node int    // index into gltf.Model.Nodes
+	Mesh uint16 // the mesh id
+	// Mirror is true where the node's world transform at rest mirrors:
+	// the mesh then holds its primitives mirrored along x (rewound), and
+	// a body drawing it takes the node's world transform times
+	// MirrorX, which does not mirror.
+	Mirror bool
+}
+
+// MirrorX is the mirroring along x that AddNodeMeshes bakes into a
+// mirrored node's mesh.
+var MirrorX = mgl32.Scale3D(-1, 1, 1)
+
+// AddNodeMeshes registers the model for animation: each node that places
+// primitives becomes a mesh of its own, in the node's own frame (only
+// the mirroring of a mirrored node baked in), so that a body per node,
+// posed with the node's world transform at each tick (gltf.Model.
+// WorldPose, gltf.Decompose), draws the model as the animation moves it.
+// Materials are registered as AddModel does, once for all nodes. It
+// returns the nodes' meshes in node order.
+func (r *Renderer) AddNodeMeshes(m *gltf.Model) ([]NodeMesh, error) {
+	mats := make(map[int]uint16)
+	byNode := map[int][]int{}
+	var order []int
+	for i := range m.Meshes {
+		n := m.Meshes[i].NodeIndex
+		if len(m.Meshes[i].Indices) < 3 {
+			continue
+		}
+		if _, ok := byNode[n]; !ok {
+			order = append(order, n)
+		}
+		byNode[n] = append(byNode[n], i)
+	}
+	slices.Sort(order)
+	var out []NodeMesh
+	for _, n := range order {
+		var parts []Part
+		mirror := false
+		for _, i := range byNode[n] {
+			me := &m.Meshes[i]
+			mirror = me.Transform.Mat3().Det() < 0
+			id, err := r.modelMaterial(m, me.Material, mats)
+			if err != nil {
+				return nil, err
+			}
+			t := mgl32.Ident4()
+			if mirror {
+				t = MirrorX
+			}
+			p := modelPart(m, me, t)
+			p.Material = id
+			parts = append(parts, p)
+		}
+		id, err := r.AddMesh(parts...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, NodeMesh{Node: n, Mesh: id, Mirror: mirror})
+	}
+	if len(out) == 0 {
+		return nil, errors.New("renderer: model has no triangles to draw")
+	}
+	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -82,7 +83,7 @@ func parseViewFlags(args []string, out io.Writer) (*viewOptions, error) {
 	fs.BoolVar(&o.ground, "ground", true, "draw the ground under the model")
 	fs.BoolVar(&o.hud, "hud", true, "show the HUD")
 	fs.DurationVar(&o.turn, "turn", 12*time.Second, "one turn of the turntable takes this long (0: still)")
-	fs.IntVar(&o.anim, "anim", 0, "play animation `N` of the file (-1: none)")
+	fs.IntVar(&o.anim, "anim", 0, "play animation `N` of the file, if it has any (-1: none)")
 	var files []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -144,6 +145,9 @@ func loadViewModel(o *viewOptions) (*gltf.Model, error) {
 	if modelTriangles(m) == 0 {
 		return nil, usagef("view %s: no triangles to draw", o.file)
 	}
+	if o.anim > 0 && o.anim >= len(m.Animations) {
+		return nil, usagef("view %s: -anim %d: the file has %s", o.file, o.anim, count(len(m.Animations), "animation", "animations"))
+	}
 	return m, nil
 }
 
@@ -158,42 +162,122 @@ const (
 	viewMargin = 1.08
 )
 
-// viewMesh is the model's mesh id: the first mesh the viewer registers
-// (ids are given from 1), known to the world before the renderer exists.
+// viewMesh is the first mesh id the viewer registers (ids are given from
+// 1): the whole model's, or without -anim -1 and with an animation, the
+// first node's, the others following in node order. The world, created
+// before the renderer exists, counts on it.
 const viewMesh = 1
 
 // viewWorld is the viewer's world: a turntable turning at a fixed angular
 // speed, read in closed form at each tick (no drift), carrying the model
 // and, on its rim, the marker whose exact path the app measures the drawn
-// frames against. Its state is the tick alone.
+// frames against. With an animation it also samples the animation at
+// each tick (looping over its keyframes) and publishes a body per node
+// that draws primitives, posed as the animation and the turntable place
+// it: the animation is the world's state, interpolated by the renderer
+// like any body. Its state is the simulated time alone (the sum of the
+// steps, as the meter's: ticks the simulation discards do not move it);
+// Step and Snapshot do not allocate.
 type viewWorld struct {
 	omega float64    // rad/s
 	lift  mgl32.Vec3 // where the model's fitted centre stands
-	tick  uint64
-	dt    float64
+	time  float64    // simulated seconds
+
+	// With an animation: the model, the animation, the fitting
+	// transform, the nodes drawn, and the pose at the last tick.
+	model *gltf.Model
+	anim  *gltf.Animation
+	place mgl32.Mat4
+	nodes []renderer.NodeMesh
+	pose  []gltf.TRS
+	world []mgl32.Mat4
+	loop  uint32 // the animation's loops so far: the bodies' epoch
 }
 
-func (w *viewWorld) Step(tick uint64, dt float64, _ []simthread.Input) { w.tick, w.dt = tick, dt }
+// newViewWorld returns the world for model m, fitted by fit, turning at
+// omega rad/s, playing animation anim (−1: none, or the model has none).
+func newViewWorld(m *gltf.Model, fit viewFit, omega float64, anim int) *viewWorld {
+	w := &viewWorld{omega: omega, lift: fit.centre, place: fit.place}
+	if anim < 0 || anim >= len(m.Animations) {
+		return w
+	}
+	w.model, w.anim = m, &m.Animations[anim]
+	w.pose = make([]gltf.TRS, len(m.Nodes))
+	w.world = make([]mgl32.Mat4, len(m.Nodes))
+	// The meshes AddNodeMeshes registers, in its order.
+	seen := map[int]bool{}
+	for i := range m.Meshes {
+		me := &m.Meshes[i]
+		if len(me.Indices) >= 3 && !seen[me.NodeIndex] {
+			seen[me.NodeIndex] = true
+			w.nodes = append(w.nodes, renderer.NodeMesh{Node: me.NodeIndex, Mirror: me.Transform.Mat3().Det() < 0})
+		}
+	}
+	slices.SortFunc(w.nodes, func(a, b renderer.NodeMesh) int { return a.Node - b.Node })
+	for i := range w.nodes {
+		w.nodes[i].Mesh = uint16(viewMesh + i)
+	}
+	w.sample()
+	return w
+}
+
+func (w *viewWorld) Step(_ uint64, dt float64, _ []simthread.Input) {
+	w.time += dt
+	w.sample()
+}
+
+// sample poses the model's nodes at the animation's time of the current
+// tick: its keyframes' span looped from its start.
+func (w *viewWorld) sample() {
+	if w.anim == nil {
+		return
+	}
+	a := w.anim
+	t, span := w.time, float64(a.End-a.Start)
+	at := float64(a.Start)
+	if span > 0 {
+		loops := math.Floor(t / span)
+		at += t - loops*span
+		w.loop = uint32(loops)
+	}
+	w.model.RestPose(w.pose)
+	a.Sample(float32(at), w.pose)
+	w.model.WorldPose(w.pose, w.world)
+}
 
 // angle is the turntable's angle at simulated time t seconds, folded at
 // 4π (a quaternion's period) so that float32 keeps it precise.
 func (w *viewWorld) angle(t float64) float64 { return math.Mod(w.omega*t, 4*math.Pi) }
 
 func (w *viewWorld) Snapshot(dst *simthread.Snapshot) {
-	t := float64(w.tick) * w.dt
+	t := w.time
 	a := w.angle(t)
 	rot := mgl32.QuatRotate(float32(a), mgl32.Vec3{0, 1, 0})
 	spin := mgl32.Vec3{0, float32(w.omega), 0}
 	p := w.markerAt(t)
-	dst.Bodies = append(dst.Bodies[:0],
-		simthread.Body{
-			Pos: mgl32.Vec3{float32(p[0]), float32(p[1]), float32(p[2])}, Rot: rot,
-			Scale: simthread.UniformScale(markerSize), Color: simthread.RGB(255, 140, 30),
-			Vel:    mgl32.Vec3{float32(-w.omega * markerRadius * math.Sin(a)), 0, float32(-w.omega * markerRadius * math.Cos(a))},
-			AngVel: spin,
-		},
-		simthread.Body{Pos: w.lift, Rot: rot, Scale: simthread.UniformScale(1), Color: simthread.White, Mesh: viewMesh, AngVel: spin},
-	)
+	dst.Bodies = append(dst.Bodies[:0], simthread.Body{
+		Pos: mgl32.Vec3{float32(p[0]), float32(p[1]), float32(p[2])}, Rot: rot,
+		Scale: simthread.UniformScale(markerSize), Color: simthread.RGB(255, 140, 30),
+		Vel:    mgl32.Vec3{float32(-w.omega * markerRadius * math.Sin(a)), 0, float32(-w.omega * markerRadius * math.Cos(a))},
+		AngVel: spin,
+	})
+	if w.anim == nil {
+		dst.Bodies = append(dst.Bodies, simthread.Body{Pos: w.lift, Rot: rot, Scale: simthread.UniformScale(1),
+			Color: simthread.White, Mesh: viewMesh, AngVel: spin})
+		return
+	}
+	for i := range w.nodes {
+		n := &w.nodes[i]
+		m := w.place.Mul4(w.world[n.Node])
+		if n.Mirror {
+			m = m.Mul4(renderer.MirrorX)
+		}
+		x := gltf.Decompose(m)
+		dst.Bodies = append(dst.Bodies, simthread.Body{
+			Pos: w.lift.Add(rot.Rotate(x.T)), Rot: rot.Mul(x.R), Scale: x.S,
+			Color: simthread.White, Mesh: n.Mesh, Epoch: w.loop,
+		})
+	}
 }
 
 // markerAt is the marker's exact position at simulated time t: the point
@@ -242,10 +326,11 @@ func finite32(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(fl
 // view runs the viewer on model m.
 func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	fit := fitView(m.Bounds, o.cfg.Width, o.cfg.Height)
-	world := &viewWorld{lift: fit.centre}
+	omega := 0.0
 	if o.turn > 0 {
-		world.omega = 2 * math.Pi / o.turn.Seconds()
+		omega = 2 * math.Pi / o.turn.Seconds()
 	}
+	world := newViewWorld(m, fit, omega, o.anim)
 	cfg := o.cfg
 	name := filepath.Base(o.file)
 	cfg.Title = "tickframe view " + name
@@ -255,14 +340,24 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	cfg.Truth = world.markerAt
 	cfg.TruthSpeed = world.omega * markerRadius
 	cfg.Scene = func(r *renderer.Renderer) error {
-		id, err := r.AddModel(m, fit.place)
+		r.SetGroundVisible(o.ground)
+		if world.anim == nil {
+			id, err := r.AddModel(m, fit.place)
+			if err != nil {
+				return err
+			}
+			if id != viewMesh {
+				return fmt.Errorf("view: the model is mesh %d, the world draws mesh %d", id, viewMesh)
+			}
+			return nil
+		}
+		nodes, err := r.AddNodeMeshes(m)
 		if err != nil {
 			return err
 		}
-		if id != viewMesh {
-			return fmt.Errorf("view: the model is mesh %d, the world draws mesh %d", id, viewMesh)
+		if !slices.Equal(nodes, world.nodes) {
+			return fmt.Errorf("view: the model's node meshes are %v, the world draws %v", nodes, world.nodes)
 		}
-		r.SetGroundVisible(o.ground)
 		return nil
 	}
 	fmt.Fprintf(stdout, "tickframe view: %s\n", modelSummary(name, m))
@@ -311,6 +406,9 @@ func modelSummary(name string, m *gltf.Model) string {
 		count(verts, "vertex", "vertices"), count(modelTriangles(m), "triangle", "triangles"),
 		count(len(m.Materials), "material", "materials"), count(len(m.Images), "texture", "textures"),
 	}, ", ")
+	if n := len(m.Animations); n > 0 {
+		s += ", " + count(n, "animation", "animations")
+	}
 	if len(m.Ignored) > 0 {
 		s += "; ignored: " + strings.Join(m.Ignored, ", ")
 	}

@@ -11,6 +11,7 @@ import (
 	"image/png"
 	"math"
 	"reflect"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -536,4 +537,57 @@ func (b *Builder) GLTF(binURI string) (doc, bin []byte, err error) {
 		return nil, nil, err
 	}
 	return doc, bytes.Clone(b.bin), nil
+}
+
+// AddAnimation adds an animation and returns its index: each channel's
+// keyframe times and values (laid out as Channel documents) become two
+// float accessors and a sampler of their own. Channel.Node is an index
+// returned by AddNode; Start and End are not written (Decode derives
+// them from the times).
+func (b *Builder) AddAnimation(a Animation) int {
+	out := animation{Name: a.Name, Channels: []animChannel{}, Samplers: []animationSampler{}}
+	for i, c := range a.Channels {
+		n := 3
+		if c.Path == Rotation {
+			n = 4
+		}
+		keys := len(c.Values) / n
+		if c.Interp == InterpCubicSpline {
+			keys /= 3
+		}
+		switch {
+		case c.Node < 0 || c.Node >= len(b.doc.Nodes):
+			b.fail("animation %q channel %d: node %d does not exist", a.Name, i, c.Node)
+			continue
+		case len(c.Times) == 0 || keys != len(c.Times) || len(c.Values)%n != 0:
+			b.fail("animation %q channel %d: %d values for %d keyframes", a.Name, i, len(c.Values), len(c.Times))
+			continue
+		case c.Path > Scale || c.Interp > InterpCubicSpline:
+			b.fail("animation %q channel %d: path %v, interpolation %v", a.Name, i, c.Path, c.Interp)
+			continue
+		}
+		floats := func(vs []float32, comps int) int {
+			data := make([]byte, 0, 4*len(vs))
+			for _, v := range vs {
+				data = binary.LittleEndian.AppendUint32(data, math.Float32bits(v))
+			}
+			view := b.addView(data, 0, 0)
+			acc := accessor{BufferView: &view, ComponentType: typeFloat, Count: len(vs) / comps, Type: "SCALAR"}
+			if comps > 1 {
+				acc.Type = vecType(comps)
+			}
+			if comps == 1 { // the specification requires min and max on inputs
+				acc.Min, acc.Max = []float64{float64(slices.Min(vs))}, []float64{float64(slices.Max(vs))}
+			}
+			return b.addAccessor(acc)
+		}
+		smp := animationSampler{Input: floats(c.Times, 1), Output: floats(c.Values, n), Interpolation: c.Interp.String()}
+		out.Samplers = append(out.Samplers, smp)
+		ch := animChannel{Sampler: len(out.Samplers) - 1}
+		node := c.Node
+		ch.Target.Node, ch.Target.Path = &node, c.Path.String()
+		out.Channels = append(out.Channels, ch)
+	}
+	b.doc.Animations = append(b.doc.Animations, out)
+	return len(b.doc.Animations) - 1
 }

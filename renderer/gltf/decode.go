@@ -169,6 +169,13 @@ func (d *decoder) decode(data []byte) (*Model, error) {
 	if err := d.scene(m); err != nil {
 		return nil, err
 	}
+	for i := range doc.Animations {
+		a, err := d.animation(i, m)
+		if err != nil {
+			return nil, err
+		}
+		m.Animations = append(m.Animations, a)
+	}
 	m.Ignored = d.ignored()
 	return m, nil
 }

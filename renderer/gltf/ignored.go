@@ -17,7 +17,6 @@ func (d *decoder) ignored() []string {
 		}
 	}
 	add("cameras", len(doc.Cameras) > 0)
-	add("animations", len(doc.Animations) > 0)
 	var attrs []string
 	for i := range doc.Meshes {
 		for j := range doc.Meshes[i].Primitives {

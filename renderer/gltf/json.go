@@ -22,7 +22,7 @@ type document struct {
 	Buffers            []buffer          `json:"buffers,omitempty"`
 	Skins              []json.RawMessage `json:"skins,omitempty"`
 	Cameras            []json.RawMessage `json:"cameras,omitempty"`
-	Animations         []json.RawMessage `json:"animations,omitempty"`
+	Animations         []animation       `json:"animations,omitempty"`
 	Samplers           []sampler         `json:"samplers,omitempty"`
 }
 
@@ -85,6 +85,26 @@ type textureTransform struct {
 	Rotation float32   `json:"rotation,omitempty"`
 	Scale    []float32 `json:"scale,omitempty"`
 	TexCoord *int      `json:"texCoord,omitempty"`
+}
+
+type animation struct {
+	Name     string             `json:"name,omitempty"`
+	Channels []animChannel      `json:"channels"`
+	Samplers []animationSampler `json:"samplers"`
+}
+
+type animChannel struct {
+	Sampler int `json:"sampler"`
+	Target  struct {
+		Node *int   `json:"node,omitempty"`
+		Path string `json:"path"`
+	} `json:"target"`
+}
+
+type animationSampler struct {
+	Input         int    `json:"input"`
+	Interpolation string `json:"interpolation,omitempty"`
+	Output        int    `json:"output"`
 }
 
 type sampler struct {

@@ -29,6 +29,15 @@ type Model struct {
 	// transforms. It is the zero Box when there are no meshes.
 	Bounds Box
 
+	// Nodes holds every node of the file, in file order, for animation
+	// (Mesh.NodeIndex indexes it); Animations every animation. A
+	// renderer that plays animation a samples it at a time into a pose
+	// (RestPose, then Animation.Sample), turns the pose into world
+	// transforms (WorldPose) and draws each mesh with its node's.
+	Nodes      []TreeNode
+	Animations []Animation
+	order      []int // the nodes the scene places, parents first
+
 	// Ignored names, once each and in a fixed order, what the file holds
 	// that Decode read past without refusing it (see the package comment):
 	// "cameras", "animations", an extension's name, "COLOR_0", … A viewer

@@ -31,6 +31,15 @@ func (d *decoder) scene(m *Model) error {
 	if err := d.checkCycles(parent); err != nil {
 		return err
 	}
+	m.Nodes = make([]TreeNode, len(nodes))
+	for i := range nodes {
+		nd, err := d.node(i)
+		if err != nil {
+			return err
+		}
+		nd.Parent = parent[i]
+		m.Nodes[i] = nd
+	}
 
 	var roots []int
 	sp := ""
@@ -87,6 +96,7 @@ func (d *decoder) scene(m *Model) error {
 			return err
 		}
 		world := it.parent.Mul4(local)
+		m.order = append(m.order, it.node)
 		for _, v := range world {
 			if !isFinite(v) {
 				return d.errorf(np, "world transform is not finite")
@@ -169,6 +179,31 @@ func (d *decoder) checkCycles(parent []int) error {
 		}
 	}
 	return nil
+}
+
+// node returns node i, without its parent, its transform checked.
+func (d *decoder) node(i int) (TreeNode, error) {
+	nd := &d.doc.Nodes[i]
+	out := TreeNode{Name: nd.Name, Rest: TRS{R: mgl32.QuatIdent(), S: mgl32.Vec3{1, 1, 1}}}
+	local, err := d.local(i)
+	if err != nil {
+		return out, err
+	}
+	if nd.Matrix != nil {
+		out.Matrix, out.HasMatrix = local, true
+		return out, nil
+	}
+	if nd.Translation != nil {
+		copy(out.Rest.T[:], nd.Translation)
+	}
+	if nd.Rotation != nil {
+		q := nd.Rotation
+		out.Rest.R = mgl32.Quat{W: q[3], V: mgl32.Vec3{q[0], q[1], q[2]}}.Normalize()
+	}
+	if nd.Scale != nil {
+		copy(out.Rest.S[:], nd.Scale)
+	}
+	return out, nil
 }
 
 // local returns node i's transform relative to its parent.

@@ -1,0 +1,381 @@
+package gltf
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// A TreeNode is a node of the file's tree, for animation: its parent and
+// its transform relative to the parent, as translation, rotation and
+// scale, or as a matrix (which no animation may target).
+type TreeNode struct {
+	Name   string
+	Parent int // -1 for a root
+	// Rest is the node's local transform in the file; where the file
+	// gives a matrix, HasMatrix is true and Matrix holds it instead.
+	Rest      TRS
+	Matrix    mgl32.Mat4
+	HasMatrix bool
+}
+
+// A TRS is a node's local transform: scale, then rotation, then
+// translation.
+type TRS struct {
+	T mgl32.Vec3
+	R mgl32.Quat
+	S mgl32.Vec3
+}
+
+// Mat4 returns T·R·S.
+func (x TRS) Mat4() mgl32.Mat4 {
+	return mgl32.Translate3D(x.T[0], x.T[1], x.T[2]).Mul4(x.R.Mat4()).Mul4(mgl32.Scale3D(x.S[0], x.S[1], x.S[2]))
+}
+
+// An Animation is a glTF animation: channels that each drive one node's
+// translation, rotation or scale from a sampler's keyframes.
+type Animation struct {
+	Name     string
+	Channels []Channel
+	// Start and End are the earliest and the latest keyframe time of all
+	// channels, in seconds.
+	Start, End float32
+}
+
+// Path is the property a channel animates.
+type Path uint8
+
+const (
+	Translation Path = iota
+	Rotation
+	Scale
+)
+
+func (p Path) String() string {
+	switch p {
+	case Translation:
+		return "translation"
+	case Rotation:
+		return "rotation"
+	case Scale:
+		return "scale"
+	}
+	return fmt.Sprintf("Path(%d)", int(p))
+}
+
+// Interpolation is a sampler's interpolation between keyframes.
+type Interpolation uint8
+
+const (
+	// InterpLinear interpolates linearly; rotations by slerp along the
+	// shorter arc.
+	InterpLinear Interpolation = iota
+	// InterpStep holds each keyframe's value until the next.
+	InterpStep
+	// InterpCubicSpline is a cubic Hermite spline with an in- and an
+	// out-tangent per keyframe, scaled by the keyframe interval;
+	// rotations are normalised afterwards.
+	InterpCubicSpline
+)
+
+func (i Interpolation) String() string {
+	switch i {
+	case InterpLinear:
+		return "LINEAR"
+	case InterpStep:
+		return "STEP"
+	case InterpCubicSpline:
+		return "CUBICSPLINE"
+	}
+	return fmt.Sprintf("Interpolation(%d)", int(i))
+}
+
+// A Channel drives one property of one node.
+type Channel struct {
+	Node   int
+	Path   Path
+	Interp Interpolation
+	// Times are the keyframe times in seconds, increasing. Values holds
+	// per keyframe the value (3 floats for a translation or a scale, 4
+	// for a rotation as x, y, z, w), or for InterpCubicSpline the
+	// in-tangent, the value and the out-tangent.
+	Times  []float32
+	Values []float32
+}
+
+// RestPose writes every node's local transform in the file into pose,
+// which must have one entry per node (len(m.Nodes)). Nodes with a matrix
+// are left as they are in pose: WorldPose uses their matrix.
+func (m *Model) RestPose(pose []TRS) {
+	for i := range m.Nodes {
+		pose[i] = m.Nodes[i].Rest
+	}
+}
+
+// Sample writes the animation's values at time t seconds into pose (one
+// entry per node), for the nodes and properties its channels drive;
+// before a channel's first keyframe it holds the first value, after its
+// last the last. It does not allocate.
+func (a *Animation) Sample(t float32, pose []TRS) {
+	for i := range a.Channels {
+		c := &a.Channels[i]
+		n := 3
+		if c.Path == Rotation {
+			n = 4
+		}
+		var v [4]float32
+		c.sample(t, n, &v)
+		x := &pose[c.Node]
+		switch c.Path {
+		case Translation:
+			x.T = mgl32.Vec3{v[0], v[1], v[2]}
+		case Scale:
+			x.S = mgl32.Vec3{v[0], v[1], v[2]}
+		case Rotation:
+			q := mgl32.Quat{W: v[3], V: mgl32.Vec3{v[0], v[1], v[2]}}
+			if l := q.Len(); l > 0 && isFinite(l) {
+				q = q.Scale(1 / l)
+			} else {
+				q = mgl32.QuatIdent()
+			}
+			x.R = q
+		}
+	}
+}
+
+// sample evaluates the channel at t into v's first n components.
+func (c *Channel) sample(t float32, n int, v *[4]float32) {
+	times := c.Times
+	stride, off := n, 0 // floats per keyframe, and the value's place in it
+	if c.Interp == InterpCubicSpline {
+		stride, off = 3*n, n
+	}
+	at := func(k int) []float32 { return c.Values[k*stride+off : k*stride+off+n] }
+	last := len(times) - 1
+	switch {
+	case !(t > times[0]): // also NaN
+		copy(v[:n], at(0))
+		return
+	case t >= times[last]:
+		copy(v[:n], at(last))
+		return
+	}
+	// The keyframe interval [k, k+1) holding t: a binary search.
+	lo, hi := 0, last
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if times[mid] <= t {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	k := lo
+	td := times[k+1] - times[k]
+	s := (t - times[k]) / td
+	a, b := at(k), at(k+1)
+	switch c.Interp {
+	case InterpStep:
+		copy(v[:n], a)
+	case InterpLinear:
+		if n == 4 {
+			qa := mgl32.Quat{W: a[3], V: mgl32.Vec3{a[0], a[1], a[2]}}
+			qb := mgl32.Quat{W: b[3], V: mgl32.Vec3{b[0], b[1], b[2]}}
+			if qa.Dot(qb) < 0 {
+				qb = qb.Scale(-1) // the shorter arc
+			}
+			q := mgl32.QuatSlerp(qa.Normalize(), qb.Normalize(), s)
+			v[0], v[1], v[2], v[3] = q.V[0], q.V[1], q.V[2], q.W
+			return
+		}
+		for j := range n {
+			v[j] = a[j] + (b[j]-a[j])*s
+		}
+	case InterpCubicSpline:
+		outA := c.Values[k*stride+2*n : k*stride+3*n] // a_k's out-tangent
+		inB := c.Values[(k+1)*stride : (k+1)*stride+n] // b's in-tangent
+		s2, s3 := s*s, s*s*s
+		h00, h10 := 2*s3-3*s2+1, s3-2*s2+s
+		h01, h11 := -2*s3+3*s2, s3-s2
+		for j := range n {
+			v[j] = h00*a[j] + h10*td*outA[j] + h01*b[j] + h11*td*inB[j]
+		}
+	}
+}
+
+// WorldPose writes the world (model-space) transform of every node the
+// scene places into world (one entry per node), from the local
+// transforms in pose: a node's parent's world times its own local. Nodes
+// the scene does not place are left as they are. It does not allocate.
+func (m *Model) WorldPose(pose []TRS, world []mgl32.Mat4) {
+	for _, i := range m.order {
+		nd := &m.Nodes[i]
+		local := nd.Matrix
+		if !nd.HasMatrix {
+			local = pose[i].Mat4()
+		}
+		if nd.Parent < 0 {
+			world[i] = local
+		} else {
+			world[i] = world[nd.Parent].Mul4(local)
+		}
+	}
+}
+
+// Animated reports, for each node, whether animation a moves it: it or
+// one of its ancestors is the target of one of a's channels.
+func (m *Model) Animated(a *Animation) []bool {
+	moved := make([]bool, len(m.Nodes))
+	for i := range a.Channels {
+		moved[a.Channels[i].Node] = true
+	}
+	for _, i := range m.order { // parents first
+		if p := m.Nodes[i].Parent; p >= 0 && moved[p] {
+			moved[i] = true
+		}
+	}
+	return moved
+}
+
+// animation decodes animation i.
+func (d *decoder) animation(i int, m *Model) (Animation, error) {
+	ap := fmt.Sprintf("animations[%d]", i)
+	src := &d.doc.Animations[i]
+	a := Animation{Name: src.Name}
+	first := true
+	for j := range src.Channels {
+		cp := fmt.Sprintf("%s.channels[%d]", ap, j)
+		ch := &src.Channels[j]
+		if ch.Target.Node == nil {
+			continue // the specification: a channel without a node is ignored
+		}
+		var path Path
+		switch ch.Target.Path {
+		case "translation":
+			path = Translation
+		case "rotation":
+			path = Rotation
+		case "scale":
+			path = Scale
+		case "weights":
+			return a, d.refuse(cp+".target.path", "morph target weights are not supported")
+		default:
+			return a, d.errorf(cp+".target.path", "unknown path %q", ch.Target.Path)
+		}
+		node := *ch.Target.Node
+		if node < 0 || node >= len(m.Nodes) {
+			return a, d.errorf(cp+".target.node", "node %d does not exist (%d nodes)", node, len(m.Nodes))
+		}
+		if m.Nodes[node].HasMatrix {
+			return a, d.errorf(cp+".target.node", "node %d has a matrix, which an animation may not target", node)
+		}
+		if ch.Sampler < 0 || ch.Sampler >= len(src.Samplers) {
+			return a, d.errorf(cp+".sampler", "sampler %d does not exist (%d samplers)", ch.Sampler, len(src.Samplers))
+		}
+		sp := fmt.Sprintf("%s.samplers[%d]", ap, ch.Sampler)
+		smp := &src.Samplers[ch.Sampler]
+		c := Channel{Node: node, Path: path}
+		switch smp.Interpolation {
+		case "", "LINEAR":
+		case "STEP":
+			c.Interp = InterpStep
+		case "CUBICSPLINE":
+			c.Interp = InterpCubicSpline
+		default:
+			return a, d.errorf(sp+".interpolation", "unknown interpolation %q", smp.Interpolation)
+		}
+		var err error
+		if c.Times, err = d.floats(smp.Input, 1, sp+".input"); err != nil {
+			return a, err
+		}
+		for k, t := range c.Times {
+			if k > 0 && !(t > c.Times[k-1]) {
+				return a, d.errorf(sp+".input", "keyframe time %d (%g s) does not follow %g s", k, t, c.Times[k-1])
+			}
+		}
+		n := 3
+		if path == Rotation {
+			n = 4
+		}
+		if c.Values, err = d.floats(smp.Output, n, sp+".output"); err != nil {
+			return a, err
+		}
+		want := len(c.Times) * n
+		if c.Interp == InterpCubicSpline {
+			want *= 3
+		}
+		if len(c.Values) != want {
+			return a, d.errorf(sp+".output", "%d values for %d keyframes of %s %s: want %d",
+				len(c.Values)/n, len(c.Times), c.Interp, path, want/n)
+		}
+		if first || c.Times[0] < a.Start {
+			a.Start = c.Times[0]
+		}
+		if first || c.Times[len(c.Times)-1] > a.End {
+			a.End = c.Times[len(c.Times)-1]
+		}
+		first = false
+		a.Channels = append(a.Channels, c)
+	}
+	return a, nil
+}
+
+// floats reads a float accessor of n components per element (SCALAR for
+// 1) as a flat slice of finite values.
+func (d *decoder) floats(acc, n int, path string) ([]float32, error) {
+	e, err := d.accessor(acc, path)
+	if err != nil {
+		return nil, err
+	}
+	if e.comp != typeFloat || e.n != n {
+		want := "SCALAR"
+		if n > 1 {
+			want = fmt.Sprintf("VEC%d", n)
+		}
+		if e.comp != typeFloat {
+			return nil, d.refuse(path, "accessor %d is %s: only float %s keyframes are supported", acc, typeName(e), want)
+		}
+		return nil, d.errorf(path, "accessor %d is %s, want float %s", acc, typeName(e), want)
+	}
+	out := make([]float32, e.count*n)
+	for k := range e.count {
+		b := e.at(k)
+		for j := range n {
+			bits := le.Uint32(b[4*j:])
+			if !finiteBits(bits) {
+				return nil, d.errorf(path, "accessor %d element %d is not finite", acc, k)
+			}
+			out[k*n+j] = math.Float32frombits(bits)
+		}
+	}
+	return out, nil
+}
+
+// Decompose returns the translation, rotation and scale whose T·R·S is m:
+// exact where m is one (every world transform of a tree of TRS nodes
+// whose scaled parents do not rotate their children, the common case),
+// else the rotation nearest m's columns once they are normalised and the
+// columns' lengths. A mirroring m (negative determinant) gets a negative
+// x scale. It does not allocate.
+func Decompose(m mgl32.Mat4) TRS {
+	x, y, z := m.Col(0).Vec3(), m.Col(1).Vec3(), m.Col(2).Vec3()
+	s := mgl32.Vec3{x.Len(), y.Len(), z.Len()}
+	if x.Cross(y).Dot(z) < 0 {
+		s[0] = -s[0]
+	}
+	var r mgl32.Mat3
+	for c, v := range [3]mgl32.Vec3{x, y, z} {
+		if s[c] != 0 {
+			v = v.Mul(1 / s[c])
+		}
+		r[3*c], r[3*c+1], r[3*c+2] = v[0], v[1], v[2]
+	}
+	q := mgl32.Mat4ToQuat(r.Mat4())
+	if l := q.Len(); l > 0 && isFinite(l) {
+		q = q.Scale(1 / l)
+	} else {
+		q = mgl32.QuatIdent()
+	}
+	return TRS{T: m.Col(3).Vec3(), R: q, S: s}
+}
