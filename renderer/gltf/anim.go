@@ -193,7 +193,7 @@ func (c *Channel) sample(t float32, n int, v *[4]float32) {
 			v[j] = a[j] + (b[j]-a[j])*s
 		}
 	case InterpCubicSpline:
-		outA := c.Values[k*stride+2*n : k*stride+3*n] // a_k's out-tangent
+		outA := c.Values[k*stride+2*n : k*stride+3*n]  // a_k's out-tangent
 		inB := c.Values[(k+1)*stride : (k+1)*stride+n] // b's in-tangent
 		s2, s3 := s*s, s*s*s
 		h00, h10 := 2*s3-3*s2+1, s3-2*s2+s
