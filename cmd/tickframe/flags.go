@@ -65,7 +65,10 @@ type options struct {
 
 	model string
 
-	set map[string]bool // flags given on the command line
+	marker       bool            // draw the per-frame marker (tickframe observe)
+	frameLog     string          // write every frame's verdict there
+	breakPresent bool            // hold a swap back once a second, drop a frame in ten
+	set          map[string]bool // flags given on the command line
 }
 
 // usageError is a bad flag or flag value: exit status 2.
@@ -125,6 +128,9 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	fs.StringVar(&o.record, "record", "", "record the seed, configuration and inputs to `FILE`")
 	fs.StringVar(&o.replay, "replay", "", "replay a recording from `FILE` and check its hashes")
 	fs.StringVar(&o.model, "model", "", "draw every body with the glTF model in `FILE`.glb or .gltf")
+	fs.BoolVar(&o.marker, "marker", false, "draw a per-frame colour marker down the window's left edge, for tickframe observe")
+	fs.StringVar(&o.frameLog, "framelog", "", "write every drawn frame's id, times and verdict to `FILE` on exit, for tickframe observe")
+	fs.BoolVar(&o.breakPresent, "breakpresent", false, "break the present path on purpose: hold a swap back 20 ms once a second, drop a frame in ten (tests)")
 	// Parse calls Usage on every error, -h included: print nothing there,
 	// so that a bad flag gets its one line and -h the usage once.
 	fs.Usage = func() {}
@@ -230,7 +236,7 @@ func (o *options) validate() error {
 	for _, f := range []struct{ flag, path string }{
 		{"screenshot", o.screenshot}, {"report", o.report}, {"plot", o.plot},
 		{"cpuprofile", o.cpuProfile}, {"memprofile", o.memProfile}, {"trace", o.tracePath},
-		{"record", o.record},
+		{"record", o.record}, {"framelog", o.frameLog},
 	} {
 		if f.path == "" {
 			continue

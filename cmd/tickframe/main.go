@@ -43,6 +43,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return verify.Main(args[1:], stdout, stderr)
 		case "stress":
 			return stressMain(args[1:], stdout, stderr)
+		case "observe":
+			return observeMain(args[1:], stdout, stderr)
 		case "view":
 			return viewMain(args[1:], stdout, stderr)
 		case busyCommand:

@@ -40,6 +40,8 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/platform/present"
 	"github.com/tickframe/tickframe/platform/sched"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/interp"
@@ -135,6 +137,15 @@ type Config struct {
 	// given in order from 1, so a world created before New can name them.
 	// An error closes the window and New returns it.
 	Scene func(*renderer.Renderer) error
+	// Marker draws every frame's marker (renderer.DrawMarker), for an
+	// observer outside the app (package observe, tickframe observe).
+	Marker bool
+	// FrameLog, if set, receives every drawn frame's verdict (shown or
+	// dropped, when, and the simulated time it showed), to compare with
+	// what an observer saw. Run fills it; its owner writes it.
+	FrameLog *observe.FrameLog
+	// PresentFault breaks the present path on purpose (tests).
+	PresentFault PresentFault
 }
 
 // App is a running tickframe application: a frame loop over the parts
@@ -155,6 +166,7 @@ type App struct {
 	hud     hudModel        // (hud.go)
 	steady  steadyState     // warm-up, GC and allocation accounting (steady.go)
 	sched   scheduling      // thread priorities and the governor (schedule.go)
+	fault   fault           // the present path broken on purpose (fault.go)
 	stats   Stats
 }
 
@@ -165,6 +177,9 @@ var nan32 = float32(math.NaN())
 // the main thread.
 func New(cfg Config, world simthread.World) (*App, error) {
 	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := cfg.PresentFault.Validate(); err != nil {
 		return nil, err
 	}
 	spin := cfg.Spin
@@ -186,7 +201,8 @@ func New(cfg Config, world simthread.World) (*App, error) {
 		return nil, err
 	}
 	a.pipe = pipe
-	a.present = presentTracker{stats: &a.stats, meter: pipe.Meter()}
+	a.present = presentTracker{stats: &a.stats, meter: pipe.Meter(), log: cfg.FrameLog}
+	a.fault = fault{cfg: cfg.PresentFault}
 	if err := a.open(); err != nil {
 		a.Close()
 		return nil, err
@@ -225,7 +241,33 @@ func (a *App) open() error {
 	hud := a.rend.HUD()
 	hud.Visible = !cfg.HideHUD
 	hud.Scale = max(1, int(a.win.ContentScale()+0.5))
+	a.openPresent()
 	return a.pacing.choose(a.win, a.clock, cfg.Refresh, cfg.Latency)
+}
+
+// presentSettle is how long New waits for the display's first
+// presentVblanks vblanks, so that the pacing starts on the measured rate:
+// eight reports scattered over a millisecond (Xvfb's) put it within 2 %.
+const (
+	presentSettle  = 250 * time.Millisecond
+	presentVblanks = 8
+)
+
+// openPresent starts following what the display system says of the
+// frames (package present). Where it says nothing the tracker is the
+// model's, and the reason is kept for the report.
+func (a *App) openPresent() {
+	src, err := present.Open(present.Options{Now: a.clock.Now})
+	a.present.src = src
+	if err != nil {
+		a.present.err = err.Error()
+	}
+	a.present.mono = present.MonotonicOffset(a.clock.Now)
+	g := src.Grid()
+	for start := time.Now(); src.Measured() && g.Count() < presentVblanks && time.Since(start) < presentSettle; {
+		time.Sleep(time.Millisecond)
+	}
+	a.pacing.grid = g
 }
 
 // Pipeline returns the chain from the world to the plans that New builds
@@ -348,6 +390,10 @@ func (a *App) finish(rctx context.Context, stopSim func(), plan *interp.Plan) er
 // afterwards.
 func (a *App) Close() {
 	a.sched.close()
+	if a.present.src != nil {
+		_ = a.present.src.Close() // its thread only reads events
+		a.present.src = nil
+	}
 	if a.rend != nil {
 		a.rend.Delete()
 		a.rend = nil

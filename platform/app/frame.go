@@ -48,12 +48,13 @@ func (a *App) pace(ctx, rctx context.Context) (frameState, bool) {
 	if trace.IsEnabled() {
 		f.ctx, f.task = trace.NewTask(rctx, "frame")
 	}
-	at, lead, err := a.pacing.frameAt(ctx, a.clock)
+	at, lead, err := a.pacing.frameAt(ctx, a.clock, &a.fault)
 	if err != nil {
 		f.end()
 		return f, false
 	}
 	f.at = at
+	a.fault.paced(at)
 	a.pipe.Planner().SetLead(lead)
 	a.stats.Lead = lead
 	f.start = a.clock.Now()
@@ -114,8 +115,14 @@ func (a *App) draw(f *frameState, plan *interp.Plan) error {
 	a.stats.InFlight = max(a.stats.InFlight, a.rend.InFlight())
 	if a.cfg.Latency == LowLatency {
 		// At most one frame in flight: the GPU has finished the last
-		// frame before this one's GL work starts.
-		if w := a.rend.WaitInFlight(1, inFlightTimeout); w > 0 {
+		// frame before this one's GL work starts, and where the display
+		// system reports frames, the last one is on the screen: the one
+		// about to be drawn is the only one not yet there.
+		w := a.rend.WaitInFlight(1, inFlightTimeout)
+		if a.present.measured() {
+			w += a.present.src.WaitReported(0, inFlightTimeout)
+		}
+		if w > 0 {
 			a.stats.InFlightWait.Record(int64(w))
 		}
 	}
@@ -140,6 +147,11 @@ func (a *App) swap(f *frameState, plan *interp.Plan, drawn bool) {
 		// Hold every other measured frame back: see MeasureRefresh.
 		a.clock.SleepUntil(f.ctx, a.clock.Now()+platform.ProbeDelay)
 	}
+	if drawn && a.cfg.Marker {
+		w, h := a.win.FramebufferSize()
+		a.rend.DrawMarker(a.rend.Frames(), w, h)
+	}
+	a.fault.hold(f.ctx, a.clock)
 	presentAt := a.clock.Now()
 	region := trace.StartRegion(f.ctx, "render.swap")
 	a.win.Swap()
@@ -149,7 +161,7 @@ func (a *App) swap(f *frameState, plan *interp.Plan, drawn bool) {
 	a.pacing.jit.add(a.stats.lastSwap - f.start)
 	if drawn {
 		id := a.rend.Frames()
-		a.present.swapped(id, f.poll, presentAt, a.stats.lastSwap)
+		a.present.swapped(id, f.poll, presentAt, a.stats.lastSwap, simOf(plan, a.pipe.Sim().Config().Rate, f.metered))
 		if f.metered {
 			a.pipe.Meter().Track(id)
 		}

@@ -14,6 +14,7 @@ import (
 // into the HUD's own buffers, so that updating it allocates nothing.
 const (
 	hudFrame = iota
+	hudPresent
 	hudSim
 	hudAlpha
 	hudLate
@@ -78,6 +79,7 @@ func (m *hudModel) update(a *App, now time.Duration, plan *interp.Plan) {
 	}
 	m.last = hudSample{at: now, frames: a.stats.Frames, ticks: tel.Ticks}
 	frameLine(h.Line(hudFrame), &a.stats, fps, &a.pacing)
+	presentLine(h.Line(hudPresent), &a.stats, &a.present)
 	simLine(h.Line(hudSim), &a.stats, a.pipe.Sim().Config().Rate, tps)
 	alphaLine(h.Line(hudAlpha), &a.stats, a.pipe.Sim().Step())
 	if lateLine(h.Line(hudLate), &tel) {
@@ -111,6 +113,32 @@ func frameLine(b *[]byte, st *Stats, fps float64, p *pacing) {
 	*b = appendF(*b, p.hz, 2)
 	*b = append(*b, " Hz "...)
 	*b = append(*b, p.source...)
+}
+
+// presentLine names where the display times come from (the display
+// system's feedback, or the model) and the frames shown, dropped and
+// repeated by its account.
+func presentLine(b *[]byte, st *Stats, t *presentTracker) {
+	*b = append(*b, "present "...)
+	if t.measured() {
+		*b = append(*b, t.src.Source()...)
+		if g := t.src.Grid(); g.Known() {
+			*b = append(*b, " on "...)
+			*b = append(*b, g.Source()...)
+			*b = append(*b, ' ')
+			*b = appendF(*b, g.Hz(), 2)
+			*b = append(*b, " Hz"...)
+		}
+	} else {
+		*b = append(*b, "model"...)
+	}
+	p := &st.Present
+	*b = append(*b, "  shown "...)
+	*b = strconv.AppendUint(*b, p.Displayed, 10)
+	*b = append(*b, " dropped "...)
+	*b = strconv.AppendUint(*b, p.Dropped, 10)
+	*b = append(*b, " repeated "...)
+	*b = strconv.AppendUint(*b, p.Repeated, 10)
 }
 
 func simLine(b *[]byte, st *Stats, rate int, tps float64) {

@@ -2,9 +2,11 @@ package app
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/present"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -23,6 +25,9 @@ type pacing struct {
 	measuring []platform.SwapSample // the swaps timed so far, while measuring
 	latency   LatencyMode
 	jit       jit
+	grid      *present.Grid // the display's measured vblanks; nil: none
+	onGrid    bool          // the rate is the grid's own
+	following bool          // the pacer follows grid
 }
 
 // choose picks how frames are paced: an emulated refresh (above 0) in
@@ -31,6 +36,7 @@ type pacing struct {
 func (p *pacing) choose(win *platform.Window, clock simthread.Clock, refresh float64, latency LatencyMode) error {
 	p.latency = latency
 	var err error
+	measured := p.grid != nil && p.grid.Known()
 	switch hz := win.RefreshRate(); {
 	case refresh > 0:
 		p.hz, p.source = refresh, "emulated"
@@ -38,6 +44,12 @@ func (p *pacing) choose(win *platform.Window, clock simthread.Clock, refresh flo
 	case win.VSync() && hz > 0:
 		p.hz, p.source = float64(hz), "monitor"
 		p.pacer, err = platform.NewPacer(clock, float64(hz), false)
+	case measured && p.grid.Hz() >= 1 && p.grid.Hz() <= platform.MaxRefresh:
+		// The display system's own vblanks (Present's MSC on X11), in
+		// software: where they come with a swap that does not wait
+		// (Xvfb), nothing else paces.
+		p.hz, p.source, p.onGrid = p.grid.Hz(), p.grid.Source(), true
+		p.pacer, err = platform.NewPacer(clock, p.hz, true)
 	case win.VSync():
 		p.source = "measuring"
 		p.measuring = make([]platform.SwapSample, 0, measureFrames)
@@ -51,13 +63,38 @@ func (p *pacing) choose(win *platform.Window, clock simthread.Clock, refresh flo
 // the display time of the frame to start now and its lead: how long
 // before that time it starts (low latency: just in time; throughput: a
 // whole period ahead). It fails only when ctx is done.
-func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock) (at, lead time.Duration, err error) {
+//
+// Where the display system reports its vblanks (grid), a software pacer
+// follows them: its grid is re-anchored on the measured one every frame
+// (platform.Pacer.Follow), when their rates agree within 1 %. A frame
+// that fault says replaces the last one starts at once, for the same
+// display time.
+func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, fault *fault) (at, lead time.Duration, err error) {
 	if p.pacer == nil {
 		return clock.Now(), 0, nil
 	}
 	lead = p.pacer.Period()
 	if p.latency == LowLatency && p.pacer.Software() {
 		lead = p.jit.next(p.pacer.Period())
+	}
+	if at, skip := fault.skipPacing(); skip {
+		return at, lead, nil
+	}
+	if p.grid != nil && p.pacer.Software() {
+		if v, _, ok := p.grid.Next(clock.Now()); ok {
+			period := p.grid.Period()
+			switch {
+			case p.onGrid:
+				// Paced at the display's own rate: its latest measure.
+				p.pacer.Follow(v, period)
+				p.hz = p.pacer.Hz()
+			case math.Abs(float64(period-p.pacer.Period())) <= 0.01*float64(p.pacer.Period()):
+				p.pacer.Follow(v, period)
+				if !p.following {
+					p.following, p.source = true, "emulated on the display's measured vblanks"
+				}
+			}
+		}
 	}
 	at, err = p.pacer.FrameAt(ctx, lead)
 	return at, lead, err

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/platform/present"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/interp"
 )
@@ -14,10 +16,23 @@ import (
 const swapRing = 64
 
 // swapRecord is when a drawn frame was presented (the swap called) and
-// when the swap returned.
+// when the swap returned, what it showed (for the frame log), and, once
+// the display system has said, when it was shown.
 type swapRecord struct {
 	id                  uint64
 	poll, present, done time.Duration
+	sim                 simShown
+	known               bool // the display system reported it
+	display             time.Duration
+	msc                 uint64
+	mode                present.Mode
+}
+
+// simShown is the simulated time a frame shows (s) and its segment of the
+// simulation's timeline, when ok: what the frame log carries.
+type simShown struct {
+	at, seg float64
+	ok      bool
 }
 
 // shownFrame is a drawn frame whose display time is known.
@@ -27,33 +42,85 @@ type shownFrame struct {
 	poll    time.Duration
 	present time.Duration
 	display time.Duration
+	msc     uint64 // the display's vblank count, 0 without one
+	sim     simShown
 }
 
 // presentTracker accounts for when each drawn frame reached the display,
 // as PresentMon does, into Stats.Present and Stats.InputAge, and hands the
 // meter what each shown frame drew and when. It belongs to the render
 // thread and does not allocate.
+//
+// Where the display system reports when frames were shown (src, package
+// present), those reports are the display times; elsewhere they are the
+// model below, and Stats.Present.Source says so.
 type presentTracker struct {
 	stats     *Stats
 	meter     *interp.WarmMeter // nil: no meter
+	src       *present.Tracker  // nil, or not Measured: the model
+	err       string            // why the display system says nothing, if so
+	log       *observe.FrameLog // nil: no frame log
+	mono      time.Duration     // CLOCK_MONOTONIC minus the app's clock, for the log
 	swaps     [swapRing]swapRecord
+	waiting   [swapRing]renderer.Probe // read-backs whose display is not reported yet
+	wHead     uint64
+	wTail     uint64
 	cand      shownFrame    // the last frame known shown, not yet final
 	lastShown time.Duration // the display time of the last frame shown
+	lastMSC   uint64
 }
 
-// swapped records that drawn frame id was presented at present after
-// polling its input at poll, and that its swap returned at done.
-func (t *presentTracker) swapped(id uint64, poll, present, done time.Duration) {
-	t.swaps[id%swapRing] = swapRecord{id: id, poll: poll, present: present, done: done}
+// measured reports whether the display system reports the frames.
+func (t *presentTracker) measured() bool { return t.src != nil && t.src.Measured() }
+
+// swapped records that drawn frame id, showing sim, was presented at
+// present after polling its input at poll, and that its swap returned at
+// done; the display system's tracker learns of the swap (on the software
+// path it makes its round trip here).
+func (t *presentTracker) swapped(id uint64, poll, present, done time.Duration, sim simShown) {
+	t.swaps[id%swapRing] = swapRecord{id: id, poll: poll, present: present, done: done, sim: sim}
+	if t.src != nil {
+		t.src.Swapped(id, present)
+	}
+}
+
+// unshown is how many swapped frames the display system has not reported
+// shown yet (0 on the model).
+func (t *presentTracker) unshown() int {
+	if !t.measured() {
+		return 0
+	}
+	t.reports()
+	return t.src.Unreported()
+}
+
+// reports takes the display system's reports into the swap records.
+func (t *presentTracker) reports() {
+	for {
+		f, ok := t.src.Collect()
+		if !ok {
+			return
+		}
+		rec := &t.swaps[f.ID%swapRing]
+		if rec.id == f.ID {
+			rec.known, rec.display, rec.msc, rec.mode = true, f.Display, f.MSC, f.Mode
+		}
+	}
 }
 
 // collect takes the renderer's finished read-backs and accounts for when
-// each frame reached the display: a frame is shown at the first vblank
-// (of pacer, when frames are paced) after the GPU finished it (the GPU
-// timestamp, where the driver gives one; else when the swap returned),
-// and a frame overtaken by the next one within the same vblank was
-// dropped, never shown. The last frame stays pending until final is set.
+// each frame reached the display. Where the display system reports it
+// (src), a frame is shown when it says (and a frame it skipped was
+// dropped); the model is PresentMon's: a frame is shown at the first
+// vblank (of pacer, when frames are paced) after the GPU finished it (the
+// GPU timestamp, where the driver gives one; else when the swap
+// returned). Either way a frame overtaken by the next one within the same
+// vblank was dropped, never shown. The last frame stays pending until
+// final is set.
 func (t *presentTracker) collect(rend *renderer.Renderer, pacer *platform.Pacer, final bool) {
+	if t.measured() {
+		t.reports()
+	}
 	for {
 		p, ok := rend.Probed()
 		if !ok {
@@ -62,6 +129,15 @@ func (t *presentTracker) collect(rend *renderer.Renderer, pacer *platform.Pacer,
 		rec := t.swaps[p.Frame%swapRing]
 		if rec.id != p.Frame {
 			t.stats.Present.Unknown++
+			continue
+		}
+		if t.measured() {
+			if t.wTail-t.wHead == swapRing {
+				t.wHead++ // never reported: the oldest is given up
+				t.stats.Present.Unknown++
+			}
+			t.waiting[t.wTail%swapRing] = p
+			t.wTail++
 			continue
 		}
 		done := rec.done
@@ -74,12 +150,75 @@ func (t *presentTracker) collect(rend *renderer.Renderer, pacer *platform.Pacer,
 		if pacer != nil {
 			display = pacer.DisplayAt(done)
 		}
-		t.shown(shownFrame{valid: true, probe: p, poll: rec.poll, present: rec.present, display: display}, pacer)
+		t.shown(shownFrame{valid: true, probe: p, poll: rec.poll, present: rec.present, display: display, sim: rec.sim}, pacer)
 	}
+	t.collectReported(pacer, final)
 	if final && t.cand.valid {
 		t.finish(t.cand, pacer)
 		t.cand.valid = false
 	}
+	if final && t.measured() {
+		// Named at the end, when the vblanks' source is known.
+		t.stats.Present.Source = t.sourceName()
+	}
+}
+
+// collectReported accounts, in order, for the read-backs whose display
+// the display system has reported; at the end (final), those it never
+// reported are unknown.
+func (t *presentTracker) collectReported(pacer *platform.Pacer, final bool) {
+	for t.wHead < t.wTail {
+		p := t.waiting[t.wHead%swapRing]
+		rec := &t.swaps[p.Frame%swapRing]
+		if rec.id != p.Frame {
+			t.wHead++
+			t.stats.Present.Unknown++
+			continue
+		}
+		if !rec.known {
+			if !final {
+				return
+			}
+			t.wHead++
+			t.stats.Present.Unknown++
+			continue
+		}
+		t.wHead++
+		s := shownFrame{valid: true, probe: p, poll: rec.poll, present: rec.present, display: rec.display, msc: rec.msc, sim: rec.sim}
+		if rec.mode == present.ModeSkip {
+			t.dropped(s)
+			continue
+		}
+		t.shown(s, pacer)
+	}
+}
+
+// sameVblank reports whether b is shown at a's vblank or before (so that b
+// replaced a): by the display's count where it has one.
+func sameVblank(a, b *shownFrame) bool {
+	if a.msc > 0 && b.msc > 0 {
+		return b.msc <= a.msc
+	}
+	return b.display <= a.display
+}
+
+// dropped accounts for a frame that was never shown.
+func (t *presentTracker) dropped(s shownFrame) {
+	t.stats.Present.Dropped++
+	if t.meter != nil {
+		// What it drew still counts; it was never shown.
+		t.meter.Shown(interp.Shown{Frame: s.probe.Frame, Pos: s.probe.Pos, HasPos: s.probe.Valid})
+	}
+	t.logFrame(&s, false)
+}
+
+// logFrame adds a frame's verdict to the frame log, on CLOCK_MONOTONIC.
+func (t *presentTracker) logFrame(s *shownFrame, shown bool) {
+	if t.log == nil {
+		return
+	}
+	t.log.Add(observe.LogFrame{ID: s.probe.Frame, Swap: s.present + t.mono, Display: s.display + t.mono,
+		Sim: s.sim.at, Seg: s.sim.seg, HasSim: s.sim.ok, Shown: shown})
 }
 
 // shown takes the next frame known shown: the previous one is final now,
@@ -87,21 +226,11 @@ func (t *presentTracker) collect(rend *renderer.Renderer, pacer *platform.Pacer,
 func (t *presentTracker) shown(s shownFrame, pacer *platform.Pacer) {
 	st := &t.stats.Present
 	if st.Source == "" {
-		st.Source = "swap"
-		if s.probe.HasGPUTime {
-			st.Source = "gpu-timestamp"
-		}
-		if pacer != nil {
-			st.Source += " on the vblank grid"
-		}
+		st.Source = t.source(&s, pacer)
 	}
 	if t.cand.valid {
-		if pacer != nil && s.display <= t.cand.display {
-			st.Dropped++
-			if t.meter != nil {
-				// What it drew still counts; it was never shown.
-				t.meter.Shown(interp.Shown{Frame: t.cand.probe.Frame, Pos: t.cand.probe.Pos, HasPos: t.cand.probe.Valid})
-			}
+		if (pacer != nil || t.measured()) && sameVblank(&t.cand, &s) {
+			t.dropped(t.cand)
 		} else {
 			t.finish(t.cand, pacer)
 		}
@@ -117,16 +246,49 @@ func (t *presentTracker) finish(s shownFrame, pacer *platform.Pacer) {
 	t.stats.InputAge.Record(int64(s.display - s.poll))
 	if t.lastShown > 0 {
 		st.BetweenDisplayChange.Record(int64(s.display - t.lastShown))
-		if pacer != nil {
-			// Vblanks in between showed the previous frame again.
+		switch {
+		case s.msc > 0 && t.lastMSC > 0:
+			// Vblanks in between showed the previous frame again: the
+			// display's own count says how many.
+			if s.msc > t.lastMSC+1 {
+				st.Repeated += s.msc - t.lastMSC - 1
+			}
+		case pacer != nil:
 			period := pacer.Period()
 			if gap := int64((s.display - t.lastShown + period/2) / period); gap > 1 {
 				st.Repeated += uint64(gap - 1)
 			}
 		}
 	}
-	t.lastShown = s.display
+	t.lastShown, t.lastMSC = s.display, s.msc
+	t.logFrame(&s, true)
 	if t.meter != nil {
 		t.meter.Shown(interp.Shown{Frame: s.probe.Frame, Pos: s.probe.Pos, HasPos: s.probe.Valid, At: s.display})
 	}
+}
+
+// sourceName names the display system's source, with where its vblanks
+// come from.
+func (t *presentTracker) sourceName() string {
+	src := t.src.Source()
+	if g := t.src.Grid(); g.Known() {
+		src += " on " + g.Source() + " vblanks"
+	}
+	return src
+}
+
+// source names where the display times come from: the display system's
+// source (with where its vblanks come from), or the model, labelled so.
+func (t *presentTracker) source(s *shownFrame, pacer *platform.Pacer) string {
+	if t.measured() {
+		return t.sourceName()
+	}
+	src := "model: swap"
+	if s.probe.HasGPUTime {
+		src = "model: gpu-timestamp"
+	}
+	if pacer != nil {
+		src += " on the vblank grid"
+	}
+	return src
 }

@@ -40,7 +40,7 @@ type Report struct {
 	DisplayLagMs       Quant3    `json:"display_lag_ms"`        // real display time − planned frame time
 	GPUCPUMaxDiff      float64   `json:"gpu_cpu_max_diff"`      // largest |read-back − CPU reference|, world units
 	MeasuredFrames     uint64    `json:"measured_frames"`       // frames measured from a read-back
-	PresentTimeSource  string    `json:"present_time_source"`
+	PresentTimeSource  string    `json:"present_time_source"`   // the display system's feedback (package present), or "model: ..."
 	BetweenDisplayMs   Quant2    `json:"ms_between_display_change"`
 	UntilDisplayedMs   Quant2    `json:"ms_until_displayed"`
 	DisplayedFrames    uint64    `json:"displayed_frames"`
@@ -83,6 +83,13 @@ type Report struct {
 	PausedFrames       uint64    `json:"paused_frames"` // frames of a pause: counted, not measured
 	GoVersion          string    `json:"go_version"`
 	GLRenderer         string    `json:"gl_renderer"`
+
+	// Where the display times come from (package present): the display
+	// system's own feedback, or the model.
+	PresentModelWhy    string  `json:"present_model_why,omitempty"` // why the display system said nothing, with the model
+	PresentVblankHz    float64 `json:"present_vblank_hz"`           // the display's rate measured from its vblanks (0: none)
+	PresentRoundTripMs float64 `json:"present_round_trip_mean_ms"`  // the software path's round trip after the swap
+	PresentRoundMaxMs  float64 `json:"present_round_trip_max_ms"`
 }
 
 // Quant2, Quant3 and Quant4 are quantile sets.
@@ -260,4 +267,13 @@ func (a *App) reportPresent(r *Report) {
 	r.BetweenDisplayMs = Quant2{ms(p.BetweenDisplayChange.Quantile(0.5)), ms(p.BetweenDisplayChange.Quantile(0.99))}
 	r.UntilDisplayedMs = Quant2{ms(p.UntilDisplayed.Quantile(0.5)), ms(p.UntilDisplayed.Quantile(0.99))}
 	r.DisplayedFrames, r.DroppedFrames, r.RepeatedFrames = p.Displayed, p.Dropped, p.Repeated
+	if src := a.present.src; src != nil {
+		if !src.Measured() {
+			r.PresentModelWhy = a.present.err
+		}
+		r.PresentVblankHz = src.Grid().Hz()
+		if st := src.Stats(); st.RoundTrips > 0 {
+			r.PresentRoundTripMs, r.PresentRoundMaxMs = ms(int64(st.RoundTripTotal)/int64(st.RoundTrips)), ms(int64(st.RoundTripMax))
+		}
+	}
 }

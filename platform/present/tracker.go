@@ -41,6 +41,7 @@ type Tracker struct {
 
 	out        [outSize]Frame
 	outH, outT uint64
+	emitted    uint64 // frames reported, Collected or not
 
 	stats Stats
 }
@@ -187,6 +188,40 @@ func (t *Tracker) emit(f Frame) {
 	}
 	t.out[t.outT%outSize] = f
 	t.outT++
+	t.emitted++
+}
+
+// Unreported is how many swapped frames the display system has not
+// reported yet: frames in flight, not yet on the screen. It does not
+// allocate.
+func (t *Tracker) Unreported() int {
+	for {
+		c, ok := t.ring.pop()
+		if !ok {
+			break
+		}
+		t.complete(c)
+	}
+	return int(t.nSwaps - min(t.emitted, t.nSwaps))
+}
+
+// WaitReported waits until at most n swapped frames are unreported, or
+// for timeout, and returns how long it waited: with n 0 before a frame's
+// work starts, every earlier frame is on the screen (low latency: one
+// frame not yet on the screen, the one about to be drawn). It polls every
+// 100 µs and does not allocate.
+func (t *Tracker) WaitReported(n int, timeout time.Duration) time.Duration {
+	if t.Unreported() <= n {
+		return 0
+	}
+	start := t.now()
+	for t.Unreported() > n {
+		if t.now()-start >= timeout {
+			break
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	return t.now() - start
 }
 
 // Close stops the tracker's thread and closes its connection.

@@ -1,0 +1,265 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/platform/observe"
+)
+
+// presentConfig maps -marker, -framelog and -breakpresent to the app's
+// configuration.
+func presentConfig(o *options, cfg *app.Config) {
+	cfg.Marker = o.marker
+	if o.frameLog != "" {
+		// Room for the whole run at up to 240 Hz (an hour without
+		// -duration); a longer run's tail is counted lost, not kept.
+		d := o.duration
+		if d <= 0 {
+			d = time.Hour
+		}
+		cfg.FrameLog = observe.NewFrameLog(int(d.Seconds()*240) + 1024)
+	}
+	if o.breakPresent {
+		cfg.PresentFault = app.PresentFault{Hold: 20 * time.Millisecond, HoldEvery: time.Second, DropEvery: 10}
+	}
+}
+
+const observeUsage = `usage: tickframe observe [flags] [-- command [args]]
+
+Watches a display from outside the app, as a capture card would: it reads
+the X server's framebuffer (Xvfb's -fbdir file) a few thousand times a
+second and decodes the per-frame marker an app draws with -marker, then
+joins what it saw with the app's -framelog: frames displayed, dropped and
+repeated, frame times and the animation error as a viewer saw them,
+beside the app's own figures for the same frames.
+
+With a command, it starts an Xvfb of its own (its fake CRTC at -fps),
+runs the command there with DISPLAY set and watches until it exits; the
+command is run as given, so give it -marker and -framelog yourself:
+
+  tickframe observe -framelog f.log -- tickframe -marker -framelog f.log -duration 5s -refresh 144
+
+Without one it watches the display -display until -duration, reading -fb.
+
+`
+
+// observeOptions are tickframe observe's flags.
+type observeOptions struct {
+	display, fb, title, frameLog, jsonOut string
+	duration, interval                    time.Duration
+	fps, priority                         int
+	command                               []string
+}
+
+func parseObserveFlags(args []string, out io.Writer) (*observeOptions, error) {
+	o := &observeOptions{}
+	fs := flag.NewFlagSet("tickframe observe", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.display, "display", os.Getenv("DISPLAY"), "the X `display` to watch (without a command)")
+	fs.StringVar(&o.fb, "fb", "", "its framebuffer `FILE` (Xvfb -fbdir DIR: DIR/Xvfb_screen0; without a command)")
+	fs.StringVar(&o.title, "window", "tickframe", "the `title` of the window whose marker is read")
+	fs.StringVar(&o.frameLog, "framelog", "", "the app's frame log `FILE` (its -framelog), read once the watch ends")
+	fs.StringVar(&o.jsonOut, "json", "", "write the report to `FILE`.json as well")
+	fs.DurationVar(&o.duration, "duration", 0, "watch this long (without a command; 0: until SIGINT)")
+	fs.DurationVar(&o.interval, "interval", observe.DefaultInterval, "time between framebuffer reads")
+	fs.IntVar(&o.fps, "fps", 144, "the rate of the Xvfb's fake CRTC (with a command)")
+	fs.IntVar(&o.priority, "priority", observe.DefaultPriority, "SCHED_FIFO `priority` of the polling thread (-1: none)")
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(out, observeUsage)
+			fs.SetOutput(out)
+			fs.PrintDefaults()
+			return nil, err
+		}
+		return nil, usagef("observe: %v (see tickframe observe -h)", err)
+	}
+	o.command = fs.Args()
+	switch {
+	case o.interval < 10*time.Microsecond || o.interval > 500*time.Microsecond:
+		return nil, usagef("observe: -interval %v: out of range [10µs, 500µs] (≥ 2 kHz)", o.interval)
+	case o.fps < 1 || o.fps > 600:
+		return nil, usagef("observe: -fps %d: out of Xvfb's range [1, 600]", o.fps)
+	case o.priority < -1 || o.priority > 99:
+		return nil, usagef("observe: -priority %d: out of range [1, 99] (or -1)", o.priority)
+	case o.duration < 0:
+		return nil, usagef("observe: -duration %v: negative", o.duration)
+	case len(o.command) == 0 && o.fb == "":
+		return nil, usagef("observe: give -fb FILE (the display's framebuffer) or a command to run under an Xvfb of its own")
+	}
+	return o, nil
+}
+
+func observeMain(args []string, stdout, stderr io.Writer) int {
+	o, err := parseObserveFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tickframe %s\n", oneLine(err.Error()))
+		return 2
+	}
+	res, err := observeRun(o, stderr)
+	if err == nil {
+		err = observeReport(o, res, stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tickframe observe: %s\n", oneLine(err.Error()))
+		var ce *commandError
+		if errors.As(err, &ce) {
+			return ce.code
+		}
+		return 1
+	}
+	return 0
+}
+
+// commandError is the observed command's failure: its exit status.
+type commandError struct {
+	err  error
+	code int
+}
+
+func (e *commandError) Error() string { return "the command failed: " + e.err.Error() }
+
+// observed is what one observation saw.
+type observed struct {
+	Result  observe.Result
+	XvfbPID int
+}
+
+// observeRun watches: under an Xvfb of its own while the command runs, or
+// the display given until -duration or a signal.
+func observeRun(o *observeOptions, stderr io.Writer) (*observed, error) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	out := &observed{}
+	display, fb := o.display, o.fb
+	if len(o.command) > 0 {
+		x, err := observe.StartXvfb(observe.XvfbConfig{FPS: o.fps})
+		if err != nil {
+			return nil, err
+		}
+		defer x.Close()
+		display, fb, out.XvfbPID = x.Display, x.FB, x.PID()
+	}
+	s, err := observe.Start(observe.Config{Display: display, FB: fb, Title: o.title, Interval: o.interval, Priority: o.priority})
+	if err != nil {
+		return nil, err
+	}
+	if gerr := s.GridErr(); gerr != nil {
+		fmt.Fprintf(stderr, "tickframe observe: no vblanks from the display (%v): frames are placed at the times they were seen\n", oneLine(gerr.Error()))
+	}
+	var runErr error
+	if len(o.command) > 0 {
+		cmd := exec.CommandContext(ctx, o.command[0], o.command[1:]...)
+		cmd.Env = append(os.Environ(), "DISPLAY="+display)
+		cmd.Stdout, cmd.Stderr = stderr, stderr
+		if err := cmd.Run(); err != nil {
+			code := 1
+			var ee *exec.ExitError
+			if errors.As(err, &ee) && ee.ExitCode() > 0 {
+				code = ee.ExitCode()
+			}
+			runErr = &commandError{err: err, code: code}
+		}
+	} else if o.duration > 0 {
+		select {
+		case <-ctx.Done():
+		case <-time.After(o.duration):
+		}
+	} else {
+		<-ctx.Done()
+	}
+	res, err := s.Stop()
+	out.Result = res
+	return out, errors.Join(runErr, err)
+}
+
+// ObserveReport is tickframe observe's report: the observer's own figures,
+// and, with a frame log, the comparison.
+type ObserveReport struct {
+	Window        [4]int        `json:"window"` // x, y, w, h on the screen
+	VblankSource  string        `json:"vblank_source"`
+	VblankHz      float64       `json:"vblank_hz"`
+	Changes       int           `json:"marker_changes"`
+	Polls         uint64        `json:"polls"`
+	PollGapMs     [3]float64    `json:"poll_gap_ms"` // p50, p99, max: the observer's precision
+	Realtime      bool          `json:"realtime"`
+	RealtimeError string        `json:"realtime_error,omitempty"`
+	Torn          uint64        `json:"torn_polls"`
+	Frames        *FramesReport `json:"frames,omitempty"`
+}
+
+// FramesReport is the join with the app's frame log.
+type FramesReport struct {
+	FirstID      uint64     `json:"first_id"`
+	LastID       uint64     `json:"last_id"`
+	Displayed    [2]uint64  `json:"displayed"` // observer, app
+	Dropped      [2]uint64  `json:"dropped"`
+	Repeated     [2]uint64  `json:"repeated"`
+	AppOnly      uint64     `json:"app_displayed_never_seen"`
+	ObserverOnly uint64     `json:"seen_app_dropped"`
+	OtherVblank  uint64     `json:"other_vblank"`
+	Unmatched    uint64     `json:"unmatched_changes"`
+	FrameTimeMs  [3]float64 `json:"frame_time_ms"`          // p50, p99, max, as seen
+	AnimErrMs    [3]float64 `json:"animation_error_ms"`     // as seen
+	AppAnimErrMs [3]float64 `json:"app_animation_error_ms"` // the app's times, same frames
+}
+
+func msOf(s observe.Summary) [3]float64 {
+	return [3]float64{round(float64(s.P50)/1e6, 3), round(float64(s.P99)/1e6, 3), round(float64(s.Max)/1e6, 3)}
+}
+
+// observeReport prints what was seen and writes -json.
+func observeReport(o *observeOptions, obs *observed, stdout io.Writer) error {
+	res := &obs.Result
+	r := ObserveReport{Window: res.Window, VblankSource: res.VblankSource, Changes: len(res.Changes),
+		Polls: res.Watch.Polls, Realtime: res.Watch.Realtime, RealtimeError: res.Watch.RealtimeErr, Torn: res.Watch.Torn,
+		PollGapMs: [3]float64{round(float64(res.Watch.GapP50)/1e6, 3), round(float64(res.Watch.GapP99)/1e6, 3), round(float64(res.Watch.GapMax)/1e6, 3)}}
+	if res.Period > 0 {
+		r.VblankHz = round(1e9/float64(res.Period), 3)
+	}
+	fmt.Fprintf(stdout, "observer: window %v, %d marker changes in %d polls (gap p50 %.3f p99 %.3f max %.3f ms, real-time %v), vblanks %q at %.3f Hz\n",
+		r.Window, r.Changes, r.Polls, r.PollGapMs[0], r.PollGapMs[1], r.PollGapMs[2], r.Realtime, r.VblankSource, r.VblankHz)
+	if o.frameLog != "" {
+		log, err := observe.ReadFrameLog(o.frameLog)
+		if err != nil {
+			return err
+		}
+		a := observe.Analyze(res.Changes, log, res.Grid, res.Period)
+		f := &FramesReport{FirstID: a.FirstID, LastID: a.LastID,
+			Displayed: [2]uint64{a.Displayed, a.AppDisplayed}, Dropped: [2]uint64{a.Dropped, a.AppDropped},
+			Repeated: [2]uint64{a.Repeated, a.AppRepeated}, AppOnly: a.AppOnly, ObserverOnly: a.ObserverOnly,
+			OtherVblank: a.OtherVblank, Unmatched: a.Unmatched, FrameTimeMs: msOf(a.FrameTime),
+			AnimErrMs: msOf(a.AnimErr), AppAnimErrMs: msOf(a.AppAnimErr)}
+		r.Frames = f
+		fmt.Fprintf(stdout, "frames %d-%d        observer   app\n", f.FirstID, f.LastID)
+		fmt.Fprintf(stdout, "  displayed        %8d %5d\n  dropped          %8d %5d\n  repeated         %8d %5d\n",
+			f.Displayed[0], f.Displayed[1], f.Dropped[0], f.Dropped[1], f.Repeated[0], f.Repeated[1])
+		fmt.Fprintf(stdout, "  animation error p50/p99/max ms: observer %.3f/%.3f/%.3f, app %.3f/%.3f/%.3f\n",
+			f.AnimErrMs[0], f.AnimErrMs[1], f.AnimErrMs[2], f.AppAnimErrMs[0], f.AppAnimErrMs[1], f.AppAnimErrMs[2])
+		fmt.Fprintf(stdout, "  frame time as seen p50/p99/max ms: %.3f/%.3f/%.3f\n", f.FrameTimeMs[0], f.FrameTimeMs[1], f.FrameTimeMs[2])
+		fmt.Fprintf(stdout, "  app counted displayed, never seen: %d; seen, app counted dropped: %d; other vblank: %d; unmatched changes: %d\n",
+			f.AppOnly, f.ObserverOnly, f.OtherVblank, f.Unmatched)
+	}
+	if o.jsonOut == "" {
+		return nil
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(o.jsonOut, append(data, '\n'), 0o644)
+}

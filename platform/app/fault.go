@@ -1,0 +1,104 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/simthread"
+)
+
+// PresentFault breaks the present path on purpose, so that tests can see
+// that what measures it (the app's figures and an outside observer) notices.
+// Its zero value breaks nothing.
+type PresentFault struct {
+	// Hold, if above 0, holds a swap back by Hold once every HoldEvery (0
+	// means a second): the frame reaches the screen late.
+	Hold, HoldEvery time.Duration
+	// DropEvery, if above 0, follows every DropEvery-th frame at once by
+	// the next, without waiting for the vblank: the next replaces it
+	// before its vblank, and it is never shown.
+	DropEvery int
+}
+
+// Validate reports a setting out of range.
+func (f PresentFault) Validate() error {
+	if f.Hold < 0 || f.HoldEvery < 0 || f.DropEvery < 0 || f.Hold > time.Second {
+		return fmt.Errorf("app: present fault %+v out of range", f)
+	}
+	return nil
+}
+
+// fault carries out a PresentFault on the render thread.
+type fault struct {
+	cfg      PresentFault
+	nextHold time.Duration // when the next swap is held back
+	frames   uint64
+	again    bool          // the next frame replaces this one: no pacing
+	lastAt   time.Duration // the last frame's display time
+	Holds    uint64
+	Drops    uint64
+}
+
+// skipPacing reports whether the frame about to start follows a dropped
+// one at once, for the same display time, and counts the frame.
+func (f *fault) skipPacing() (at time.Duration, skip bool) {
+	if f.again {
+		f.again = false
+		return f.lastAt, true
+	}
+	return 0, false
+}
+
+// paced records a frame's display time and decides whether the next
+// frame is to replace it.
+func (f *fault) paced(at time.Duration) {
+	f.lastAt = at
+	f.frames++
+	if f.cfg.DropEvery > 0 && f.frames%uint64(f.cfg.DropEvery) == 0 {
+		f.again = true
+		f.Drops++
+	}
+}
+
+// hold holds the swap back when it is due.
+func (f *fault) hold(ctx context.Context, clock simthread.Clock) {
+	if f.cfg.Hold <= 0 {
+		return
+	}
+	now := clock.Now()
+	if f.nextHold == 0 {
+		f.nextHold = now + f.every()
+		return
+	}
+	if now < f.nextHold {
+		return
+	}
+	f.nextHold += f.every()
+	f.Holds++
+	clock.SleepUntil(ctx, now+f.cfg.Hold)
+}
+
+func (f *fault) every() time.Duration {
+	if f.cfg.HoldEvery > 0 {
+		return f.cfg.HoldEvery
+	}
+	return time.Second
+}
+
+// simOf is what the frame log says a frame shows: its displayed simulated
+// time and timeline segment, ok for the frames the meter measures (past
+// its warm-up, not paused, not across a discontinuity, not clamped early),
+// as interp.Meter does.
+func simOf(plan *interp.Plan, rate int, metered bool) simShown {
+	if !plan.Ready || plan.Paused || rate <= 0 || plan.Prev == nil || plan.Next == nil {
+		return simShown{}
+	}
+	r := float64(rate)
+	segPrev := plan.Prev.Time.Seconds() - float64(plan.Prev.Tick)/r
+	segNext := plan.Next.Time.Seconds() - float64(plan.Next.Tick)/r
+	return simShown{at: plan.SimTick / r, seg: segNext,
+		ok: metered && math.Abs(segPrev-segNext) < 1e-6 && plan.Clamp != interp.Early}
+}
