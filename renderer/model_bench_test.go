@@ -195,4 +195,3 @@ func TestMaterialFrameDoesNotAllocate(t *testing.T) {
 		return ferr
 	})
 }
-
