@@ -8,7 +8,7 @@ FUZZTIME ?= 60s
 BENCH    ?= .
 WITH_DISPLAY := .ci/with-display
 
-.PHONY: all deps build run test bench verify stress fuzz clean
+.PHONY: all deps build run test test-windows bench verify stress fuzz clean
 
 all: build
 
@@ -36,8 +36,16 @@ run: build
 test: deps
 	$(GO) mod tidy -diff || { echo "make test: go.mod or go.sum is not tidy: run go mod tidy" >&2; exit 1; }
 	$(GO) vet ./...
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc $(GO) vet ./...
+	GOOS=darwin CGO_ENABLED=0 $(GO) vet $$(.ci/darwin/packages.sh)
 	$(WITH_DISPLAY) $(GO) test -race -shuffle=on -p 1 ./...
 	$(GO) test -race -cpu 1,2,4 -run 'Concurrent' ./sync/...
+	.ci/windows/test.sh core
+
+# The whole suite cross-built for Windows and run under Wine, then the demo
+# (docs/platforms.md): a few minutes more than make test's part of it.
+test-windows: deps
+	.ci/windows/test.sh
 
 bench: deps
 	$(WITH_DISPLAY) $(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./...

@@ -62,14 +62,15 @@ func TestRealClockDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// SleepUntil must sleep in the kernel on a waitable timer, and never
+// SleepUntil must sleep in the kernel (a waitable timer; under Wine
+// NtDelayExecution), and never
 // return before its deadline.
-func TestKernelSleepOnWaitableTimer(t *testing.T) {
+func TestKernelSleepNeverEarly(t *testing.T) {
 	c := NewRealClock(0)
 	for range 20 {
 		start := c.Now()
 		if !kernelSleep(2 * time.Millisecond) {
-			t.Fatal("no waitable timer")
+			t.Fatal("no kernel sleep")
 		}
 		if d := c.Now() - start; d < 2*time.Millisecond-100*time.Microsecond {
 			t.Fatalf("a 2 ms sleep took %v", d)
@@ -81,5 +82,18 @@ func TestKernelSleepOnWaitableTimer(t *testing.T) {
 		if now := c.Now(); now < deadline {
 			t.Fatalf("woke at %v, before the deadline %v", now, deadline)
 		}
+	}
+}
+
+// Under Wine the sleep is NtDelayExecution's, in the host kernel; elsewhere
+// a waitable timer's.
+func TestSleepMethod(t *testing.T) {
+	if underWine {
+		t.Log("under Wine: NtDelayExecution")
+	}
+	before := len(waitables)
+	kernelSleep(time.Millisecond)
+	if after := len(waitables); underWine && after != before || !underWine && after == 0 {
+		t.Fatalf("waitable timers in the pool: %d before a sleep, %d after (under Wine: %v)", before, after, underWine)
 	}
 }

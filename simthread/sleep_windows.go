@@ -14,6 +14,12 @@ import (
 // the next timer interrupt (up to 15.6 ms later); SleepUntil's spin takes
 // the rest. Where the flag is refused (older Windows), the timer is an
 // ordinary one and sleeps are as coarse as the interrupt timer.
+//
+// Under Wine a waitable timer is the wineserver's, which fires in whole
+// milliseconds after a round trip to it (2 ms sleeps woke 1.2 ms late at
+// the median, see docs/platforms.md), while Wine's NtDelayExecution
+// sleeps in the host kernel (0.11 ms): there the thread sleeps with
+// NtDelayExecution instead.
 const (
 	createWaitableTimerHighResolution = 0x2
 	timerAllAccess                    = 0x1f0003
@@ -22,6 +28,10 @@ const (
 var (
 	procCreateWaitableTimerExW = kernel32.NewProc("CreateWaitableTimerExW")
 	procSetWaitableTimer       = kernel32.NewProc("SetWaitableTimer")
+	ntdll                      = windows.NewLazySystemDLL("ntdll.dll")
+	procNtDelayExecution       = ntdll.NewProc("NtDelayExecution")
+	// underWine: only Wine's ntdll exports wine_get_version.
+	underWine = ntdll.NewProc("wine_get_version").Find() == nil
 )
 
 // waitables recycles timer handles, as timers recycles Go timers: a
@@ -39,6 +49,12 @@ func newWaitable() windows.Handle {
 // kernelSleep blocks the calling thread on a waitable timer for d and
 // reports that it did (false: no timer could be made or set).
 func kernelSleep(d time.Duration) bool {
+	// Negative: relative, in 100 ns units; never 0, which returns at once.
+	due := -max(int64(d/100), 1)
+	if underWine {
+		r, _, _ := syscall.SyscallN(procNtDelayExecution.Addr(), 0, uintptr(unsafe.Pointer(&due)))
+		return r == 0 // STATUS_SUCCESS
+	}
 	var h windows.Handle
 	select {
 	case h = <-waitables:
@@ -47,8 +63,6 @@ func kernelSleep(d time.Duration) bool {
 			return false
 		}
 	}
-	// Negative: relative, in 100 ns units; never 0, which fires at once.
-	due := -max(int64(d/100), 1)
 	ok, _, _ := syscall.SyscallN(procSetWaitableTimer.Addr(), uintptr(h), uintptr(unsafe.Pointer(&due)), 0, 0, 0, 0)
 	if ok != 0 {
 		ok = 1

@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/tickframe/tickframe/platform/sched"
+	"github.com/tickframe/tickframe/simthread"
 )
 
 // Report is the timing report of a run (-report FILE.json), the same for
@@ -78,7 +79,7 @@ type Report struct {
 	GOMAXPROCS         Procs     `json:"gomaxprocs"`
 	ThreadPriority     Priority  `json:"thread_priority"` // what the critical threads asked for and got
 	Headroom           int       `json:"headroom"`        // Ps kept idle above demand (-1: GOMAXPROCS left alone)
-	BackgroundNice     int       `json:"background_nice"` // nice of the process's other threads (-1: left alone)
+	BackgroundNice     int       `json:"background_nice"` // nice of the process's other threads (-1: left alone, or not Linux)
 	RenicedThreads     int       `json:"reniced_threads"`
 	PausedFrames       uint64    `json:"paused_frames"` // frames of a pause: counted, not measured
 	GoVersion          string    `json:"go_version"`
@@ -90,6 +91,13 @@ type Report struct {
 	PresentVblankHz    float64 `json:"present_vblank_hz"`           // the display's rate measured from its vblanks (0: none)
 	PresentRoundTripMs float64 `json:"present_round_trip_mean_ms"`  // the software path's round trip after the swap
 	PresentRoundMaxMs  float64 `json:"present_round_trip_max_ms"`
+
+	// BackgroundPriority is background_nice in the platform's own terms
+	// (nice 10, THREAD_PRIORITY_BELOW_NORMAL); absent: none moved.
+	BackgroundPriority string `json:"background_priority,omitempty"`
+	// ClockSource is the clock all times come from: clock_monotonic, qpc
+	// (Windows), mach_absolute_time (macOS).
+	ClockSource string `json:"clock_source"`
 }
 
 // Quant2, Quant3 and Quant4 are quantile sets.
@@ -110,6 +118,11 @@ type Procs struct {
 type Priority struct {
 	Sim    sched.ThreadPriority `json:"sim"`
 	Render sched.ThreadPriority `json:"render"`
+	// SimNative and RenderNative are what the platform's own interface
+	// read back where the fields above do not say it (Windows' thread
+	// priority level and MMCSS, macOS's QoS class): sched.Native.
+	SimNative    string `json:"sim_native,omitempty"`
+	RenderNative string `json:"render_native,omitempty"`
 }
 
 // AlphaStat summarises the interpolation factor.
@@ -231,6 +244,12 @@ func (a *App) reportSteady(r *Report) {
 	r.GOMAXPROCS = Procs{sr.ProcsStart, sr.ProcsEnd, sr.ProcsMax}
 	r.ThreadPriority = Priority{Sim: sr.Sim, Render: sr.Render}
 	r.Headroom, r.BackgroundNice, r.RenicedThreads = sr.Config.Headroom, sr.BackgroundNice, sr.Reniced
+	r.BackgroundPriority = sched.BackgroundPriority(sr.BackgroundNice)
+	if runtime.GOOS != "linux" {
+		r.BackgroundNice = -1 // a nice value is Linux's; background_priority says what was done
+	}
+	r.ClockSource = simthread.ClockSource()
+	r.ThreadPriority.SimNative, r.ThreadPriority.RenderNative = sched.Native(sr.Sim.TID), sched.Native(sr.Render.TID)
 }
 
 // reportMeter fills in the animation error: the drawn figures from the

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Prepares the Wine prefix that the Windows tests run in and prints its
+# path: a 64-bit prefix (created once, about 15 s), and in its system32 the
+# ProcessPrng shim (processprng.c) built afresh with mingw-w64, since Go
+# 1.24+ binaries need bcryptprimitives.dll!ProcessPrng at start-up and Wine
+# 8 has no such DLL. The prefix lives in TICKFRAME_WINEPREFIX, by default
+# under the user's cache directory; nothing here touches ~/.wine.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+for tool in wine wineserver x86_64-w64-mingw32-gcc; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "windows: $tool is missing: run make deps (Debian: wine wine64 gcc-mingw-w64-x86-64)" >&2
+		exit 1
+	fi
+done
+prefix=${TICKFRAME_WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/tickframe/wine-$(id -u)}
+export WINEPREFIX=$prefix WINEARCH=win64 WINEDEBUG=-all
+# No Mono or Gecko: they would be downloaded, and nothing here needs them.
+export WINEDLLOVERRIDES="mscoree,mshtml="
+mkdir -p "$(dirname "$prefix")"
+if [ ! -f "$prefix/system.reg" ] || [ ! -d "$prefix/drive_c/windows/system32" ]; then
+	rm -rf "$prefix"
+	wine wineboot -i >/dev/null 2>&1 || true
+	wineserver -w
+	if [ ! -d "$prefix/drive_c/windows/system32" ]; then
+		echo "windows: wineboot did not create the prefix $prefix" >&2
+		exit 1
+	fi
+fi
+dll=$prefix/drive_c/windows/system32/bcryptprimitives.dll
+x86_64-w64-mingw32-gcc -O2 -shared -s -o "$dll.new" "$here/processprng.c" "$here/processprng.def" -lbcrypt
+mv "$dll.new" "$dll"
+echo "$prefix"

@@ -1,0 +1,21 @@
+/*
+ * bcryptprimitives.dll for Wine 8, which has none: Go 1.24 and later read
+ * their random numbers with ProcessPrng from it at start-up, and exit
+ * without. This one forwards to BCryptGenRandom (bcrypt.dll, which Wine
+ * has) with the system's preferred generator. Built and installed into the
+ * Wine prefix by .ci/windows/test.sh, never shipped.
+ */
+#include <windows.h>
+#include <bcrypt.h>
+
+BOOL WINAPI ProcessPrng(PBYTE data, SIZE_T len)
+{
+	while (len > 0) {
+		ULONG n = len > 0x40000000 ? 0x40000000 : (ULONG)len;
+		if (!BCRYPT_SUCCESS(BCryptGenRandom(NULL, data, n, BCRYPT_USE_SYSTEM_PREFERRED_RNG)))
+			return FALSE;
+		data += n;
+		len -= n;
+	}
+	return TRUE;
+}
