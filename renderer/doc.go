@@ -22,12 +22,20 @@
 // attributes offset to its range (OpenGL 4.1 has no base instance). A
 // frame then costs a few GL calls per group, not per body.
 //
-// Materials follow glTF's metallic-roughness model: a base colour factor
-// (linear RGBA), an optional base colour texture (sRGB, mipmapped,
-// trilinear and anisotropic), metallic and roughness, lit in linear light
-// by a sun and a sky hemisphere (shaders/surface.glsl) and encoded to sRGB
-// in the shader. A body's Color tints it. A material may bring its own
-// fragment shader against the documented Surface interface.
+// Materials follow glTF's metallic-roughness model with what glTF assets
+// use (Material): base colour factor and texture, vertex colours,
+// metallic-roughness, normal (tangent space), occlusion and emissive
+// textures, each with its sampler, UV set and UV transform, the base
+// colour and emissive ones sRGB and the others linear; alpha modes OPAQUE,
+// MASK and BLEND (blended parts drawn after the opaque ones, back to
+// front); double-sided surfaces. Each material's values are a std140
+// uniform block in one buffer, bound per draw call, its textures on units
+// 0 to 4 with GL sampler objects. The surface is lit in linear light by a
+// sun and a sky hemisphere (shaders/surface.glsl) and encoded to sRGB in
+// the shader. A body's Color tints it. A material may bring its own
+// fragment shader against the documented Surface interface. AddModel
+// registers a glTF model as one mesh; AddNodeMeshes as a mesh per node,
+// for animation.
 //
 // The snapshot buffers all keep storage for as many bodies as the largest
 // snapshot in use: the interpolation pass fetches the older snapshot's

@@ -1,8 +1,9 @@
-// Package gltf loads a subset of glTF 2.0 models into plain Go values a
-// renderer can upload: triangle meshes with positions, normals and one UV
-// set, metallic-roughness materials with a base color texture, and the node
-// tree flattened into one world transform per mesh. It knows nothing of
-// OpenGL. It also writes models (see Builder), for tests and tools.
+// Package gltf loads glTF 2.0 models into plain Go values a renderer can
+// upload: triangle meshes with their vertex attributes, metallic-roughness
+// materials with their textures and samplers, the node tree flattened
+// into one world transform per mesh, and node animations with a sampler
+// that poses the tree at any time. It knows nothing of OpenGL. It also
+// writes models (see Builder), for tests and tools.
 //
 // # Supported
 //
@@ -12,30 +13,41 @@
 //     URIs; Load never reads outside the model's directory), or, for
 //     images, stored in a bufferView.
 //   - Images: PNG and JPEG, recognised by their content.
-//   - Vertex data: POSITION (float VEC3), NORMAL (float VEC3) and TEXCOORD_0
-//     (float VEC2, or normalized unsigned byte or short VEC2), with any
-//     bufferView byteStride and accessor byteOffset.
+//   - Vertex data: POSITION (float VEC3), NORMAL (float VEC3), TANGENT
+//     (float VEC4), TEXCOORD_0 and TEXCOORD_1 (float, or normalized
+//     unsigned byte or short VEC2), COLOR_0 (float, or normalized unsigned
+//     byte or short, VEC3 or VEC4), with any bufferView byteStride and
+//     accessor byteOffset.
 //   - Indices of every width (unsigned byte, short and int); a primitive
 //     without indices gets 0, 1, …, n-1.
 //   - Primitive mode TRIANGLES.
 //   - Missing normals: flat normals are computed, as the specification
-//     requires, by giving every triangle its own three vertices.
+//     requires, by giving every triangle its own three vertices (the other
+//     attributes follow). Missing tangents are left to the renderer
+//     (renderer.Tangents).
 //   - Nodes with a matrix or translation, rotation and scale, composed down
 //     the tree of the scene named by "scene" (else scene 0, else every root
 //     node). A node that instances a mesh several times yields one Mesh per
 //     instance; the instances share their vertex and index slices.
-//   - Materials: pbrMetallicRoughness baseColorFactor, baseColorTexture,
-//     metallicFactor and roughnessFactor, with glTF's defaults.
+//   - Materials: pbrMetallicRoughness (baseColorFactor and -Texture,
+//     metallicFactor, roughnessFactor, metallicRoughnessTexture),
+//     normalTexture with its scale, occlusionTexture with its strength,
+//     emissiveFactor and emissiveTexture, alphaMode (OPAQUE, MASK with
+//     alphaCutoff, BLEND), doubleSided, with glTF's defaults; each
+//     texture's sampler (filters and wrap modes), texCoord 0 or 1, and the
+//     extensions KHR_texture_transform and KHR_materials_emissive_strength.
+//   - Animations of node translation, rotation and scale, with LINEAR
+//     (slerp on the shorter arc for rotations), STEP and CUBICSPLINE
+//     samplers over float keyframes (Animation.Sample, Model.WorldPose).
 //
 // # Ignored
 //
-// These do not make Decode fail; the model is drawn without them: texture
-// samplers (a renderer should use glTF's default, repeat wrapping with
-// linear mipmapped filtering), metallicRoughnessTexture, normal, occlusion
-// and emissive textures and factors, alphaMode, alphaCutoff, doubleSided,
-// vertex colors (COLOR_0), tangents, TEXCOORD_1 and higher, JOINTS_n and
-// WEIGHTS_n, cameras, animations, and every extension that is used but not
-// listed in extensionsRequired.
+// These do not make Decode fail; the model is drawn without them, and
+// Model.Ignored names those the file holds: cameras, TEXCOORD_2 and
+// higher, COLOR_1 and higher, JOINTS_n and WEIGHTS_n without a skin, and
+// every extension that is used but not listed in extensionsRequired (for
+// example KHR_lights_punctual, KHR_materials_*). Animation channels
+// without a target node are skipped, as the specification says.
 //
 // # Refused
 //
@@ -44,10 +56,11 @@
 // subset: an asset.version or asset.minVersion other than 2.x / 2.0, any
 // entry of extensionsRequired (KHR_draco_mesh_compression,
 // EXT_meshopt_compression, KHR_texture_basisu, KHR_mesh_quantization, …),
-// skins and skinned nodes, morph targets, sparse accessors, accessors
-// without a bufferView, primitive modes other than TRIANGLES, a base color
-// texture that uses a UV set other than TEXCOORD_0, image formats other than
-// PNG and JPEG, and URIs with a scheme other than data:.
+// skins and skinned nodes, morph targets and animations of their weights,
+// keyframes that are not floats, sparse accessors, accessors without a
+// bufferView, primitive modes other than TRIANGLES, a texture that uses a
+// UV set past TEXCOORD_1, image formats other than PNG and JPEG, and URIs
+// with a scheme other than data:.
 //
 // # Damaged input
 //
