@@ -159,8 +159,18 @@ func Hermite(p0, v0, p1, v1 mgl32.Vec3, dt, t float32) mgl32.Vec3 {
 // draws 4.84 m half-way; its residual is 0.106); the lerp stays on the
 // segment between them. On a pair that passes, the cubic is within
 // ⅛·|v1 − v0|·dt + 0.003·(|v0| + |v1|)·dt of the segment: the
-// excursion of a body under the constant acceleration (v1 − v0)/dt. The
-// shader's hermiteConsistent computes the same in float32.
+// excursion of a body under the constant acceleration (v1 − v0)/dt.
+//
+// What it cannot see is a contact that leaves numbers a smooth path could
+// have too: a world that puts a body onto the wall it reached (the
+// contact point, the velocity reflected) rather than where the bounce
+// would have taken it in the rest of the step publishes, for some
+// fractions of the step, a pair that reads as a hard deceleration, whose
+// cubic passes the wall by up to a quarter of a step's normal travel.
+// Reflect the distance travelled past the wall (times the restitution),
+// as examples/bounce does, and the pair is a true bounce, which the tests
+// above catch. The shader's hermiteConsistent computes the same in
+// float32.
 func Consistent(d, v0, v1 mgl32.Vec3, dt float32) bool {
 	var cc float32
 	for k := range 3 {
