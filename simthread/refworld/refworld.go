@@ -11,7 +11,10 @@
 // and spins about SpinAxis at SpinRate, fast enough to turn more than half
 // a turn per tick at 30 Hz (SpinRotation(t) is its exact orientation), so
 // that an interpolation that takes the shorter arc shows it turning
-// backwards. The other bodies are integrated with a
+// backwards. A world made with NewWithBouncer has a third at BounceBody:
+// the bouncer, a ball bouncing elastically on a floor (BouncePosition,
+// BounceVelocity), whose velocity reverses within a tick at each bounce.
+// The other bodies are integrated with a
 // semi-implicit Euler step in float64, each pulled towards the column by a
 // spring of its own stiffness, which gives stable elliptical orbits, and
 // each spinning at its own angular velocity.
@@ -75,6 +78,68 @@ func SpinRotation(t float64) mgl64.Quat {
 	// The angle modulo a turn, so that float64 keeps its precision after
 	// hours of 126 rad/s.
 	return mgl64.QuatRotate(math.Mod(SpinRate*t, 2*math.Pi), SpinAxis)
+}
+
+// The bouncer (NewWithBouncer): a ball dropped from BounceDrop above the
+// floor at BounceFloor, bouncing off it elastically for ever, standing at
+// BounceX, BounceZ. Between bounces it falls freely (a parabola); at each
+// bounce its velocity reverses at once, at instants that fall anywhere
+// within a tick, so that a pair of snapshots across one carries velocities
+// that do not explain its motion: the case interpolation must not draw
+// past the floor.
+const (
+	// BounceBody is the bouncer's index.
+	BounceBody = 2
+	// BounceFloor is the height of the bouncer's centre at a bounce: its
+	// floor, which nothing drawn of it may pass.
+	BounceFloor = 0.5
+	// BounceDrop is the height of its apex above BounceFloor, in metres.
+	BounceDrop = 2.0
+	// BounceGravity is its acceleration, m/s².
+	BounceGravity = 9.81
+	BounceX       = 5.0
+	BounceZ       = 5.0
+	BounceScale   = 0.5
+)
+
+// BouncePeriod is the time between two bounces, in seconds: 1.28 s, which
+// no tick rate of verify's matrix divides, so that the bounces fall at
+// every fraction of a tick.
+var BouncePeriod = 2 * math.Sqrt(2*BounceDrop/BounceGravity)
+
+// BounceSpeed is the bouncer's speed at a bounce, m/s (6.3).
+var BounceSpeed = math.Sqrt(2 * BounceGravity * BounceDrop)
+
+// BounceColor is the bouncer's colour: magenta.
+const BounceColor uint32 = 0xFFC020E0
+
+// bouncePhase returns the time since the bouncer's last apex, in
+// [−BouncePeriod/2, BouncePeriod/2): negative before the apex of its
+// arc, positive after (t = 0 is an apex).
+func bouncePhase(t float64) float64 {
+	p := math.Mod(t+BouncePeriod/2, BouncePeriod)
+	if p < 0 {
+		p += BouncePeriod
+	}
+	return p - BouncePeriod/2
+}
+
+// BouncePosition returns the bouncer's exact position at simulated time t
+// seconds: at its apex at t = 0, bouncing at t = (k + ½)·BouncePeriod.
+func BouncePosition(t float64) mgl64.Vec3 {
+	p := bouncePhase(t)
+	return mgl64.Vec3{BounceX, BounceFloor + BounceDrop - 0.5*BounceGravity*p*p, BounceZ}
+}
+
+// BounceVelocity returns the bouncer's exact velocity at simulated time
+// t (at a bounce itself, the velocity after it).
+func BounceVelocity(t float64) mgl64.Vec3 {
+	return mgl64.Vec3{0, -BounceGravity * bouncePhase(t), 0}
+}
+
+// LastBounce returns the instant of the last bounce at or before t.
+func LastBounce(t float64) float64 {
+	return math.Floor((t-BouncePeriod/2)/BouncePeriod)*BouncePeriod + BouncePeriod/2
 }
 
 // RefColor is the reference body's colour: a saturated orange that no other
@@ -150,6 +215,26 @@ func NewWithSpinner(n int, seed uint64) (*World, error) {
 	w.spin[i], w.k[i] = SpinAxis.Mul(SpinRate), 0
 	w.start[i] = state{pos: w.pos[i], rot: w.rot[i]}
 	w.scale[i], w.color[i] = SpinScale, SpinColor
+	w.refresh()
+	return w, nil
+}
+
+// NewWithBouncer returns the world NewWithSpinner returns, but for body
+// BounceBody, which is the bouncer (n ≥ 3).
+func NewWithBouncer(n int, seed uint64) (*World, error) {
+	if n < BounceBody+1 {
+		return nil, fmt.Errorf("refworld: %d bodies, the bouncer needs %d", n, BounceBody+1)
+	}
+	w, err := NewWithSpinner(n, seed)
+	if err != nil {
+		return nil, err
+	}
+	i := BounceBody
+	w.swarm = BounceBody + 1
+	w.pos[i], w.vel[i], w.rot[i] = BouncePosition(0), BounceVelocity(0), mgl64.QuatIdent()
+	w.spin[i], w.k[i] = mgl64.Vec3{}, 0
+	w.start[i] = state{pos: w.pos[i], vel: w.vel[i], rot: w.rot[i]}
+	w.scale[i], w.color[i] = BounceScale, BounceColor
 	w.refresh()
 	return w, nil
 }
@@ -247,6 +332,9 @@ func (w *World) Step(tick uint64, dt float64, inputs []simthread.Input) {
 	w.rot[0] = RefRotation(w.time)
 	if w.swarm > SpinBody {
 		w.rot[SpinBody] = SpinRotation(w.time)
+	}
+	if w.swarm > BounceBody {
+		w.pos[BounceBody], w.vel[BounceBody] = BouncePosition(w.time), BounceVelocity(w.time)
 	}
 	// The swarm, in plain float64 arithmetic: mathgl's value-type methods
 	// made a step cost 230 ns per body here, this 35 (BenchmarkTick).
