@@ -24,9 +24,18 @@
 //  2. OS priority for the critical threads (Critical). The calling
 //     goroutine is locked to its OS thread, which is registered as
 //     critical and asked for nice Config.CriticalNice (−10). That needs
-//     CAP_SYS_NICE or an RLIMIT_NICE allowing it (root has both);
-//     without it the thread keeps its nice value, and ThreadPriority
-//     says "denied". Nothing else depends on it.
+//     CAP_SYS_NICE or an RLIMIT_NICE allowing it (root has both).
+//     Denied, it is asked of a broker, as desktop programs (SDL,
+//     PipeWire) get theirs (Config.Broker): the xdg desktop portal's
+//     Realtime interface on the session bus, then RealtimeKit on the
+//     system bus, whose polkit rules decide; Config.BrokerRT asks the
+//     broker for real-time scheduling too, after the process's
+//     RLIMIT_RTTIME is lowered within the broker's RTTimeUSecMax, and a
+//     SIGXCPU (a real-time thread ran half of it without blocking) makes
+//     the brokered threads ordinary again. ThreadPriority says "raised",
+//     "rtkit" or "portal" only as the kernel reads the grant back, and
+//     "denied" (with each broker's answer) otherwise. Nothing else
+//     depends on it.
 //  3. Lower priority for the busy rest (Config.BackgroundNice). Any
 //     thread may lower its own priority, so this needs no privilege:
 //     every Config.SweepEvery the governor moves each thread of the
@@ -72,6 +81,14 @@
 //
 // Go runs a function on a thread of its own at BackgroundNice, for work an
 // application knows to be background (asset decoding, path finding).
+// CriticalThread and BackgroundThread register a thread Go did not create
+// (a C library's, by its thread id) to be raised or moved.
+//
+// On the software path (llvmpipe, Xvfb, VNC) a frame reaches the
+// framebuffer only when the X server gets a CPU to copy it:
+// FindDisplayServer finds its process (the display socket's peer), and
+// WatchDisplayServer reads its wait for a CPU from the kernel's schedstat,
+// for reports. docs/scheduling.md says what was measured.
 //
 // Scheduling latency (/sched/latencies:seconds) is read with Latency.
 //

@@ -97,10 +97,12 @@ func TestSweepLeavesForeignThreadsAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	start := time.Now()
+	deadline := start.Add(10 * time.Second)
 	for time.Now().Before(deadline) && g.Stats().Reniced < busy {
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
+	t.Logf("%d threads moved after %v of sweeps", g.Stats().Reniced, time.Since(start).Round(10*time.Millisecond))
 	time.Sleep(time.Second) // twenty more sweeps
 	if st := g.Stats(); st.Reniced == 0 {
 		t.Errorf("the sweeps moved none of the busy goroutines' threads (%+v): the test shows nothing", st)
