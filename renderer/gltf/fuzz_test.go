@@ -37,6 +37,22 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add(js)
 	f.Add(mustGLB(f, &tri))
+	// Every material feature, vertex attribute and interpolation.
+	var full gltf.Builder
+	p := boxPrimitive(full.AddMaterial(fullMaterial()))
+	p.UVs1 = p.UVs
+	for range p.Positions {
+		p.Colors = append(p.Colors, mgl32.Vec4{0.5, 0.25, 1, 1})
+		p.Tangents = append(p.Tangents, mgl32.Vec4{1, 0, 0, 1})
+	}
+	box := full.AddNode(gltf.Node{Mesh: full.AddMesh("box", p)})
+	full.AddAnimation(gltf.Animation{Channels: []gltf.Channel{
+		{Node: box, Path: gltf.Translation, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, 2, 3}},
+		{Node: box, Path: gltf.Rotation, Interp: gltf.InterpStep, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, 0, 1, 0, 0}},
+		{Node: box, Path: gltf.Scale, Interp: gltf.InterpCubicSpline, Times: []float32{0, 2},
+			Values: []float32{0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 2, 2, 0, 0, 0}},
+	}})
+	f.Add(mustGLB(f, &full))
 
 	decode := func(t *testing.T, data []byte) {
 		m, err := gltf.Decode(data, "fuzz.glb", nil)
@@ -48,6 +64,17 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		checkModel(t, m)
+		// Every animation samples into finite poses.
+		pose := make([]gltf.TRS, len(m.Nodes))
+		world := make([]mgl32.Mat4, len(m.Nodes))
+		for i := range m.Animations {
+			a := &m.Animations[i]
+			for _, at := range []float32{a.Start - 1, (a.Start + a.End) / 2, a.End + 1} {
+				m.RestPose(pose)
+				a.Sample(at, pose)
+				m.WorldPose(pose, world)
+			}
+		}
 		m.Bake()
 		checkModel(t, m)
 	}

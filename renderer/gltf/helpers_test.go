@@ -227,6 +227,10 @@ func checkModel(t testing.TB, m *gltf.Model) {
 			t.Fatalf("mesh %d: %d normals for %d positions", i, len(me.Normals), n)
 		case me.UVs != nil && len(me.UVs) != n:
 			t.Fatalf("mesh %d: %d UVs for %d positions", i, len(me.UVs), n)
+		case me.UVs1 != nil && len(me.UVs1) != n, me.Colors != nil && len(me.Colors) != n, me.Tangents != nil && len(me.Tangents) != n:
+			t.Fatalf("mesh %d: %d second UVs, %d colours, %d tangents for %d positions", i, len(me.UVs1), len(me.Colors), len(me.Tangents), n)
+		case me.NodeIndex < 0 || me.NodeIndex >= len(m.Nodes):
+			t.Fatalf("mesh %d: node %d of %d", i, me.NodeIndex, len(m.Nodes))
 		case len(me.Indices)%3 != 0:
 			t.Fatalf("mesh %d: %d indices", i, len(me.Indices))
 		case me.Material < -1 || me.Material >= len(m.Materials):
@@ -251,6 +255,20 @@ func checkModel(t testing.TB, m *gltf.Model) {
 	for i, mat := range m.Materials {
 		if !finite(mat.BaseColor[:]...) || !finite(mat.Metallic, mat.Roughness) {
 			t.Fatalf("material %d: %+v", i, mat)
+		}
+	}
+	for i, a := range m.Animations {
+		for j, c := range a.Channels {
+			n := 3
+			if c.Path == gltf.Rotation {
+				n = 4
+			}
+			if c.Interp == gltf.InterpCubicSpline {
+				n *= 3
+			}
+			if c.Node < 0 || c.Node >= len(m.Nodes) || m.Nodes[c.Node].HasMatrix || len(c.Times) == 0 || len(c.Values) != n*len(c.Times) {
+				t.Fatalf("animation %d channel %d: node %d of %d, %d times, %d values", i, j, c.Node, len(m.Nodes), len(c.Times), len(c.Values))
+			}
 		}
 	}
 	if !finite(m.Bounds.Min[:]...) || !finite(m.Bounds.Max[:]...) {
