@@ -318,3 +318,26 @@ func TestBrokerAbsent(t *testing.T) {
 		t.Fatalf("%+v, want denied, and why neither broker granted it", tp)
 	}
 }
+
+// What is asked of a broker for real time, by configuration and what the
+// kernel said.
+func TestBrokerRTPriority(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		tp   ThreadPriority
+		cfg  Config
+		want int
+	}{
+		{"nothing asked", ThreadPriority{}, Config{}, 0},
+		{"kernel denied CriticalRT", ThreadPriority{RT: "denied"}, Config{CriticalRT: 7}, 7},
+		{"kernel granted", ThreadPriority{RT: "set", RTPriority: 7}, Config{CriticalRT: 7}, 0},
+		{"BrokerRT alone", ThreadPriority{}, Config{BrokerRT: 10}, 10},
+		{"BrokerRT over CriticalRT", ThreadPriority{RT: "denied"}, Config{CriticalRT: 7, BrokerRT: 3}, 3},
+		{"none for this thread", ThreadPriority{RT: "denied"}, Config{CriticalRT: 7, BrokerRT: -1}, 0},
+		{"brokers off", ThreadPriority{RT: "denied"}, Config{CriticalRT: 7, Broker: -1}, 0},
+	} {
+		if got := brokerRTPriority(&c.tp, c.cfg); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+}
