@@ -10,15 +10,13 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
-	"runtime"
-	rpprof "runtime/pprof"
-	"runtime/trace"
 	"syscall"
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/platform/sched"
+	"github.com/tickframe/tickframe/renderer/gltf"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
 	"github.com/tickframe/tickframe/simthread/refworld"
@@ -27,8 +25,9 @@ import (
 // worldName names the reference world in recordings.
 const worldName = "refworld"
 
-// demo runs the demo with o. Whatever happens after the flags are checked,
-// every file asked for is written before it returns.
+// demo runs the demo with o on app.Run, the path every app takes.
+// Whatever happens after the flags are checked, every file asked for is
+// written before it returns.
 func demo(o *options, stdout, stderr io.Writer) (err error) {
 	var rec *record.Log
 	if o.replay != "" {
@@ -40,69 +39,26 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-
 	// SIGINT and SIGTERM end the run like closing the window does. A
 	// second one, once this returns, kills the process as usual.
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
-
-	// Files are closed in reverse order of opening, on every path out.
-	// If the app never started (no display, no OpenGL 4.1 core, a shader
-	// the driver refuses), nothing ran: the profiles begun before it are
-	// removed, so that a failed start leaves no files, as a bad flag does.
+	// The demo's own services stop in reverse order of starting, on
+	// every path out; app.Run writes the files.
 	var closers []func() error
-	var early []string // files created before the app started
-	opened := false
 	defer func() {
 		for i := len(closers) - 1; i >= 0; i-- {
 			if cerr := closers[i](); cerr != nil && err == nil {
 				err = cerr
 			}
 		}
-		if !opened {
-			for _, path := range early {
-				os.Remove(path)
-			}
-		}
 	}()
-	// A panic below (GLFW turns some driver errors into panics) becomes
-	// an error, so that the deferred writes still happen.
+	// A panic below becomes an error, so that the deferred stops happen.
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error: %v", p)
 		}
 	}()
-
-	if o.cpuProfile != "" {
-		f, err := os.Create(o.cpuProfile)
-		if err != nil {
-			return err
-		}
-		early = append(early, o.cpuProfile)
-		if err := rpprof.StartCPUProfile(f); err != nil {
-			f.Close()
-			return fmt.Errorf("-cpuprofile: %v", err)
-		}
-		closers = append(closers, func() error {
-			rpprof.StopCPUProfile()
-			return f.Close()
-		})
-	}
-	if o.tracePath != "" {
-		f, err := os.Create(o.tracePath)
-		if err != nil {
-			return err
-		}
-		early = append(early, o.tracePath)
-		if err := trace.Start(f); err != nil {
-			f.Close()
-			return fmt.Errorf("-trace: %v", err)
-		}
-		closers = append(closers, func() error {
-			trace.Stop()
-			return f.Close()
-		})
-	}
 	if o.pprofAddr != "" {
 		stop, err := servePprof(o.pprofAddr, stderr)
 		if err != nil {
@@ -114,7 +70,6 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 		l := startLoad(ctx, o.stress, o.gcPressureMB)
 		closers = append(closers, func() error { l.stop(); return nil })
 	}
-
 	world, err := refworld.New(o.bodies, o.seed)
 	if err != nil {
 		return err
@@ -126,6 +81,29 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 	if o.stepCost > 0 {
 		w = &costlyWorld{World: world, cost: o.stepCost}
 	}
+	cfg := appConfig(o, simConfig(o, rec), model)
+	presentConfig(o, &cfg)
+	cfg.Finish = func(a *app.App, r *app.Report, runErr error) error {
+		// The world has stopped: it may be read here.
+		r.Stress, r.StepCostMs, r.GCPressureMBs = o.stress, round(float64(o.stepCost)/1e6, 4), o.gcPressureMB
+		var errs []error
+		if cfg.FrameLog != nil {
+			errs = append(errs, cfg.FrameLog.WriteFile(o.frameLog))
+		}
+		if o.record != "" {
+			errs = append(errs, saveRecording(o, a.Sim(), world))
+		}
+		if rec != nil && runErr == nil {
+			errs = append(errs, checkReplay(rec, a.Sim(), world, stdout))
+		}
+		return errors.Join(errs...)
+	}
+	return app.Run(ctx, cfg, w)
+}
+
+// simConfig is the simulation's configuration for o, replaying rec if
+// set.
+func simConfig(o *options, rec *record.Log) simthread.Config {
 	simCfg := simthread.Config{
 		Timing: simthread.Timing{Rate: o.hz, MaxSteps: o.maxSteps, MaxDelta: o.maxDelta, Overload: o.overload},
 		InitSnapshot: func(s *simthread.Snapshot) {
@@ -140,12 +118,16 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 		rc := rec.ReplayConfig()
 		simCfg.Replay, simCfg.StopAfter, simCfg.CheckpointEvery = rc.Replay, rc.StopAfter, rc.CheckpointEvery
 	}
+	return simCfg
+}
 
+// appConfig is the app's configuration for o.
+func appConfig(o *options, simCfg simthread.Config, model *gltf.Model) app.Config {
 	spin := o.spin
 	if spin == 0 {
 		spin = -1 // app: none
 	}
-	a, err := app.New(app.Config{
+	return app.Config{
 		Title:                "tickframe",
 		Width:                o.width,
 		Height:               o.height,
@@ -161,54 +143,18 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 		Motion:               o.motion,
 		Duration:             o.duration,
 		Screenshot:           o.screenshot,
+		Report:               o.report,
+		Plot:                 o.plot,
+		CPUProfile:           o.cpuProfile,
+		Trace:                o.tracePath,
+		MemProfile:           o.memProfile,
 		HideHUD:              !o.hud,
 		KeepRunningUnfocused: !o.focusPause,
 		Input:                inputFor,
 		Truth:                refworld.RefPosition,
 		TruthSpeed:           refworld.RefSpeed,
 		Scene:                modelScene(model),
-	}, w)
-	if err != nil {
-		return err
 	}
-	opened = true
-	defer a.Close()
-
-	runErr := func() (err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				err = fmt.Errorf("internal error: %v", p)
-			}
-		}()
-		return a.Run(ctx)
-	}()
-
-	// Everything below runs whatever Run returned: the world has stopped,
-	// so it may be read here.
-	var errs []error
-	errs = append(errs, runErr)
-	if o.report != "" || o.plot != "" {
-		r := buildReport(a, o)
-		if o.report != "" {
-			errs = append(errs, writeReport(o.report, r))
-		}
-		if o.plot != "" {
-			errs = append(errs, writePlot(o.plot, a, r))
-		}
-	}
-	if o.record != "" {
-		errs = append(errs, saveRecording(o, a.Sim(), world))
-	}
-	if rec != nil && runErr == nil {
-		errs = append(errs, checkReplay(rec, a.Sim(), world, stdout))
-	}
-	if o.memProfile != "" {
-		errs = append(errs, writeHeapProfile(o.memProfile))
-	}
-	if o.screenshot != "" && runErr == nil {
-		fmt.Fprintf(stderr, "tickframe: last frame saved to %s\n", o.screenshot)
-	}
-	return errors.Join(nonNil(errs)...)
 }
 
 // schedConfig maps -headroom, -bgnice, -critnice, -critslice and -critrt
@@ -326,19 +272,6 @@ func checkReplay(rec *record.Log, sim *simthread.Sim, world *refworld.World, std
 	fmt.Fprintf(stdout, "tickframe: replay matches the recording: %d inputs, %d checkpoints, final tick %d, state hash %016x\n",
 		len(rec.Inputs), len(rec.Checkpoints), rec.FinalTick, rec.FinalHash)
 	return nil
-}
-
-func writeHeapProfile(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	runtime.GC() // up-to-date statistics
-	if err := rpprof.WriteHeapProfile(f); err != nil {
-		f.Close()
-		return fmt.Errorf("-memprofile: %v", err)
-	}
-	return f.Close()
 }
 
 // servePprof serves net/http/pprof on addr until the returned function is

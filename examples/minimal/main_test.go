@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,4 +116,101 @@ func vividPixels(img image.Image) int {
 		}
 	}
 	return n
+}
+
+// build builds the example into a temporary directory and returns the
+// binary's path.
+func build(t *testing.T) string {
+	t.Helper()
+	gotool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal("no go command in PATH to build the example with")
+	}
+	bin := filepath.Join(t.TempDir(), "minimal")
+	if out, err := exec.Command(gotool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestBadValuesExitTwoBeforeAWindow runs the example with values that
+// cannot run and no display at all: each must exit 2 with one line naming
+// the problem. Had the app tried to open its window first, it would have
+// failed on the missing display instead, with status 1.
+func TestBadValuesExitTwoBeforeAWindow(t *testing.T) {
+	bin := build(t)
+	missing := filepath.Join(t.TempDir(), "no", "such", "dir")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-width", "0"}, "window size 0x720"},
+		{[]string{"-height", "0"}, "window size 1280x0"},
+		{[]string{"-width", "20000"}, "window size"},
+		{[]string{"-screenshot", filepath.Join(missing, "x.png")}, "does not exist"},
+		{[]string{"-report", filepath.Join(missing, "r.json")}, "does not exist"},
+		{[]string{"-plot", filepath.Join(missing, "p.png")}, "does not exist"},
+		{[]string{"-cpuprofile", filepath.Join(missing, "cpu.pprof")}, "does not exist"},
+		{[]string{"-report", t.TempDir()}, "is a directory"},
+		{[]string{"-screenshot", "last.jpg"}, ".png"},
+		{[]string{"-motion", "cubic"}, "motion"},
+	} {
+		cmd := exec.Command(bin, tc.args...)
+		cmd.Env = append(os.Environ(), "DISPLAY=", "WAYLAND_DISPLAY=")
+		out, err := cmd.CombinedOutput()
+		code := -1
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		msg := string(out)
+		if code != 2 || strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, "minimal: ") || !strings.Contains(msg, tc.want) {
+			t.Errorf("%v: exit %d, output %q; want 2 and one line \"minimal: ...%s...\"", tc.args, code, msg, tc.want)
+		}
+	}
+}
+
+// TestReport runs the example, unchanged, with -report: the template
+// writes the standard timing report, with the demo's keys.
+func TestReport(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
+	}
+	bin := build(t)
+	rep := filepath.Join(t.TempDir(), "r.json")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, bin, "-duration", "3s", "-refresh", "60", "-report", rep).CombinedOutput(); err != nil {
+		t.Fatalf("minimal -report: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r map[string]any
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatalf("report: %v\n%s", err, data)
+	}
+	for _, key := range []string{"duration_s", "sim_hz", "refresh_hz", "refresh_source", "ticks", "frames", "tick_rate_hz",
+		"fps", "frame_interval_ms", "tick_lateness_ms", "ticks_per_frame_hist", "alpha", "snapshot_age_ms",
+		"gc_cycles", "allocs_per_frame", "missed_vblanks", "present_time_source", "sched_latency_ms", "gomaxprocs",
+		"motion_mode", "latency_mode", "bodies", "go_version", "gl_renderer"} {
+		if _, ok := r[key]; !ok {
+			t.Errorf("report lacks %q", key)
+		}
+	}
+	// The figures are the run's: 3 s of a 120 Hz simulation (which
+	// keeps its rate whatever the frames do), twelve cubes, frames drawn.
+	if hz, _ := r["sim_hz"].(float64); hz != 120 {
+		t.Errorf("sim_hz %v, want 120", r["sim_hz"])
+	}
+	d, _ := r["duration_s"].(float64)
+	if ticks, _ := r["ticks"].(float64); d < 3 || d > 4 || math.Abs(ticks-120*d) > 12 {
+		t.Errorf("%v ticks in %v s, want 3 s or a little more at 120 Hz", r["ticks"], r["duration_s"])
+	}
+	if f, _ := r["frames"].(float64); f < 10 || f > 61*d {
+		t.Errorf("%v frames in %v s on a 60 Hz display", r["frames"], d)
+	}
+	if b, _ := r["bodies"].(float64); b != cubes {
+		t.Errorf("bodies %v, want %d", r["bodies"], cubes)
+	}
 }

@@ -15,15 +15,10 @@ package main
 //go:generate go run ./internal/genmodel -o assets
 
 import (
-	"context"
 	"embed"
-	"flag"
 	"fmt"
 	"math"
-	"os"
-	"os/signal"
 	"slices"
-	"syscall"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
@@ -172,27 +167,12 @@ func scene(r *renderer.Renderer) error {
 }
 
 func main() {
-	cfg := app.Config{Title: "tickframe: walker", Input: input, Scene: scene, HideHUD: true,
-		MouseLook: true, CaptureCursor: true, NoMouseCamera: true}
-	app.Flags(flag.CommandLine, &cfg) // -duration, -screenshot, -refresh, -hz, ...
-	flag.Parse()
 	w := &walker{pitch: -0.3}
-	if err := run(cfg, w); err != nil {
-		fmt.Fprintln(os.Stderr, "walker:", err)
-		os.Exit(1)
-	}
-	// Run has stopped the simulation: the world is ours to read again.
-	fmt.Printf("walker: walked %.2f m, to (%.2f, %.2f)\n", w.walked, w.x, w.z)
-}
-
-// run is app.Main's work, keeping the world to report on.
-func run(cfg app.Config, w *walker) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	a, err := app.New(cfg, w)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	return a.Run(ctx)
+	app.Main(app.Config{Title: "tickframe: walker", Input: input, Scene: scene, HideHUD: true,
+		MouseLook: true, CaptureCursor: true, NoMouseCamera: true,
+		Finish: func(*app.App, *app.Report, error) error {
+			// Run has stopped the simulation: the world is ours to read again.
+			fmt.Printf("walker: walked %.2f m, to (%.2f, %.2f)\n", w.walked, w.x, w.z)
+			return nil
+		}}, w)
 }

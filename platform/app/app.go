@@ -32,7 +32,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"runtime/pprof"
@@ -87,8 +86,25 @@ type Config struct {
 	Motion interp.MotionMode
 	// Duration, if above 0, ends Run that long after the first frame.
 	Duration time.Duration
-	// Screenshot, if set, is where Run saves the last frame as a PNG.
+	// Screenshot, if set, is where Run saves the last frame as a PNG
+	// (its name must end in .png).
 	Screenshot string
+	// Report, if set, is where the package-level Run writes the timing
+	// report (App.Report) as JSON once the run ends, whatever ended it;
+	// Plot where it plots the frame intervals and the animation error
+	// (.png or .svg).
+	Report, Plot string
+	// CPUProfile and Trace, if set, are where the package-level Run
+	// writes a CPU profile and a runtime/trace of the run; MemProfile
+	// where it writes a heap profile at its end. A run whose window never
+	// opened leaves none of them.
+	CPUProfile, Trace, MemProfile string
+	// Finish, if set, is called by the package-level Run once the
+	// simulation has stopped, with the report it is about to write and
+	// the error the run ended with (nil after a clean stop): the world
+	// may be read again, the report given more figures, the app's own
+	// files written. Its error is joined to Run's.
+	Finish func(a *App, r *Report, runErr error) error
 	// ScreenshotDir is where F12 saves screenshots, named after Title
 	// ("Falling Cubes": falling-cubes-<unix ms>.png); "" means the
 	// working directory.
@@ -281,28 +297,6 @@ func (cfg Config) Pipeline() interp.PipelineConfig {
 		pc.Reference = &interp.Reference{Body: 0, Truth: cfg.Truth, Speed: cfg.TruthSpeed}
 	}
 	return pc
-}
-
-// Validate reports the first setting out of range, without opening
-// anything.
-func (cfg Config) Validate() error {
-	switch {
-	case cfg.Refresh != 0 && !(cfg.Refresh >= 1 && cfg.Refresh <= platform.MaxRefresh):
-		return fmt.Errorf("app: refresh rate %v Hz out of range [1, %d] (or 0 for the display's)", cfg.Refresh, platform.MaxRefresh)
-	case cfg.Duration < 0:
-		return fmt.Errorf("app: negative duration %v", cfg.Duration)
-	case cfg.Delay < 0:
-		return fmt.Errorf("app: negative render delay %v", cfg.Delay)
-	case cfg.Width < 0 || cfg.Height < 0 || cfg.Width > 16384 || cfg.Height > 16384:
-		return fmt.Errorf("app: window size %dx%d out of range", cfg.Width, cfg.Height)
-	}
-	if err := cfg.Sched.Validate(); err != nil {
-		return fmt.Errorf("app: %w", err)
-	}
-	if err := cfg.Keys.Validate(); err != nil {
-		return err
-	}
-	return cfg.Sim.Timing.Validate()
 }
 
 // Config returns the configuration the App was made with.

@@ -10,14 +10,19 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 
+	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// Flags registers the flags every tickframe app wants on fs, bound to cfg:
-// -duration, -screenshot, -refresh, -fullscreen, -width and -height, and
-// -hz for the simulation's rate. Values are checked by Config.Validate.
+// Flags registers the flags every tickframe app has on fs, bound to cfg:
+// -duration, -screenshot, -refresh, -fullscreen, -width and -height, -hz
+// for the simulation's rate, -motion and -latency; -report and -plot for
+// the timing report; -cpuprofile, -memprofile and -trace. Their defaults
+// are cfg's. Values are checked by Config.Validate. ParseFlags (and so
+// Main) also registers -hud (HUDFlag).
 func Flags(fs *flag.FlagSet, cfg *Config) {
 	if cfg.Width == 0 && cfg.Height == 0 {
 		cfg.Width, cfg.Height = 1280, 720
@@ -29,21 +34,86 @@ func Flags(fs *flag.FlagSet, cfg *Config) {
 	fs.IntVar(&cfg.Width, "width", cfg.Width, "window width")
 	fs.IntVar(&cfg.Height, "height", cfg.Height, "window height")
 	cfg.Sim.Rate = cfg.Sim.WithDefaults().Rate
-	fs.Func("hz", "simulation `rate` in ticks per second (default "+strconv.Itoa(cfg.Sim.Rate)+")", func(s string) error {
-		hz, err := strconv.Atoi(s)
-		if err != nil || hz < 1 || hz > simthread.MaxRate {
-			return fmt.Errorf("want a whole number of ticks per second in [1, %d]", simthread.MaxRate)
+	intFlag(fs, &cfg.Sim.Rate, "hz", "simulation `rate` in ticks per second", 1, simthread.MaxRate)
+	fs.Func("motion", "`mode` of motion between snapshots: lerp, hermite (with the velocities) or extrapolate (no render delay) (default "+cfg.Motion.String()+")", func(s string) (err error) {
+		cfg.Motion, err = interp.ParseMotion(s)
+		return err
+	})
+	fs.Func("latency", "`mode`: low (frames just in time, one in flight) or throughput (a vblank ahead) (default "+cfg.Latency.String()+")", func(s string) (err error) {
+		cfg.Latency, err = ParseLatency(s)
+		return err
+	})
+	fs.StringVar(&cfg.Report, "report", cfg.Report, "write the timing report to `FILE`.json on exit")
+	fs.StringVar(&cfg.Plot, "plot", cfg.Plot, "plot frame intervals and animation error to `FILE`.png or .svg on exit")
+	fs.StringVar(&cfg.CPUProfile, "cpuprofile", cfg.CPUProfile, "write a CPU profile to `FILE`")
+	fs.StringVar(&cfg.MemProfile, "memprofile", cfg.MemProfile, "write a heap profile to `FILE` on exit")
+	fs.StringVar(&cfg.Trace, "trace", cfg.Trace, "write a runtime/trace to `FILE`")
+}
+
+// intFlag registers an integer flag that refuses values outside [lo, hi].
+func intFlag(fs *flag.FlagSet, p *int, name, usage string, lo, hi int) {
+	usage += " (default " + strconv.Itoa(*p) + ")"
+	fs.Func(name, usage, func(s string) error {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < lo || v > hi {
+			return fmt.Errorf("want a whole number in [%d, %d]", lo, hi)
 		}
-		cfg.Sim.Rate = hz
+		*p = v
 		return nil
 	})
 }
 
-// Main is the whole of main for a simple app: it parses the command line
-// with Flags, runs world with cfg until the window is closed, Esc is
-// pressed, cfg.Duration has passed or SIGINT or SIGTERM arrives, and exits:
-// 0 after a clean stop, 1 with a one-line error, 2 on a bad flag. It must
-// be called from main's goroutine.
+// HUDFlag registers -hud on fs, bound to the inverse of cfg.HideHUD.
+func HUDFlag(fs *flag.FlagSet, cfg *Config) {
+	fs.Var((*hudFlag)(&cfg.HideHUD), "hud", "show the timing HUD (H toggles it)")
+}
+
+// hudFlag is -hud, the inverse of Config.HideHUD.
+type hudFlag bool
+
+func (h *hudFlag) String() string {
+	if h == nil {
+		return "true"
+	}
+	return strconv.FormatBool(!bool(*h))
+}
+func (h *hudFlag) IsBoolFlag() bool { return true }
+func (h *hudFlag) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	*h = hudFlag(!v)
+	return err
+}
+
+// ParseFlags parses args (without the program's name) into cfg with
+// Flags and HUDFlag. A bad flag, value or stray argument is a *ConfigError; -h
+// writes the flags to usage and returns flag.ErrHelp.
+func ParseFlags(args []string, cfg *Config, usage io.Writer) error {
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	Flags(fs, cfg)
+	HUDFlag(fs, cfg)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(usage)
+			fs.PrintDefaults()
+			return err
+		}
+		return &ConfigError{err}
+	}
+	if fs.NArg() > 0 {
+		return configErrorf("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+// Main is the whole of main for an app: it parses the command line with
+// Flags, runs world with cfg (Run) until the window is closed, Esc is
+// pressed, cfg.Duration has passed or SIGINT or SIGTERM arrives, and
+// exits: 0 after a clean stop, 2 with a one-line error on a bad flag or
+// setting (before any window opens), 1 with a one-line error on a failure
+// at run time. cfg.Finish may read the world after the run. It must be
+// called from main's goroutine.
 func Main(cfg Config, world simthread.World) {
 	os.Exit(run(os.Args, os.Stderr, cfg, world))
 }
@@ -51,36 +121,20 @@ func Main(cfg Config, world simthread.World) {
 // run is Main without the exit.
 func run(args []string, stderr io.Writer, cfg Config, world simthread.World) int {
 	name := filepath.Base(args[0])
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	Flags(fs, &cfg)
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
-			return 0
-		}
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		return 2
+	err := ParseFlags(args[1:], &cfg, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", name, fs.Arg(0))
-		return 2
-	}
-	if err := cfg.Validate(); err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		return 2
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	a, err := New(cfg, world)
 	if err == nil {
-		err = a.Run(ctx)
-		a.Close()
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		err = Run(ctx, cfg, world)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		return 1
+		fmt.Fprintf(stderr, "%s: %s\n", name, oneLine(err.Error()))
 	}
-	return 0
+	return ExitCode(err)
 }
+
+// oneLine folds a message onto one line: joined errors, a driver's log.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,145 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"runtime/trace"
+
+	"github.com/tickframe/tickframe/simthread"
+)
+
+// Run runs world with cfg, as Main does without the flags and the exit:
+// it validates cfg (a bad value is a *ConfigError, before any window
+// opens), starts the profiles asked for, opens the app, runs it until the
+// window is closed, Esc is pressed, cfg.Duration has passed or ctx is
+// done, then calls cfg.Finish and writes the report, the plot and the
+// heap profile asked for. Every file asked for is written on every path
+// out once the window has opened; if it never opened, none is left. The
+// world may be read again once Run returns. Run must be called on the
+// main goroutine and never exits the process; ExitCode maps its error to
+// an exit status.
+func Run(ctx context.Context, cfg Config, world simthread.World) (err error) {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	prof, err := startProfiles(&cfg)
+	if err != nil {
+		return err
+	}
+	opened := false
+	defer func() { err = firstErr(err, prof.stop(opened)) }()
+	a, err := New(cfg, world)
+	if err != nil {
+		return err
+	}
+	opened = true
+	defer a.Close()
+	runErr := a.runRecovered(ctx)
+	errs := []error{runErr}
+	r := a.Report()
+	if cfg.Finish != nil {
+		errs = append(errs, cfg.Finish(a, r, runErr))
+	}
+	if cfg.Report != "" {
+		errs = append(errs, r.WriteFile(cfg.Report))
+	}
+	if cfg.Plot != "" {
+		errs = append(errs, a.WritePlot(cfg.Plot, r))
+	}
+	if cfg.MemProfile != "" {
+		errs = append(errs, writeHeapProfile(cfg.MemProfile))
+	}
+	if cfg.Screenshot != "" && runErr == nil {
+		fmt.Fprintf(os.Stderr, "%s: last frame saved to %s\n", a.shots.name, cfg.Screenshot)
+	}
+	return errors.Join(errs...)
+}
+
+// runRecovered is a.Run with a panic (GLFW turns some driver errors into
+// panics) turned into an error, so that the files are still written.
+func (a *App) runRecovered(ctx context.Context) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error: %v", p)
+		}
+	}()
+	return a.Run(ctx)
+}
+
+func firstErr(err, other error) error {
+	if err != nil {
+		return err
+	}
+	return other
+}
+
+// profiles are the CPU profile and the trace of a run.
+type profiles struct {
+	stops []func() error // in the order started
+	files []string
+}
+
+// startProfiles starts the CPU profile and the trace cfg asks for.
+func startProfiles(cfg *Config) (*profiles, error) {
+	p := &profiles{}
+	for _, f := range [...]struct {
+		path  string
+		start func(io.Writer) error
+		stop  func()
+	}{
+		{cfg.CPUProfile, pprof.StartCPUProfile, pprof.StopCPUProfile},
+		{cfg.Trace, trace.Start, trace.Stop},
+	} {
+		if f.path == "" {
+			continue
+		}
+		file, err := os.Create(f.path)
+		if err != nil {
+			p.stop(false)
+			return nil, err
+		}
+		p.files = append(p.files, f.path)
+		if err := f.start(file); err != nil {
+			file.Close()
+			p.stop(false)
+			return nil, fmt.Errorf("app: %s: %v", f.path, err)
+		}
+		stop := f.stop
+		p.stops = append(p.stops, func() error { stop(); return file.Close() })
+	}
+	return p, nil
+}
+
+// stop stops the profiles, last started first, and removes their files
+// unless the app opened (nothing ran).
+func (p *profiles) stop(opened bool) error {
+	var err error
+	for i := len(p.stops) - 1; i >= 0; i-- {
+		err = firstErr(err, p.stops[i]())
+	}
+	p.stops = nil
+	if !opened {
+		for _, f := range p.files {
+			os.Remove(f)
+		}
+	}
+	return err
+}
+
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC() // up-to-date statistics
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("app: heap profile %s: %v", path, err)
+	}
+	return f.Close()
+}

@@ -1,0 +1,101 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/tickframe/tickframe/internal/outfile"
+	"github.com/tickframe/tickframe/platform"
+)
+
+// ConfigError is a configuration that cannot run: a bad flag or setting,
+// an output file that cannot be written. Main exits 2 on it, 1 on any
+// other error.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+func configErrorf(format string, args ...any) error {
+	return &ConfigError{fmt.Errorf(format, args...)}
+}
+
+// ExitCode is the exit status for an error of Run: 0 for none, 2 for a
+// ConfigError, 1 for any other.
+func ExitCode(err error) int {
+	var ce *ConfigError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ce):
+		return 2
+	}
+	return 1
+}
+
+// maxWindow is the largest window side platform opens.
+const maxWindow = 16384
+
+// Validate reports the first setting out of range, or output file that
+// cannot be written, without opening a window: every error it returns is
+// a *ConfigError. Each output path is checked by creating and removing a
+// temporary file beside it.
+func (cfg Config) Validate() error {
+	switch {
+	case cfg.Refresh != 0 && !(cfg.Refresh >= 1 && cfg.Refresh <= platform.MaxRefresh):
+		return configErrorf("app: refresh rate %v Hz out of range [1, %d] (or 0 for the display's)", cfg.Refresh, platform.MaxRefresh)
+	case cfg.Duration < 0:
+		return configErrorf("app: negative duration %v", cfg.Duration)
+	case cfg.Delay < 0:
+		return configErrorf("app: negative render delay %v", cfg.Delay)
+	case !(cfg.Width == 0 && cfg.Height == 0) && (cfg.Width < 1 || cfg.Height < 1 || cfg.Width > maxWindow || cfg.Height > maxWindow):
+		return configErrorf("app: window size %dx%d out of range [1, %d] (or 0x0 for 1280x720)", cfg.Width, cfg.Height, maxWindow)
+	}
+	if err := cfg.Sched.Validate(); err != nil {
+		return configErrorf("app: %w", err)
+	}
+	if err := cfg.Keys.Validate(); err != nil {
+		return &ConfigError{err}
+	}
+	if err := cfg.Sim.Timing.Validate(); err != nil {
+		return &ConfigError{err}
+	}
+	return cfg.validateOutputs()
+}
+
+// validateOutputs checks the output files: their extensions, that no two
+// are the same file, and that each can be written.
+func (cfg Config) validateOutputs() error {
+	if cfg.Screenshot != "" && strings.ToLower(filepath.Ext(cfg.Screenshot)) != ".png" {
+		return configErrorf("app: -screenshot %s: want a .png file", cfg.Screenshot)
+	}
+	if ext := strings.ToLower(filepath.Ext(cfg.Plot)); cfg.Plot != "" && ext != ".png" && ext != ".svg" {
+		return configErrorf("app: -plot %s: want a .png or .svg file", cfg.Plot)
+	}
+	// Named by the flags that set them (Flags).
+	seen := map[string]string{}
+	for _, f := range [...]struct{ flag, path string }{
+		{"screenshot", cfg.Screenshot}, {"report", cfg.Report}, {"plot", cfg.Plot},
+		{"cpuprofile", cfg.CPUProfile}, {"trace", cfg.Trace}, {"memprofile", cfg.MemProfile},
+	} {
+		if f.path == "" {
+			continue
+		}
+		abs, _ := filepath.Abs(f.path)
+		if other, dup := seen[abs]; dup {
+			return configErrorf("app: -%s and -%s both write %s", other, f.flag, f.path)
+		}
+		seen[abs] = f.flag
+		if err := outfile.CheckWritable(f.path); err != nil {
+			return configErrorf("app: -%s %s: %v", f.flag, f.path, err)
+		}
+	}
+	if cfg.ScreenshotDir != "" {
+		if err := outfile.CheckWritable(filepath.Join(cfg.ScreenshotDir, "screenshot.png")); err != nil {
+			return configErrorf("app: screenshot directory %s: %v", cfg.ScreenshotDir, err)
+		}
+	}
+	return nil
+}
