@@ -3,8 +3,12 @@ package simthread
 import (
 	"context"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
 )
 
 func TestClockSourceIsQPC(t *testing.T) {
@@ -95,5 +99,45 @@ func TestSleepMethod(t *testing.T) {
 	kernelSleep(time.Millisecond)
 	if after := len(waitables); underWine && after != before || !underWine && after == 0 {
 		t.Fatalf("waitable timers in the pool: %d before a sleep, %d after (under Wine: %v)", before, after, underWine)
+	}
+}
+
+// BenchmarkSleepLateness measures how late a 2 ms sleep returns, on QPC,
+// for each way Windows can sleep a thread: the high-resolution waitable
+// timer, NtDelayExecution (Sleep's), a Go timer, and RealClock.SleepUntil
+// with its default spin. Under Wine it shows why kernelSleep uses
+// NtDelayExecution there (docs/platforms.md).
+func BenchmarkSleepLateness(b *testing.B) {
+	const d = 2 * time.Millisecond
+	c := NewRealClock(DefaultSpin)
+	h := newWaitable()
+	defer windows.CloseHandle(h)
+	for _, m := range []struct {
+		name  string
+		sleep func()
+	}{
+		{"method=waitable", func() {
+			due := -int64(d / 100)
+			syscall.SyscallN(procSetWaitableTimer.Addr(), uintptr(h), uintptr(unsafe.Pointer(&due)), 0, 0, 0, 0)
+			windows.WaitForSingleObject(h, windows.INFINITE)
+		}},
+		{"method=ntdelay", func() {
+			due := -int64(d / 100)
+			syscall.SyscallN(procNtDelayExecution.Addr(), 0, uintptr(unsafe.Pointer(&due)))
+		}},
+		{"method=gotimer", func() { time.Sleep(d) }},
+		{"method=sleepuntil", func() { c.SleepUntil(context.Background(), c.Now()+d) }},
+	} {
+		b.Run(m.name, func(b *testing.B) {
+			late := make([]time.Duration, 0, b.N)
+			for b.Loop() {
+				t0 := c.Now()
+				m.sleep()
+				late = append(late, c.Now()-t0-d)
+			}
+			slices.Sort(late)
+			b.ReportMetric(float64(late[len(late)/2].Microseconds()), "p50-late-µs")
+			b.ReportMetric(float64(late[len(late)*99/100].Microseconds()), "p99-late-µs")
+		})
 	}
 }

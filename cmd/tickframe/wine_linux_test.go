@@ -14,9 +14,10 @@ import (
 	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
-// wineArgs is the run both systems make: the small window, an emulated
-// 144 Hz display and the default 120 Hz simulation, for 8 s.
-var wineArgs = withSmall("-refresh", "144", "-duration", "8s", "-report", "r.json", "-screenshot", "s.png")
+// wineArgs is the run the Windows targets name: 320×240, 64
+// bodies, an emulated 144 Hz display and the default 120 Hz simulation,
+// for 10 s.
+var wineArgs = withSmall("-bodies", "64", "-refresh", "144", "-duration", "10s", "-report", "r.json", "-screenshot", "s.png")
 
 // TestWindowsDemoUnderWine cross-builds the demo for Windows with mingw-w64,
 // runs it under Wine on this display and checks what it wrote against what
