@@ -47,6 +47,7 @@ type HUD struct {
 
 	lines     [HUDLines][]byte
 	nlines    int
+	caption   [][]byte // SetCaption's, drawn after the lines
 	graph     [HUDGraphLen]float32 // frame intervals, ms
 	head      int
 	filled    int
@@ -145,6 +146,30 @@ func (h *HUD) Highlight(i int) {
 // SetLines sets how many lines are drawn.
 func (h *HUD) SetLines(n int) { h.nlines = min(max(n, 0), HUDLines) }
 
+// HUDCaptionLines is how many caption lines SetCaption keeps.
+const HUDCaptionLines = 4
+
+// SetCaption sets lines of text drawn after the numbered lines, whatever
+// SetLines says: what an app shows all along (a viewer's model name and
+// counts) beside the lines it rebuilds. It keeps the first
+// HUDCaptionLines lines, each cut at HUDLineLen; no lines clears it. It
+// copies the text (it allocates; call it at start-up, not per frame).
+func (h *HUD) SetCaption(lines ...string) {
+	h.caption = h.caption[:0]
+	for _, l := range lines[:min(len(lines), HUDCaptionLines)] {
+		h.caption = append(h.caption, []byte(l[:min(len(l), HUDLineLen)]))
+	}
+}
+
+// row returns the text of drawn row i, the lines then the caption, and
+// whether it is highlighted.
+func (h *HUD) row(i int) ([]byte, bool) {
+	if i < h.nlines {
+		return h.lines[i], h.highlight[i]
+	}
+	return h.caption[i-h.nlines], false
+}
+
 // AddFrame adds one frame interval to the graph.
 func (h *HUD) AddFrame(intervalMs float32) {
 	h.graph[h.head] = intervalMs
@@ -175,22 +200,27 @@ func (h *HUD) quad(x0, y0, x1, y1, u0, v0, u1, v1 float32, c [4]uint8) {
 func (h *HUD) build() (textStart, lineStart int) {
 	s := float32(max(h.Scale, 1))
 	h.verts = h.verts[:0]
+	// The caption's rows take the place of numbered lines beyond
+	// HUDLines, so the vertices fit the capacity newHUD gave them.
+	rows := min(h.nlines+len(h.caption), HUDLines)
 	width := 0
-	for i := 0; i < h.nlines; i++ {
-		width = max(width, min(len(h.lines[i]), HUDLineLen))
+	for i := range rows {
+		text, _ := h.row(i)
+		width = max(width, min(len(text), HUDLineLen))
 	}
 	panelW := max(float32(width*glyphW), HUDGraphLen) + 2*hudPad
-	panelH := float32(h.nlines*(glyphH+lineGap)) + graphHeight + 3*hudPad
+	panelH := float32(rows*(glyphH+lineGap)) + graphHeight + 3*hudPad
 	h.quad(0, 0, panelW*s, panelH*s, 0, 0, 0, 0, hudPanel)
 
 	textStart = len(h.verts)
-	for i := 0; i < h.nlines; i++ {
+	for i := range rows {
+		text, warn := h.row(i)
 		c := hudText
-		if h.highlight[i] {
+		if warn {
 			c = hudWarn
 		}
 		y := float32(hudPad + i*(glyphH+lineGap))
-		for j, ch := range h.lines[i] {
+		for j, ch := range text {
 			if j >= HUDLineLen {
 				break
 			}
@@ -204,7 +234,7 @@ func (h *HUD) build() (textStart, lineStart int) {
 	}
 
 	lineStart = len(h.verts)
-	top := float32(h.nlines*(glyphH+lineGap)) + 2*hudPad
+	top := float32(rows*(glyphH+lineGap)) + 2*hudPad
 	bottom := top + graphHeight
 	// Full scale is twice the target interval (33 ms with no target), or
 	// more when frames take longer, so that the trace stays on the graph.

@@ -341,6 +341,7 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	cfg.TruthSpeed = world.omega * markerRadius
 	cfg.Scene = func(r *renderer.Renderer) error {
 		r.SetGroundVisible(o.ground)
+		r.HUD().SetCaption(hudCaption(name, m, world)...)
 		if world.anim == nil {
 			id, err := r.AddModel(m, fit.place)
 			if err != nil {
@@ -395,24 +396,70 @@ func modelTriangles(m *gltf.Model) int {
 // modelSummary is one line about m: its counts, and what of the file the
 // viewer does not show.
 func modelSummary(name string, m *gltf.Model) string {
+	s := name + ": " + strings.Join(modelCounts(m), ", ")
+	if len(m.Ignored) > 0 {
+		s += "; ignored: " + strings.Join(m.Ignored, ", ")
+	}
+	return s
+}
+
+// modelCounts counts what m holds: meshes, primitives, vertices,
+// triangles, materials, textures, and animations if any.
+func modelCounts(m *gltf.Model) []string {
 	meshes := map[int]bool{}
 	verts := 0
 	for i := range m.Meshes {
 		meshes[m.Meshes[i].MeshIndex] = true
 		verts += len(m.Meshes[i].Positions)
 	}
-	s := name + ": " + strings.Join([]string{
+	c := []string{
 		count(len(meshes), "mesh", "meshes"), count(len(m.Meshes), "primitive", "primitives"),
 		count(verts, "vertex", "vertices"), count(modelTriangles(m), "triangle", "triangles"),
 		count(len(m.Materials), "material", "materials"), count(len(m.Images), "texture", "textures"),
-	}, ", ")
+	}
 	if n := len(m.Animations); n > 0 {
-		s += ", " + count(n, "animation", "animations")
+		c = append(c, count(n, "animation", "animations"))
+	}
+	return c
+}
+
+// hudCaption is what the HUD shows under the app's lines: the model's
+// name and counts, the animation played, what is ignored, wrapped at
+// commas to the HUD's line length.
+func hudCaption(name string, m *gltf.Model, w *viewWorld) []string {
+	var lines []string
+	lines = append(lines, wrap(name+": "+strings.Join(modelCounts(m), ", "), renderer.HUDLineLen)...)
+	if w.anim != nil {
+		lines = append(lines, fmt.Sprintf("animation %d of %d %q, %.2f s", slices.Index(animPtrs(m), w.anim), len(m.Animations), w.anim.Name, w.anim.End-w.anim.Start))
 	}
 	if len(m.Ignored) > 0 {
-		s += "; ignored: " + strings.Join(m.Ignored, ", ")
+		lines = append(lines, wrap("ignored: "+strings.Join(m.Ignored, ", "), renderer.HUDLineLen)...)
 	}
-	return s
+	return lines
+}
+
+// animPtrs returns pointers to m's animations, to find one by identity.
+func animPtrs(m *gltf.Model) []*gltf.Animation {
+	out := make([]*gltf.Animation, len(m.Animations))
+	for i := range m.Animations {
+		out[i] = &m.Animations[i]
+	}
+	return out
+}
+
+// wrap cuts s into lines of at most n bytes after its commas (a longer
+// piece is cut where it must be).
+func wrap(s string, n int) []string {
+	var lines []string
+	for len(s) > n {
+		cut := strings.LastIndex(s[:n], ", ")
+		if cut <= 0 {
+			cut = n - 2
+		}
+		lines = append(lines, s[:cut+1])
+		s = "  " + strings.TrimLeft(s[cut+1:], " ")
+	}
+	return append(lines, s)
 }
 
 // count is "1 mesh", "2 meshes".
