@@ -1,0 +1,192 @@
+// Package archtest checks the import rules of the module's architecture
+// (docs/ARCHITECTURE.md): what must never depend on what. Its test runs
+// the check over the module in make test and fails on a forbidden import,
+// direct or through other packages of the module.
+package archtest
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Module is the module's import path.
+const Module = "github.com/tickframe/tickframe"
+
+// Graph maps each of the module's packages (import paths) to what its
+// non-test files import directly, the module's packages and others alike.
+type Graph map[string][]string
+
+// Load parses the imports of every package under root, the module's
+// directory, whatever its build constraints (a rule holds on every
+// platform): every .go file but tests, in every directory but testdata,
+// hidden ones and nested modules.
+func Load(root string) (Graph, error) {
+	g := Graph{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if path != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || isModule(path)) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		pkg := Module
+		if rel != "." {
+			pkg += "/" + filepath.ToSlash(rel)
+		}
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				return fmt.Errorf("%s: %v", path, err)
+			}
+			g[pkg] = append(g[pkg], p)
+		}
+		if _, ok := g[pkg]; !ok {
+			g[pkg] = nil
+		}
+		return nil
+	})
+	return g, err
+}
+
+func isModule(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "go.mod"))
+	return err == nil
+}
+
+// Rule is one thing that must never depend on another: no package under
+// one of From may reach (import, or import a package of the module that
+// reaches) a package under one of To, unless it is under one of Except.
+// Paths are relative to the module ("simthread" is simthread and every
+// package below it); a To outside the module is an import path prefix
+// ("github.com/go-gl/glfw").
+type Rule struct {
+	Why        string
+	From, To   []string
+	Except     []string
+	DirectOnly bool // only direct imports count
+}
+
+// Rules are the module's: docs/ARCHITECTURE.md explains each.
+var Rules = []Rule{
+	{Why: "the simulation knows no screen, window or app",
+		From: []string{"simthread"}, To: []string{"platform", "renderer", "cmd", "examples", "github.com/go-gl/glfw", "github.com/go-gl/gl"}},
+	{Why: "sync/ knows nothing of what it carries",
+		From: []string{"sync"}, To: []string{"simthread", "renderer", "platform", "cmd", "examples", "internal"}},
+	{Why: "the renderer knows no window",
+		From: []string{"renderer"}, To: []string{"platform", "cmd", "examples", "github.com/go-gl/glfw"}},
+	{Why: "the planner does its maths without GL",
+		From: []string{"renderer/interp"}, To: []string{"renderer/gltf", "renderer/marker", "renderer/internal", "github.com/go-gl/gl"}},
+	{Why: "only the planner reads the snapshot history (the simulation writes it; the verifier's broken renderers read it on purpose)",
+		From: []string{""}, To: []string{"sync/triplebuf"}, DirectOnly: true,
+		Except: []string{"sync/triplebuf", "simthread", "renderer/interp", "cmd/tickframe/internal/verify"}},
+	{Why: "scheduling and present feedback know no simulation or renderer",
+		From: []string{"platform/sched", "platform/present"}, To: []string{"simthread", "renderer", "platform/app"}},
+}
+
+// under reports whether pkg is the module package rel or below it; rel ""
+// is the whole module. A rel with a dot in its first element is an
+// import path outside the module.
+func under(pkg, rel string) bool {
+	p := Module
+	if rel != "" {
+		p += "/" + rel
+	}
+	if first, _, _ := strings.Cut(rel, "/"); strings.Contains(first, ".") {
+		p = rel
+	}
+	return pkg == p || strings.HasPrefix(pkg, p+"/")
+}
+
+// Violation is a forbidden dependency and the chain of imports that makes
+// it.
+type Violation struct {
+	Rule  *Rule
+	Chain []string // from the offending package to the forbidden one
+}
+
+func (v Violation) String() string {
+	return fmt.Sprintf("%s: %s", v.Rule.Why, strings.Join(v.Chain, " -> "))
+}
+
+// Check returns every violation of rules in g, one per offending package
+// and rule (the shortest chain), sorted.
+func Check(g Graph, rules []Rule) []Violation {
+	pkgs := make([]string, 0, len(g))
+	for p := range g {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	var out []Violation
+	for i := range rules {
+		r := &rules[i]
+		for _, p := range pkgs {
+			if !anyUnder(p, r.From) || anyUnder(p, r.Except) {
+				continue
+			}
+			if chain := reach(g, p, r); chain != nil {
+				out = append(out, Violation{Rule: r, Chain: chain})
+			}
+		}
+	}
+	return out
+}
+
+func anyUnder(p string, rels []string) bool {
+	for _, r := range rels {
+		if under(p, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// reach returns the shortest import chain from p to a package r forbids,
+// through the module's packages (breadth first), or nil.
+func reach(g Graph, p string, r *Rule) []string {
+	prev := map[string]string{p: ""}
+	queue := []string{p}
+	for len(queue) > 0 {
+		q := queue[0]
+		queue = queue[1:]
+		for _, imp := range g[q] {
+			if _, seen := prev[imp]; seen {
+				continue
+			}
+			prev[imp] = q
+			if anyUnder(imp, r.To) {
+				var chain []string
+				for x := imp; x != ""; x = prev[x] {
+					chain = append([]string{x}, chain...)
+				}
+				return chain
+			}
+			if _, inModule := g[imp]; inModule && !r.DirectOnly {
+				queue = append(queue, imp)
+			}
+		}
+	}
+	return nil
+}

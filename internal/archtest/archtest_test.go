@@ -1,0 +1,112 @@
+package archtest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// root finds the module's directory above the test's.
+func root(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !isModule(dir) {
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test")
+		}
+		dir = parent
+	}
+	return dir
+}
+
+// TestModuleKeepsItsImportRules is the check make test runs.
+func TestModuleKeepsItsImportRules(t *testing.T) {
+	g, err := Load(root(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The walk saw the module: the packages every rule is about.
+	for _, p := range []string{"simthread", "sync/triplebuf", "renderer", "renderer/interp", "platform", "platform/app"} {
+		if _, ok := g[Module+"/"+p]; !ok {
+			t.Fatalf("package %s not found under %s", p, root(t))
+		}
+	}
+	for _, v := range Check(g, Rules) {
+		t.Errorf("forbidden import: %v", v)
+	}
+}
+
+// TestPlantedImportsAreCaught plants forbidden imports in a copy of the
+// module's layout, direct and through another package, and checks that
+// each is reported with its chain, and that nothing else is.
+func TestPlantedImportsAreCaught(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, src string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	imp := func(pkg string, imports ...string) string {
+		src := "package " + filepath.Base(pkg) + "\n\nimport (\n"
+		for _, i := range imports {
+			src += "\t_ \"" + i + "\"\n"
+		}
+		return src + ")\n"
+	}
+	m := Module + "/"
+	write("go.mod", "module "+Module+"\n")
+	write("platform/window.go", imp("platform", "github.com/go-gl/glfw/v3.3/glfw"))
+	write("platform/app/app.go", imp("app", m+"platform", m+"renderer", m+"simthread", m+"renderer/interp"))
+	write("renderer/renderer.go", imp("renderer", "github.com/go-gl/gl/v4.1-core/gl", m+"renderer/interp"))
+	write("renderer/interp/planner.go", imp("interp", m+"simthread", m+"sync/triplebuf"))
+	write("simthread/sim.go", imp("simthread", m+"sync/triplebuf", m+"simthread/debug"))
+	write("sync/triplebuf/buf.go", imp("triplebuf", "sync/atomic"))
+	write("simthread/x_test.go", imp("simthread", m+"platform")) // tests may
+	g, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := Check(g, Rules); len(v) != 0 {
+		t.Fatalf("the clean layout breaks rules: %v", v)
+	}
+
+	// Planted: the simulation reaching the window through a package of
+	// its own, the renderer importing the window, the app reading the
+	// history, and sync/ knowing what it carries.
+	write("simthread/debug/debug.go", imp("debug", m+"platform"))
+	write("renderer/window.go", imp("renderer", m+"platform"))
+	write("platform/app/history.go", imp("app", m+"sync/triplebuf"))
+	write("sync/triplebuf/snap.go", imp("triplebuf", m+"simthread"))
+	if g, err = Load(dir); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range Check(g, Rules) {
+		got = append(got, v.String())
+	}
+	for _, want := range []string{
+		"the simulation knows no screen, window or app: " + m + "simthread -> " + m + "simthread/debug -> " + m + "platform",
+		"the simulation knows no screen, window or app: " + m + "simthread/debug -> " + m + "platform",
+		"the renderer knows no window: " + m + "renderer -> " + m + "platform",
+		"only the planner reads the snapshot history",
+		"sync/ knows nothing of what it carries: " + m + "sync/triplebuf -> " + m + "simthread",
+	} {
+		found := false
+		for _, g := range got {
+			found = found || strings.HasPrefix(g, want) || (strings.Contains(want, "history") && strings.Contains(g, want) && strings.Contains(g, "platform/app ->"))
+		}
+		if !found {
+			t.Errorf("planted import not reported: %q\ngot:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+}
