@@ -137,6 +137,7 @@ func evaluate(row *Row) {
 	add("counted", row.Counted && uint64(row.Frames) == seen,
 		"%d frames = %d measured + %d skipped + %d paused; %s", row.Frames, row.PosSamples, row.Skipped, row.PausedFrames, row.CountDetail)
 
+	checkBounce(row, add)
 	extrapolate := row.Motion == interp.MotionExtrapolate.String()
 	if extrapolate {
 		add("delay", row.DelayMax == 0, "render delay at most %v after the warm-up (extrapolate adds none)", row.DelayMax)

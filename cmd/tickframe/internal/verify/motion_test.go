@@ -43,15 +43,16 @@ func TestMotionRows(t *testing.T) {
 }
 
 // TestMotionLiesFail: a renderer that draws the hermite rows as lerp fails
-// their spin check, and the check against lerp's position error through
-// Run; the extrapolate rows' checks fail on doctored rows.
+// their spin check and the bouncer's arcs check, and the check against
+// lerp's position error through Run; the extrapolate rows' checks fail on
+// doctored rows.
 func TestMotionLiesFail(t *testing.T) {
 	asLerp := func() planEdit {
 		return func(_ time.Duration, p *interp.Plan, _ held) { p.Motion = interp.MotionLerp }
 	}
 	o := Options{breakInterpolation: asLerp, Motions: []interp.MotionMode{interp.MotionLerp, interp.MotionHermite}}
 	herm := runMotion(t, o, 30, "144", Interpolated, interp.MotionHermite)
-	failedOnly(t, &herm, "spin")
+	failedOnly(t, &herm, "arcs,spin")
 
 	o.Sims, o.Displays, o.Duration = []int{30}, []Pattern{mustPattern(t, "144")}, testDuration
 	res, err := Run(context.Background(), o)
@@ -60,7 +61,7 @@ func TestMotionLiesFail(t *testing.T) {
 	}
 	for _, r := range res.Rows {
 		if r.Motion == "hermite" {
-			failedOnly(t, &r, "spin,vs lerp")
+			failedOnly(t, &r, "arcs,spin,vs lerp")
 		}
 	}
 

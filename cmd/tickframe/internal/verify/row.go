@@ -31,8 +31,12 @@ type cell struct {
 }
 
 // newWorld returns the reference world of every row: refworld's, with the
-// spinner (body refworld.SpinBody) when it has room for it.
+// spinner (body refworld.SpinBody) and the bouncer (refworld.BounceBody)
+// when it has room for them.
 func newWorld(bodies int, seed uint64) (*refworld.World, error) {
+	if hasBouncer(bodies) {
+		return refworld.NewWithBouncer(bodies, seed)
+	}
 	if bodies > refworld.SpinBody {
 		return refworld.NewWithSpinner(bodies, seed)
 	}
@@ -56,7 +60,7 @@ func newMeter(sim, bodies int) *interp.WarmMeter {
 
 // kickBody is the swarm body whose extrapolation corrections are counted
 // after the scripted kick: the first after the reference bodies.
-const kickBody = refworld.SpinBody + 1
+const kickBody = refworld.BounceBody + 1
 
 // world is the reference world as the Sim sees it in the verifier: its
 // steps take virtual time, and the frames that fall inside a step are
@@ -117,6 +121,7 @@ type rowRun struct {
 
 	kick     interp.Correction // kickBody's correction (extrapolate)
 	kickTick uint64            // the scripted kick's tick
+	bounce   bounceCheck       // the bouncer's (see bounce.go)
 }
 
 // rngFor returns a random source for one purpose of one row, so that rows
@@ -355,6 +360,7 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	row.Delay = delay.Value()
 	row.DelayLimit = interp.DelayLimit(r.step)
 	row.measure(r.meter.Meter)
+	row.Bounce = r.bounce.result()
 	row.PosSteady = Stat{float64(r.pos.Quantile(0.5)) / 1e6, float64(r.pos.Quantile(0.99)) / 1e6, float64(r.pos.Max()) / 1e6}
 	row.AnimSteady = Stat{float64(r.anim.Quantile(0.5)) / 1e6, float64(r.anim.Quantile(0.99)) / 1e6, float64(r.anim.Max()) / 1e6}
 	return nil
@@ -586,6 +592,9 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 		return
 	}
 	r.countKick(&plan)
+	if hasBouncer(r.opts.Bodies) {
+		r.bounce.follow(&plan)
+	}
 	// The meter's definition of going backwards, applied here because
 	// the meter does not compare across a pause.
 	sim := plan.SimTick / float64(r.c.sim)
@@ -620,6 +629,9 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 		return
 	}
 	r.row.Frames++
+	if hasBouncer(r.opts.Bodies) && !plan.Paused {
+		r.bounce.frame(&plan, r.c.sim)
+	}
 	switch {
 	case plan.Paused:
 		r.row.PausedFrames++

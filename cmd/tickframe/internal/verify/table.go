@@ -107,6 +107,7 @@ func writeTable(w io.Writer, res *Results) error {
 		fmt.Fprintln(bw)
 	}
 	bw.WriteString(notes)
+	bw.WriteString(bounceNotes)
 	if res.Pass {
 		fmt.Fprintf(bw, "\nPASS: %s\n", hashSummary(res))
 	} else {

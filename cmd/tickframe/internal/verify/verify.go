@@ -425,6 +425,8 @@ type Row struct {
 	// Kicked reports that an extrapolate row followed a kicked body
 	// through the kick (the world has one, the row reached the tick).
 	Kicked bool `json:"kicked"`
+	// Bounce is what the row measured of the bouncer (see BounceStats).
+	Bounce BounceStats `json:"bounce"`
 
 	Err    string  `json:"error,omitempty"` // the row could not run
 	Checks []Check `json:"checks"`
