@@ -16,11 +16,12 @@ import (
 
 // Defaults for Config.
 const (
-	// DefaultHistory: the renderer keeps the 8 newest snapshots, enough to
-	// find a pair bracketing a render time one tick and a margin behind
-	// when the margin grows to the 40 ms a loaded machine makes wakes late
-	// (six 120 Hz ticks, and the bracket). With fewer, frames clamp early
-	// once the render delay rises.
+	// DefaultHistory is the snapshot history a Sim made with none keeps:
+	// the 8 newest, which brackets render times up to 6 steps behind the
+	// newest snapshot. That is less than the adaptive render delay can
+	// reach (interp.DelayLimit: 8 steps, at least 100 ms), so the frame
+	// pipeline sizes its own (interp.PipelineConfig.History: 14 at
+	// 120 Hz) and uses this only as a floor.
 	DefaultHistory = 8
 	// DefaultInputs is the input queue's capacity: far more than a person
 	// can produce in one tick.

@@ -50,12 +50,10 @@ const (
 	delayBuckets = 8
 	// riseRate and fallRate bound how fast the delay moves, as a fraction
 	// of the time between frames. Rising by a whole frame holds the
-	// displayed time still for that frame (it never runs backwards) and
-	// reaches a new peak in as few frames as possible: under a heavy tail
-	// of lateness (a loaded machine), a gentler rise (10 % was tried)
-	// slows the motion for so many frames that more than 1 % of them are
-	// off, where a hold costs a few. Falling at 1 % speeds the motion up
-	// by 1 %, which nobody can see.
+	// displayed time still for that frame, never backwards, and reaches a
+	// new peak in the fewest frames; falling at 1 % speeds the motion up
+	// by 1 %, which nobody can see (docs/ARCHITECTURE.md has the runs
+	// behind both).
 	riseRate = 1.0
 	fallRate = 0.01
 	// maxFall caps the fall per frame: every nanosecond the delay falls
