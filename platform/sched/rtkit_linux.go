@@ -292,9 +292,9 @@ func brokerRT(tp *ThreadPriority, cfg Config) {
 }
 
 // limitRTTime lowers the process's RLIMIT_RTTIME to max µs (never
-// raising it), its soft limit to half of that, as SDL does: a runaway
-// real-time thread gets SIGXCPU first, with time to be demoted before
-// the kernel kills the process.
+// raising it), its soft limit to a quarter of that (rttimeSoft): a runaway
+// real-time thread gets SIGXCPU first, with time to be demoted before the
+// kernel kills the process.
 func limitRTTime(maxUS int64) error {
 	if maxUS <= 0 {
 		return fmt.Errorf("RTTimeUSecMax %d", maxUS)
@@ -304,7 +304,7 @@ func limitRTTime(maxUS int64) error {
 		return err
 	}
 	lim.Max = min(lim.Max, uint64(maxUS))
-	lim.Cur = min(lim.Cur, lim.Max/2)
+	lim.Cur = min(lim.Cur, lim.Max/rttimeSoft)
 	if err := unix.Setrlimit(unix.RLIMIT_RTTIME, &lim); err != nil {
 		return fmt.Errorf("setrlimit RLIMIT_RTTIME: %w", err)
 	}
@@ -334,9 +334,10 @@ func resetOnFork(tid int) error {
 // registered.
 var xcpu struct {
 	sync.Mutex
-	tids map[int]bool
-	stop chan struct{}
-	done chan struct{}
+	tids      map[int]bool
+	stop      chan struct{}
+	done      chan struct{}
+	demotedAt time.Time // the last demotion (tests)
 }
 
 // watchXCPU adds thread tid to the demoted-on-SIGXCPU set, starting the
@@ -389,13 +390,30 @@ func unwatchXCPU(tid int) {
 	}
 }
 
-// demoteBrokered makes every brokered real-time thread ordinary.
+// rttimeSoft is how far below the hard RLIMIT_RTTIME the soft one is: a
+// quarter (50 ms of RealtimeKit's 200), not SDL's half. The SIGXCPU
+// reaches the watcher through two goroutines on ordinary threads; with
+// the machine loaded by other processes that took up to 50 ms here, past
+// half of a 100 ms window. 50 ms without blocking is already far past any
+// tick (8.3 ms at 120 Hz) or audio buffer.
+const rttimeSoft = 4
+
+// demoteBrokered makes every brokered real-time thread ordinary, and puts
+// the soft RLIMIT_RTTIME back at a quarter of the hard one: the kernel raises it
+// by a second with each SIGXCPU, and the next runaway would be killed at
+// the hard limit without warning.
 func demoteBrokered() {
+	var lim unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_RTTIME, &lim) == nil && lim.Max != unix.RLIM_INFINITY {
+		lim.Cur = lim.Max / rttimeSoft
+		_ = unix.Setrlimit(unix.RLIMIT_RTTIME, &lim)
+	}
 	xcpu.Lock()
 	tids := make([]int, 0, len(xcpu.tids))
 	for tid := range xcpu.tids {
 		tids = append(tids, tid)
 	}
+	xcpu.demotedAt = time.Now()
 	xcpu.Unlock()
 	for _, tid := range tids {
 		attr, err := unix.SchedGetAttr(tid, 0)
