@@ -1,7 +1,11 @@
 package sched
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 	"unsafe"
@@ -173,8 +177,29 @@ func raise(name string, n int) ThreadPriority {
 			}
 		}
 	}
+	if underWine {
+		native += hostNice()
+	}
 	setNative(tid, native)
 	return tp
+}
+
+// hostNice reads, under Wine, the Linux scheduler's view of the calling
+// thread (a Wine thread is one host thread, and Wine maps / to Z:): what
+// the Windows levers changed for the scheduler that runs it.
+func hostNice() string {
+	b, err := os.ReadFile(`Z:\proc\thread-self\stat`)
+	if err != nil {
+		return "; host thread unknown: " + err.Error()
+	}
+	// The fields after the command name's closing parenthesis, from the
+	// state (field 3) on: nice is field 19.
+	if i := bytes.LastIndexByte(b, ')'); i >= 0 {
+		if f := strings.Fields(string(b[i+1:])); len(f) > 16 {
+			return "; host thread nice " + f[16]
+		}
+	}
+	return "; host thread unknown: " + strconv.Quote(string(b))
 }
 
 // shorten: Windows has no per-thread time slice to ask for.

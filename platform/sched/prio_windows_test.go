@@ -53,6 +53,9 @@ func TestCriticalRaisedOnWindows(t *testing.T) {
 		if !strings.Contains(native, "GetThreadPriority "+levelName(c.want)) || (tp.How == "mmcss") != strings.Contains(native, "MMCSS task Games") {
 			t.Fatalf("nice %d: how %q, native %q", c.nice, tp.How, native)
 		}
+		if underWine && !strings.Contains(native, "host thread nice ") {
+			t.Fatalf("nice %d under Wine: native %q says nothing of the host thread", c.nice, native)
+		}
 		if tp.Nice != 0 || tp.Slice != "unsupported" || tp.RT != "" {
 			t.Fatalf("a Linux lever reported on Windows: %+v", tp)
 		}
