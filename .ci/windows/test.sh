@@ -26,6 +26,10 @@ export WINEPREFIX WINEARCH=win64 WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml
 wineserver -k 2>/dev/null || true
 wineserver -p
 trap 'wineserver -k 2>/dev/null || true' EXIT
+# Start Wine's own services (explorer, services, winedevice) now, writing
+# nowhere: started by the first test binary, they would hold its output
+# pipe open after it exits, and go test would wait for them.
+wine cmd /c exit >/dev/null 2>&1 </dev/null || true
 
 demo() {
 	# The demo check runs on Linux: it cross-builds tickframe.exe, runs it
