@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image/png"
@@ -146,7 +147,7 @@ func buildApp(t *testing.T) (bin, dir string) {
 	return bin, dir
 }
 
-var summaryRE = regexp.MustCompile(`bounce: (\d+) balls after (\d+) ticks and (\d+) resets, (\d+) published outside the box, (\d+) went through the thin wall`)
+var summaryRE = regexp.MustCompile(`bounce: (\d+) balls after (\d+) resets, (\d+) published outside the box, (\d+) went through the thin wall`)
 
 // TestBounceRun runs the example under the display for 5 s, Hermite
 // mode, the bullet fired at 600 m/s every second, and presses R, then B
@@ -170,7 +171,8 @@ func TestBounceRun(t *testing.T) {
 	for _, discrete := range []bool{false, true} {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		shot := filepath.Join(dir, fmt.Sprintf("last-%v.png", discrete))
-		args := []string{"-duration", "5s", "-screenshot", shot, "-width", "480", "-height", "320", "-motion", "hermite"}
+		report := filepath.Join(dir, fmt.Sprintf("report-%v.json", discrete))
+		args := []string{"-duration", "5s", "-screenshot", shot, "-width", "480", "-height", "320", "-motion", "hermite", "-report", report}
 		if discrete {
 			args = append(args, "-discrete")
 		}
@@ -200,15 +202,12 @@ func TestBounceRun(t *testing.T) {
 		}
 		t.Logf("%s", m[0])
 		n, _ := strconv.Atoi(m[1])
-		ticks, _ := strconv.Atoi(m[2])
-		resets, _ := strconv.Atoi(m[3])
-		outside, _ := strconv.Atoi(m[4])
-		through, _ := strconv.Atoi(m[5])
+		resets, _ := strconv.Atoi(m[2])
+		outside, _ := strconv.Atoi(m[3])
+		through, _ := strconv.Atoi(m[4])
 		switch {
 		case pressed && (n != 71 || resets != 1):
 			t.Errorf("%d balls and %d resets after pressing R, then B, want 61 + 10 and 1", n, resets)
-		case ticks < 300:
-			t.Errorf("only %d ticks in a 5 s run", ticks)
 		case outside > 0:
 			t.Errorf("%d balls published outside the box", outside)
 		case !discrete && through > 0:
@@ -217,6 +216,14 @@ func TestBounceRun(t *testing.T) {
 			t.Errorf("-discrete: no ball went through the thin wall at 600 m/s")
 		}
 		checkShot(t, shot)
+		var r map[string]any
+		if data, err := os.ReadFile(report); err != nil {
+			t.Error(err)
+		} else if err := json.Unmarshal(data, &r); err != nil {
+			t.Errorf("report: %v", err)
+		} else if r["motion_mode"] != "hermite" || r["bodies"] != float64(n) || r["frames"] == nil {
+			t.Errorf("the standard report says motion %v, %v bodies, %v frames; want hermite, %d", r["motion_mode"], r["bodies"], r["frames"], n)
+		}
 	}
 }
 
@@ -264,24 +271,47 @@ func checkShot(t *testing.T, path string) {
 	}
 }
 
-// TestBadFlagsExit2 checks that bad flags exit 2 with one line, before
-// any window opens.
+// TestBadFlagsExit2 runs the example with flags and values that cannot
+// run, and no display at all: each must exit 2 with one line naming the
+// problem (a window it tried to open would have failed with status 1).
 func TestBadFlagsExit2(t *testing.T) {
-	bin, _ := buildApp(t)
-	for _, args := range [][]string{{"-balls", "-1"}, {"-balls", "x"}, {"-nonsense"}, {"extra"}, {"-motion", "sideways"}} {
-		var stderr bytes.Buffer
-		cmd := exec.Command(bin, args...)
-		cmd.Stderr = &stderr
-		cmd.Env = append(os.Environ(), "DISPLAY=") // a window would fail: exit 1
-		err := cmd.Run()
+	bin, dir := buildApp(t)
+	missing := filepath.Join(dir, "no", "such", "dir")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-width", "0"}, "window size 0x"},
+		{[]string{"-screenshot", filepath.Join(missing, "x.png")}, "does not exist"},
+		{[]string{"-report", filepath.Join(missing, "r.json")}, "does not exist"},
+		{[]string{"-motion", "sideways"}, "motion"},
+		{[]string{"-discrete=maybe"}, "discrete"},
+		{[]string{"-nonsense"}, "nonsense"},
+		{[]string{"extra"}, "extra"},
+	} {
+		cmd := exec.Command(bin, tc.args...)
+		cmd.Env = append(os.Environ(), "DISPLAY=", "WAYLAND_DISPLAY=")
+		out, err := cmd.CombinedOutput()
 		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
-			t.Errorf("bounce %s: %v, want exit status 2 (%s)", strings.Join(args, " "), err, stderr.String())
+		code := -1
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
 		}
-		if lines := strings.Count(strings.TrimSpace(stderr.String()), "\n"); stderr.Len() == 0 {
-			t.Errorf("bounce %s: nothing on stderr", strings.Join(args, " "))
-		} else if lines > 0 && !strings.Contains(stderr.String(), "Usage") {
-			t.Logf("bounce %s: %q", strings.Join(args, " "), stderr.String())
+		if msg := string(out); code != 2 || strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, "bounce: ") || !strings.Contains(msg, tc.want) {
+			t.Errorf("%v: exit %d, output %q; want 2 and one line \"bounce: ...%s...\"", tc.args, code, msg, tc.want)
 		}
+	}
+}
+
+// TestMainFitsInItsLines keeps the example the size a reader takes in:
+// issue 18 asked for about 250 lines; the flags the template cannot parse
+// for it (-discrete beside app.Flags) take the rest.
+func TestMainFitsInItsLines(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(src, []byte("\n")); n > 280 {
+		t.Errorf("main.go has %d lines, more than 280", n)
 	}
 }
