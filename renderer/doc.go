@@ -10,10 +10,16 @@
 // frame's CPU work is therefore the same for ten bodies or a hundred
 // thousand, and a frame that gets no new snapshot uploads nothing.
 //
-// Meshes and materials are registered at start-up (AddMesh, AddMaterial,
-// AddModel for a glTF model) and named by id in simthread.Body; 0 is the
-// default cube and the default material, and an id the renderer does not
-// know counts as 0. When a snapshot is uploaded, its bodies are grouped by
+// Meshes and materials are registered at any time, on the render thread
+// (AddMesh, AddMaterial, AddModel for a glTF model) or from any goroutine
+// through the Registry's queue (the world's Step included), which the
+// next Frame uploads; they are named by the ids registration returns
+// (MeshID, MaterialID) in simthread.Body; 0 is the default cube and the
+// default material, and an id the renderer does not know counts as 0.
+// Primitive meshes (BoxMesh, SphereMesh, CapsuleMesh, CylinderMesh,
+// PlaneMesh) come ready to register. Static bodies (Registry.AddStatic)
+// are drawn every frame without being published. When a snapshot is
+// uploaded, its bodies are grouped by
 // mesh and material, once: if they are in that order already (every body
 // of one mesh, or the app sorted them) the grouping is a scan; else a
 // counting sort, O(n), gives an order in which the interpolation pass
