@@ -33,9 +33,48 @@ var brokers = []brokerService{
 	{"rtkit", systemBus, "org.freedesktop.RealtimeKit1", "/org/freedesktop/RealtimeKit1", "org.freedesktop.RealtimeKit1"},
 }
 
-// brokerTimeout bounds one broker's answer: RealtimeKit asks polkit,
-// which may take a while on a loaded machine; it is asked once a thread.
-const brokerTimeout = 5 * time.Second
+// brokerTimeout bounds one broker's answer: RealtimeKit asks polkit, and
+// the bus may first start it (D-Bus activation), each in tens of
+// milliseconds to a few hundred. A broker that let it pass is not asked
+// again for brokerQuiet: every critical thread would wait as long.
+const (
+	brokerTimeout = 2 * time.Second
+	brokerQuiet   = time.Minute
+)
+
+// silent holds, by broker, until when it is not asked.
+var silent struct {
+	sync.Mutex
+	until map[string]time.Time
+}
+
+// ask connects to svc, runs fn on the connection and closes it; a broker
+// that timed out is skipped for brokerQuiet.
+func ask(svc brokerService, fn func(*brokerConn) error) error {
+	silent.Lock()
+	quiet := time.Now().Before(silent.until[svc.name])
+	silent.Unlock()
+	if quiet {
+		return errors.New("timed out lately, not asked")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), brokerTimeout)
+	defer cancel()
+	b, err := dialBroker(ctx, svc)
+	if err == nil {
+		err = fn(b)
+		b.close()
+	}
+	if ctx.Err() != nil {
+		silent.Lock()
+		if silent.until == nil {
+			silent.until = map[string]time.Time{}
+		}
+		silent.until[svc.name] = time.Now().Add(brokerQuiet)
+		silent.Unlock()
+		return fmt.Errorf("no answer in %v", brokerTimeout)
+	}
+	return err
+}
 
 // sessionBus is the session bus's address, never one started for the
 // asking (godbus would run dbus-launch when none is set).
@@ -164,17 +203,9 @@ func brokerNice(tp *ThreadPriority, cfg Config) {
 	if cfg.Broker < 0 || tp.How != "denied" {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), brokerTimeout)
-	defer cancel()
 	var errs []string
 	for _, svc := range brokers {
-		b, err := dialBroker(ctx, svc)
-		if err != nil {
-			errs = append(errs, svc.name+": "+shortError(err))
-			continue
-		}
-		err = func() error {
-			defer b.close()
+		err := ask(svc, func(b *brokerConn) error {
 			l, err := b.limits()
 			if err != nil {
 				return err
@@ -192,7 +223,7 @@ func brokerNice(tp *ThreadPriority, cfg Config) {
 			}
 			tp.How, tp.Nice = svc.name, got
 			return nil
-		}()
+		})
 		if err == nil {
 			tp.BrokerErr = ""
 			return
@@ -229,8 +260,6 @@ func brokerRT(tp *ThreadPriority, cfg Config) {
 	if prio <= 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), brokerTimeout)
-	defer cancel()
 	var errs []string
 	if tp.BrokerErr != "" {
 		errs = append(errs, tp.BrokerErr)
@@ -242,13 +271,7 @@ func brokerRT(tp *ThreadPriority, cfg Config) {
 		}
 	}
 	for _, svc := range brokers {
-		b, err := dialBroker(ctx, svc)
-		if err != nil {
-			add(svc.name + ": " + shortError(err))
-			continue
-		}
-		err = func() error {
-			defer b.close()
+		err := ask(svc, func(b *brokerConn) error {
 			l, err := b.limits()
 			if err != nil {
 				return err
@@ -275,7 +298,7 @@ func brokerRT(tp *ThreadPriority, cfg Config) {
 			}
 			tp.RT, tp.RTPriority = svc.name, p
 			return nil
-		}()
+		})
 		if err == nil {
 			tp.BrokerErr = strings.Join(errs, "; ")
 			return

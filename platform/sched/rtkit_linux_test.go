@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -364,5 +365,71 @@ func TestBrokerRTPriority(t *testing.T) {
 		if got := brokerRTPriority(&c.tp, c.cfg); got != c.want {
 			t.Errorf("%s: %d, want %d", c.name, got, c.want)
 		}
+	}
+}
+
+// A bus that never answers costs one critical thread brokerTimeout, and
+// the next nothing: the broker is not asked again for a while.
+func TestBrokerSilentBus(t *testing.T) {
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "bus")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	defer func() {
+		l.Close()
+		<-done
+	}()
+	go func() {
+		defer close(done)
+		var held []net.Conn // never answered
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	t.Setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path="+sock)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	silent.Lock()
+	delete(silent.until, "rtkit")
+	silent.Unlock()
+	defer func() {
+		silent.Lock()
+		delete(silent.until, "rtkit")
+		silent.Unlock()
+	}()
+	ask := func() (ThreadPriority, time.Duration) {
+		got := make(chan ThreadPriority)
+		start := time.Now()
+		go func() {
+			runtime.LockOSThread() // loses a capability: dies with the goroutine
+			dropCapSysNice(t)
+			tp, unregister := Critical("silent", Config{CriticalNice: -5, CriticalSlice: -1})
+			unregister()
+			got <- tp
+		}()
+		return <-got, time.Since(start)
+	}
+	first, took := ask()
+	t.Logf("first: %v, %+v", took, first)
+	// Liveness, not speed: a broker call without a bound would hang.
+	if first.How != "denied" || !strings.Contains(first.BrokerErr, "rtkit: no answer in") || took > 10*time.Second {
+		t.Errorf("first thread after %v: %+v, want denied, rtkit's silence named", took, first)
+	}
+	second, took := ask()
+	t.Logf("second: %v, %+v", took, second)
+	if second.How != "denied" || !strings.Contains(second.BrokerErr, "rtkit: timed out lately") || took > brokerTimeout {
+		t.Errorf("second thread after %v: %+v, want denied at once, rtkit not asked", took, second)
 	}
 }
