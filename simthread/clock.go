@@ -69,7 +69,8 @@ func putTimer(t *time.Timer) {
 // returns as soon as ctx is done (within sleepChunk when sleeping in the
 // kernel).
 //
-// On Linux it sleeps in the kernel (nanosleep) rather than on a Go timer.
+// On Linux it sleeps in the kernel (nanosleep) rather than on a Go timer,
+// and on Windows on a high-resolution waitable timer (sleep_windows.go).
 // A Go timer is fired by whichever thread runs the scheduler next: when
 // every other goroutine of the process is busy, that can be 10 ms or more
 // late, whatever the sleeping thread's priority. A thread asleep in the

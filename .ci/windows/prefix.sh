@@ -13,7 +13,7 @@ for tool in wine wineserver x86_64-w64-mingw32-gcc; do
 		exit 1
 	fi
 done
-prefix=${TICKFRAME_WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/tickframe/wine-$(id -u)}
+prefix=${TICKFRAME_WINEPREFIX:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/tickframe/wine-$(id -u)}
 export WINEPREFIX=$prefix WINEARCH=win64 WINEDEBUG=-all
 # No Mono or Gecko: they would be downloaded, and nothing here needs them.
 export WINEDLLOVERRIDES="mscoree,mshtml="
