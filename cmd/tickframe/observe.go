@@ -213,9 +213,13 @@ type FramesReport struct {
 	ObserverOnly uint64     `json:"seen_app_dropped"`
 	OtherVblank  uint64     `json:"other_vblank"`
 	Unmatched    uint64     `json:"unmatched_changes"`
-	FrameTimeMs  [3]float64 `json:"frame_time_ms"`          // p50, p99, max, as seen
-	AnimErrMs    [3]float64 `json:"animation_error_ms"`     // as seen
-	AppAnimErrMs [3]float64 `json:"app_animation_error_ms"` // the app's times, same frames
+	FrameTimeMs  [3]float64 `json:"frame_time_ms"`           // p50, p99, max, as seen
+	SeenAnimErr  [3]float64 `json:"seen_animation_error_ms"` // as a viewer saw it: every pair of frames displayed
+	AnimErrMs    [3]float64 `json:"animation_error_ms"`      // the observer's, on the pairs both saw
+	AppAnimErrMs [3]float64 `json:"app_animation_error_ms"`  // the app's times, same frames
+	AppP99BandMs [2]float64 `json:"app_p99_band_ms"`         // the app\'s p99 with the frames placed differently the other way
+	Ambiguous    uint64     `json:"ambiguous"`               // frames the observer could not place (a vblank in a poll gap)
+	GridOffsetMs [2]float64 `json:"vblank_fit_offset_ms"`    // the observer's fit of the vblanks from the app's: p50, max
 }
 
 func msOf(s observe.Summary) [3]float64 {
@@ -238,21 +242,34 @@ func observeReport(o *observeOptions, obs *observed, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		a := observe.Analyze(res.Changes, log, res.Grid, res.Period)
+		// What is compared is when each frame reached the framebuffer:
+		// the frames seen are placed on the vblanks the app had from the
+		// display system, and the observer's own fit of them is reported.
+		lg := observe.LogGrid(log, res.Period)
+		a := observe.Analyze(res.Changes, log, lg, res.Period)
+		var ts []time.Duration
+		for _, f := range log {
+			ts = append(ts, f.Swap)
+		}
+		p50, worst := observe.GridOffset(lg, res.Grid, res.Period, ts)
 		f := &FramesReport{FirstID: a.FirstID, LastID: a.LastID,
 			Displayed: [2]uint64{a.Displayed, a.AppDisplayed}, Dropped: [2]uint64{a.Dropped, a.AppDropped},
 			Repeated: [2]uint64{a.Repeated, a.AppRepeated}, AppOnly: a.AppOnly, ObserverOnly: a.ObserverOnly,
 			OtherVblank: a.OtherVblank, Unmatched: a.Unmatched, FrameTimeMs: msOf(a.FrameTime),
-			AnimErrMs: msOf(a.AnimErr), AppAnimErrMs: msOf(a.AppAnimErr)}
+			AnimErrMs: msOf(a.AnimErr), AppAnimErrMs: msOf(a.AppAnimErr), SeenAnimErr: msOf(a.SeenAnimErr), Ambiguous: a.Ambiguous,
+			AppP99BandMs: [2]float64{round(float64(a.AppP99Band[0])/1e6, 3), round(float64(a.AppP99Band[1])/1e6, 3)},
+			GridOffsetMs: [2]float64{round(float64(p50)/1e6, 3), round(float64(worst)/1e6, 3)}}
 		r.Frames = f
 		fmt.Fprintf(stdout, "frames %d-%d        observer   app\n", f.FirstID, f.LastID)
 		fmt.Fprintf(stdout, "  displayed        %8d %5d\n  dropped          %8d %5d\n  repeated         %8d %5d\n",
 			f.Displayed[0], f.Displayed[1], f.Dropped[0], f.Dropped[1], f.Repeated[0], f.Repeated[1])
-		fmt.Fprintf(stdout, "  animation error p50/p99/max ms: observer %.3f/%.3f/%.3f, app %.3f/%.3f/%.3f\n",
-			f.AnimErrMs[0], f.AnimErrMs[1], f.AnimErrMs[2], f.AppAnimErrMs[0], f.AppAnimErrMs[1], f.AppAnimErrMs[2])
+		fmt.Fprintf(stdout, "  animation error p50/p99/max ms: as seen %.3f/%.3f/%.3f; on the pairs both count: observer %.3f/%.3f/%.3f, app %.3f/%.3f/%.3f\n",
+			f.SeenAnimErr[0], f.SeenAnimErr[1], f.SeenAnimErr[2], f.AnimErrMs[0], f.AnimErrMs[1], f.AnimErrMs[2], f.AppAnimErrMs[0], f.AppAnimErrMs[1], f.AppAnimErrMs[2])
 		fmt.Fprintf(stdout, "  frame time as seen p50/p99/max ms: %.3f/%.3f/%.3f\n", f.FrameTimeMs[0], f.FrameTimeMs[1], f.FrameTimeMs[2])
 		fmt.Fprintf(stdout, "  app counted displayed, never seen: %d; seen, app counted dropped: %d; other vblank: %d; unmatched changes: %d\n",
 			f.AppOnly, f.ObserverOnly, f.OtherVblank, f.Unmatched)
+		fmt.Fprintf(stdout, "  could not place (a vblank between two polls): %d; the observer's fit of the vblanks from the app's: p50 %.3f ms, max %.3f ms\n",
+			f.Ambiguous, f.GridOffsetMs[0], f.GridOffsetMs[1])
 	}
 	if o.jsonOut == "" {
 		return nil

@@ -52,6 +52,12 @@ func (f *fault) skipPacing() (at time.Duration, skip bool) {
 	return 0, false
 }
 
+// replacing reports whether the frame about to start is one the next
+// frame replaces.
+func (f *fault) replacing() bool {
+	return f.cfg.DropEvery > 0 && (f.frames+1)%uint64(f.cfg.DropEvery) == 0
+}
+
 // paced records a frame's display time and decides whether the next
 // frame is to replace it.
 func (f *fault) paced(at time.Duration) {

@@ -80,6 +80,11 @@ func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, fault *faul
 	if at, skip := fault.skipPacing(); skip {
 		return at, lead, nil
 	}
+	if fault.replacing() {
+		// The frame its successor replaces starts a whole period ahead,
+		// so that both make its vblank.
+		lead = p.pacer.Period()
+	}
 	if p.grid != nil && p.pacer.Software() {
 		if v, _, ok := p.grid.Next(clock.Now()); ok {
 			period := p.grid.Period()

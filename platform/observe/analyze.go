@@ -14,6 +14,55 @@ import (
 // display gave no vblanks; the observer then takes the changes' own times.
 type Grid func(t time.Duration) (vblank time.Duration, ok bool)
 
+// LogGrid is the display's vblanks as the app's log has them: the vblank
+// of the nearest frame the app counted shown, on a grid of period. The
+// app took them from the display system's reports (package present), as
+// the observer takes its own; comparing the two places each frame was
+// seen in the framebuffer on the same vblanks, so that what is compared is
+// when each frame got there, not two fits of one noisy clock (Xvfb's
+// fake CRTC reports the time its millisecond timer fired, later under
+// load). GridOffset measures how far the two fits are apart.
+func LogGrid(log []LogFrame, period time.Duration) Grid {
+	var at []time.Duration
+	for _, f := range log {
+		if f.Shown && f.Display > 0 && (len(at) == 0 || f.Display > at[len(at)-1]) {
+			at = append(at, f.Display)
+		}
+	}
+	if len(at) == 0 || period <= 0 {
+		return nil
+	}
+	return func(t time.Duration) (time.Duration, bool) {
+		j := sort.Search(len(at), func(k int) bool { return at[k] >= t })
+		if j == len(at) || (j > 0 && t-at[j-1] < at[j]-t) {
+			j = max(j-1, 0)
+		}
+		k := (t - at[j] + period - 1) / period
+		if t <= at[j] {
+			k = -((at[j] - t) / period)
+		}
+		return at[j] + k*period, true
+	}
+}
+
+// GridOffset is how far grid b's vblanks lie from grid a's over the
+// times ts: the median and the largest distance from each of a's vblanks
+// to b's nearest, within a period.
+func GridOffset(a, b Grid, period time.Duration, ts []time.Duration) (p50, worst time.Duration) {
+	if a == nil || b == nil || period <= 0 || len(ts) == 0 {
+		return 0, 0
+	}
+	d := make([]time.Duration, 0, len(ts))
+	for _, t := range ts {
+		va, _ := a(t)
+		vb, _ := b(va - period/2)
+		x := absDur(vb - va)
+		d = append(d, x)
+	}
+	s := summarize(d)
+	return s.P50, s.Max
+}
+
 // Summary is the p50, p99 and max of a set of durations, exact (sorted,
 // not bucketed), and their count.
 type Summary struct {
@@ -45,6 +94,13 @@ type Report struct {
 	AppOnly, ObserverOnly uint64
 	// OtherVblank counts frames both saw whose vblank differs.
 	OtherVblank uint64
+	// Ambiguous counts the frames seen with a vblank between the two
+	// polls around their change (the observer cannot tell which vblank
+	// they made), and the frames the app counted shown at a vblank that
+	// fell in a gap between two polls, unseen: its precision, its poll
+	// gaps. They are not counted as disagreements (AppOnly, ObserverOnly,
+	// OtherVblank).
+	Ambiguous uint64
 	// Replaced counts the dropped frames the observer saw in the
 	// framebuffer that the next frame replaced before their vblank.
 	Replaced uint64
@@ -52,19 +108,37 @@ type Report struct {
 	Unmatched uint64
 	// FrameTime is the time between consecutive displayed frames as seen.
 	FrameTime Summary
-	// AnimErr is PresentMon's animation error on the frames seen, and
-	// AppAnimErr on the frames the app counted displayed, with its times:
+	// SeenAnimErr is PresentMon's animation error as a viewer saw it:
 	// between consecutive displayed frames on one segment of the
-	// simulation's timeline, |Δ simulated time shown − Δ display time|.
-	AnimErr, AppAnimErr Summary
+	// simulation's timeline, |Δ simulated time shown − Δ display time|,
+	// over the frames the observer saw (but those it could not place,
+	// Ambiguous). AnimErr and AppAnimErr are the observer's and the
+	// app's figure over the same pairs of frames, those that both count
+	// displayed one after the other: the comparison.
+	SeenAnimErr, AnimErr, AppAnimErr Summary
+	// AppP99Band is the app's error at the ranks the p99 moves to when the
+	// frames the two place differently (OtherVblank, ObserverOnly,
+	// AppOnly: two pairs each) go the other way.
+	AppP99Band [2]time.Duration
 	// Period is the display period the repeats are counted in.
 	Period time.Duration
 }
 
 // seen is one frame the observer saw.
 type seen struct {
-	i       int // index in the log
-	display time.Duration
+	i         int // index in the log
+	display   time.Duration
+	ambiguous bool // a vblank fell between the two polls around its change
+}
+
+// polledAfter reports whether the observer read the framebuffer at or
+// after t and before the next change it saw (the poll before that change
+// came at or after t): what it read then was an older frame. Else a poll
+// gap spans t, and a frame on the screen only around t may have come and
+// gone unseen.
+func polledAfter(changes []Change, t time.Duration) bool {
+	j := sort.Search(len(changes), func(k int) bool { return changes[k].At >= t })
+	return j < len(changes) && changes[j].Prev >= t
 }
 
 func absDur(d time.Duration) time.Duration { return max(d, -d) }
@@ -106,15 +180,28 @@ func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) 
 				d = v
 			}
 		}
-		shown = append(shown, seen{i: k, display: d})
+		amb := false
+		if grid != nil && c.Prev > 0 {
+			a, _ := grid(c.Prev)
+			b, _ := grid(c.At)
+			amb = a != b
+		}
+		if amb {
+			r.Ambiguous++
+		}
+		shown = append(shown, seen{i: k, display: d, ambiguous: amb})
 		last = k
 	}
 	// A frame the next one replaced before their vblank was in the
 	// framebuffer but never scanned out: dropped, as PresentMon counts it.
 	kept := shown[:0]
+	replacedUnsure := map[int]bool{}
 	for n, s := range shown {
 		if n+1 < len(shown) && shown[n+1].display <= s.display+period/2 {
 			r.Replaced++
+			if s.ambiguous || shown[n+1].ambiguous {
+				replacedUnsure[s.i] = true
+			}
 			continue
 		}
 		kept = append(kept, s)
@@ -126,8 +213,15 @@ func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) 
 	first, end := shown[0].i, shown[len(shown)-1].i
 	r.FirstID, r.LastID = log[first].ID, log[end].ID
 	isSeen := make(map[int]time.Duration, len(shown))
+	unsure := make(map[int]bool)
 	for _, s := range shown {
 		isSeen[s.i] = s.display
+		if s.ambiguous {
+			unsure[s.i] = true
+		}
+	}
+	for i := range replacedUnsure {
+		unsure[i] = true
 	}
 	var appShown []seen
 	for i := first; i <= end; i++ {
@@ -141,9 +235,15 @@ func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) 
 		switch {
 		case !ok:
 			r.Dropped++
-			if log[i].Shown {
-				r.AppOnly++
+			if log[i].Shown && !unsure[i] {
+				if polledAfter(changes, log[i].Display) {
+					r.AppOnly++
+				} else {
+					r.Ambiguous++ // no poll while it was there
+				}
 			}
+		case unsure[i]:
+			// The observer cannot tell which vblank: not a disagreement.
 		case !log[i].Shown:
 			r.ObserverOnly++
 		case period > 0 && absDur(log[i].Display-isSeen[i]) > period/2, period == 0 && log[i].Display != isSeen[i]:
@@ -152,16 +252,28 @@ func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) 
 	}
 	r.Displayed = uint64(len(shown))
 	var ft []time.Duration
-	r.Repeated, ft, r.AnimErr = walk(shown, log, period)
+	var seenPairs, appPairs map[[2]int]time.Duration
+	r.Repeated, ft, r.SeenAnimErr, seenPairs = walk(shown, log, period, unsure)
 	r.FrameTime = summarize(ft)
-	r.AppRepeated, _, r.AppAnimErr = walk(appShown, log, period)
+	r.AppRepeated, _, _, appPairs = walk(appShown, log, period, unsure)
+	eo, ea := common(seenPairs, appPairs)
+	r.AnimErr, r.AppAnimErr = summarize(eo), summarize(ea)
+	// Each frame the two place differently moves the errors of the two
+	// pairs it is in: the app's p99 could be any of the values that many
+	// ranks either side.
+	if n := len(ea); n > 0 {
+		k := 2 * int(r.OtherVblank+r.ObserverOnly+r.AppOnly)
+		rank := min(n-1, int(math.Ceil(0.99*float64(n)))-1)
+		r.AppP99Band = [2]time.Duration{ea[max(rank-k, 0)], ea[min(rank+k, n-1)]}
+	}
 	return r
 }
 
 // walk counts the repeats between consecutive displayed frames, their
 // frame times and their animation error.
-func walk(s []seen, log []LogFrame, period time.Duration) (repeated uint64, ft []time.Duration, anim Summary) {
+func walk(s []seen, log []LogFrame, period time.Duration, unsure map[int]bool) (repeated uint64, ft []time.Duration, anim Summary, pairs map[[2]int]time.Duration) {
 	var errs []time.Duration
+	pairs = make(map[[2]int]time.Duration, len(s))
 	for n := 1; n < len(s); n++ {
 		a, b := s[n-1], s[n]
 		dt := b.display - a.display
@@ -172,10 +284,24 @@ func walk(s []seen, log []LogFrame, period time.Duration) (repeated uint64, ft [
 			}
 		}
 		fa, fb := &log[a.i], &log[b.i]
+		if unsure[a.i] || unsure[b.i] {
+			continue // a frame the observer could not place on a vblank
+		}
 		if fa.HasSim && fb.HasSim && math.Abs(fa.Seg-fb.Seg) < 1e-6 && dt > 0 {
-			e := (fb.Sim - fa.Sim) - dt.Seconds()
-			errs = append(errs, time.Duration(math.Abs(e)*1e9))
+			e := time.Duration(math.Abs((fb.Sim-fa.Sim)-dt.Seconds()) * 1e9)
+			errs = append(errs, e)
+			pairs[[2]int{a.i, b.i}] = e
 		}
 	}
-	return repeated, ft, summarize(errs)
+	return repeated, ft, summarize(errs), pairs
+}
+
+// common returns the errors of the pairs both a and b have, a's and b's.
+func common(a, b map[[2]int]time.Duration) (ea, eb []time.Duration) {
+	for k, v := range a {
+		if w, ok := b[k]; ok {
+			ea, eb = append(ea, v), append(eb, w)
+		}
+	}
+	return ea, eb
 }

@@ -32,3 +32,6 @@ func sleepUntil(t time.Duration) {
 	for unix.ClockNanosleep(unix.CLOCK_MONOTONIC, unix.TIMER_ABSTIME, &ts, nil) == unix.EINTR {
 	}
 }
+
+// setNice sets process pid's nice value.
+func setNice(pid, nice int) error { return unix.Setpriority(unix.PRIO_PROCESS, pid, nice) }

@@ -20,6 +20,10 @@ type XvfbConfig struct {
 	FPS int
 	// Width and Height are the screen's size; 0 means 640×480.
 	Width, Height int
+	// Nice, if below 0, is asked for the server (needs CAP_SYS_NICE; not
+	// granted, the server runs at the caller's): tests that measure the
+	// server's own timing raise it over the other work on the machine.
+	Nice int
 }
 
 // Xvfb is a virtual X server started for observation: its framebuffer is
@@ -72,6 +76,9 @@ func StartXvfb(cfg XvfbConfig) (*Xvfb, error) {
 	}
 	w.Close()
 	x := &Xvfb{FB: filepath.Join(dir, "Xvfb_screen0"), FPS: cfg.FPS, cmd: cmd, cancel: cancel, dir: dir, done: make(chan struct{})}
+	if cfg.Nice < 0 {
+		_ = setNice(cmd.Process.Pid, cfg.Nice)
+	}
 	go func() { _ = cmd.Wait(); close(x.done) }()
 	line := make(chan string, 1)
 	go func() {

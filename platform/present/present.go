@@ -95,7 +95,9 @@ type Grid struct {
 	msc0, last       uint64
 	n                float64
 	sx, sy, sxx, sxy float64
-	off              int // reports in a row off the fitted line
+	off, late        int                      // reports in a row early, late off the fitted line
+	first, recent    [phaseReports][2]float64 // reports (vblanks, ns since the fit's start): the fit's first, the latest
+	nfirst, nrecent  int
 }
 
 // vblank is one consistent reading of the grid.
@@ -121,8 +123,8 @@ func (g *Grid) read() (vblank, bool) {
 // Observe records one vblank reported by the display system: it happened
 // at time at and is number msc. A report more than a quarter period off
 // the fitted line is left out of the fit (a starved server's late timer);
-// three in a row start a new fit (a mode switch, another CRTC). Only one
-// goroutine may call it.
+// three early ones in a row, or a long run of late ones, start a new fit
+// (a mode switch, another CRTC). Only one goroutine may call it.
 func (g *Grid) Observe(at time.Duration, msc uint64) {
 	if g.started && msc <= g.last {
 		return // a repeat, or from before the fit's start
@@ -137,14 +139,26 @@ func (g *Grid) Observe(at time.Duration, msc uint64) {
 	// off): every report goes in.
 	if v, ok := g.read(); ok && g.n >= fitSettle {
 		want := v.at + time.Duration(int64(msc-v.msc))*v.period
-		if d := at - want; d > v.period/4 || d < -v.period/4 {
+		switch d := at - want; {
+		case d < -v.period/4:
+			// Early: no server reports a vblank before it happened; three
+			// in a row are a new display (a mode switch, another CRTC).
+			g.late = 0
 			if g.off++; g.off >= 3 {
+				g.reset(at, msc)
+			}
+			return
+		case d > v.period/4:
+			// Late: a starved server's report. Only a long run of them
+			// is a display that moved.
+			g.off = 0
+			if g.late++; g.late >= lateRun {
 				g.reset(at, msc)
 			}
 			return
 		}
 	}
-	g.off = 0
+	g.off, g.late = 0, 0
 	g.last = msc
 	g.n++
 	g.sx += x
@@ -160,18 +174,77 @@ func (g *Grid) Observe(at time.Duration, msc uint64) {
 	if slope <= 0 {
 		return
 	}
+	// Reports come late (a server's timer, its wake-ups), never early: the
+	// lower envelope of the reports is where the vblanks are, and unlike
+	// their mean it does not move with the load, so two fits of one
+	// display (the app's and an observer's) agree on it. The line is
+	// drawn through the lowest report (against the line) of the first
+	// phaseReports and of the last phaseReports; until there are two such
+	// windows, through the lowest recent one with the least-squares slope.
+	pt := [2]float64{x, y}
+	if g.nfirst < phaseReports {
+		g.first[g.nfirst] = pt
+		g.nfirst++
+	}
+	g.recent[g.nrecent%phaseReports] = pt
+	g.nrecent++
+	recent := g.recent[:min(g.nrecent, phaseReports)]
+	if g.nrecent > 2*phaseReports {
+		for range 2 { // the lowest points move little with the slope: twice settles it
+			a, b := lowest(g.first[:], slope), lowest(recent, slope)
+			if b[0] > a[0] {
+				slope = (b[1] - a[1]) / (b[0] - a[0])
+			}
+		}
+	}
+	low := lowest(recent, slope)
+	icept = low[1] - slope*low[0]
 	g.publish(g.at0+time.Duration(math.Round(icept+slope*x)), msc, time.Duration(math.Round(slope)))
 }
 
+// lowest returns the point of pts that is the lowLeave+1-th lowest
+// against a line of slope s: the lowest but for a few early outliers (a
+// server whose millisecond timer fires a little early). It does not
+// allocate.
+func lowest(pts [][2]float64, s float64) [2]float64 {
+	var low [lowLeave + 1][2]float64 // the lowest so far, in order
+	n := 0
+	for _, p := range pts {
+		v := p[1] - s*p[0]
+		i := min(n, lowLeave+1)
+		for i > 0 && v < low[i-1][1]-s*low[i-1][0] {
+			if i <= lowLeave {
+				low[i] = low[i-1]
+			}
+			i--
+		}
+		if i <= lowLeave {
+			low[i] = p
+		}
+		n++
+	}
+	return low[min(n, lowLeave+1)-1]
+}
+
+// lowLeave is how many of the lowest reports the envelope leaves out.
+const lowLeave = 3
+
 // fitSettle is how many reports a fit takes before it judges reports
-// against its line.
-const fitSettle = 16
+// against its line; lateRun how many late reports in a row start a new
+// fit; phaseReports how many recent reports the phase is the lower
+// envelope of.
+const (
+	fitSettle    = 16
+	lateRun      = 32
+	phaseReports = 64
+)
 
 // reset starts a new fit at this report. Readers keep the last period,
 // re-anchored on it, until the new fit has one of its own.
 func (g *Grid) reset(at time.Duration, msc uint64) {
-	g.started, g.at0, g.msc0, g.last, g.off = true, at, msc, msc, 0
+	g.started, g.at0, g.msc0, g.last, g.off, g.late = true, at, msc, msc, 0, 0
 	g.n, g.sx, g.sy, g.sxx, g.sxy = 1, 0, 0, 0, 0
+	g.first[0], g.recent[0], g.nfirst, g.nrecent = [2]float64{}, [2]float64{}, 1, 1
 	g.publish(at, msc, time.Duration(g.period.Load()))
 }
 

@@ -92,6 +92,9 @@
 //
 // Scheduling latency (/sched/latencies:seconds) is read with Latency.
 //
-// Everything here is Linux's; elsewhere Start and Critical change nothing
-// and report so (ThreadPriority.How is "unsupported").
+// The levers above are Linux's. Windows and macOS have counterparts of
+// their own (MMCSS and thread priorities; thread QoS), read back in their
+// own terms (Native; docs/platforms.md); the brokers, foreign threads and
+// the display server are Linux's alone. Elsewhere Start and Critical
+// change nothing and report so (ThreadPriority.How is "unsupported").
 package sched
