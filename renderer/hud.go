@@ -47,7 +47,7 @@ type HUD struct {
 
 	lines     [HUDLines][]byte
 	nlines    int
-	caption   [][]byte // SetCaption's, drawn after the lines
+	caption   [][]byte             // SetCaption's, drawn after the lines
 	graph     [HUDGraphLen]float32 // frame intervals, ms
 	head      int
 	filled    int

@@ -1,6 +1,7 @@
 package renderer
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"io/fs"
@@ -220,6 +221,8 @@ func (s *scene) addMaterial(m Material) (uint16, error) {
 			set1 |= 1 << slot
 		}
 	}
+	features := materialFeatures(&m)
+	ownProgram := false // a program compiled for this material alone
 	created := len(s.textures)
 	undo := func() {
 		for _, t := range s.textures[created:] {
@@ -231,18 +234,31 @@ func (s *scene) addMaterial(m Material) (uint16, error) {
 			}
 		}
 		s.textures = s.textures[:created]
-		if mat.program != 0 {
+		if ownProgram {
 			s.programs[mat.program].prog.Delete()
 			s.programs = s.programs[:mat.program]
 		}
 	}
-	if m.Shader != "" {
-		p, err := s.newProgram(stage{files: m.ShaderFS, name: m.Shader, lib: shaders.FS, prelude: shaders.Surface, own: true})
+	switch prog, ok := s.builtin[features]; {
+	case m.Shader != "":
+		p, err := s.newProgram(stage{files: m.ShaderFS, name: m.Shader, lib: featureFS{shaders.FS, features}, prelude: shaders.Surface, own: true})
+		if err != nil {
+			return 0, err
+		}
+		s.programs = append(s.programs, p)
+		mat.program, ownProgram = len(s.programs)-1, true
+	case ok:
+		mat.program = prog
+	default:
+		// The built-in lighting compiled for these features, kept for
+		// every material that has them.
+		p, err := s.newProgram(builtinStage(features))
 		if err != nil {
 			return 0, err
 		}
 		s.programs = append(s.programs, p)
 		mat.program = len(s.programs) - 1
+		s.builtin[features] = mat.program
 	}
 	for slot := range Slots {
 		img := m.texture(slot)
@@ -271,6 +287,53 @@ func (s *scene) addMaterial(m Material) (uint16, error) {
 		return 0, err
 	}
 	return uint16(len(s.materials) - 1), nil
+}
+
+// materialFeatures returns surface.glsl's TF_FEATURES for m: a bit per
+// texture slot used, 32 for MASK, 64 for double sided.
+func materialFeatures(m *Material) uint32 {
+	var f uint32
+	for slot := range Slots {
+		if m.texture(slot) != nil {
+			f |= 1 << slot
+		}
+	}
+	if m.AlphaMode == Mask {
+		f |= 32
+	}
+	if m.DoubleSided {
+		f |= 64
+	}
+	return f
+}
+
+// builtinStage is the built-in lighting's fragment stage compiled for
+// features.
+func builtinStage(features uint32) stage {
+	return stage{files: shaders.FS, name: "lit.frag", lib: featureFS{shaders.FS, features}, prelude: shaders.Surface}
+}
+
+// featureFS is the shader library with surface.glsl's TF_FEATURES line
+// set to features: one line for one, so that the driver's line numbers
+// stay those of the file.
+type featureFS struct {
+	fs.FS
+	features uint32
+}
+
+// featureLine is the line of surface.glsl that featureFS replaces.
+const featureLine = "#define TF_FEATURES 127\n"
+
+// ReadFile returns the named file, surface.glsl with its features set.
+func (f featureFS) ReadFile(name string) ([]byte, error) {
+	b, err := fs.ReadFile(f.FS, name)
+	if err != nil || name != shaders.Surface {
+		return b, err
+	}
+	if !bytes.Contains(b, []byte(featureLine)) {
+		return nil, fmt.Errorf("renderer: shaders/%s has no line %q to set the material's features in", name, featureLine)
+	}
+	return bytes.Replace(b, []byte(featureLine), fmt.Appendf(nil, "#define TF_FEATURES %d\n", f.features), 1), nil
 }
 
 // blockStride returns the distance between two materials' blocks in the

@@ -16,11 +16,11 @@ import (
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// denseModel is a glTF model of a UV sphere of about tris triangles with
-// a 512² base colour texture and a normal map (tangents computed), one
+// denseModel is a glTF model of a UV sphere of about tris triangles, one
 // primitive, decoded from the Builder's GLB: what `tickframe view` draws
-// for a dense textured asset.
-func denseModel(tb testing.TB, tris int) *gltf.Model {
+// for a dense asset; textured, with a 512² base colour texture and a
+// normal map (tangents computed), else of one plain colour.
+func denseModel(tb testing.TB, tris int, textured bool) *gltf.Model {
 	n := int(math.Sqrt(float64(tris) / 2))
 	var p gltf.Primitive
 	for i := range n + 1 {
@@ -50,7 +50,10 @@ func denseModel(tb testing.TB, tris int) *gltf.Model {
 	}
 	var b gltf.Builder
 	mat := gltf.DefaultMaterial()
-	mat.Metallic, mat.BaseColorTexture, mat.NormalTexture = 0, tex, bump
+	mat.Metallic = 0
+	if textured {
+		mat.BaseColorTexture, mat.NormalTexture = tex, bump
+	}
 	p.Material = b.AddMaterial(mat)
 	b.AddNode(gltf.Node{Mesh: b.AddMesh("dense", p)})
 	glb, err := b.GLB()
@@ -64,38 +67,43 @@ func denseModel(tb testing.TB, tris int) *gltf.Model {
 	return m
 }
 
-// BenchmarkModelFrame draws a dense textured, normal-mapped model (about
-// 100k triangles, denseModel) as the viewer does, one body filling most
-// of a 1280×720 window, no MSAA on llvmpipe (the renderer's choice),
-// HUD hidden. One op is Frame plus gl.Finish, so that ns/op is the whole
-// frame's wall time, the software GPU's included; fps is 1 s over it. The
-// issue's target is at least 30 fps on llvmpipe; the frame must not
-// allocate (allocs/op 0).
+// BenchmarkModelFrame draws a dense model (about 100k triangles,
+// denseModel), plain or textured and normal-mapped, as the viewer does,
+// one body filling most of a 1280×720 window, no MSAA on llvmpipe (the
+// renderer's choice), HUD hidden. One op is Frame plus gl.Finish, so that
+// ns/op is the whole frame's wall time, the software GPU's included; fps
+// is 1 s over it; cpu-ms/op is the CPU time of every thread of the
+// process per frame (llvmpipe's), which moves less than wall time on a
+// loaded machine. The issue's target is at least 30 fps on llvmpipe; the
+// frame must not allocate (allocs/op 0).
 func BenchmarkModelFrame(b *testing.B) {
 	if os.Getenv("DISPLAY") == "" {
 		b.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
 	}
 	const w, h = 1280, 720
-	m := denseModel(b, 100_000)
-	tris := 0
-	for _, me := range m.Meshes {
-		tris += len(me.Indices) / 3
-	}
-	b.Run(fmt.Sprintf("tris=%dk/%dx%d", tris/1000, w, h), func(b *testing.B) {
-		var err error
-		platform.Call(func() {
-			var win *platform.Window
-			win, err = platform.Open(platform.Config{Title: b.Name(), Width: w, Height: h})
-			if err != nil {
-				return
-			}
-			defer win.Close()
-			err = modelFrames(b, m, w, h)
-		})
-		if err != nil {
-			b.Fatal(err)
+	for _, textured := range []bool{false, true} {
+		m := denseModel(b, 100_000, textured)
+		tris := 0
+		for _, me := range m.Meshes {
+			tris += len(me.Indices) / 3
 		}
-	})
+		name := map[bool]string{false: "plain", true: "textured"}[textured]
+		b.Run(fmt.Sprintf("tris=%dk/material=%s/%dx%d", tris/1000, name, w, h), func(b *testing.B) {
+			var err error
+			platform.Call(func() {
+				var win *platform.Window
+				win, err = platform.Open(platform.Config{Title: b.Name(), Width: w, Height: h})
+				if err != nil {
+					return
+				}
+				defer win.Close()
+				err = modelFrames(b, m, w, h)
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
 }
 
 func modelFrames(b *testing.B, m *gltf.Model, w, h int) error {
@@ -124,6 +132,7 @@ func modelFrames(b *testing.B, m *gltf.Model, w, h int) error {
 	}
 	gl.Finish()
 	b.ReportAllocs()
+	cpu := processCPU()
 	i := 0
 	for b.Loop() {
 		plan.Alpha = float32(i%64) / 64
@@ -132,6 +141,9 @@ func modelFrames(b *testing.B, m *gltf.Model, w, h int) error {
 			return err
 		}
 		gl.Finish()
+	}
+	if cpu = processCPU() - cpu; cpu > 0 {
+		b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "fps")
 	return nil

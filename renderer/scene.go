@@ -74,7 +74,8 @@ type scene struct {
 	materials   []material
 	materialBuf Buffer // every material's uniform block, blockStride apart
 	blockStride int
-	programs    []program // 0: the built-in lighting
+	programs    []program      // 0: the built-in lighting, for the default material
+	builtin     map[uint32]int // the built-in lighting's program for each set of material features
 	textures    []Texture
 	textureOf   map[textureKey]Texture
 	samplers    map[glSampler]uint32
@@ -85,11 +86,12 @@ type scene struct {
 func (s *scene) init() error {
 	s.textureOf = make(map[textureKey]Texture)
 	s.anisotropy = maxAnisotropy()
-	p, err := s.newProgram(stage{files: shaders.FS, name: "lit.frag", lib: shaders.FS, prelude: shaders.Surface})
+	p, err := s.newProgram(builtinStage(0)) // the default material's: no features
 	if err != nil {
 		return err
 	}
 	s.programs = append(s.programs, p)
+	s.builtin = map[uint32]int{0: 0}
 	s.materialBuf = newBuffer()
 	if _, err := s.addMaterial(DefaultMaterial()); err != nil {
 		return err

@@ -30,6 +30,15 @@ uniform sampler2D uNormalTexture;            // unit 2: tangent space
 uniform sampler2D uOcclusionTexture;         // unit 3: R
 uniform sampler2D uEmissiveTexture;          // unit 4
 
+// TF_FEATURES says what the material uses, so that what it does not use
+// is compiled out (a software rasterizer runs both sides of a branch):
+// bit 1 << slot for each texture (1 base colour, 2 metallic-roughness, 4
+// normal, 8 occlusion, 16 emissive), 32 alpha MASK (the only use of
+// discard, which would turn off early depth tests), 64 double sided. The
+// renderer replaces the line below with each material's value (keeping
+// the line count, so that "2:N" still names this file's lines).
+#define TF_FEATURES 127
+
 const int SLOT_BASE_COLOR = 0;
 const int SLOT_METALLIC_ROUGHNESS = 1;
 const int SLOT_NORMAL = 2;
@@ -130,11 +139,6 @@ vec3 standardShading(Surface s) {
     return direct + ambient * s.occlusion + s.emissive;
 }
 
-// hasTexture reports whether the material has a texture in slot.
-bool hasTexture(int slot) {
-    return ((mTex.x >> slot) & 1) != 0;
-}
-
 // uvFor returns the texture coordinates of slot: its UV set through its
 // transform (KHR_texture_transform; the identity for none).
 vec2 uvFor(int slot) {
@@ -150,18 +154,32 @@ void main() {
     // A mesh may have zero normals (triangles without area): face the eye.
     float nl = length(vNormal);
     vec3 n = nl > 0.0 ? vNormal / nl : s.view;
+    // What follows is compiled for the material's TF_FEATURES; the
+    // uniform block's values then say how (UV sets, transforms, factors).
+    s.uv = vUV;
+    s.baseColor = mBaseColor * vColor * vec4(vTint, 1.0);
+#if (TF_FEATURES & 1) != 0
+    s.baseColor *= texture(uBaseColorTexture, uvFor(SLOT_BASE_COLOR));
+#endif
+    int mode = int(mAlpha.x);
+#if (TF_FEATURES & 32) != 0
+    if (mode == ALPHA_MASK && s.baseColor.a < mAlpha.y) {
+        discard;
+    }
+#endif
     vec3 t = vTangent.xyz;
     float handed = vTangent.w;
-    if (mAlpha.z > 0.5 && !gl_FrontFacing) {
+#if (TF_FEATURES & 64) != 0
+    if (!gl_FrontFacing) {
         // A double-sided material's back face is lit as a front face
         // turned over (the tangent frame with it).
         n = -n;
         t = -t;
         handed = -handed;
     }
-    // Every branch below is on the material, the same for the whole
-    // draw, so texture derivatives stay defined.
-    if (hasTexture(SLOT_NORMAL) && dot(t, t) > 0.0) {
+#endif
+#if (TF_FEATURES & 4) != 0
+    if (dot(t, t) > 0.0) {
         vec3 m = texture(uNormalTexture, uvFor(SLOT_NORMAL)).xyz * 2.0 - 1.0;
         m.xy *= mPBR.z;
         t = normalize(t - n * dot(n, t)); // Gram-Schmidt against the interpolated normal
@@ -172,31 +190,23 @@ void main() {
             n = p / pl;
         }
     }
+#endif
     s.normal = n;
-    s.uv = vUV;
-    s.baseColor = mBaseColor * vColor * vec4(vTint, 1.0);
-    if (hasTexture(SLOT_BASE_COLOR)) {
-        s.baseColor *= texture(uBaseColorTexture, uvFor(SLOT_BASE_COLOR));
-    }
-    int mode = int(mAlpha.x);
-    if (mode == ALPHA_MASK && s.baseColor.a < mAlpha.y) {
-        discard;
-    }
     s.metallic = mPBR.x;
     s.roughness = mPBR.y;
-    if (hasTexture(SLOT_METALLIC_ROUGHNESS)) {
-        vec4 mr = texture(uMetallicRoughnessTexture, uvFor(SLOT_METALLIC_ROUGHNESS));
-        s.metallic *= mr.b;
-        s.roughness *= mr.g;
-    }
+#if (TF_FEATURES & 2) != 0
+    vec4 mr = texture(uMetallicRoughnessTexture, uvFor(SLOT_METALLIC_ROUGHNESS));
+    s.metallic *= mr.b;
+    s.roughness *= mr.g;
+#endif
     s.occlusion = 1.0;
-    if (hasTexture(SLOT_OCCLUSION)) {
-        s.occlusion = 1.0 + mPBR.w * (texture(uOcclusionTexture, uvFor(SLOT_OCCLUSION)).r - 1.0);
-    }
+#if (TF_FEATURES & 8) != 0
+    s.occlusion = 1.0 + mPBR.w * (texture(uOcclusionTexture, uvFor(SLOT_OCCLUSION)).r - 1.0);
+#endif
     s.emissive = mEmissive.rgb;
-    if (hasTexture(SLOT_EMISSIVE)) {
-        s.emissive *= texture(uEmissiveTexture, uvFor(SLOT_EMISSIVE)).rgb;
-    }
+#if (TF_FEATURES & 16) != 0
+    s.emissive *= texture(uEmissiveTexture, uvFor(SLOT_EMISSIVE)).rgb;
+#endif
     s.lightDir = uLightDir;
     s.lightColor = sunColor;
     // Blending happens on the encoded values (the framebuffer is not
