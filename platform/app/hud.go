@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/sched"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -32,10 +33,17 @@ const hudPeriod = 250 * time.Millisecond
 // hudModel is what the HUD shows, rebuilt every hudPeriod from the
 // figures of the run. It belongs to the render thread.
 type hudModel struct {
-	next time.Duration  // when the HUD is next rebuilt
-	last hudSample      // what the rates are computed from
-	lat  *sched.Latency // the scheduling latency since the last rebuild
+	next  time.Duration  // when the HUD is next rebuilt
+	last  hudSample      // what the rates are computed from
+	lat   *sched.Latency // the scheduling latency since the last rebuild
+	grown bool           // the HUD's line buffers hold hudLineCap bytes
 }
+
+// hudLineCap is the capacity every HUD line is given on the first
+// rebuild: more than the longest line can be with every count at its
+// largest (the renderer cuts lines at renderer.HUDLineLen when drawing),
+// so that no rebuild grows a buffer when a count gains a digit.
+const hudLineCap = 256
 
 // hudSample is what the HUD's rates are computed from.
 type hudSample struct {
@@ -68,8 +76,22 @@ func appendOnOff(b []byte, on bool) []byte {
 
 // update rebuilds the HUD of a for a frame at now showing plan.
 func (m *hudModel) update(a *App, now time.Duration, plan *interp.Plan) {
+	m.rebuild(a.rend.HUD(), a, a.win.VSync(), now, plan)
+}
+
+// rebuild rebuilds h from a's figures, vsync being on or off, for a
+// frame at now showing plan. It allocates on its first call only (the
+// lines' buffers), whatever the counts grow to.
+func (m *hudModel) rebuild(h *renderer.HUD, a *App, vsync bool, now time.Duration, plan *interp.Plan) {
 	m.next = now + hudPeriod
-	h := a.rend.HUD()
+	if !m.grown {
+		m.grown = true
+		for i := range hudLineCount {
+			if b := h.Line(i); cap(*b) < hudLineCap {
+				*b = make([]byte, 0, hudLineCap)
+			}
+		}
+	}
 	tel := a.pipe.Sim().Telemetry().Read()
 	span := (now - m.last.at).Seconds()
 	var fps, tps float64
@@ -85,7 +107,7 @@ func (m *hudModel) update(a *App, now time.Duration, plan *interp.Plan) {
 	if lateLine(h.Line(hudLate), &tel) {
 		h.Highlight(hudLate)
 	}
-	gcLine(h.Line(hudGC), a, plan)
+	gcLine(h.Line(hudGC), a, vsync, plan)
 	if m.schedLine(h.Line(hudSched), a) {
 		h.Highlight(hudSched)
 	}
@@ -190,11 +212,11 @@ func lateLine(b *[]byte, tel *simthread.Stats) bool {
 	return tel.DiscardedTicks > 0
 }
 
-func gcLine(b *[]byte, a *App, plan *interp.Plan) {
+func gcLine(b *[]byte, a *App, vsync bool, plan *interp.Plan) {
 	*b = append(*b, "GC "...)
 	*b = strconv.AppendUint(*b, a.steady.gc.cycles(), 10)
 	*b = append(*b, " cycles  vsync "...)
-	*b = appendOnOff(*b, a.win.VSync())
+	*b = appendOnOff(*b, vsync)
 	*b = append(*b, "  paused "...)
 	*b = appendOnOff(*b, a.ctl.simPaused)
 	if plan.Ready {
