@@ -199,3 +199,41 @@ func TestGroundRect(t *testing.T) {
 		return gl2err(gl.GetError())
 	})
 }
+
+// TestStaticFrameDoesNotAllocate draws frames with static bodies of two
+// materials beside a snapshot's and an empty queue: no allocation.
+func TestStaticFrameDoesNotAllocate(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		reg := r.Registry()
+		red, _ := reg.AddMaterial(unlit(mgl32.Vec4{1, 0, 0, 1}, nil))
+		ball, _ := reg.AddMesh(renderer.SphereMesh(12, 6))
+		var statics []simthread.Body
+		for i := range 40 {
+			statics = append(statics, simthread.Body{Pos: mgl32.Vec3{float32(i%8) - 4, 3 + float32(i/8), 0}, Scale: simthread.UniformScale(0.3),
+				Mesh: uint16(ball) * uint16(i%2), Material: uint16(red) * uint16(i%3%2)})
+		}
+		reg.AddStatic(statics...)
+		s := newScene()
+		s.publish(1, []simthread.Body{{Pos: mgl32.Vec3{0, 5, 0}}})
+		plan := s.newest()
+		cam := frontCamera()
+		var ferr error
+		frame := func() {
+			if err := r.Frame(&plan, &cam, width, height); err != nil && ferr == nil {
+				ferr = err
+			}
+		}
+		for range 5 {
+			frame()
+		}
+		if n := testing.AllocsPerRun(50, frame); n != 0 {
+			return fmt.Errorf("a frame with static bodies allocates %v times", n)
+		}
+		return ferr
+	})
+}

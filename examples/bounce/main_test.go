@@ -315,3 +315,23 @@ func TestMainFitsInItsLines(t *testing.T) {
 		t.Errorf("main.go has %d lines, more than 280", n)
 	}
 }
+
+// TestStepDoesNotAllocate: a tick of 61 balls, once each has its
+// material, allocates nothing (nor does publishing it).
+func TestStepDoesNotAllocate(t *testing.T) {
+	w := newBox(60, 1, false)
+	w.reg = renderer.NewRegistry()
+	var snap simthread.Snapshot
+	tick := uint64(0)
+	step := func() {
+		tick++
+		w.Step(tick, dt, nil)
+		w.Snapshot(&snap)
+	}
+	for range 10 {
+		step()
+	}
+	if n := testing.AllocsPerRun(200, step); n != 0 {
+		t.Errorf("a tick allocates %v times", n)
+	}
+}
