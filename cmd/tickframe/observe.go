@@ -15,6 +15,7 @@ import (
 
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/platform/sched"
 )
 
 // presentConfig maps -marker, -framelog and -breakpresent to the app's
@@ -137,6 +138,10 @@ func (e *commandError) Error() string { return "the command failed: " + e.err.Er
 type observed struct {
 	Result  observe.Result
 	XvfbPID int
+	// Server is the Xvfb's CPU times over the command's run (its wait for
+	// a CPU delays every frame on the software path); nil without a
+	// command, or where they cannot be read.
+	Server *sched.ServerWaitSummary
 }
 
 // observeRun watches: under an Xvfb of its own while the command runs, or
@@ -153,6 +158,10 @@ func observeRun(o *observeOptions, stderr io.Writer) (*observed, error) {
 		}
 		defer x.Close()
 		display, fb, out.XvfbPID = x.Display, x.FB, x.PID()
+	}
+	var xw *sched.ServerWait
+	if len(o.command) > 0 {
+		xw, _ = sched.WatchDisplayServer(display) // nil where /proc cannot say
 	}
 	s, err := observe.Start(observe.Config{Display: display, FB: fb, Title: o.title, Interval: o.interval, Priority: o.priority})
 	if err != nil {
@@ -182,6 +191,11 @@ func observeRun(o *observeOptions, stderr io.Writer) (*observed, error) {
 	} else {
 		<-ctx.Done()
 	}
+	if xw != nil {
+		if sum, err := xw.Summary(); err == nil {
+			out.Server = &sum
+		}
+	}
 	res, err := s.Stop()
 	out.Result = res
 	return out, errors.Join(runErr, err)
@@ -190,16 +204,18 @@ func observeRun(o *observeOptions, stderr io.Writer) (*observed, error) {
 // ObserveReport is tickframe observe's report: the observer's own figures,
 // and, with a frame log, the comparison.
 type ObserveReport struct {
-	Window        [4]int        `json:"window"` // x, y, w, h on the screen
-	VblankSource  string        `json:"vblank_source"`
-	VblankHz      float64       `json:"vblank_hz"`
-	Changes       int           `json:"marker_changes"`
-	Polls         uint64        `json:"polls"`
-	PollGapMs     [3]float64    `json:"poll_gap_ms"` // p50, p99, max: the observer's precision
-	Realtime      bool          `json:"realtime"`
-	RealtimeError string        `json:"realtime_error,omitempty"`
-	Torn          uint64        `json:"torn_polls"`
-	Frames        *FramesReport `json:"frames,omitempty"`
+	Window        [4]int     `json:"window"` // x, y, w, h on the screen
+	VblankSource  string     `json:"vblank_source"`
+	VblankHz      float64    `json:"vblank_hz"`
+	Changes       int        `json:"marker_changes"`
+	Polls         uint64     `json:"polls"`
+	PollGapMs     [3]float64 `json:"poll_gap_ms"` // p50, p99, max: the observer's precision
+	Realtime      bool       `json:"realtime"`
+	RealtimeError string     `json:"realtime_error,omitempty"`
+	Torn          uint64     `json:"torn_polls"`
+	// DisplayServer is the observer's Xvfb's CPU times over the run.
+	DisplayServer *sched.ServerWaitSummary `json:"display_server,omitempty"`
+	Frames        *FramesReport            `json:"frames,omitempty"`
 }
 
 // FramesReport is the join with the app's frame log.
@@ -230,7 +246,7 @@ func msOf(s observe.Summary) [3]float64 {
 func observeReport(o *observeOptions, obs *observed, stdout io.Writer) error {
 	res := &obs.Result
 	r := ObserveReport{Window: res.Window, VblankSource: res.VblankSource, Changes: len(res.Changes),
-		Polls: res.Watch.Polls, Realtime: res.Watch.Realtime, RealtimeError: res.Watch.RealtimeErr, Torn: res.Watch.Torn,
+		Polls: res.Watch.Polls, Realtime: res.Watch.Realtime, DisplayServer: obs.Server, RealtimeError: res.Watch.RealtimeErr, Torn: res.Watch.Torn,
 		PollGapMs: [3]float64{round(float64(res.Watch.GapP50)/1e6, 3), round(float64(res.Watch.GapP99)/1e6, 3), round(float64(res.Watch.GapMax)/1e6, 3)}}
 	if res.Period > 0 {
 		r.VblankHz = round(1e9/float64(res.Period), 3)

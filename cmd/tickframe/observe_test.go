@@ -178,3 +178,32 @@ func logAnimErr(log []observe.LogFrame) (p99, worst float64) {
 	slices.Sort(errs)
 	return errs[min(len(errs)-1, int(math.Ceil(0.99*float64(len(errs))))-1)], errs[len(errs)-1]
 }
+
+// tickframe stress -observe runs each load under the observer and its
+// table and JSON carry what a viewer saw, with the observer's own Xvfb's
+// CPU wait.
+func TestStressObserve(t *testing.T) {
+	dir := t.TempDir()
+	r := tickframe(t, opts{dir: dir}, "stress", "-observe", "-duration", "2s", "-loads", "none", "-json", "s.json")
+	if r.code != 0 {
+		t.Fatalf("exit status %d; stderr:\n%s", r.code, r.stderr)
+	}
+	t.Logf("stdout:\n%s", r.stdout)
+	if !strings.Contains(r.stdout, "what a viewer saw") || !strings.Contains(r.stdout, "anim seen p50/p99/max") {
+		t.Errorf("the table lacks the observer's columns")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "s.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res StressResult
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 1 || res.Rows[0].Observer == nil || res.Rows[0].Observer.Displayed[0] < 100 {
+		t.Fatalf("rows %+v: no observer figures", res.Rows)
+	}
+	if ds := res.Rows[0].DisplayServer; ds == nil || ds.Server.Name != "Xvfb" || ds.SpanMs < 1000 {
+		t.Errorf("display server %+v: not the observer's Xvfb over the run", ds)
+	}
+}

@@ -82,6 +82,9 @@ type StressRow struct {
 	// outside the demo (sched.WatchDisplayServer): its wait for a CPU
 	// delays every frame on the software path.
 	DisplayServer *sched.ServerWaitSummary `json:"display_server,omitempty"`
+	// Observer is what a viewer saw (-observe): tickframe observe's
+	// figures for the run, beside the app's own for the same frames.
+	Observer *FramesReport `json:"observer,omitempty"`
 }
 
 // StressResult is what -json writes.
@@ -108,6 +111,7 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 	refresh := fs.Float64("refresh", 144, "emulated display rate in Hz")
 	as := fs.String("as", "", "run the demo and the busy processes as `USER`, unprivileged (needs root)")
 	only := fs.String("loads", "", "comma-separated loads to run (none, stress, stress4, procs, gc, procsgc); all if empty")
+	watch := fs.Bool("observe", false, "run each load under tickframe observe, in an Xvfb of its own (the demo draws -marker and writes -framelog), and add what a viewer saw")
 	// Demo flags follow "--": split them off before parsing.
 	var extra []string
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -202,7 +206,7 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 			break
 		}
 		fmt.Fprintf(stderr, "tickframe stress: [%d/%d] %s for %v ...\n", i+1, len(loads), l.Name, *dur)
-		row := runStressLoad(ctx, exe, tmp, base, extra, l, user)
+		row := runStressLoad(ctx, exe, tmp, base, extra, l, user, *watch)
 		if row.Err != "" {
 			failed = true
 			fmt.Fprintf(stderr, "tickframe stress: %s: %s\n", l.Name, row.Err)
@@ -235,9 +239,11 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // runStressLoad runs the demo once under load l and reads its report.
-func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l stressLoad, user *stressUser) StressRow {
+func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l stressLoad, user *stressUser, watch bool) StressRow {
 	row := StressRow{Load: l.Name}
-	report := filepath.Join(tmp, strings.NewReplacer("=", "-").Replace(l.Name)+".json")
+	name := strings.NewReplacer("=", "-", "+", "-").Replace(l.Name)
+	report := filepath.Join(tmp, name+".json")
+	flog, ojs := filepath.Join(tmp, name+".frames"), filepath.Join(tmp, name+".observe.json")
 	var busy []*exec.Cmd
 	defer func() {
 		for _, c := range busy {
@@ -257,6 +263,10 @@ func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l
 	}
 	args := append(append(append([]string{}, base...), l.args...), "-report", report)
 	args = append(args, extra...)
+	if watch {
+		// The observer starts an Xvfb of its own and runs the demo there.
+		args = append(append([]string{"observe", "-framelog", flog, "-json", ojs, "--", exe}, args...), "-marker", "-framelog", flog)
+	}
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) } // the demo flushes its report
 	cmd.WaitDelay = 10 * time.Second
@@ -268,10 +278,22 @@ func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l
 		row.Err = fmt.Sprintf("the demo failed (%v): %s", err, oneLine(errOut.String()))
 		return row
 	}
-	if xerr == nil {
+	if xerr == nil && !watch {
 		if sum, err := xw.Summary(); err == nil {
 			row.DisplayServer = &sum
 		}
+	}
+	if watch {
+		var o ObserveReport
+		data, err := os.ReadFile(ojs)
+		if err == nil {
+			err = json.Unmarshal(data, &o)
+		}
+		if err != nil || o.Frames == nil {
+			row.Err = fmt.Sprintf("no observer report (%v)", err)
+			return row
+		}
+		row.Observer, row.DisplayServer = o.Frames, o.DisplayServer
 	}
 	data, err := os.ReadFile(report)
 	if err != nil {
@@ -350,6 +372,7 @@ func printStressTable(w io.Writer, res *StressResult, refresh float64) {
 			r.Discarded, r.Clamped, r.GOMAXPROCS, r.SimNice, r.RenderNice, stressTargets(r, ref, float64(res.SimHz), refresh))
 	}
 	printStressPriorities(w, res)
+	printStressObserved(w, res, refresh)
 	fmt.Fprintln(w, "\n(ratio to the unloaded row in parentheses; targets: tick rate within 0.5 %, 0 discarded, animation error p99 ≤ 0.05 tick,")
 	fmt.Fprintln(w, " clamped ≤ 1 % of frames, fps ≥ 85 % of unloaded, frame p99 ≤ 2 display periods, tick lateness p99 ≤ 4 ms)")
 }
@@ -420,4 +443,37 @@ const busyCommand = "stress-busy-process"
 func busyProcess() int {
 	busy(context.Background())
 	return 0
+}
+
+// printStressObserved prints, for the rows run under tickframe observe,
+// what a viewer saw beside what the app reported for the same frames.
+func printStressObserved(w io.Writer, res *StressResult, refresh float64) {
+	have := false
+	for _, r := range res.Rows {
+		have = have || r.Observer != nil
+	}
+	if !have {
+		return
+	}
+	fmt.Fprintf(w, "\nwhat a viewer saw (tickframe observe: the X server's framebuffer at 5 kHz; observer / app, the same frames)\n")
+	fmt.Fprintf(w, "%-14s %13s %11s %11s %23s %23s %9s %9s %9s\n", "load", "displayed", "dropped", "repeated",
+		"anim seen p50/p99/max", "anim app p50/p99/max", "app-only", "unplaced", "X wait ms")
+	for _, r := range res.Rows {
+		o := r.Observer
+		if o == nil {
+			continue
+		}
+		wait := "-"
+		if r.DisplayServer != nil {
+			wait = strconv.FormatFloat(r.DisplayServer.WaitMs, 'f', 0, 64)
+		}
+		fmt.Fprintf(w, "%-14s %13s %11s %11s %23s %23s %9d %9d %9s\n", r.Load,
+			fmt.Sprintf("%d/%d", o.Displayed[0], o.Displayed[1]), fmt.Sprintf("%d/%d", o.Dropped[0], o.Dropped[1]),
+			fmt.Sprintf("%d/%d", o.Repeated[0], o.Repeated[1]),
+			fmt.Sprintf("%.2f/%.2f/%.1f", o.SeenAnimErr[0], o.SeenAnimErr[1], o.SeenAnimErr[2]),
+			fmt.Sprintf("%.2f/%.2f/%.1f", o.AppAnimErrMs[0], o.AppAnimErrMs[1], o.AppAnimErrMs[2]),
+			o.AppOnly, o.Ambiguous, wait)
+	}
+	fmt.Fprintf(w, "(anim: PresentMon's animation error in ms; app-only: frames the app counted displayed that never reached the screen;\n")
+	fmt.Fprintf(w, " unplaced: frames the observer could not place on a vblank; targets: seen p99 ≤ 1 ms quiet, ≤ one period (%.2f ms) loaded, max ≤ two)\n", 1000/refresh)
 }
