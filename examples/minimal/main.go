@@ -6,7 +6,8 @@
 //
 // R reverses the spin; Space pauses, Esc quits, a drag orbits the camera.
 // -duration and -screenshot end the run and save its last frame, for tests;
-// -h lists the other flags.
+// -report writes the timing report, -record and -replay record a run and
+// check a replay of it; -h lists the other flags.
 package main
 
 import (
@@ -39,6 +40,15 @@ func (w *ring) Step(tick uint64, dt float64, inputs []simthread.Input) {
 	w.orbit += orbit * dt
 	// Folded at 4π, a quaternion's period, so float32(w.spin) stays precise.
 	w.spin = math.Mod(w.spin+w.dir*spin*dt, 4*math.Pi)
+}
+
+// Hash is the world's whole state, for -record and -replay.
+func (w *ring) Hash() uint64 {
+	h := uint64(14695981039346656037) // FNV-1a over the three values' bits
+	for _, v := range [...]float64{w.orbit, w.spin, w.dir} {
+		h = (h ^ math.Float64bits(v)) * 1099511628211
+	}
+	return h
 }
 
 func (w *ring) Snapshot(dst *simthread.Snapshot) {

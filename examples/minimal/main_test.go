@@ -214,3 +214,37 @@ func TestReport(t *testing.T) {
 		t.Errorf("bodies %v, want %d", r["bodies"], cubes)
 	}
 }
+
+// TestRecordAndReplay records a run and replays it: the replay must match
+// the recording hash for hash, and a damaged recording exits 2.
+func TestRecordAndReplay(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
+	}
+	bin := build(t)
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "run.tfr")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, bin, "-duration", "2s", "-record", rec).CombinedOutput(); err != nil {
+		t.Fatalf("minimal -record: %v\n%s", err, out)
+	}
+	out, err := exec.CommandContext(ctx, bin, "-replay", rec).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "minimal: replay matches the recording") {
+		t.Fatalf("minimal -replay: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.tfr")
+	if err := os.WriteFile(bad, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, bin, "-replay", bad)
+	cmd.Env = append(os.Environ(), "DISPLAY=") // refused before any window
+	out, err = cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || strings.Count(string(out), "\n") != 1 {
+		t.Errorf("minimal -replay of a truncated recording: %v, %q; want exit 2 and one line", err, out)
+	}
+}

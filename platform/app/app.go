@@ -99,6 +99,13 @@ type Config struct {
 	// where it writes a heap profile at its end. A run whose window never
 	// opened leaves none of them.
 	CPUProfile, Trace, MemProfile string
+	// Record, if set, is where the package-level Run records the run
+	// (package simthread/record: the inputs by tick, the world's hash
+	// every second of ticks, the final tick and hash); Replay, if set, is
+	// a recording it replays at the recording's rate, live input refused,
+	// and checks hash by hash. Both need a world that implements
+	// simthread.Hasher; the recording names the world by Title.
+	Record, Replay string
 	// Finish, if set, is called by the package-level Run once the
 	// simulation has stopped, with the report it is about to write and
 	// the error the run ended with (nil after a clean stop): the world

@@ -20,7 +20,8 @@ import (
 // Flags registers the flags every tickframe app has on fs, bound to cfg:
 // -duration, -screenshot, -refresh, -fullscreen, -width and -height, -hz
 // for the simulation's rate, -motion and -latency; -report and -plot for
-// the timing report; -cpuprofile, -memprofile and -trace. Their defaults
+// the timing report; -cpuprofile, -memprofile and -trace; -record and
+// -replay, for a world that implements simthread.Hasher. Their defaults
 // are cfg's. Values are checked by Config.Validate. ParseFlags (and so
 // Main) also registers -hud (HUDFlag).
 func Flags(fs *flag.FlagSet, cfg *Config) {
@@ -48,6 +49,8 @@ func Flags(fs *flag.FlagSet, cfg *Config) {
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", cfg.CPUProfile, "write a CPU profile to `FILE`")
 	fs.StringVar(&cfg.MemProfile, "memprofile", cfg.MemProfile, "write a heap profile to `FILE` on exit")
 	fs.StringVar(&cfg.Trace, "trace", cfg.Trace, "write a runtime/trace to `FILE`")
+	fs.StringVar(&cfg.Record, "record", cfg.Record, "record the run's inputs and hashes to `FILE` (a world with a Hash method)")
+	fs.StringVar(&cfg.Replay, "replay", cfg.Replay, "replay a recording from `FILE` and check its hashes")
 }
 
 // intFlag registers an integer flag that refuses values outside [lo, hi].

@@ -15,16 +15,21 @@ import (
 
 // Run runs world with cfg, as Main does without the flags and the exit:
 // it validates cfg (a bad value is a *ConfigError, before any window
-// opens), starts the profiles asked for, opens the app, runs it until the
-// window is closed, Esc is pressed, cfg.Duration has passed or ctx is
-// done, then calls cfg.Finish and writes the report, the plot and the
-// heap profile asked for. Every file asked for is written on every path
+// opens), reads the recording to replay, starts the profiles asked for,
+// opens the app, runs it until the window is closed, Esc is pressed,
+// cfg.Duration has passed, the replay has ended or ctx is done, then
+// writes the recording or checks the replay, calls cfg.Finish and writes
+// the report, the plot and the heap profile asked for. Every file asked for is written on every path
 // out once the window has opened; if it never opened, none is left. The
 // world may be read again once Run returns. Run must be called on the
 // main goroutine and never exits the process; ExitCode maps its error to
 // an exit status.
 func Run(ctx context.Context, cfg Config, world simthread.World) (err error) {
 	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	rec, err := newRecorder(&cfg, world, os.Stdout)
+	if err != nil {
 		return err
 	}
 	prof, err := startProfiles(&cfg)
@@ -42,6 +47,9 @@ func Run(ctx context.Context, cfg Config, world simthread.World) (err error) {
 	runErr := a.runRecovered(ctx)
 	errs := []error{runErr}
 	r := a.Report()
+	if rec != nil {
+		errs = append(errs, rec.finish(a.pipe.Sim(), cfg.Record, runErr))
+	}
 	if cfg.Finish != nil {
 		errs = append(errs, cfg.Finish(a, r, runErr))
 	}

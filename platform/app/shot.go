@@ -34,14 +34,14 @@ func newScreenshots(title, dir string, log io.Writer) screenshots {
 	return screenshots{name: fileStem(title), dir: dir, log: log}
 }
 
-// fileStem turns a title into a file name stem: lower case, runs of
-// anything but letters and digits as one '-'; "tickframe" when nothing is
-// left.
+// fileStem turns a title into a file name stem, which also names the
+// world in recordings: lower-case ASCII letters and digits, runs of
+// anything else as one '-'; "tickframe" when nothing is left.
 func fileStem(title string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(title) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 0x7f && r != 0xfffd {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
 			if dash && b.Len() > 0 {
 				b.WriteByte('-')
 			}

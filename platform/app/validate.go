@@ -79,6 +79,7 @@ func (cfg Config) validateOutputs() error {
 	for _, f := range [...]struct{ flag, path string }{
 		{"screenshot", cfg.Screenshot}, {"report", cfg.Report}, {"plot", cfg.Plot},
 		{"cpuprofile", cfg.CPUProfile}, {"trace", cfg.Trace}, {"memprofile", cfg.MemProfile},
+		{"record", cfg.Record},
 	} {
 		if f.path == "" {
 			continue
@@ -91,6 +92,13 @@ func (cfg Config) validateOutputs() error {
 		if err := outfile.CheckWritable(f.path); err != nil {
 			return configErrorf("app: -%s %s: %v", f.flag, f.path, err)
 		}
+	}
+	switch abs, _ := filepath.Abs(cfg.Replay); {
+	case cfg.Replay == "":
+	case cfg.Record != "":
+		return configErrorf("app: -record and -replay cannot be used together")
+	case seen[abs] != "":
+		return configErrorf("app: -replay %s is also an output (-%s)", cfg.Replay, seen[abs])
 	}
 	if cfg.ScreenshotDir != "" {
 		if err := outfile.CheckWritable(filepath.Join(cfg.ScreenshotDir, "screenshot.png")); err != nil {

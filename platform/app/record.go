@@ -1,0 +1,84 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/simthread/record"
+)
+
+// runRecorder records a run (Config.Record) or replays one and checks it
+// (Config.Replay), for a world that implements simthread.Hasher: the
+// recording holds the inputs by tick and the world's hash every second of
+// ticks, and names the world by the app's title.
+type runRecorder struct {
+	world  simthread.World
+	name   string      // the recording's world name
+	replay *record.Log // the recording replayed, nil when recording
+	out    io.Writer   // where a replay that matches says so
+}
+
+// newRecorder checks that world can be recorded or replayed as cfg asks,
+// reads the recording to replay, and sets cfg.Sim to record or replay
+// (a replay runs at the recording's rate). Its errors are *ConfigError.
+// It returns nil when cfg asks for neither.
+func newRecorder(cfg *Config, world simthread.World, out io.Writer) (*runRecorder, error) {
+	if cfg.Record == "" && cfg.Replay == "" {
+		return nil, nil
+	}
+	if _, ok := world.(simthread.Hasher); !ok {
+		return nil, configErrorf("app: -record and -replay need a world that implements simthread.Hasher")
+	}
+	r := &runRecorder{world: world, name: fileStem(cfg.Title), out: out}
+	if cfg.Record != "" {
+		cfg.Sim.Record = true
+		cfg.Sim.CheckpointEvery = uint64(cfg.Sim.WithDefaults().Rate) // once a second
+		return r, nil
+	}
+	rec, err := record.ReadFile(cfg.Replay)
+	if err != nil {
+		return nil, configErrorf("app: -replay: %v", err)
+	}
+	if rec.World != r.name {
+		return nil, configErrorf("app: -replay %s: a recording of world %q, this app runs %q", cfg.Replay, rec.World, r.name)
+	}
+	rc := rec.ReplayConfig()
+	cfg.Sim.Rate, cfg.Sim.Replay, cfg.Sim.StopAfter, cfg.Sim.CheckpointEvery = rc.Rate, rc.Replay, rc.StopAfter, rc.CheckpointEvery
+	r.replay = rec
+	return r, nil
+}
+
+// finish writes the recording to path, or checks the replay against its
+// recording when the run ended cleanly.
+func (r *runRecorder) finish(sim *simthread.Sim, path string, runErr error) error {
+	final, hash := sim.Telemetry().Ticks(), r.world.(simthread.Hasher).Hash()
+	if r.replay == nil {
+		if final == 0 {
+			return fmt.Errorf("app: -record %s: nothing recorded: the run ended before its first tick", path)
+		}
+		cfg := sim.Config()
+		log := &record.Log{
+			Header:      record.Header{World: r.name, Build: record.CurrentBuild(), Rate: cfg.Rate, CheckpointEvery: cfg.CheckpointEvery},
+			Inputs:      append([]simthread.TickInput{}, sim.InputLog()...),
+			Checkpoints: sim.Checkpoints(),
+			FinalTick:   final,
+			FinalHash:   hash,
+		}
+		return record.WriteFile(path, log)
+	}
+	if runErr != nil {
+		return nil // the run's error says what went wrong
+	}
+	rec := r.replay
+	if !sim.Stopped() {
+		return fmt.Errorf("app: replay stopped at tick %d, before the recording's end at tick %d: nothing verified", final, rec.FinalTick)
+	}
+	if err := rec.Verify(sim.Checkpoints(), final, hash); err != nil {
+		return errors.New("app: " + err.Error())
+	}
+	fmt.Fprintf(r.out, "%s: replay matches the recording: %d inputs, %d checkpoints, final tick %d, state hash %016x\n",
+		r.name, len(rec.Inputs), len(rec.Checkpoints), rec.FinalTick, rec.FinalHash)
+	return nil
+}
