@@ -66,9 +66,9 @@ const (
 )
 
 // Delay is the adaptive render delay: one step plus a margin covering the
-// largest publish delay seen in the last two seconds, plus a pad. It is
-// never below one step and never above Max. Its zero value is not usable;
-// get one from NewDelay.
+// largest publish delay seen in the last delayWindow (8 s), plus a pad. It
+// is never below one step and never above its limit (NewDelay). Its zero
+// value is not usable; get one from NewDelay or NewFixedDelay.
 type Delay struct {
 	step, pad, max time.Duration
 	fixed          bool
