@@ -603,7 +603,8 @@ func TestSamplersAndTransforms(t *testing.T) {
 // a translated root, moves LINEAR along x from −2 to 2 m over 0 to 2 s;
 // at each tick looked at, the centre of its red pixels is where the
 // sampler puts it, projected, within a pixel; STEP holds the first
-// value until the second key.
+// value until the second key; CUBICSPLINE with zero tangents eases in
+// and out (−2 + 4·(3u² − 2u³) at u = t/2).
 func TestAnimatedNode(t *testing.T) {
 	onMain(t, func(*platform.Window) error {
 		r, err := newTestRenderer()
@@ -613,7 +614,7 @@ func TestAnimatedNode(t *testing.T) {
 		defer r.Delete()
 		sc := newScene()
 		cam := frontCamera()
-		for _, interp := range []gltf.Interpolation{gltf.InterpLinear, gltf.InterpStep} {
+		for _, interp := range []gltf.Interpolation{gltf.InterpLinear, gltf.InterpStep, gltf.InterpCubicSpline} {
 			var b gltf.Builder
 			mat := gltf.DefaultMaterial()
 			mat.BaseColor = mgl32.Vec4{0.9, 0.05, 0.05, 1}
@@ -623,8 +624,12 @@ func TestAnimatedNode(t *testing.T) {
 			}
 			quadNode := b.AddNode(gltf.Node{Name: "quad", Mesh: b.AddMesh("quad", q)})
 			b.AddNode(gltf.Node{Name: "root", Mesh: -1, Translation: mgl32.Vec3{0, 5, 0}, Children: []int{quadNode}})
+			values := []float32{-2, 0, 0, 2, 0, 0}
+			if interp == gltf.InterpCubicSpline { // zero tangents: an ease in and out
+				values = []float32{0, 0, 0, -2, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0}
+			}
 			b.AddAnimation(gltf.Animation{Channels: []gltf.Channel{{Node: quadNode, Path: gltf.Translation, Interp: interp,
-				Times: []float32{0, 2}, Values: []float32{-2, 0, 0, 2, 0, 0}}}})
+				Times: []float32{0, 2}, Values: values}}})
 			m, err := decodeBuilt(&b)
 			if err != nil {
 				return err
@@ -651,11 +656,14 @@ func TestAnimatedNode(t *testing.T) {
 				}
 				tt := float64(tick) * dt
 				wantX := float32(-2 + 2*min(tt, 2))
-				if interp == gltf.InterpStep {
+				switch u := min(tt/2, 1); interp {
+				case gltf.InterpStep:
 					wantX = -2
 					if tt >= 2 {
 						wantX = 2
 					}
+				case gltf.InterpCubicSpline:
+					wantX = float32(-2 + 4*(3*u*u-2*u*u*u))
 				}
 				px, py, _ := cam.Project(mgl32.Vec3{wantX, 5, 0}, width, height)
 				cx, cy, n := redCentroid(img)

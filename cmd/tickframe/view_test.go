@@ -268,3 +268,61 @@ func TestViewWorldAnimation(t *testing.T) {
 		t.Errorf("a tick allocates %v times", n)
 	}
 }
+
+// TestViewAnimated runs `tickframe view` on a model whose only node
+// slides LINEAR along x, from −20 to 20 m over 4 s, the turntable still:
+// the red box is left of the frame's middle after 1 s and right of it
+// after 3 s, as the animation, sampled by the simulation, puts it.
+func TestViewAnimated(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	var b gltf.Builder
+	red := gltf.DefaultMaterial()
+	red.BaseColor, red.Metallic = mgl32.Vec4{0.9, 0.02, 0.02, 1}, 0
+	var p gltf.Primitive
+	for _, q := range []mgl32.Vec3{{-4, -4, 0}, {4, -4, 0}, {4, 4, 0}, {-4, 4, 0}} {
+		p.Positions = append(p.Positions, q)
+		p.Normals = append(p.Normals, mgl32.Vec3{0, 0, 1})
+	}
+	p.Indices, p.Material = []uint32{0, 1, 2, 0, 2, 3}, b.AddMaterial(red)
+	n := b.AddNode(gltf.Node{Name: "slider", Mesh: b.AddMesh("plate", p)})
+	b.AddAnimation(gltf.Animation{Name: "slide", Channels: []gltf.Channel{{Node: n, Path: gltf.Translation,
+		Interp: gltf.InterpLinear, Times: []float32{0, 4}, Values: []float32{-20, 0, 0, 20, 0, 0}}}})
+	glb, err := b.GLB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "slide.glb")
+	if err := os.WriteFile(model, glb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	centre := map[string]float64{}
+	for _, at := range []string{"1s", "3s"} {
+		shot := filepath.Join(dir, at+".png")
+		r := tickframe(t, opts{}, "view", model, "-width", "320", "-height", "240", "-hud=false", "-turn", "0",
+			"-duration", at, "-screenshot", shot)
+		wantOK(t, r)
+		if !strings.Contains(r.stdout, "1 animation") {
+			t.Errorf("stdout %q does not count the animation", r.stdout)
+		}
+		// The plate's deep red, not the marker's orange.
+		img := decodePNG(t, shot)
+		sum, count := 0, 0
+		for y := range 240 {
+			for x := range 320 {
+				c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+				if int(c.R) > 60 && int(c.R) > 3*int(c.G) && int(c.R) > 3*int(c.B) {
+					sum, count = sum+x, count+1
+				}
+			}
+		}
+		if count == 0 {
+			t.Fatalf("after %s: no red pixels (%s)", at, shot)
+		}
+		centre[at] = float64(sum) / float64(count)
+		t.Logf("after %s: %d red pixels about x %.0f", at, count, centre[at])
+	}
+	if !(centre["1s"] < 160-10 && centre["3s"] > 160+10) {
+		t.Errorf("the plate's centre is at x %.0f after 1 s and %.0f after 3 s: want left of 160, then right of it", centre["1s"], centre["3s"])
+	}
+}
