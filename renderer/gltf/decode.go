@@ -239,7 +239,9 @@ func (d *decoder) checkSupported() error {
 		return d.refuse("asset.minVersion", "minimum version %q is not supported (want 2.0)", mv)
 	}
 	for i, e := range doc.ExtensionsRequired {
-		return d.refuse(fmt.Sprintf("extensionsRequired[%d]", i), "required extension %s is not supported", e)
+		if !supportedExtensions[e] {
+			return d.refuse(fmt.Sprintf("extensionsRequired[%d]", i), "required extension %s is not supported", e)
+		}
 	}
 	if len(doc.Skins) > 0 {
 		return d.refuse("skins", "skins are not supported")

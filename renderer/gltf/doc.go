@@ -54,7 +54,8 @@
 // Decode returns an error, which satisfies errors.Is(err,
 // errors.ErrUnsupported), for a valid file that uses a feature outside the
 // subset: an asset.version or asset.minVersion other than 2.x / 2.0, any
-// entry of extensionsRequired (KHR_draco_mesh_compression,
+// entry of extensionsRequired but the two extensions above
+// (KHR_draco_mesh_compression,
 // EXT_meshopt_compression, KHR_texture_basisu, KHR_mesh_quantization, …),
 // skins and skinned nodes, morph targets and animations of their weights,
 // keyframes that are not floats, sparse accessors, accessors without a

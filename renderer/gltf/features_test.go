@@ -74,6 +74,28 @@ func TestMaterialRoundTrip(t *testing.T) {
 	}
 }
 
+// TestRequiredExtensions: an extension the decoder supports may be
+// required; one it does not is refused.
+func TestRequiredExtensions(t *testing.T) {
+	var b gltf.Builder
+	b.AddMaterial(fullMaterial())
+	b.AddNode(gltf.Node{Mesh: b.AddMesh("box", boxPrimitive(0))})
+	glb := mustGLB(t, &b)
+	for _, c := range []struct {
+		ext     string
+		refused bool
+	}{{"KHR_texture_transform", false}, {"KHR_materials_emissive_strength", false}, {"KHR_draco_mesh_compression", true}} {
+		edited := editGLB(t, glb, func(doc map[string]any, bin []byte) []byte {
+			set(doc, "extensionsRequired", []any{c.ext})
+			return bin
+		})
+		_, err := gltf.Decode(edited, "req.glb", nil)
+		if got := errors.Is(err, errors.ErrUnsupported); got != c.refused || (err != nil && !c.refused) {
+			t.Errorf("required %s: %v, want refused %v", c.ext, err, c.refused)
+		}
+	}
+}
+
 // TestTextureTransformMatrix checks Matrix against the extension's
 // definition, T·R·S with R = [cos sin; −sin cos], at a point.
 func TestTextureTransformMatrix(t *testing.T) {
