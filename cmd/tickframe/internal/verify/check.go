@@ -92,154 +92,201 @@ var steadyKinds = map[Kind]bool{Steady: true, Jitter: true, VRR: true, Intervals
 // bounds with no loss counted fail the loss check.
 func evaluate(row *Row) {
 	row.Checks = row.Checks[:0]
-	add := func(name string, ok bool, format string, args ...any) {
-		row.Checks = append(row.Checks, Check{Name: name, OK: ok, Detail: fmt.Sprintf(format, args...)})
-	}
-	defer func() {
-		row.Pass = true
-		for _, c := range row.Checks {
-			row.Pass = row.Pass && c.OK
-		}
-	}()
+	c := &checker{row: row, step: simthread.Timing{Rate: row.Sim}.Step(),
+		late: time.Duration(row.Lateness.Max * 1e6), extrapolate: row.Motion == interp.MotionExtrapolate.String()}
+	defer c.setPass()
 	if row.Err != "" {
-		add("run", false, "%s", row.Err)
+		c.add("run", false, "%s", row.Err)
 		return
 	}
+	c.accounting()
+	checkBounce(row, c.add)
+	if c.extrapolate {
+		c.add("delay", row.DelayMax == 0, "render delay at most %v after the warm-up (extrapolate adds none)", row.DelayMax)
+	}
+	if row.Kind == Overload {
+		// Which policy drops the time depends on the rate: 8 steps of
+		// 1.25 × 33 ms outlast MaxDelta (250 ms), so at 30 Hz the clamp
+		// drops it before the step cap has to.
+		c.add("dropped", row.DiscardedTicks > 0 || row.Clamped > 0, "%d ticks (%v) discarded, %v clamped",
+			row.DiscardedTicks, row.Discarded, row.Clamped)
+		return
+	}
+	if row.Kind == Pause && row.Mode != Naive {
+		c.pause()
+	}
+	if !c.bounds() {
+		return
+	}
+	c.motion()
+	if row.LateKind == Calm {
+		c.calm()
+	}
+}
 
+// checker adds a row's checks, in the order the row lists them.
+type checker struct {
+	row         *Row
+	step        time.Duration // the simulation's
+	late        time.Duration // the latest wake
+	extrapolate bool
+}
+
+func (c *checker) add(name string, ok bool, format string, args ...any) {
+	c.row.Checks = append(c.row.Checks, Check{Name: name, OK: ok, Detail: fmt.Sprintf(format, args...)})
+}
+
+// setPass sets Pass: every check passed.
+func (c *checker) setPass() {
+	c.row.Pass = true
+	for _, ch := range c.row.Checks {
+		c.row.Pass = c.row.Pass && ch.OK
+	}
+}
+
+// accounting checks what every row checks: hash, ticks and steps (not
+// for the naive loop), backwards and counted.
+func (c *checker) accounting() {
+	row := c.row
 	switch {
 	case !row.Hashed:
-		add("hash", false, "the row never reached tick %d", row.HashTick)
+		c.add("hash", false, "the row never reached tick %d", row.HashTick)
 	case row.FirstDiff != 0 && row.FirstDiff != row.HashTick:
-		add("hash", false, "differs from the reference from tick %d on (after tick %d: %016x, reference %016x)",
+		c.add("hash", false, "differs from the reference from tick %d on (after tick %d: %016x, reference %016x)",
 			row.FirstDiff, row.HashTick, row.Hash, row.RefHash)
 	default:
-		add("hash", row.Hash == row.RefHash && row.FirstDiff == 0, "after tick %d: %016x, reference %016x (%d checkpoints compared)",
+		c.add("hash", row.Hash == row.RefHash && row.FirstDiff == 0, "after tick %d: %016x, reference %016x (%d checkpoints compared)",
 			row.HashTick, row.Hash, row.RefHash, row.Checkpoints)
 	}
-
-	step := simthread.Timing{Rate: row.Sim}.Step()
 	if row.Mode != Naive {
 		got := row.Ticks + row.DiscardedTicks
 		want := ticksIn(row.LastWake-row.Clamped-row.Paused, row.Sim)
 		// After the last wake, the ticks due before the wake that did
 		// not come: the one its deadline stood for and those its
 		// lateness and the last wake's steps let pass.
-		most := 1 + int64((row.EndLate+row.EndSpan)/step)
-		add("ticks", got == want && row.Pending >= 0 && row.Pending <= most,
+		most := 1 + int64((row.EndLate+row.EndSpan)/c.step)
+		c.add("ticks", got == want && row.Pending >= 0 && row.Pending <= most,
 			"ticks %d + discarded %d = %d; ⌊(last wake %v − clamped %v − paused %v) × %d Hz⌋ = %d; %d pending at the end (at most %d)",
 			row.Ticks, row.DiscardedTicks, got, row.LastWake, row.Clamped, row.Paused, row.Sim, want, row.Pending, most)
-		add("steps", row.MostStepsPerWake <= row.MaxSteps,
+		c.add("steps", row.MostStepsPerWake <= row.MaxSteps,
 			"at most %d steps in one wake (cap %d)", row.MostStepsPerWake, row.MaxSteps)
 	}
-
-	add("backwards", row.Backwards == 0, "%d frames showed an earlier simulated time than the frame before", row.Backwards)
+	c.add("backwards", row.Backwards == 0, "%d frames showed an earlier simulated time than the frame before", row.Backwards)
 	seen := row.PosSamples + row.Skipped + row.PausedFrames
-	add("counted", row.Counted && uint64(row.Frames) == seen,
+	c.add("counted", row.Counted && uint64(row.Frames) == seen,
 		"%d frames = %d measured + %d skipped + %d paused; %s", row.Frames, row.PosSamples, row.Skipped, row.PausedFrames, row.CountDetail)
+}
 
-	checkBounce(row, add)
-	extrapolate := row.Motion == interp.MotionExtrapolate.String()
-	if extrapolate {
-		add("delay", row.DelayMax == 0, "render delay at most %v after the warm-up (extrapolate adds none)", row.DelayMax)
-	}
-
-	if row.Kind == Overload {
-		// Which policy drops the time depends on the rate: 8 steps of
-		// 1.25 × 33 ms outlast MaxDelta (250 ms), so at 30 Hz the clamp
-		// drops it before the step cap has to.
-		add("dropped", row.DiscardedTicks > 0 || row.Clamped > 0, "%d ticks (%v) discarded, %v clamped",
-			row.DiscardedTicks, row.Discarded, row.Clamped)
+// pause checks a pause row: the time paused against the time hidden, and
+// the frames held after the show.
+func (c *checker) pause() {
+	row := c.row
+	p, err := ParsePattern(row.Pattern)
+	if err != nil {
+		c.add("paused", false, "%v", err)
 		return
 	}
-	late := time.Duration(row.Lateness.Max * 1e6)
-	if row.Kind == Pause && row.Mode != Naive {
-		p, err := ParsePattern(row.Pattern)
-		if err != nil {
-			add("paused", false, "%v", err)
-		} else {
-			lo := p.Hidden - step - late - time.Duration(row.MaxSteps)*row.StepCost
-			hi := p.Hidden + late
-			add("paused", row.Paused >= lo && row.Paused <= hi,
-				"paused %v for %v hidden (want %v to %v)", row.Paused, p.Hidden, lo, hi)
-			add("resume", row.TransitionBound > 0 && row.TransitionSpan <= row.TransitionBound && row.Crossed == 0,
-				"%d frames held the pause for %v after the show (at most %v); %d unpaused frames reached back across it",
-				row.Transition, row.TransitionSpan, row.TransitionBound, row.Crossed)
-		}
-	}
+	lo := p.Hidden - c.step - c.late - time.Duration(row.MaxSteps)*row.StepCost
+	hi := p.Hidden + c.late
+	c.add("paused", row.Paused >= lo && row.Paused <= hi,
+		"paused %v for %v hidden (want %v to %v)", row.Paused, p.Hidden, lo, hi)
+	c.add("resume", row.TransitionBound > 0 && row.TransitionSpan <= row.TransitionBound && row.Crossed == 0,
+		"%d frames held the pause for %v after the show (at most %v); %d unpaused frames reached back across it",
+		row.Transition, row.TransitionSpan, row.TransitionBound, row.Crossed)
+}
 
+// bounds checks the error bounds of a row within its lateness budget and
+// reports true; beyond it, it checks that the loss was counted and
+// reports false: no other bound holds there.
+func (c *checker) bounds() bool {
+	row := c.row
 	posLimit := posLimit(row.Sim)
 	row.LateBudget = budget(row)
-	row.Within = row.Mode == Naive || late <= row.LateBudget
+	row.Within = row.Mode == Naive || c.late <= row.LateBudget
 	frames := uint64(row.Frames) - row.PausedFrames
 	lost := row.Late + row.Early + row.Skipped + row.DiscardedTicks + row.Coarse + row.Rising
 	if !row.Within {
 		// (Extrapolate's position error is its prediction's, which grows
 		// with the lateness: shown, not a loss to count.)
-		over := (row.PosErr.P99 > posLimit && !extrapolate) || row.AnimErr.P99 > AnimErrLimit
-		add("loss", !over || lost > 0 || row.Clamped > 0,
+		over := (row.PosErr.P99 > posLimit && !c.extrapolate) || row.AnimErr.P99 > AnimErrLimit
+		c.add("loss", !over || lost > 0 || row.Clamped > 0,
 			"wakes up to %v late, beyond the %v budget: %d late and %d early of %d frames, %d coarse, %d skipped, %d ticks discarded, %v clamped",
-			late.Round(time.Microsecond), row.LateBudget.Round(time.Microsecond), row.Late, row.Early, frames, row.Coarse, row.Skipped, row.DiscardedTicks, row.Clamped)
-		return
+			c.late.Round(time.Microsecond), row.LateBudget.Round(time.Microsecond), row.Late, row.Early, frames, row.Coarse, row.Skipped, row.DiscardedTicks, row.Clamped)
+		return false
 	}
-	add("measured", frames > 0 && float64(row.PosSamples) >= MinMeasured*float64(frames),
+	c.add("measured", frames > 0 && float64(row.PosSamples) >= MinMeasured*float64(frames),
 		"%d of %d frames measured (at least %g%%)", row.PosSamples, frames, 100*MinMeasured)
 	if row.Mode != Naive {
-		add("clamps", float64(row.Late+row.Early) <= MaxClamped*float64(frames),
+		c.add("clamps", float64(row.Late+row.Early) <= MaxClamped*float64(frames),
 			"%d late and %d early of %d frames (at most %g%%)", row.Late, row.Early, frames, 100*MaxClamped)
 	}
 	if row.LateKind == Calm || row.Mode == Naive {
-		add("pos", row.PosErr.P99 <= posLimit, "p99 position error %.4f ticks (limit %.3g)", row.PosErr.P99, posLimit)
-		add("anim", row.AnimErr.P99 <= AnimErrLimit, "p99 animation error %.3f ms (limit %g)", row.AnimErr.P99, AnimErrLimit)
-	} else {
-		// Under stress, the frames the lateness itself shaped are counted
-		// (clamped above, coarse and rising here) and bounded in number;
-		// the bounds hold on all the others.
-		add("adapt", float64(row.Rising) <= MaxClamped*float64(frames) && float64(row.Steady) >= MinSteady*float64(frames),
-			"%d frames of %d held while the delay rose (at most %g%%); %d steady (at least %g%%), %d of them coarse (across ticks a late wake ran at once)",
-			row.Rising, frames, 100*MaxClamped, row.Steady, 100*MinSteady, row.Coarse)
-		if !extrapolate {
-			// Extrapolate predicts as far as the lateness makes it:
-			// its error under stress is shown, not bounded.
-			add("pos", row.PosSteady.P99 <= posLimit, "p99 position error %.4f ticks on the steady frames, beyond the chord on coarse ones (limit %.3g; all frames %.4f)",
-				row.PosSteady.P99, posLimit, row.PosErr.P99)
-		}
-		add("anim", row.AnimSteady.P99 <= AnimErrLimit, "p99 animation error %.3f ms on the steady frames (limit %g; all frames %.3f)",
-			row.AnimSteady.P99, AnimErrLimit, row.AnimErr.P99)
+		c.add("pos", row.PosErr.P99 <= posLimit, "p99 position error %.4f ticks (limit %.3g)", row.PosErr.P99, posLimit)
+		c.add("anim", row.AnimErr.P99 <= AnimErrLimit, "p99 animation error %.3f ms (limit %g)", row.AnimErr.P99, AnimErrLimit)
+		return true
 	}
-	spin := func() {
-		add("spin", row.Spins > 0 && row.WrongWay == 0, "%d of %d frames turned the spinner the wrong way (p99 orientation error %.3g°)",
-			row.WrongWay, row.Spins, row.RotErr.P99)
+	// Under stress, the frames the lateness itself shaped are counted
+	// (clamped above, coarse and rising here) and bounded in number; the
+	// bounds hold on all the others.
+	c.add("adapt", float64(row.Rising) <= MaxClamped*float64(frames) && float64(row.Steady) >= MinSteady*float64(frames),
+		"%d frames of %d held while the delay rose (at most %g%%); %d steady (at least %g%%), %d of them coarse (across ticks a late wake ran at once)",
+		row.Rising, frames, 100*MaxClamped, row.Steady, 100*MinSteady, row.Coarse)
+	if !c.extrapolate {
+		// Extrapolate predicts as far as the lateness makes it: its
+		// error under stress is shown, not bounded.
+		c.add("pos", row.PosSteady.P99 <= posLimit, "p99 position error %.4f ticks on the steady frames, beyond the chord on coarse ones (limit %.3g; all frames %.4f)",
+			row.PosSteady.P99, posLimit, row.PosErr.P99)
 	}
+	c.add("anim", row.AnimSteady.P99 <= AnimErrLimit, "p99 animation error %.3f ms on the steady frames (limit %g; all frames %.3f)",
+		row.AnimSteady.P99, AnimErrLimit, row.AnimErr.P99)
+	return true
+}
+
+func (c *checker) spin() {
+	row := c.row
+	c.add("spin", row.Spins > 0 && row.WrongWay == 0, "%d of %d frames turned the spinner the wrong way (p99 orientation error %.3g°)",
+		row.WrongWay, row.Spins, row.RotErr.P99)
+}
+
+// motion checks the motion modes' own guarantees: hermite's spinner, and
+// extrapolate's kick.
+func (c *checker) motion() {
+	row := c.row
 	if row.RotSamples > 0 && row.Motion == interp.MotionHermite.String() {
-		spin()
+		c.spin()
 	}
 	if row.Kicked {
-		add("kick", row.KickCorrections > 0,
+		c.add("kick", row.KickCorrections > 0,
 			"%d corrections of the kicked body beyond %g tick from the kick on (counted, not bounded), the largest %.3f ticks",
 			row.KickCorrections, CorrectionLimit, row.KickMax)
 	}
-	if row.LateKind != Calm {
-		return
-	}
-	if extrapolate {
+}
+
+// calm checks what only a calm lateness bounds: extrapolate's spinner and
+// corrections, the maximum errors of steady displays, the recovery from
+// stalls.
+func (c *checker) calm() {
+	row := c.row
+	posLimit := posLimit(row.Sim)
+	if c.extrapolate {
 		// Under stress the held frames (late) and the corrections after
 		// them, which can be half a turn of the spinner, are the loss.
 		if row.RotSamples > 0 {
-			spin()
+			c.spin()
 		}
 		if row.Sim <= MotionHz {
-			add("correction", row.Corrections > 0 && row.Correction.P99 <= CorrectionLimit,
+			c.add("correction", row.Corrections > 0 && row.Correction.P99 <= CorrectionLimit,
 				"p99 correction %.4f ticks over %d switches of basis (limit %g)", row.Correction.P99, row.Corrections, CorrectionLimit)
 		}
 	}
 	if steadyKinds[row.Kind] {
-		add("pos max", row.PosErr.Max <= posLimit, "largest position error %.4f ticks (limit %.3g)", row.PosErr.Max, posLimit)
-		add("anim max", row.AnimErr.Max <= AnimErrLimit, "largest animation error %.3f ms (limit %g)", row.AnimErr.Max, AnimErrLimit)
+		c.add("pos max", row.PosErr.Max <= posLimit, "largest position error %.4f ticks (limit %.3g)", row.PosErr.Max, posLimit)
+		c.add("anim max", row.AnimErr.Max <= AnimErrLimit, "largest animation error %.3f ms (limit %g)", row.AnimErr.Max, AnimErrLimit)
 	}
 	if row.Stalls > 0 {
-		add("recovery", row.Recovery <= RecoveryFrames,
+		c.add("recovery", row.Recovery <= RecoveryFrames,
 			"%d stalls; the last frame out of bounds after one was its frame %d (at most %d)", row.Stalls, row.Recovery, RecoveryFrames)
-		add("settled", row.SettledPos <= posLimit && row.SettledAnim <= AnimErrLimit,
+		c.add("settled", row.SettledPos <= posLimit && row.SettledAnim <= AnimErrLimit,
 			"largest errors but in the first %d frames after a stall: %.4f ticks, %.3f ms (limits %.3g, %g)",
 			RecoveryFrames, row.SettledPos, row.SettledAnim, posLimit, AnimErrLimit)
 	}
