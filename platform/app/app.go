@@ -181,15 +181,14 @@ type App struct {
 	pipe    *interp.Pipeline // world → simulation → planner → meter
 	win     *platform.Window
 	rend    *renderer.Renderer
-	cam     renderer.Camera // the orbit camera, and the pose drawn (camera.go)
-	ctl     control         // what the input asked for (input.go)
-	pacing  pacing          // when frames are displayed (pacing.go)
-	present presentTracker  // when drawn frames were shown (present.go)
-	shots   screenshots     // (shot.go)
-	hud     hudModel        // (hud.go)
-	steady  steadyState     // warm-up, GC and allocation accounting (steady.go)
-	sched   scheduling      // thread priorities and the governor (schedule.go)
-	fault   fault           // the present path broken on purpose (fault.go)
+	ctl     control        // what the input asked for, and the camera (input.go)
+	pacing  pacing         // when frames are displayed (pacing.go)
+	present presentTracker // when drawn frames were shown (present.go)
+	shots   screenshots    // (shot.go)
+	hud     hudModel       // (hud.go)
+	steady  steadyState    // warm-up, GC and allocation accounting (steady.go)
+	sched   scheduling     // thread priorities and the governor (schedule.go)
+	fault   fault          // the present path broken on purpose (fault.go)
 	stats   Stats
 }
 
@@ -212,10 +211,10 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	case spin < 0:
 		spin = 0
 	}
-	a := &App{cfg: cfg, world: world, clock: simthread.NewRealClock(spin), cam: renderer.DefaultCamera(),
+	a := &App{cfg: cfg, world: world, clock: simthread.NewRealClock(spin), ctl: control{cam: renderer.DefaultCamera()},
 		steady: newSteadyState(), shots: newScreenshots(cfg.Title, cfg.ScreenshotDir, os.Stderr)}
 	if cfg.Camera != nil {
-		a.cam = *cfg.Camera
+		a.ctl.cam = *cfg.Camera
 	}
 	a.sched.renderCritical(cfg.Sched)
 	pipe, err := interp.NewPipeline(cfg.Pipeline(), world, a.clock)

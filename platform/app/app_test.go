@@ -287,16 +287,16 @@ func TestMouseForwarded(t *testing.T) {
 	}
 	for _, noCam := range []bool{false, true} {
 		a, _ := newHeadless(t, 1)
-		a.cam = renderer.DefaultCamera()
-		start := a.cam
+		a.ctl.cam = renderer.DefaultCamera()
+		start := a.ctl.cam
 		rec := new(recorder)
 		a.cfg.Input, a.cfg.NoMouseCamera = rec.input, noCam
 		a.handle(events)
 		if len(rec.seen) != len(events) {
 			t.Errorf("NoMouseCamera %v: Config.Input saw %d events, want all %d", noCam, len(rec.seen), len(events))
 		}
-		moved := a.cam.Yaw != start.Yaw || a.cam.Pitch != start.Pitch
-		zoomed := a.cam.Distance != start.Distance
+		moved := a.ctl.cam.Yaw != start.Yaw || a.ctl.cam.Pitch != start.Pitch
+		zoomed := a.ctl.cam.Distance != start.Distance
 		if moved == noCam || zoomed == noCam {
 			t.Errorf("NoMouseCamera %v: camera orbited %v, zoomed %v", noCam, moved, zoomed)
 		}
@@ -353,7 +353,7 @@ func TestKeysHelp(t *testing.T) {
 // world's alike, are handled without allocating.
 func TestHandleDoesNotAllocate(t *testing.T) {
 	a, clock := newHeadless(t, 1)
-	a.cam = renderer.DefaultCamera()
+	a.ctl.cam = renderer.DefaultCamera()
 	a.cfg.Keys = KeyMap{Pause: platform.KeyP}
 	a.cfg.Input = func(e platform.Event) (simthread.Input, bool) {
 		return simthread.Input{Kind: refworld.Kick, X: 1}, e.Kind == platform.KeyEvent

@@ -71,11 +71,11 @@ func (a *App) latchCamera(plan *interp.Plan) {
 		a.handle(a.win.Poll()) // the newest motion, just before drawing
 	}
 	if !plan.Ready || !plan.Next.Camera.Valid {
-		a.cam.Pose.Valid = false // the orbit camera
+		a.ctl.cam.Pose.Valid = false // the orbit camera
 		return
 	}
-	a.cam.Pose = renderer.LerpPose(&plan.Prev.Camera, &plan.Next.Camera, plan.Alpha)
+	a.ctl.cam.Pose = renderer.LerpPose(&plan.Prev.Camera, &plan.Next.Camera, plan.Alpha)
 	if a.cfg.MouseLook {
-		a.cam.Latch(a.ctl.look.x, a.ctl.look.y)
+		a.ctl.cam.Latch(a.ctl.look.x, a.ctl.look.y)
 	}
 }

@@ -82,7 +82,7 @@ func newLookApp(t *testing.T, mouseLook bool, inputs int) *lookApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &App{pipe: pipe, steady: newSteadyState(), cam: renderer.DefaultCamera(), cfg: cfg}
+	a := &App{pipe: pipe, steady: newSteadyState(), ctl: control{cam: renderer.DefaultCamera()}, cfg: cfg}
 	l := &lookApp{App: a, clock: clock}
 	l.next, _ = a.Sim().Wake()
 	return l
@@ -122,15 +122,15 @@ func samePose(a, b simthread.CameraPose, tol float32) bool {
 // the new camera at once.
 func TestCameraFromTheWorld(t *testing.T) {
 	l := newLookApp(t, false, 0)
-	if l.latchCamera(&interp.Plan{}); l.cam != renderer.DefaultCamera() {
-		t.Fatalf("before any snapshot: camera %+v, want the orbit camera", l.cam)
+	if l.latchCamera(&interp.Plan{}); l.ctl.cam != renderer.DefaultCamera() {
+		t.Fatalf("before any snapshot: camera %+v, want the orbit camera", l.ctl.cam)
 	}
 	cuts := 0
 	for range 200 {
 		l.tick()
 		plan := l.draw()
 		prev, next := plan.Prev.Camera, plan.Next.Camera
-		drawn := l.cam.Pose
+		drawn := l.ctl.cam.Pose
 		if prev.Epoch != next.Epoch {
 			cuts++
 			if drawn != next {
@@ -152,7 +152,7 @@ func TestCameraFromTheWorld(t *testing.T) {
 		if want := pathPose(plan.SimTick, 0, 0, next.Epoch); !samePose(drawn, want, 1e-4) {
 			t.Fatalf("tick %.2f: pose %v %v, want the path's %v %v", plan.SimTick, drawn.Pos, drawn.Rot, want.Pos, want.Rot)
 		}
-		if vp, want := l.cam.ViewProj(1), (renderer.Camera{FovY: 1, Near: l.cam.Near, Far: l.cam.Far, Pose: drawn}).ViewProj(1); vp != want {
+		if vp, want := l.ctl.cam.ViewProj(1), (renderer.Camera{FovY: 1, Near: l.ctl.cam.Near, Far: l.ctl.cam.Far, Pose: drawn}).ViewProj(1); vp != want {
 			t.Fatal("the drawn view is not the interpolated pose's")
 		}
 	}
@@ -172,17 +172,17 @@ func TestMouseLookLatchesBetweenTicks(t *testing.T) {
 		l.draw()
 	}
 	plan := l.draw()
-	before := l.cam.Pose
+	before := l.ctl.cam.Pose
 	if want := pathPose(plan.SimTick, 0, 0, 0); !samePose(before, want, 1e-4) {
 		t.Fatalf("without motion: pose %v %v, want the path's %v %v", before.Pos, before.Rot, want.Pos, want.Rot)
 	}
 	// No tick runs: the motion reaches the view only through the latch.
 	l.handle([]platform.Event{motion(30, -8), motion(12.5, 3)})
 	plan = l.draw()
-	if want := pathPose(plan.SimTick, 42.5, -5, 0); !samePose(l.cam.Pose, want, 1e-4) {
-		t.Fatalf("after motion between ticks: pose %v %v, want the world's after it %v %v", l.cam.Pose.Pos, l.cam.Pose.Rot, want.Pos, want.Rot)
+	if want := pathPose(plan.SimTick, 42.5, -5, 0); !samePose(l.ctl.cam.Pose, want, 1e-4) {
+		t.Fatalf("after motion between ticks: pose %v %v, want the world's after it %v %v", l.ctl.cam.Pose.Pos, l.ctl.cam.Pose.Rot, want.Pos, want.Rot)
 	}
-	if samePose(l.cam.Pose, before, 1e-3) {
+	if samePose(l.ctl.cam.Pose, before, 1e-3) {
 		t.Fatal("the motion did not turn the view")
 	}
 	if l.ctl.look != (lookLedger{42.5, -5}) {
@@ -194,14 +194,14 @@ func TestMouseLookLatchesBetweenTicks(t *testing.T) {
 	for range 10 {
 		l.tick()
 		plan = l.draw()
-		if want := pathPose(plan.SimTick, 42.5, -5, 0); !samePose(l.cam.Pose, want, 1e-4) {
-			t.Fatalf("tick %.2f: pose %v %v, want %v %v", plan.SimTick, l.cam.Pose.Pos, l.cam.Pose.Rot, want.Pos, want.Rot)
+		if want := pathPose(plan.SimTick, 42.5, -5, 0); !samePose(l.ctl.cam.Pose, want, 1e-4) {
+			t.Fatalf("tick %.2f: pose %v %v, want %v %v", plan.SimTick, l.ctl.cam.Pose.Pos, l.ctl.cam.Pose.Rot, want.Pos, want.Rot)
 		}
 	}
 	if c := plan.Prev.Camera.Look; c.X != 42.5 || c.Y != -5 {
 		t.Fatalf("the world consumed look motion (%v, %v), want (42.5, -5)", c.X, c.Y)
 	}
-	if lerped := renderer.LerpPose(&plan.Prev.Camera, &plan.Next.Camera, plan.Alpha); l.cam.Pose != lerped {
+	if lerped := renderer.LerpPose(&plan.Prev.Camera, &plan.Next.Camera, plan.Alpha); l.ctl.cam.Pose != lerped {
 		t.Fatal("with every motion consumed, the view is not the interpolated pose")
 	}
 
@@ -209,7 +209,7 @@ func TestMouseLookLatchesBetweenTicks(t *testing.T) {
 	l.cfg.MouseLook = false
 	l.handle([]platform.Event{motion(50, 0)})
 	plan = l.draw()
-	if want := pathPose(plan.SimTick, 42.5, -5, 0); !samePose(l.cam.Pose, want, 1e-4) {
+	if want := pathPose(plan.SimTick, 42.5, -5, 0); !samePose(l.ctl.cam.Pose, want, 1e-4) {
 		t.Fatal("without MouseLook, motion not yet simulated turned the view")
 	}
 }
@@ -230,8 +230,8 @@ func TestMouseLookCountsOnlyWhatTheWorldGets(t *testing.T) {
 		l.tick()
 	}
 	plan := l.draw()
-	if want := pathPose(plan.SimTick, 15, 0, 0); !samePose(l.cam.Pose, want, 1e-4) {
-		t.Fatalf("pose %v %v, want the world's after the motion it got %v %v", l.cam.Pose.Pos, l.cam.Pose.Rot, want.Pos, want.Rot)
+	if want := pathPose(plan.SimTick, 15, 0, 0); !samePose(l.ctl.cam.Pose, want, 1e-4) {
+		t.Fatalf("pose %v %v, want the world's after the motion it got %v %v", l.ctl.cam.Pose.Pos, l.ctl.cam.Pose.Rot, want.Pos, want.Rot)
 	}
 }
 
@@ -251,7 +251,7 @@ func TestMouseLookFrameDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(300, frame); n != 0 {
 		t.Fatalf("a frame with mouse look allocates %.1f times", n)
 	}
-	if !l.cam.Pose.Valid || l.ctl.look.x != 3*601 {
-		t.Fatalf("pose valid %v, ledger %v: the frames did not run as meant", l.cam.Pose.Valid, l.ctl.look.x)
+	if !l.ctl.cam.Pose.Valid || l.ctl.look.x != 3*601 {
+		t.Fatalf("pose valid %v, ledger %v: the frames did not run as meant", l.ctl.cam.Pose.Valid, l.ctl.look.x)
 	}
 }

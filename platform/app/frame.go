@@ -186,7 +186,7 @@ func (a *App) drawPlan(ctx context.Context, plan *interp.Plan) (bool, error) {
 	if w <= 0 || h <= 0 {
 		return false, nil // minimised to nothing
 	}
-	return true, a.rend.Frame(plan, &a.cam, w, h)
+	return true, a.rend.Frame(plan, &a.ctl.cam, w, h)
 }
 
 // swapped accounts for a swap, delayed by a refresh-rate probe or not, and

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/renderer"
 )
 
 // KeyMap says which keys the app keeps for itself. A reserved key's press
@@ -110,9 +111,10 @@ func (m *KeyMap) lookup(k platform.Key) reserved {
 }
 
 // control is what the window's events asked of the app: pauses, the
-// camera drag, the quit and the mouse motion sent to the world. It
-// belongs to the render thread.
+// orbit camera and its drag, the quit and the mouse motion sent to the
+// world. It belongs to the render thread.
 type control struct {
+	cam                              renderer.Camera // the orbit camera, and the pose drawn (camera.go)
 	userPaused, iconified, unfocused bool
 	simPaused                        bool // the pipeline is paused
 	quit                             bool
@@ -175,13 +177,13 @@ func (a *App) mouse(e platform.Event) {
 		a.forward(e)
 	case platform.CursorEvent:
 		if a.ctl.dragging {
-			a.cam.Orbit(float32(e.X-a.ctl.dragX), float32(e.Y-a.ctl.dragY))
+			a.ctl.cam.Orbit(float32(e.X-a.ctl.dragX), float32(e.Y-a.ctl.dragY))
 			a.ctl.dragX, a.ctl.dragY = e.X, e.Y
 		}
 		a.forwardCursor(e) // with MouseLook, also into the look ledger
 	case platform.ScrollEvent:
 		if mouseCamera {
-			a.cam.Zoom(float32(e.Y))
+			a.ctl.cam.Zoom(float32(e.Y))
 		}
 		a.forward(e)
 	}
