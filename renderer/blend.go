@@ -7,61 +7,72 @@ import (
 	"github.com/tickframe/tickframe/simthread"
 )
 
+// blendEntry is one body's blended part: item's part drawn for the body
+// whose pose is at pose, through vertex array blendVAOs[vao], ordered by
+// the distance of anchor, where the body puts the part's centre.
+type blendEntry struct {
+	item, pose, vao int32
+	anchor          mgl32.Vec3
+	dist            float32 // from the eye, squared, at the last sort
+}
+
 // anchor sets slot s's draw order up once its items are grouped: the
-// opaque items in order, then the blended ones, each with its anchor, the
-// world point where the first body of its group puts its part's centre
-// (from the snapshot, not interpolated: it only orders the items). It
-// allocates only when the snapshot has more items than any before.
+// opaque items, drawn in order, then an entry for each body's blended
+// part, with the world point where the body puts the part's centre
+// (from the snapshot, not interpolated: it only orders the entries). It
+// allocates only when the snapshot has more items or blended bodies than
+// any before.
 func (b *bodyPass) anchor(s *slot, bodies []simthread.Body) {
 	s.drawSeq = slices.Grow(s.drawSeq[:0], len(s.items))
-	s.anchors = s.anchors[:0]
-	for j := range s.items {
-		if !b.materials[s.items[j].mat].blend {
-			s.drawSeq = append(s.drawSeq, int32(j))
-		}
-	}
-	s.opaque = len(s.drawSeq)
+	s.blend = s.blend[:0]
 	for j := range s.items {
 		it := &s.items[j]
 		if !b.materials[it.mat].blend {
+			s.drawSeq = append(s.drawSeq, int32(j))
 			continue
 		}
-		i := int(it.first)
-		if !s.sorted {
-			i = int(s.perm[i])
-		}
-		body := &bodies[i]
-		rot, scale := body.Rot, body.Scale
-		if rot == (mgl32.Quat{}) {
-			rot = mgl32.QuatIdent() // a zero Rot is the identity
-		}
-		if scale == (mgl32.Vec3{}) {
-			scale = mgl32.Vec3{1, 1, 1} // a zero Scale is 1
-		}
 		c := b.parts[it.part].centre
-		p := body.Pos.Add(rot.Normalize().Rotate(mgl32.Vec3{c[0] * scale[0], c[1] * scale[1], c[2] * scale[2]}))
-		s.drawSeq = append(s.drawSeq, int32(j))
-		s.anchors = append(s.anchors, p)
+		for pose := it.first; pose < it.first+it.count; pose++ {
+			i := int(pose)
+			if !s.sorted {
+				i = int(s.perm[i])
+			}
+			body := &bodies[i]
+			rot, scale := body.Rot, body.Scale
+			if rot == (mgl32.Quat{}) {
+				rot = mgl32.QuatIdent() // a zero Rot is the identity
+			}
+			if scale == (mgl32.Vec3{}) {
+				scale = mgl32.Vec3{1, 1, 1} // a zero Scale is 1
+			}
+			p := body.Pos.Add(rot.Normalize().Rotate(mgl32.Vec3{c[0] * scale[0], c[1] * scale[1], c[2] * scale[2]}))
+			s.blend = append(s.blend, blendEntry{item: int32(j), pose: pose, vao: int32(len(s.blend)), anchor: p})
+		}
+	}
+	for len(b.blendVAOs) < len(s.blend) {
+		b.blendVAOs = append(b.blendVAOs, itemVAO{vao: newVertexArray()})
 	}
 }
 
-// drawOrder returns slot s's items in the order to draw them from eye:
-// the opaque ones, then the blended ones, farthest anchor first (an
-// insertion sort: blended items are few, and their order changes little
-// from frame to frame). It does not allocate.
-func (b *bodyPass) drawOrder(s *slot, eye mgl32.Vec3) []int32 {
-	seq, anchors := s.drawSeq[s.opaque:], s.anchors
-	for i := 1; i < len(seq); i++ {
-		j, a := seq[i], anchors[i]
-		d := a.Sub(eye).LenSqr()
+// drawOrder sorts slot s's blended entries for eye, farthest first, and
+// returns them: an insertion sort, as the order changes little from frame
+// to frame, so that it costs about one pass once sorted. It does not
+// allocate.
+func (b *bodyPass) drawOrder(s *slot, eye mgl32.Vec3) []blendEntry {
+	e := s.blend
+	for i := range e {
+		e[i].dist = e[i].anchor.Sub(eye).LenSqr()
+	}
+	for i := 1; i < len(e); i++ {
+		x := e[i]
 		k := i
-		for k > 0 && anchors[k-1].Sub(eye).LenSqr() < d {
-			seq[k], anchors[k] = seq[k-1], anchors[k-1]
+		for k > 0 && e[k-1].dist < x.dist {
+			e[k] = e[k-1]
 			k--
 		}
-		seq[k], anchors[k] = j, a
+		e[k] = x
 	}
-	return s.drawSeq
+	return e
 }
 
 // boxCentre returns the centre of the bounding box of pos (not empty).

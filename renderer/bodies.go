@@ -71,12 +71,11 @@ type slot struct {
 	// probeAt is where Options.ProbeBody's pose lands in the pose buffer,
 	// −1 when the snapshot has no such body.
 	probeAt int
-	// drawSeq is the order items are drawn in: the opaque ones (the
-	// first opaque of it), then the blended ones, each with its anchor,
-	// where its first body puts its part's centre (see drawOrder).
+	// drawSeq is the opaque (and masked) items, drawn first in order;
+	// blend, the blended parts of each body, sorted back to front each
+	// frame (see anchor and drawOrder).
 	drawSeq []int32
-	opaque  int
-	anchors []mgl32.Vec3
+	blend   []blendEntry
 }
 
 // drawItem is one instanced draw call: part's mesh part drawn with
@@ -146,6 +145,9 @@ type bodyPass struct {
 	grouper grouper
 	// bound is what the frame's draw calls have bound (material.go).
 	bound boundMaterial
+	// blendVAOs are the vertex arrays of the blended entries, one body's
+	// part each (blendEntry.vao).
+	blendVAOs []itemVAO
 
 	// Knobs that break the GPU path on purpose, set by tests only (see
 	// export_test.go), to prove that the read-back tests catch a broken
@@ -428,44 +430,58 @@ func (b *bodyPass) drawBodies(next, n int, viewProj *mgl32.Mat4, eye, lightDir m
 	items := s.items
 	var cur *program
 	b.bound.reset()
-	// Opaque and masked items first, in order; then the blended ones,
-	// back to front, without writing depth (see Material.AlphaMode).
-	order := b.drawOrder(s, eye)
-	for k, j := range order {
-		if k == s.opaque {
-			gl.Enable(gl.BLEND)
-			// The frame's own alpha stays 1: screenshots are opaque.
-			gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE)
-			gl.DepthMask(false)
-		}
+	// Opaque and masked items first, in order; then the blended parts,
+	// one body at a time, back to front, without writing depth (see
+	// Material.AlphaMode).
+	for _, j := range s.drawSeq {
 		it := &items[j]
 		v := &b.vaos[j]
 		if !v.initialized || v.part != it.part || v.mat != it.mat || v.first != it.first || v.gen != b.gen {
 			b.point(v, it)
 		}
-		m := &b.materials[it.mat]
-		if p := &b.programs[m.program]; p != cur {
-			cur = p
-			gl.UseProgram(uint32(p.prog))
-			if p.frame != frame {
-				// Uniforms are the program's state: once a frame each.
-				p.frame = frame
-				gl.UniformMatrix4fv(p.uViewProj, 1, false, &viewProj[0])
-				gl.Uniform3f(p.uEye, eye[0], eye[1], eye[2])
-				gl.Uniform3f(p.uLightDir, lightDir[0], lightDir[1], lightDir[2])
-			}
-		}
-		b.bindMaterial(&b.bound, it.mat)
-		gl.BindVertexArray(uint32(v.vao))
-		gl.DrawElementsInstanced(gl.TRIANGLES, b.parts[it.part].indices, gl.UNSIGNED_INT, nil, it.count)
-		debugCheck("draw bodies")
+		cur = b.drawItem(v, it, cur, viewProj, eye, lightDir, frame)
 	}
-	gl.BindVertexArray(0)
-	if s.opaque < len(order) {
+	if blend := b.drawOrder(s, eye); len(blend) > 0 {
+		gl.Enable(gl.BLEND)
+		// The frame's own alpha stays 1: screenshots are opaque.
+		gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE)
+		gl.DepthMask(false)
+		for k := range blend {
+			e := &blend[k]
+			it := drawItem{part: items[e.item].part, mat: items[e.item].mat, first: e.pose, count: 1}
+			v := &b.blendVAOs[e.vao]
+			if !v.initialized || v.part != it.part || v.mat != it.mat || v.first != it.first || v.gen != b.gen {
+				b.point(v, &it)
+			}
+			cur = b.drawItem(v, &it, cur, viewProj, eye, lightDir, frame)
+		}
 		gl.DepthMask(true)
 		gl.Disable(gl.BLEND)
 	}
+	gl.BindVertexArray(0)
 	b.unbindMaterial(&b.bound)
+}
+
+// drawItem draws item it through vertex array v, with its material's
+// program (cur is the program in use; it returns the one it used).
+func (b *bodyPass) drawItem(v *itemVAO, it *drawItem, cur *program, viewProj *mgl32.Mat4, eye, lightDir mgl32.Vec3, frame uint64) *program {
+	m := &b.materials[it.mat]
+	if p := &b.programs[m.program]; p != cur {
+		cur = p
+		gl.UseProgram(uint32(p.prog))
+		if p.frame != frame {
+			// Uniforms are the program's state: once a frame each.
+			p.frame = frame
+			gl.UniformMatrix4fv(p.uViewProj, 1, false, &viewProj[0])
+			gl.Uniform3f(p.uEye, eye[0], eye[1], eye[2])
+			gl.Uniform3f(p.uLightDir, lightDir[0], lightDir[1], lightDir[2])
+		}
+	}
+	b.bindMaterial(&b.bound, it.mat)
+	gl.BindVertexArray(uint32(v.vao))
+	gl.DrawElementsInstanced(gl.TRIANGLES, b.parts[it.part].indices, gl.UNSIGNED_INT, nil, it.count)
+	debugCheck("draw bodies")
+	return cur
 }
 
 // ensureVAOs makes sure there is a vertex array for each of n draw items.
@@ -526,6 +542,9 @@ func (b *bodyPass) delete() {
 	}
 	for i := range b.vaos {
 		b.vaos[i].vao.Delete()
+	}
+	for i := range b.blendVAOs {
+		b.blendVAOs[i].vao.Delete()
 	}
 	b.scene.delete()
 }

@@ -33,8 +33,8 @@
 // metallic-roughness, normal (tangent space), occlusion and emissive
 // textures, each with its sampler, UV set and UV transform, the base
 // colour and emissive ones sRGB and the others linear; alpha modes OPAQUE,
-// MASK and BLEND (blended parts drawn after the opaque ones, back to
-// front); double-sided surfaces. Each material's values are a std140
+// MASK and BLEND (blended parts drawn after the opaque ones, body by
+// body, back to front); double-sided surfaces. Each material's values are a std140
 // uniform block in one buffer, bound per draw call, its textures on units
 // 0 to 4 with GL sampler objects. The surface is lit in linear light by a
 // sun and a sky hemisphere (shaders/surface.glsl) and encoded to sRGB in

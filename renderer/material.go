@@ -61,8 +61,8 @@ type Material struct {
 	// colour) does: nothing (Opaque), cut the surface where it is below
 	// AlphaCutoff (Mask), or blend the surface over what is behind
 	// (Blend). Blended parts are drawn after every opaque one, without
-	// writing depth, back to front by their centre's distance from the
-	// eye for the first body of each group; the blend is done on the
+	// writing depth, one body at a time, back to front by the distance of
+	// the part's centre as each body places it; the blend is done on the
 	// sRGB-encoded colours the frame holds: out = src·α + dst·(1 − α).
 	AlphaMode   AlphaMode
 	AlphaCutoff float32

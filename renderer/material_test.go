@@ -694,3 +694,68 @@ func redCentroid(img *image.RGBA) (x, y float64, n int) {
 	}
 	return x, y, n
 }
+
+// TestBlendPerBody draws two bodies of one blended quad (one group, one
+// part), the nearer first in the snapshot, over an opaque quad: the
+// blended parts are sorted per body, so the farther is drawn first and
+// the pixel where both cover the opaque one is near over far over it.
+func TestBlendPerBody(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		glass := renderer.DefaultMaterial()
+		glass.BaseColor, glass.AlphaMode = mgl32.Vec4{0.9, 0.1, 0.1, 0.5}, renderer.Blend
+		glass.Shader, glass.ShaderFS = "unlit.frag", probeFS
+		back := renderer.DefaultMaterial()
+		back.BaseColor, back.Shader, back.ShaderFS = mgl32.Vec4{0.05, 0.6, 0.1, 1}, "unlit.frag", probeFS
+		var ids [2]uint16
+		for k, m := range []renderer.Material{glass, back} {
+			mat, err := r.AddMaterial(m)
+			if err != nil {
+				return err
+			}
+			p := quad()
+			p.Material = mat
+			if ids[k], err = r.AddMesh(p); err != nil {
+				return err
+			}
+		}
+		tint := func(c color.RGBA) uint32 { return simthread.RGB(c.R, c.G, c.B) }
+		bodies := []simthread.Body{
+			{Pos: mgl32.Vec3{0, 5, 1}, Scale: simthread.UniformScale(1), Rot: ident, Color: simthread.White, Mesh: ids[0]},
+			{Pos: mgl32.Vec3{0, 5, 0}, Scale: simthread.UniformScale(1.5), Rot: ident, Color: tint(color.RGBA{40, 80, 255, 255}), Mesh: ids[0]},
+			{Pos: mgl32.Vec3{0, 5, -1}, Scale: simthread.UniformScale(2), Rot: ident, Color: simthread.White, Mesh: ids[1]},
+		}
+		cam := frontCamera()
+		img, err := drawBodies(r, newScene(), cam, bodies)
+		if err != nil {
+			return err
+		}
+		// The far glass is tinted: its linear colour is factor × tint.
+		farTint := mgl32.Vec3{float32(srgbToLinear(40)), float32(srgbToLinear(80)), 1}
+		far := mgl32.Vec4{0.9 * farTint[0], 0.1 * farTint[1], 0.1 * farTint[2], 0.5}
+		over := func(src mgl32.Vec4, dst [3]float64) [3]float64 {
+			a := float64(src[3])
+			for k := range 3 {
+				dst[k] = float64(srgb(float64(src[k])))*a + dst[k]*(1-a)
+			}
+			return dst
+		}
+		base := srgbRGBA(back.BaseColor.Vec3())
+		v := over(glass.BaseColor, over(far, [3]float64{float64(base.R), float64(base.G), float64(base.B)}))
+		want := color.RGBA{uint8(math.Round(v[0])), uint8(math.Round(v[1])), uint8(math.Round(v[2])), 255}
+		return expect(img, cam, mgl32.Vec3{0, 5, 0}, want, 3, "near glass over far glass over opaque")
+	})
+}
+
+// srgbToLinear decodes an 8-bit sRGB value.
+func srgbToLinear(v uint8) float64 {
+	c := float64(v) / 255
+	if c <= 0.04045 {
+		return c / 12.92
+	}
+	return math.Pow((c+0.055)/1.055, 2.4)
+}
