@@ -1,12 +1,14 @@
 package sched
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -351,10 +353,11 @@ func resetOnFork(tid int) error {
 // xcpu demotes the threads a broker made real-time when the process gets
 // SIGXCPU: one of its real-time threads ran half of RLIMIT_RTTIME without
 // blocking, and at all of it the kernel kills the process. The signal
-// does not say which thread, so all of the design's brokered ones are
-// made ordinary again (at the nice value they have), and each says so
-// (ThreadPriority.RT "demoted", in Criticals). It runs while one is
-// registered.
+// does not say which thread; the one that ran away is running (a sleep
+// resets the kernel's count), so every brokered thread the kernel shows
+// running (state R) is made ordinary again, at the nice value it has, and
+// says so (ThreadPriority.RT "demoted", in Criticals); the sleeping ones
+// keep real time. It runs while one is registered.
 var xcpu struct {
 	sync.Mutex
 	tids      map[int]bool
@@ -421,7 +424,21 @@ func unwatchXCPU(tid int) {
 // tick (8.3 ms at 120 Hz) or audio buffer.
 const rttimeSoft = 4
 
-// demoteBrokered makes every brokered real-time thread ordinary, and puts
+// taskState is a thread's state letter from /proc/self/task/TID/stat
+// (R running or runnable, S sleeping, ...), 0 if unknown.
+func taskState(tid int) byte {
+	b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return 0
+	}
+	return b[i+2]
+}
+
+// demoteBrokered makes the running brokered real-time threads ordinary, and puts
 // the soft RLIMIT_RTTIME back at a quarter of the hard one: the kernel raises it
 // by a second with each SIGXCPU, and the next runaway would be killed at
 // the hard limit without warning.
@@ -440,7 +457,7 @@ func demoteBrokered() {
 	xcpu.Unlock()
 	for _, tid := range tids {
 		attr, err := unix.SchedGetAttr(tid, 0)
-		if err != nil || attr.Policy != unix.SCHED_RR && attr.Policy != unix.SCHED_FIFO {
+		if err != nil || attr.Policy != unix.SCHED_RR && attr.Policy != unix.SCHED_FIFO || taskState(tid) != 'R' {
 			continue
 		}
 		n, _ := nice(tid)

@@ -47,6 +47,10 @@ type brokerReport struct {
 	DemotedAfterMS float64        `json:"demoted_after_ms"` // from the spin's start
 	RTTimeAfter    [2]uint64      `json:"rttime_after"`     // RLIMIT_RTTIME after the demotion
 	ResetOnForkSim bool           `json:"reset_on_fork_sim"`
+	// Sleeper is a second brokered real-time thread, asleep while the
+	// first runs away, and its policy after.
+	Sleeper       ThreadPriority `json:"sleeper"`
+	SleeperPolicy uint32         `json:"sleeper_policy"`
 }
 
 // brokerChild runs as an ordinary user beside RealtimeKit: it asks for a
@@ -85,7 +89,16 @@ func brokerChild() {
 		renderTP <- tp
 		<-spin
 	}()
+	sleeperTP := make(chan ThreadPriority)
+	go func() {
+		tp, unregister := Critical("sleeper", Config{CriticalNice: 1, BrokerRT: 5})
+		defer unregister()
+		sleeperTP <- tp
+		<-spin
+		time.Sleep(time.Second) // past the runaway's demotion
+	}()
 	rep.Sim, rep.Render = <-simTP, <-renderTP
+	sleeper := <-sleeperTP
 	var lim unix.Rlimit
 	_ = unix.Getrlimit(unix.RLIMIT_RTTIME, &lim)
 	rep.RTTime = [2]uint64{lim.Cur, lim.Max}
@@ -113,6 +126,10 @@ func brokerChild() {
 		var lim unix.Rlimit
 		_ = unix.Getrlimit(unix.RLIMIT_RTTIME, &lim)
 		rep.RTTimeAfter = [2]uint64{lim.Cur, lim.Max}
+		rep.Sleeper = Criticals()["sleeper"]
+		if attr, err := unix.SchedGetAttr(sleeper.TID, 0); err == nil {
+			rep.SleeperPolicy = attr.Policy
+		}
 		if attr, err := unix.SchedGetAttr(rep.Sim.TID, 0); err == nil {
 			rep.DemotedPolicy = attr.Policy
 		}
@@ -308,6 +325,9 @@ func TestBrokerRaisesAnOrdinaryUser(t *testing.T) {
 		// the C code; without it the demotion comes at the soft limit.
 		if !raceEnabled && rep.DemotedAfterMS >= rep.SpinMS {
 			t.Errorf("demoted %.0f ms after the spin began, not before it ended (%.0f ms): the process would have been killed at the hard limit", rep.DemotedAfterMS, rep.SpinMS)
+		}
+		if rep.Sleeper.RT != broker || rep.Sleeper.RTPriority != 5 || rep.SleeperPolicy != unix.SCHED_RR {
+			t.Errorf("the brokered thread asleep during the runaway: %+v, policy %d; want it left at real-time 5", rep.Sleeper, rep.SleeperPolicy)
 		}
 		if rep.RTTimeAfter != rep.RTTime {
 			t.Errorf("RLIMIT_RTTIME after the demotion %v µs, want %v back (the kernel raises the soft limit with each SIGXCPU)", rep.RTTimeAfter, rep.RTTime)
