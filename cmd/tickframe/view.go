@@ -38,6 +38,7 @@ type viewOptions struct {
 	file   string
 	ground bool
 	hud    bool
+	ownHUD bool          // -hud is the viewer's flag, not app.Flags'
 	turn   time.Duration // one turn of the turntable; 0: still
 	anim   int           // the animation played, -1: none
 }
@@ -81,7 +82,11 @@ func parseViewFlags(args []string, out io.Writer) (*viewOptions, error) {
 	fs.Usage = func() {}
 	app.Flags(fs, &o.cfg)
 	fs.BoolVar(&o.ground, "ground", true, "draw the ground under the model")
-	fs.BoolVar(&o.hud, "hud", true, "show the HUD")
+	// -hud is the app's where app.Flags registers it (it then sets
+	// cfg.HideHUD itself), the viewer's own otherwise.
+	if o.ownHUD = fs.Lookup("hud") == nil; o.ownHUD {
+		fs.BoolVar(&o.hud, "hud", true, "show the HUD")
+	}
 	fs.DurationVar(&o.turn, "turn", 12*time.Second, "one turn of the turntable takes this long (0: still)")
 	fs.IntVar(&o.anim, "anim", 0, "play animation `N` of the file, if it has any (-1: none)")
 	var files []string
@@ -335,7 +340,9 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	name := filepath.Base(o.file)
 	cfg.Title = "tickframe view " + name
 	cfg.Camera = &fit.camera
-	cfg.HideHUD = !o.hud
+	if o.ownHUD {
+		cfg.HideHUD = !o.hud
+	}
 	cfg.KeepRunningUnfocused = true
 	cfg.Truth = world.markerAt
 	cfg.TruthSpeed = world.omega * markerRadius
