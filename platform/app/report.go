@@ -87,9 +87,9 @@ type Report struct {
 
 	// Where the display times come from (package present): the display
 	// system's own feedback, or the model.
-	PresentModelWhy    string  `json:"present_model_why,omitempty"` // why the display system said nothing, with the model
-	PresentVblankHz    float64 `json:"present_vblank_hz"`           // the display's rate measured from its vblanks (0: none)
-	PresentRoundTripMs float64 `json:"present_round_trip_mean_ms"`  // the software path's round trip after the swap
+	PresentModelWhy    string  `json:"present_model_why"`          // why the display system said nothing, with the model
+	PresentVblankHz    float64 `json:"present_vblank_hz"`          // the display's rate measured from its vblanks (0: none)
+	PresentRoundTripMs float64 `json:"present_round_trip_mean_ms"` // the software path's round trip after the swap
 	PresentRoundMaxMs  float64 `json:"present_round_trip_max_ms"`
 
 	// BackgroundPriority is background_nice in the platform's own terms

@@ -78,6 +78,9 @@ func (p *platform) open(t *Tracker, o Options) error {
 
 // read takes the compositor's last vblank into the grid.
 func (p *platform) read(t *Tracker) bool {
+	if p.freq <= 0 {
+		return false // not opened
+	}
 	binary.LittleEndian.PutUint32(p.buf[0:], dwmTimingSize) // cbSize
 	if r, _, _ := procTimingInfo.Call(0, uintptr(unsafe.Pointer(&p.buf[0]))); r != 0 {
 		return false

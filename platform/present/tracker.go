@@ -119,7 +119,9 @@ func (t *Tracker) Swapped(id uint64, swapAt time.Duration) {
 	t.nSwaps++
 	t.swaps[n%swapRing] = swapRecord{id: id, n: n, at: swapAt}
 	if t.source != SourceRoundTrip {
-		t.plat.swapped(t, id, swapAt)
+		if t.source != SourceModel {
+			t.plat.swapped(t, id, swapAt)
+		}
 		return
 	}
 	start := t.now()
