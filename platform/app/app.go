@@ -4,18 +4,18 @@
 // frame pacing and the measurements wired together.
 //
 //	func main() {
-//		a, err := app.New(app.Config{Title: "cubes"}, newWorld())
-//		if err != nil {
-//			log.Fatal(err)
-//		}
-//		defer a.Close()
-//		if err := a.Run(context.Background()); err != nil {
-//			log.Fatal(err)
-//		}
+//		app.Main(app.Config{Title: "cubes"}, newWorld())
 //	}
 //
-// New and Run must be called on the main goroutine: package platform locks
-// it to the main thread, where GLFW and OpenGL must run.
+// Main parses the flags every app has (Flags), runs (Run) and exits 0, 1
+// on a failure at run time, or 2 on a bad flag or setting, which Run
+// finds before any window opens. Run is the same without the flags and
+// the exit; it writes the timing report, the plot, the profiles and the
+// recording asked for on every path out, and the world may be read again
+// once it returns (or in Config.Finish). New, App.Run and Close are the
+// steps Run takes. Main, Run and New must be called on the main goroutine:
+// package platform locks it to the main thread, where GLFW and OpenGL
+// must run.
 //
 // Input: the app reserves a few keys: Esc quits, Space pauses, F toggles
 // fullscreen, V vsync, H the HUD, F12 saves a screenshot. Config.Keys
