@@ -72,8 +72,10 @@ type Material struct {
 	// Shader, if not "", names the material's own fragment shader, a GLSL
 	// 410 file in ShaderFS that defines vec3 shade(Surface s) (see
 	// shaders/surface.glsl for Surface and what else it may call). It is
-	// compiled with the built-in shaders' loader: an error is a
-	// *ShaderError with the driver's log and the file's numbered source.
+	// compiled with the built-in shaders' loader, for this material's
+	// features (surface.glsl's TF_FEATURES: what it does not use is left
+	// out of Surface's gathering); an error is a *ShaderError with the
+	// driver's log and the file's numbered source.
 	Shader   string
 	ShaderFS fs.FS
 }
