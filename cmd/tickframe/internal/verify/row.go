@@ -603,6 +603,31 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 	}
 	r.shown, r.lastSim = true, sim
 
+	r.resume(f, &plan)
+	if warm := r.meter.Frame(f, &plan); !warm {
+		return
+	}
+	r.row.Frames++
+	if hasBouncer(r.opts.Bodies) && !plan.Paused {
+		r.bounce.frame(&plan, r.c.sim)
+	}
+	switch {
+	case plan.Paused:
+		r.row.PausedFrames++
+		return
+	case plan.Clamp == interp.Late:
+		r.row.Late++
+	case plan.Clamp == interp.Early:
+		r.row.Early++
+	}
+	r.row.DelayMax = max(r.row.DelayMax, plan.Delay)
+	r.measure(&plan)
+}
+
+// resume follows the frames after a pause's show: those the planner
+// holds paused, how long they last against their bound, and any unpaused
+// frame whose bracket reaches back across the pause.
+func (r *rowRun) resume(f time.Duration, plan *interp.Plan) {
 	if r.showing && !r.resumed {
 		if plan.Paused {
 			// The planner holds the frozen pose until the render time
@@ -625,24 +650,12 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 		// back across the pause.
 		r.row.Crossed++
 	}
-	if warm := r.meter.Frame(f, &plan); !warm {
-		return
-	}
-	r.row.Frames++
-	if hasBouncer(r.opts.Bodies) && !plan.Paused {
-		r.bounce.frame(&plan, r.c.sim)
-	}
-	switch {
-	case plan.Paused:
-		r.row.PausedFrames++
-		return
-	case plan.Clamp == interp.Late:
-		r.row.Late++
-	case plan.Clamp == interp.Early:
-		r.row.Early++
-	}
-	r.row.DelayMax = max(r.row.DelayMax, plan.Delay)
+}
 
+// measure counts and measures a frame after the warm-up that is not
+// paused: its steady errors, the frames coarse or held while the delay
+// rose, the recovery after a render stall and the settled errors.
+func (r *rowRun) measure(plan *interp.Plan) {
 	// Recovery from the render thread's stalls: how many frames after one
 	// the errors take to come back within the bounds for good.
 	if r.stalled {
@@ -663,7 +676,7 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 		r.row.Coarse++
 		// What is beyond the chord itself is the planner's: the error of
 		// an exact lerp of the two ticks' true positions is not.
-		pos = max(pos-r.chord(&plan), 0)
+		pos = max(pos-r.chord(plan), 0)
 	}
 	switch {
 	case math.IsNaN(pos):
