@@ -315,7 +315,6 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	r.sim, r.plan = r.pipe.Sim(), r.pipe.Planner()
 	r.step = r.sim.Step()
 	r.view = r.sim.Snapshots()
-	delay := r.plan.Delay()
 	r.meter = r.pipe.Meter()
 	r.kickTick = pc.Sim.Replay[0].Tick
 	r.nextFrame = r.disp.next()
@@ -329,6 +328,15 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	if err != nil {
 		return err
 	}
+	r.results(ref)
+	return nil
+}
+
+// results fills in the row's figures once its loop has ended: the
+// simulation's accounting, the hashes, the planner's counts against the
+// plans', the delay and the meter's errors.
+func (r *rowRun) results(ref []simthread.Checkpoint) {
+	row, c := r.row, r.c
 	row.Elapsed = r.end
 
 	st := r.sim.Telemetry().Read()
@@ -356,14 +364,13 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	row.Counted = ps.Late == r.lateSeen && ps.Early == r.earlySeen && ps.Paused == r.pausedSeen
 	row.CountDetail = fmt.Sprintf("planner counted %d late, %d early, %d paused; the plans said %d, %d, %d",
 		ps.Late, ps.Early, ps.Paused, r.lateSeen, r.earlySeen, r.pausedSeen)
-	row.Kicked = c.mode == Interpolated && c.motion == interp.MotionExtrapolate && opts.Bodies > kickBody && row.Ticks >= r.kickTick
-	row.Delay = delay.Value()
+	row.Kicked = c.mode == Interpolated && c.motion == interp.MotionExtrapolate && r.opts.Bodies > kickBody && row.Ticks >= r.kickTick
+	row.Delay = r.plan.Delay().Value()
 	row.DelayLimit = interp.DelayLimit(r.step)
 	row.measure(r.meter.Meter)
 	row.Bounce = r.bounce.result()
 	row.PosSteady = Stat{float64(r.pos.Quantile(0.5)) / 1e6, float64(r.pos.Quantile(0.99)) / 1e6, float64(r.pos.Max()) / 1e6}
 	row.AnimSteady = Stat{float64(r.anim.Quantile(0.5)) / 1e6, float64(r.anim.Quantile(0.99)) / 1e6, float64(r.anim.Max()) / 1e6}
-	return nil
 }
 
 // newDisplay returns a row's frames. The display's phase draws from the
