@@ -148,6 +148,8 @@ type bodyPass struct {
 	// blendVAOs are the vertex arrays of the blended entries, one body's
 	// part each (blendEntry.vao).
 	blendVAOs []itemVAO
+	// view is how bodies are shaded (Renderer.SetView).
+	view View
 
 	// Knobs that break the GPU path on purpose, set by tests only (see
 	// export_test.go), to prove that the read-back tests catch a broken
@@ -430,6 +432,9 @@ func (b *bodyPass) drawBodies(next, n int, viewProj *mgl32.Mat4, eye, lightDir m
 	items := s.items
 	var cur *program
 	b.bound.reset()
+	if b.view == ViewWireframe {
+		gl.PolygonMode(gl.FRONT_AND_BACK, gl.LINE)
+	}
 	// Opaque and masked items first, in order; then the blended parts,
 	// one body at a time, back to front, without writing depth (see
 	// Material.AlphaMode).
@@ -459,6 +464,9 @@ func (b *bodyPass) drawBodies(next, n int, viewProj *mgl32.Mat4, eye, lightDir m
 		gl.Disable(gl.BLEND)
 	}
 	gl.BindVertexArray(0)
+	if b.view == ViewWireframe {
+		gl.PolygonMode(gl.FRONT_AND_BACK, gl.FILL)
+	}
 	b.unbindMaterial(&b.bound)
 }
 
@@ -475,6 +483,7 @@ func (b *bodyPass) drawItem(v *itemVAO, it *drawItem, cur *program, viewProj *mg
 			gl.UniformMatrix4fv(p.uViewProj, 1, false, &viewProj[0])
 			gl.Uniform3f(p.uEye, eye[0], eye[1], eye[2])
 			gl.Uniform3f(p.uLightDir, lightDir[0], lightDir[1], lightDir[2])
+			gl.Uniform1i(p.uView, int32(b.view))
 		}
 	}
 	b.bindMaterial(&b.bound, it.mat)

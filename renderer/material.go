@@ -448,3 +448,31 @@ func (s *scene) unbindMaterial(bm *boundMaterial) {
 	gl.Enable(gl.CULL_FACE)
 	bm.reset()
 }
+
+// View is how the renderer shades bodies: as their materials say, or one
+// of two views for looking at a model's geometry.
+type View uint8
+
+const (
+	// ViewShaded draws bodies in their materials (the default).
+	ViewShaded View = iota
+	// ViewNormals shows each fragment's normal (after normal mapping) as
+	// a colour: (n + 1) / 2 in linear RGB, so +x is red, +y green, +z
+	// blue.
+	ViewNormals
+	// ViewWireframe draws the triangles' edges only, shaded.
+	ViewWireframe
+	views // the number of views
+)
+
+// SetView sets how bodies are shaded from the next frame on; a View past
+// ViewWireframe counts as ViewShaded.
+func (r *Renderer) SetView(v View) {
+	if v >= views {
+		v = ViewShaded
+	}
+	r.bodies.view = v
+}
+
+// View reports how bodies are shaded.
+func (r *Renderer) View() View { return r.bodies.view }

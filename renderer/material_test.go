@@ -759,3 +759,52 @@ func srgbToLinear(v uint8) float64 {
 	}
 	return math.Pow((c+0.055)/1.055, 2.4)
 }
+
+// TestViews draws a lit quad facing the camera in each view: shaded it
+// is its colour, in the normals view (0.5, 0.5, 1) encoded (+z), in
+// wireframe its middle shows the sky, and shaded again its colour.
+func TestViews(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		mat := renderer.DefaultMaterial()
+		mat.BaseColor = mgl32.Vec4{0.9, 0.1, 0.1, 1}
+		id, err := r.AddMaterial(mat)
+		if err != nil {
+			return err
+		}
+		p := quad()
+		p.Material = id
+		mesh, err := r.AddMesh(p)
+		if err != nil {
+			return err
+		}
+		sc, cam := newScene(), frontCamera()
+		for _, c := range []struct {
+			view renderer.View
+			ok   func(color.RGBA) bool
+		}{
+			{renderer.ViewShaded, func(c color.RGBA) bool { return int(c.R) > int(c.G)+80 }},
+			{renderer.ViewNormals, func(c color.RGBA) bool { return near(c, srgbRGBA(mgl32.Vec3{0.5, 0.5, 1}), 2) }},
+			{renderer.ViewWireframe, func(c color.RGBA) bool { return near(c, skyRGBA, 2) }},
+			{renderer.ViewShaded, func(c color.RGBA) bool { return int(c.R) > int(c.G)+80 }},
+		} {
+			r.SetView(c.view)
+			img, err := drawBodies(r, sc, cam, []simthread.Body{quadBody(mesh)})
+			if err != nil {
+				return err
+			}
+			got, err := pixelAt(img, cam, onQuad(0.3, 0.1))
+			if err != nil {
+				return err
+			}
+			if !c.ok(got) || r.View() != c.view {
+				return fmt.Errorf("view %d: the quad's middle is %v%s", c.view, got, saveFailure(img))
+			}
+		}
+		return nil
+	})
+}

@@ -64,6 +64,7 @@ type part struct {
 type program struct {
 	prog                       Program
 	uViewProj, uEye, uLightDir int32
+	uView                      int32 // surface.glsl's debug view (Renderer.SetView)
 	frame                      uint64 // the frame whose uniforms it holds
 }
 
@@ -108,7 +109,8 @@ func (s *scene) newProgram(frag stage) (program, error) {
 		return program{}, err
 	}
 	setupMaterialUniforms(p)
-	return program{prog: p, uViewProj: p.uniform("uViewProj"), uEye: p.uniform("uEye"), uLightDir: p.uniform("uLightDir")}, nil
+	return program{prog: p, uViewProj: p.uniform("uViewProj"), uEye: p.uniform("uEye"), uLightDir: p.uniform("uLightDir"),
+		uView: p.uniform("uView")}, nil
 }
 
 // addMesh registers a mesh of parts and returns its id.

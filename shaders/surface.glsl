@@ -21,6 +21,7 @@ flat in vec3 vTint;
 
 uniform vec3 uEye;      // the camera's position
 uniform vec3 uLightDir; // towards the sun, unit
+uniform int uView;      // renderer.View: 1 shows the normal as a colour
 
 // The material's textures, by slot (renderer.Slot): base colour and
 // emissive are sRGB textures, sampled as linear; the others linear data.
@@ -212,4 +213,7 @@ void main() {
     // Blending happens on the encoded values (the framebuffer is not
     // sRGB): the renderer's documented BLEND.
     fragColor = vec4(linearToSrgb(shade(s)), mode == ALPHA_BLEND ? clamp(s.baseColor.a, 0.0, 1.0) : 1.0);
+    if (uView == 1) {
+        fragColor = vec4(linearToSrgb(s.normal * 0.5 + 0.5), 1.0);
+    }
 }

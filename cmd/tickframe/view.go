@@ -19,6 +19,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
+	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/gltf"
@@ -29,7 +30,8 @@ const viewUsage = `usage: tickframe view [flags] FILE.glb|FILE.gltf
 
 Shows a glTF model alone, framed by its bounding sphere, in its own
 materials, turning on a turntable that the simulation steps at -hz; drag
-to orbit, the wheel zooms. Flags:
+to orbit, the wheel zooms, N cycles shaded, normals and wireframe views.
+Flags:
 `
 
 // viewOptions are the viewer's validated flags.
@@ -346,7 +348,17 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	cfg.KeepRunningUnfocused = true
 	cfg.Truth = world.markerAt
 	cfg.TruthSpeed = world.omega * markerRadius
+	// N cycles the view: shaded, normals, wireframe. The renderer is
+	// the render thread's, as the input callback is.
+	var rend *renderer.Renderer
+	cfg.Input = func(e platform.Event) (simthread.Input, bool) {
+		if e.Kind == platform.KeyEvent && e.Action == platform.Press && e.Key == platform.KeyN && rend != nil {
+			rend.SetView((rend.View() + 1) % (renderer.ViewWireframe + 1))
+		}
+		return simthread.Input{}, false
+	}
 	cfg.Scene = func(r *renderer.Renderer) error {
+		rend = r
 		r.SetGroundVisible(o.ground)
 		r.HUD().SetCaption(hudCaption(name, m, world)...)
 		if world.anim == nil {
@@ -442,7 +454,7 @@ func hudCaption(name string, m *gltf.Model, w *viewWorld) []string {
 	if len(m.Ignored) > 0 {
 		lines = append(lines, wrap("ignored: "+strings.Join(m.Ignored, ", "), renderer.HUDLineLen)...)
 	}
-	return lines
+	return append(lines, "N shaded/normals/wireframe")
 }
 
 // animPtrs returns pointers to m's animations, to find one by identity.

@@ -326,3 +326,41 @@ func TestViewAnimated(t *testing.T) {
 		t.Errorf("the plate's centre is at x %.0f after 1 s and %.0f after 3 s: want left of 160, then right of it", centre["1s"], centre["3s"])
 	}
 }
+
+// TestViewKeys presses N in the viewer's window once: the last frame is
+// the normals view, whose still box shows its faces' normals as colours
+// ((n + 1) / 2: +z blue-white, +x pink, +y light green), which the shaded
+// red and green box never does.
+func TestViewKeys(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	model := redGreenModel(t, dir, "box.glb")
+	shot := filepath.Join(dir, "normals.png")
+	p := start(t, opts{}, "view", model, "-width", "320", "-height", "240", "-hud=false", "-turn", "0",
+		"-duration", "4s", "-screenshot", shot)
+	pressKeys(t, p, "n")
+	wantOK(t, p.wait())
+	img := decodePNG(t, shot)
+	faces := [3]color.NRGBA{{188, 188, 255, 255}, {255, 188, 188, 255}, {188, 255, 188, 255}}
+	n := 0
+	for y := range 240 {
+		for x := range 320 {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			for _, f := range faces {
+				if absDiff8(c.R, f.R) <= 6 && absDiff8(c.G, f.G) <= 6 && absDiff8(c.B, f.B) <= 6 {
+					n++
+				}
+			}
+		}
+	}
+	if n < 320*240/20 {
+		t.Errorf("%d pixels in the colours of the box's normals after N: want at least 5 %% of the frame (%s)", n, shot)
+	}
+}
+
+func absDiff8(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
