@@ -64,7 +64,7 @@ type part struct {
 type program struct {
 	prog                       Program
 	uViewProj, uEye, uLightDir int32
-	uView                      int32 // surface.glsl's debug view (Renderer.SetView)
+	uView                      int32  // surface.glsl's debug view (Renderer.SetView)
 	frame                      uint64 // the frame whose uniforms it holds
 }
 
