@@ -70,6 +70,9 @@ type presentTracker struct {
 	lastMSC   uint64
 }
 
+// flushWait bounds the wait for the last frames' reports at the end of Run.
+const flushWait = 250 * time.Millisecond
+
 // measured reports whether the display system reports the frames.
 func (t *presentTracker) measured() bool { return t.src != nil && t.src.Measured() }
 
@@ -119,6 +122,9 @@ func (t *presentTracker) reports() {
 // final is set.
 func (t *presentTracker) collect(rend *renderer.Renderer, pacer *platform.Pacer, final bool) {
 	if t.measured() {
+		if final {
+			t.src.Flush(flushWait) // the last frames' server stamps
+		}
 		t.reports()
 	}
 	for {

@@ -110,6 +110,16 @@ func TestObserverAgreesWithTheDisplaysFeedback(t *testing.T) {
 			frame(id, v+period)
 		}
 	}
+	platform.Call(func() {
+		tr.Flush(time.Second)
+		for {
+			f, ok := tr.Collect()
+			if !ok {
+				break
+			}
+			pending = append(pending, f)
+		}
+	})
 	time.Sleep(50 * time.Millisecond)
 	res, err := s.Stop()
 	if err != nil {

@@ -12,12 +12,14 @@ import (
 type platform struct {
 	x   *x11
 	dpy unsafe.Pointer // GLFW's connection, for the round trip
+	win uint64         // the app's window
 }
 
 func (p *platform) open(t *Tracker, o Options) error {
 	var win uint64
 	if !o.VblanksOnly {
 		p.dpy, win = glfwX11()
+		p.win = win
 		if p.dpy == nil {
 			return fmt.Errorf("present: no GLFW window on X11 is current")
 		}
@@ -25,13 +27,18 @@ func (p *platform) open(t *Tracker, o Options) error {
 		// source even where the server has no Present (no vblanks then).
 		t.source, t.probing = SourceRoundTrip, probeSwaps
 	}
-	x, err := openX11(o.Display, win, t.now, &t.grid, &t.ring)
+	x, err := openX11(o.Display, win, t.now, &t.grid, &t.ring, &t.stamps)
 	if err != nil {
 		return err
 	}
 	p.x = x
+	t.stamped = p.dpy != nil
 	return nil
 }
+
+// stamp asks the server, on the app's connection, to time its processing
+// of what was sent before: see Tracker.Swapped.
+func (p *platform) stamp(serial uint32) { stamp(p.dpy, p.win, serial) }
 
 func (p *platform) roundTrip() {
 	if p.dpy != nil {
@@ -62,7 +69,7 @@ func MonotonicOffset(now func() time.Duration) time.Duration { return monoOffset
 // presents pixmaps as a DRI3 driver does).
 func openWindow(o Options, win uint64) (*Tracker, error) {
 	t := &Tracker{now: o.Now, source: SourceRoundTrip, probing: probeSwaps, completeFrom: ^uint64(0)}
-	x, err := openX11(o.Display, win, t.now, &t.grid, &t.ring)
+	x, err := openX11(o.Display, win, t.now, &t.grid, &t.ring, &t.stamps)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,8 @@ func (p *platform) open(*Tracker, Options) error {
 
 func (p *platform) roundTrip() {}
 
+func (p *platform) stamp(uint32) {}
+
 func (p *platform) swapped(*Tracker, uint64, time.Duration) {}
 
 func (p *platform) close() error { return nil }

@@ -94,6 +94,8 @@ func (p *platform) read(t *Tracker) bool {
 
 func (p *platform) roundTrip() {}
 
+func (p *platform) stamp(uint32) {}
+
 // swapped reads the compositor's timing after a swap: the frame is
 // composed at the next vblank after the swap returned.
 func (p *platform) swapped(t *Tracker, id uint64, swapAt time.Duration) {

@@ -179,8 +179,8 @@ func (g *Grid) Observe(at time.Duration, msc uint64) {
 	// their mean it does not move with the load, so two fits of one
 	// display (the app's and an observer's) agree on it. The line is
 	// drawn through the lowest report (against the line) of the first
-	// phaseReports and of the last phaseReports; until there are two such
-	// windows, through the lowest recent one with the least-squares slope.
+	// phaseReports and of the last phaseReports, once there are two such
+	// windows.
 	pt := [2]float64{x, y}
 	if g.nfirst < phaseReports {
 		g.first[g.nfirst] = pt
@@ -188,17 +188,19 @@ func (g *Grid) Observe(at time.Duration, msc uint64) {
 	}
 	g.recent[g.nrecent%phaseReports] = pt
 	g.nrecent++
-	recent := g.recent[:min(g.nrecent, phaseReports)]
 	if g.nrecent > 2*phaseReports {
+		recent := g.recent[:phaseReports]
 		for range 2 { // the lowest points move little with the slope: twice settles it
 			a, b := lowest(g.first[:], slope), lowest(recent, slope)
 			if b[0] > a[0] {
 				slope = (b[1] - a[1]) / (b[0] - a[0])
 			}
 		}
+		low := lowest(recent, slope)
+		icept = low[1] - slope*low[0]
 	}
-	low := lowest(recent, slope)
-	icept = low[1] - slope*low[0]
+	// Before that, the least-squares line: its slope is too uncertain to
+	// carry the lowest of 64 reports forward.
 	g.publish(g.at0+time.Duration(math.Round(icept+slope*x)), msc, time.Duration(math.Round(slope)))
 }
 

@@ -43,16 +43,28 @@ type Tracker struct {
 	outH, outT uint64
 	emitted    uint64 // frames reported, Collected or not
 
+	// The software path's server stamps (see Swapped): frames whose round
+	// trip returned wait in rt, in swap order from rtHead, for the stamp
+	// that says when the server processed their image.
+	stamps  ring
+	stamped bool
+	rt      [swapRing]rtFrame
+	rtHead  uint64
+	rtPend  int
+
 	stats Stats
 }
 
 // Stats are the tracker's own counts.
 type Stats struct {
 	// RoundTrips counts the round trips made after swaps; RoundTripMax is
-	// the longest, RoundTripTotal their sum.
+	// the longest, RoundTripTotal their sum. Stamped counts the frames
+	// placed by the server's stamp (the others by the round trip's
+	// return).
 	RoundTrips     uint64
 	RoundTripMax   time.Duration
 	RoundTripTotal time.Duration
+	Stamped        uint64
 	// Completions counts PresentCompleteNotify events for the window's
 	// pixmaps; Unmatched those no swap matched; Lost the frames whose
 	// report did not fit the queue.
@@ -70,6 +82,26 @@ const outSize = 64
 // before it decides that the swap does not go through Present. Those
 // first frames are reported by the round trip.
 const probeSwaps = 8
+
+// rtFrame is a software-path frame waiting for its server stamp.
+type rtFrame struct {
+	f                Frame
+	n                uint64
+	pending, stamped bool
+	stamp            time.Duration
+}
+
+// stampSerial marks the stamps asked for on the app's connection after a
+// software swap (serial stampSerial | swap number mod 2¹⁶).
+const stampSerial = 0x7acf0000
+
+// stampWait is how long a frame waits for its server stamp before the
+// round trip's return stands for it: a stamp comes within a round trip of
+// the server's, but the tracker's thread may be late to read it (a
+// loaded machine delays it by tens of milliseconds), and the frame is on
+// the screen meanwhile. 200 ms is 29 frames at 144 Hz, within what the
+// app keeps waiting.
+const stampWait = 200 * time.Millisecond
 
 type swapRecord struct {
 	id, n uint64
@@ -113,7 +145,14 @@ func (t *Tracker) Stats() Stats {
 // Swapped records that frame id was swapped at swapAt; call it right after
 // the swap returns. On the round-trip path it makes the round trip, which
 // blocks the caller for as long as the server takes to process the
-// swap's image (and no longer). It does not allocate.
+// swap's image (and no longer): when it returns the frame is in the
+// server's framebuffer. Before it, on the same connection, it asks for a
+// Present completion at once (PresentNotifyMSC, target 0), which the
+// server answers when it processes it, right after the image: its UST is
+// the server's own time of that moment on a fake CRTC (Xvfb), and the
+// last vblank before it on a real one, so the next vblank after it is the
+// frame's either way, whenever the app's thread gets to run again. It
+// does not allocate.
 func (t *Tracker) Swapped(id uint64, swapAt time.Duration) {
 	n := t.nSwaps
 	t.nSwaps++
@@ -123,6 +162,9 @@ func (t *Tracker) Swapped(id uint64, swapAt time.Duration) {
 			t.plat.swapped(t, id, swapAt)
 		}
 		return
+	}
+	if t.stamped {
+		t.plat.stamp(stampSerial | uint32(n&0xffff))
 	}
 	start := t.now()
 	t.plat.roundTrip()
@@ -135,20 +177,85 @@ func (t *Tracker) Swapped(id uint64, swapAt time.Duration) {
 	if at, msc, ok := t.grid.Next(landed); ok {
 		f.Display, f.MSC = at, msc
 	}
-	t.emit(f)
+	if t.stamped {
+		t.rt[n%swapRing] = rtFrame{f: f, n: n, pending: true}
+		t.rtPend++
+		t.drainStamps(false)
+	} else {
+		t.emit(f)
+	}
 	if t.probing > 0 {
 		t.probing--
 		if t.probing == 0 && t.completions >= probeSwaps/2 {
 			// The swaps go through Present: its completions from now on.
-			t.source, t.completeFrom = SourceComplete, t.nSwaps
+			t.drainStamps(true)
+			t.source, t.completeFrom, t.stamped = SourceComplete, t.nSwaps, false
 		}
 	}
+}
+
+// drainStamps takes the server stamps in and reports, in swap order, the
+// software-path frames that have theirs, or have waited stampWait (all of
+// them if force).
+func (t *Tracker) drainStamps(force bool) {
+	for {
+		c, ok := t.stamps.pop()
+		if !ok {
+			break
+		}
+		if t.nSwaps == 0 {
+			continue
+		}
+		last := t.nSwaps - 1
+		n := last - ((last - uint64(c.serial&0xffff)) & 0xffff) // the latest swap of that number
+		if r := &t.rt[n%swapRing]; r.n == n && r.pending && !r.stamped {
+			r.stamped, r.stamp = true, c.at
+		}
+	}
+	for t.rtHead < t.nSwaps {
+		r := &t.rt[t.rtHead%swapRing]
+		if r.n != t.rtHead || !r.pending {
+			t.rtHead++ // not a software-path frame, or lost to the ring
+			continue
+		}
+		if !r.stamped && !force && t.now()-r.f.Landed < stampWait {
+			return
+		}
+		if r.stamped {
+			t.stats.Stamped++
+			if r.stamp >= r.f.Swap && r.stamp < r.f.Landed {
+				r.f.Landed = r.stamp // the server's own time of it
+			}
+			if at, msc, ok := t.grid.Next(r.stamp + 1); ok && at <= r.f.Display {
+				r.f.Display, r.f.MSC = at, msc
+			}
+		}
+		r.pending = false
+		t.rtPend--
+		t.rtHead++
+		t.emit(r.f)
+	}
+}
+
+// Flush waits up to timeout for the server stamps of the frames swapped
+// so far, then reports them all: call it once the last frame is swapped.
+func (t *Tracker) Flush(timeout time.Duration) {
+	for start := t.now(); t.rtPend > 0 && t.now()-start < timeout; {
+		t.drainStamps(false)
+		if t.rtPend > 0 {
+			time.Sleep(200 * time.Microsecond)
+		}
+	}
+	t.drainStamps(true)
 }
 
 // Collect returns the next frame whose display the display system has
 // reported, in swap order, and false when none is waiting. It does not
 // allocate.
 func (t *Tracker) Collect() (Frame, bool) {
+	if t.rtPend > 0 {
+		t.drainStamps(false)
+	}
 	for {
 		c, ok := t.ring.pop()
 		if !ok {
@@ -204,7 +311,8 @@ func (t *Tracker) Unreported() int {
 		}
 		t.complete(c)
 	}
-	return int(t.nSwaps - min(t.emitted, t.nSwaps))
+	// A software-path frame waiting for its stamp is on the screen.
+	return int(t.nSwaps - min(t.emitted+uint64(t.rtPend), t.nSwaps))
 }
 
 // WaitReported waits until at most n swapped frames are unreported, or

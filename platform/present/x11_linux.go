@@ -81,6 +81,10 @@ static int tf_next(Display *d, int opcode, tf_complete *c) {
 
 static void tf_sync(void *d) { XSync((Display *)d, False); }
 
+// tf_stamp asks, on connection d, for a completion at once: the server
+// answers it when it processes the request, after every earlier one.
+static void tf_stamp(void *d, Window w, uint32_t serial) { XPresentNotifyMSC((Display *)d, w, serial, 0, 0, 0); }
+
 static int64_t tf_mono(void) {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -156,6 +160,7 @@ type x11 struct {
 	offset time.Duration // CLOCK_MONOTONIC minus the caller's clock
 	grid   *Grid
 	ring   *ring
+	stamps *ring
 	// Written by the event thread only, read after done.
 	err error
 }
@@ -163,7 +168,7 @@ type x11 struct {
 // openX11 connects to display name ("" means $DISPLAY), checks for
 // Present and starts following window win's vblanks and presents (0: the
 // root window's vblanks).
-func openX11(name string, win uint64, now func() time.Duration, g *Grid, r *ring) (*x11, error) {
+func openX11(name string, win uint64, now func() time.Duration, g *Grid, r, stamps *ring) (*x11, error) {
 	var cname *C.char
 	if name != "" {
 		cname = C.CString(name)
@@ -175,7 +180,7 @@ func openX11(name string, win uint64, now func() time.Duration, g *Grid, r *ring
 	if dpy == nil {
 		return nil, fmt.Errorf("present: cannot open X display %q", name)
 	}
-	x := &x11{dpy: dpy, win: C.Window(win), done: make(chan struct{}), grid: g, ring: r}
+	x := &x11{dpy: dpy, win: C.Window(win), done: make(chan struct{}), grid: g, ring: r, stamps: stamps}
 	if C.tf_present(dpy, &x.opcode) == 0 {
 		C.XCloseDisplay(dpy)
 		return nil, errors.New("present: the X server has no Present extension")
@@ -237,6 +242,10 @@ func (x *x11) loop() {
 		at := time.Duration(c.ust)*time.Microsecond - x.offset
 		switch c.kind {
 		case C.PresentCompleteKindNotifyMSC:
+			if uint32(c.serial)&0xffff0000 == stampSerial {
+				x.stamps.push(completion{serial: uint32(c.serial), at: at})
+				continue
+			}
 			if uint32(c.serial) != mscSerial {
 				continue // another client's
 			}
@@ -287,6 +296,13 @@ func glfwX11() (unsafe.Pointer, uint64) {
 // roundTrip makes an X round trip on connection d: it returns once the
 // server has processed every request sent on it before.
 func roundTrip(d unsafe.Pointer) { C.tf_sync(d) }
+
+// stamp asks for a completion on window win from connection d, processed
+// after every request sent on d before it (not flushed: the round trip
+// after it sends it).
+func stamp(d unsafe.Pointer, win uint64, serial uint32) {
+	C.tf_stamp(d, C.Window(win), C.uint32_t(serial))
+}
 
 // FindWindow returns the position on the root window and the size of the
 // top-level window titled name on X display display ("" means $DISPLAY).
