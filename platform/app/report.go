@@ -91,6 +91,7 @@ type Report struct {
 	PresentVblankHz    float64 `json:"present_vblank_hz"`          // the display's rate measured from its vblanks (0: none)
 	PresentRoundTripMs float64 `json:"present_round_trip_mean_ms"` // the software path's round trip after the swap
 	PresentRoundMaxMs  float64 `json:"present_round_trip_max_ms"`
+	PresentStamped     uint64  `json:"present_stamped_frames"` // frames placed by the server's own stamp (the rest: by the round trip's return)
 
 	// BackgroundPriority is background_nice in the platform's own terms
 	// (nice 10, THREAD_PRIORITY_BELOW_NORMAL); absent: none moved.
@@ -293,6 +294,7 @@ func (a *App) reportPresent(r *Report) {
 		r.PresentVblankHz = src.Grid().Hz()
 		if st := src.Stats(); st.RoundTrips > 0 {
 			r.PresentRoundTripMs, r.PresentRoundMaxMs = ms(int64(st.RoundTripTotal)/int64(st.RoundTrips)), ms(int64(st.RoundTripMax))
+			r.PresentStamped = st.Stamped
 		}
 	}
 }
