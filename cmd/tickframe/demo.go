@@ -45,31 +45,21 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 	defer stopSignals()
 	// The demo's own services stop in reverse order of starting, on
 	// every path out; app.Run writes the files.
-	var closers []func() error
+	stop, err := startServices(ctx, o, stderr)
 	defer func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			if cerr := closers[i](); cerr != nil && err == nil {
-				err = cerr
-			}
+		if serr := stop(); err == nil {
+			err = serr
 		}
 	}()
+	if err != nil {
+		return err
+	}
 	// A panic below becomes an error, so that the deferred stops happen.
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error: %v", p)
 		}
 	}()
-	if o.pprofAddr != "" {
-		stop, err := servePprof(o.pprofAddr, stderr)
-		if err != nil {
-			return err
-		}
-		closers = append(closers, stop)
-	}
-	if o.stress > 0 || o.gcPressureMB > 0 {
-		l := startLoad(ctx, o.stress, o.gcPressureMB)
-		closers = append(closers, func() error { l.stop(); return nil })
-	}
 	world, err := refworld.New(o.bodies, o.seed)
 	if err != nil {
 		return err
@@ -99,6 +89,35 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 		return errors.Join(errs...)
 	}
 	return app.Run(ctx, cfg, w)
+}
+
+// startServices starts what the demo runs beside the app: the pprof
+// server and the loads. stop stops what started, last first, and returns
+// the first error; it must be called whatever startServices returned.
+func startServices(ctx context.Context, o *options, stderr io.Writer) (stop func() error, err error) {
+	var closers []func() error
+	stop = func() error {
+		var first error
+		for i := len(closers) - 1; i >= 0; i-- {
+			if cerr := closers[i](); cerr != nil && first == nil {
+				first = cerr
+			}
+		}
+		closers = nil
+		return first
+	}
+	if o.pprofAddr != "" {
+		s, err := servePprof(o.pprofAddr, stderr)
+		if err != nil {
+			return stop, err
+		}
+		closers = append(closers, s)
+	}
+	if o.stress > 0 || o.gcPressureMB > 0 {
+		l := startLoad(ctx, o.stress, o.gcPressureMB)
+		closers = append(closers, func() error { l.stop(); return nil })
+	}
+	return stop, nil
 }
 
 // simConfig is the simulation's configuration for o, replaying rec if
