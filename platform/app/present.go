@@ -87,16 +87,6 @@ func (t *presentTracker) swapped(id uint64, poll, present, done time.Duration, s
 	}
 }
 
-// unshown is how many swapped frames the display system has not reported
-// shown yet (0 on the model).
-func (t *presentTracker) unshown() int {
-	if !t.measured() {
-		return 0
-	}
-	t.reports()
-	return t.src.Unreported()
-}
-
 // reports takes the display system's reports into the swap records.
 func (t *presentTracker) reports() {
 	for {

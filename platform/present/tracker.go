@@ -103,6 +103,11 @@ const stampSerial = 0x7acf0000
 // app keeps waiting.
 const stampWait = 200 * time.Millisecond
 
+// stampFrames is how many later swaps a frame's stamp may also take: a
+// render thread that wakes from a long stall before the tracker's thread
+// does must not give up on stamps that are already on their way.
+const stampFrames = 8
+
 type swapRecord struct {
 	id, n uint64
 	at    time.Duration
@@ -218,7 +223,7 @@ func (t *Tracker) drainStamps(force bool) {
 			t.rtHead++ // not a software-path frame, or lost to the ring
 			continue
 		}
-		if !r.stamped && !force && t.now()-r.f.Landed < stampWait {
+		if !r.stamped && !force && (t.now()-r.f.Landed < stampWait || t.nSwaps-r.n <= stampFrames) {
 			return
 		}
 		if r.stamped {
