@@ -96,7 +96,7 @@ func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, fault *faul
 			case math.Abs(float64(period-p.pacer.Period())) <= 0.01*float64(p.pacer.Period()):
 				p.pacer.Follow(v, period)
 				if !p.following {
-					p.following, p.source = true, "emulated on the display's measured vblanks"
+					p.following, p.source = true, "emulated on measured vblanks"
 				}
 			}
 		}
