@@ -76,6 +76,12 @@ skips=(
 	# from a frame's start to its poll): the app gives the renderer the QPC
 	# clock instead (renderer.Options.Now).
 	'^TestProbeTimestamps$'
+	# Its bound (animation error p99 under 0.01 tick at 60 Hz across a
+	# pause) holds where the simulation and render threads are raised;
+	# Wine passes no thread priority to Linux (every host thread stays at
+	# nice 0, docs/platforms.md), and under Wine on a busy 2-core machine
+	# it measured 0.0125 and 0.046 tick.
+	'^TestPausedFramesAreNotMeasured$'
 )
 
 # Worked around: Wine 8 answers NtSetInformationFile's
