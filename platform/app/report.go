@@ -65,6 +65,7 @@ type Report struct {
 	GCPauseTotalMs     float64   `json:"gc_pause_total_ms"` // after the warm-up
 	AllocsPerFrame     float64   `json:"allocs_per_frame"`  // heap objects, whole process, after the warm-up, less sched_allocs
 	SchedAllocs        uint64    `json:"sched_allocs"`      // heap objects the runtime allocated for GOMAXPROCS changes after the warm-up
+	SteadyAllocs       uint64    `json:"steady_allocs"`     // heap objects, whole process, after the warm-up, less sched_allocs: allocs_per_frame's count, unrounded
 	BeatDetected       bool      `json:"beat_detected"`     // ticks per frame beat (e.g. 0/2) at some point
 	BeatFrames         uint64    `json:"beat_frames"`
 	MissedVblanks      uint64    `json:"missed_vblanks"`
@@ -239,6 +240,7 @@ func (a *App) reportSteady(r *Report) {
 		// state: counted apart, not as the application's.
 		r.AllocsPerFrame = round(float64(end.Allocs-warm.Allocs-(end.SchedAllocs-warm.SchedAllocs))/float64(frames), 3)
 		r.SchedAllocs = end.SchedAllocs - warm.SchedAllocs
+		r.SteadyAllocs = end.Allocs - warm.Allocs - r.SchedAllocs
 	}
 	sr := a.sched.report()
 	r.SchedLatencyMs = Quant3{ms(int64(sr.Latency.P50)), ms(int64(sr.Latency.P99)), ms(int64(sr.Latency.Max))}
