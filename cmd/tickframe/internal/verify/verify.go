@@ -25,7 +25,8 @@ const (
 	// and adaptive delay, interpolation between the bracketing pair.
 	Interpolated Mode = "interp"
 	// NoInterp is the fixed-step baseline without interpolation: the
-	// real Sim, but every frame shows the newest snapshot as is.
+	// real Sim and pipeline, the planner holding every frame on the
+	// newest snapshot as is, a step behind (interp.Planner.SetHold).
 	NoInterp Mode = "noint"
 	// Naive is the variable-step baseline: no scheduler, the world is
 	// stepped once per frame by the measured frame interval.
