@@ -2,9 +2,13 @@ package app
 
 import (
 	"bytes"
+	"errors"
+	"flag"
+	"io"
 	"strings"
 	"testing"
 
+	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
@@ -32,5 +36,37 @@ func TestMainRejectsBadFlagsWithOneLine(t *testing.T) {
 	var stderr bytes.Buffer
 	if code := run([]string{"demo", "-h"}, &stderr, Config{}, world); code != 0 || !strings.Contains(stderr.String(), "-duration") {
 		t.Errorf("-h: exit %d, %q", code, stderr.String())
+	}
+}
+
+// TestFlagsSetTheConfig: the template-level flags reach the Config Run
+// gets.
+func TestFlagsSetTheConfig(t *testing.T) {
+	var cfg Config
+	args := []string{"-motion", "hermite", "-latency", "throughput", "-hud=false", "-report", "r.json", "-plot", "p.svg",
+		"-cpuprofile", "c.pprof", "-memprofile", "m.pprof", "-trace", "t.out", "-record", "run.tfr", "-hz", "240", "-width", "320"}
+	if err := ParseFlags(args, &cfg, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	want := Config{Motion: interp.MotionHermite, Latency: Throughput, HideHUD: true, Report: "r.json", Plot: "p.svg",
+		CPUProfile: "c.pprof", MemProfile: "m.pprof", Trace: "t.out", Record: "run.tfr", Width: 320, Height: 720}
+	want.Sim.Rate = 240
+	if cfg.Motion != want.Motion || cfg.Latency != want.Latency || cfg.HideHUD != want.HideHUD || cfg.Report != want.Report ||
+		cfg.Plot != want.Plot || cfg.CPUProfile != want.CPUProfile || cfg.MemProfile != want.MemProfile || cfg.Trace != want.Trace ||
+		cfg.Record != want.Record || cfg.Sim.Rate != 240 || cfg.Width != 320 || cfg.Height != 720 {
+		t.Errorf("flags gave %+v", cfg)
+	}
+	for _, bad := range [][]string{{"-motion", "cubic"}, {"-latency", "none"}, {"-hud=maybe"}, {"-hz", "0"}} {
+		var c Config
+		var ce *ConfigError
+		if err := ParseFlags(bad, &c, io.Discard); !errors.As(err, &ce) {
+			t.Errorf("%v: %v, want a ConfigError", bad, err)
+		}
+	}
+	// A default of the app's own shows through -h.
+	var usage strings.Builder
+	if err := ParseFlags([]string{"-h"}, &Config{Motion: interp.MotionExtrapolate}, &usage); !errors.Is(err, flag.ErrHelp) ||
+		!strings.Contains(usage.String(), "(default extrapolate)") {
+		t.Errorf("-h: %v\n%s", err, usage.String())
 	}
 }

@@ -64,7 +64,7 @@ func TestRunRefusesBadConfigsBeforeAnyWindow(t *testing.T) {
 type noHash struct{}
 
 func (noHash) Step(uint64, float64, []simthread.Input) {}
-func (noHash) Snapshot(*simthread.Snapshot)           {}
+func (noHash) Snapshot(*simthread.Snapshot)            {}
 
 func TestRecordNeedsAHasher(t *testing.T) {
 	t.Setenv("DISPLAY", "")
