@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/platform/app/outfile"
 	"github.com/tickframe/tickframe/platform/sched"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"

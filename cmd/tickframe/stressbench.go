@@ -19,7 +19,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
+	"github.com/tickframe/tickframe/platform/app/outfile"
 	"github.com/tickframe/tickframe/platform/sched"
 )
 

@@ -18,9 +18,9 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/platform/app/outfile"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/gltf"
 	"github.com/tickframe/tickframe/simthread"

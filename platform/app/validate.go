@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tickframe/tickframe/internal/outfile"
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/app/outfile"
 )
 
 // ConfigError is a configuration that cannot run: a bad flag or setting,

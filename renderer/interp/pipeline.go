@@ -3,7 +3,6 @@ package interp
 import (
 	"time"
 
-	"github.com/tickframe/tickframe/internal/tune"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/triplebuf"
 )
@@ -140,10 +139,16 @@ type WarmMeter struct {
 	warm          bool
 }
 
-// DefaultWarmup is the warm-up of a WarmMeter made with none: one second,
+// MeterWarmup is the warm-up of a WarmMeter made with none: one second,
 // for the adaptive render delay to learn the publish jitter from its
-// initial guess.
-func DefaultWarmup() time.Duration { return tune.MeterWarmup }
+// initial guess. The app and the verifier both build their pipelines
+// with it; it is a variable so that a test can change it and see both
+// follow. Programs must not change it, and never while a pipeline is
+// being built.
+var MeterWarmup = time.Second
+
+// DefaultWarmup returns MeterWarmup.
+func DefaultWarmup() time.Duration { return MeterWarmup }
 
 // NewWarmMeter returns m with a warm-up from time 0 (0: DefaultWarmup).
 func NewWarmMeter(m *Meter, warmup time.Duration) *WarmMeter {

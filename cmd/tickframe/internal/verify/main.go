@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
+	"github.com/tickframe/tickframe/platform/app/outfile"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )

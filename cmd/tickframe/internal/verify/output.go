@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tickframe/tickframe/cmd/tickframe/internal/outfile"
+	"github.com/tickframe/tickframe/platform/app/outfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/internal/tune"
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
@@ -20,9 +19,9 @@ func TestAppAndVerifierShareThePipeline(t *testing.T) {
 	c := cell{sim: 120, disp: mustPattern(t, "steady:100"), mode: Interpolated}
 	before := runCell(&o, c, nil)
 
-	old := tune.MeterWarmup
-	tune.MeterWarmup = 3 * time.Second
-	defer func() { tune.MeterWarmup = old }()
+	old := interp.MeterWarmup
+	interp.MeterWarmup = 3 * time.Second
+	defer func() { interp.MeterWarmup = old }()
 
 	acfg := app.Config{Truth: refworld.RefPosition, TruthSpeed: refworld.RefSpeed}
 	for name, pc := range map[string]interp.PipelineConfig{"app": acfg.Pipeline(), "verify": pipelineConfig(&o, c)} {
