@@ -15,10 +15,11 @@ import (
 // the rest. Where the flag is refused (older Windows), the timer is an
 // ordinary one and sleeps are as coarse as the interrupt timer.
 //
-// Under Wine a waitable timer is the wineserver's, which fires in whole
-// milliseconds after a round trip to it (2 ms sleeps woke 1.2 ms late at
-// the median, see docs/platforms.md), while Wine's NtDelayExecution
-// sleeps in the host kernel (0.11 ms): there the thread sleeps with
+// Under Wine a waitable timer is the wineserver's, fired after a round
+// trip to it, while Wine's NtDelayExecution sleeps in the host kernel: 2 ms
+// sleeps woke 271 µs late at the median and 803 µs at p99 on the timer,
+// 146 and 212 µs with NtDelayExecution (BenchmarkSleepLateness on a quiet
+// machine, docs/platforms.md), so there the thread sleeps with
 // NtDelayExecution instead.
 const (
 	createWaitableTimerHighResolution = 0x2
