@@ -43,16 +43,29 @@ func TestTimingHoldsUnderStress(t *testing.T) {
 			t.Errorf("report lacks %q", key)
 		}
 	}
+	// The display server's CPU over the run, read from its /proc entry:
+	// the Xvfb the tests run under, found from the display socket's peer,
+	// which must be the process that owns that socket (sched's tests
+	// check the peer against /proc's socket table), and whose wait fits
+	// in the run.
+	if ds := rep.DisplayServer; ds == nil {
+		t.Errorf("display_server null under Xvfb: the server's CPU wait was not measured")
+	} else if ds.Server.Name != "Xvfb" || ds.Server.PID <= 0 || ds.WaitMs < 0 || ds.RunMs <= 0 || ds.SpanMs < 4000 || ds.WaitMs > ds.SpanMs*float64(runtime.NumCPU()) {
+		t.Errorf("display_server %+v: want Xvfb, running, over the 5 s run", *ds)
+	}
 	// The simulation thread asks for nice −10 and the render thread for
-	// −5 (granted as root, denied otherwise, at the nice they had).
+	// −5 (granted as root or by a broker where the machine runs one,
+	// denied otherwise, at the nice they had).
 	for _, c := range []struct {
 		name string
 		tp   sched.ThreadPriority
 		want int
 	}{{"sim", rep.ThreadPriority.Sim, -10}, {"render", rep.ThreadPriority.Render, -5}} {
 		switch tp := c.tp; {
-		case tp.How == "raised" && tp.Nice != c.want, tp.How == "denied" && tp.Nice < 0, tp.How != "raised" && tp.How != "denied":
-			t.Errorf("%s thread: %+v, want raised to %d or denied at its nice", c.name, tp, c.want)
+		case tp.How == "denied" && tp.Nice < 0,
+			tp.How != "denied" && tp.Nice != c.want,
+			tp.How != "raised" && tp.How != "rtkit" && tp.How != "portal" && tp.How != "denied":
+			t.Errorf("%s thread: %+v, want raised (by the kernel, rtkit or the portal) to %d, or denied at its nice", c.name, tp, c.want)
 		}
 		if tp := c.tp; tp.Slice != "set" && tp.Slice != "unsupported" || tp.Slice == "set" && tp.SliceUS != 300 {
 			t.Errorf("%s thread: %+v, want a 300 µs slice, or none on a kernel without them", c.name, tp)

@@ -100,6 +100,12 @@ type Report struct {
 	// ClockSource is the clock all times come from: clock_monotonic, qpc
 	// (Windows), mach_absolute_time (macOS).
 	ClockSource string `json:"clock_source"`
+	// DisplayServer is the display server's CPU over the run, read from
+	// its /proc/PID/task/*/schedstat (sched.WatchDisplayServer): on the
+	// software path a frame reaches the framebuffer only when the server
+	// gets a CPU, so its wait is part of the frame. Null where the server
+	// is not a process of this machine that /proc shows.
+	DisplayServer *sched.ServerWaitSummary `json:"display_server"`
 }
 
 // Quant2, Quant3 and Quant4 are quantile sets.
@@ -253,6 +259,7 @@ func (a *App) reportSteady(r *Report) {
 	}
 	r.ClockSource = simthread.ClockSource()
 	r.ThreadPriority.SimNative, r.ThreadPriority.RenderNative = sched.Native(sr.Sim.TID), sched.Native(sr.Render.TID)
+	r.DisplayServer = sr.DisplayServer
 }
 
 // reportMeter fills in the animation error: the drawn figures from the

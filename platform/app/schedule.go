@@ -20,6 +20,8 @@ type scheduling struct {
 	lat         *sched.Latency // since the end of the warm-up
 	latency     sched.LatencySummary
 	procsStart  int
+	simEnd      chan sched.ThreadPriority // the simulation thread's priority as Run ended
+	display     *sched.ServerWait         // nil where the display server is not found
 }
 
 // renderCritical registers the calling thread, the main one, as the
@@ -37,6 +39,10 @@ func (s *scheduling) renderCritical(cfg sched.Config) {
 	if rc.CriticalRT > 1 {
 		rc.CriticalRT--
 	}
+	// A broker's real time is bounded by RLIMIT_RTTIME, which a render
+	// thread compiling shaders or waiting in the driver can run past:
+	// the render thread asks a broker for its nice value only.
+	rc.BrokerRT = -1
 	s.render, s.unregister = sched.Critical("render", rc)
 }
 
@@ -58,16 +64,23 @@ func renderNice(critical int) int {
 // registered, so it never lowers their priority).
 func (s *scheduling) startSim(ctx context.Context, sim *simthread.Sim) {
 	ready := make(chan sched.ThreadPriority, 1)
+	s.simEnd = make(chan sched.ThreadPriority, 1)
 	go func() {
 		tp, unregister := sched.Critical("sim", s.cfg)
 		defer unregister()
 		ready <- tp
 		_ = sim.Run(ctx) // its error is Wait's
+		// Read back again: a broker's real time may have been taken
+		// away during the run (SIGXCPU: RT "demoted").
+		s.simEnd <- sched.Criticals()["sim"]
 	}()
+	var err error
+	if s.display, err = sched.WatchDisplayServer(""); err != nil {
+		s.display = nil // a remote display, or no /proc: the report says null
+	}
 	s.sim = <-ready
 	s.lat = sched.NewLatency()
 	s.procsStart = runtime.GOMAXPROCS(0)
-	var err error
 	if s.gov, err = sched.Start(s.cfg); err != nil {
 		s.gov = nil // validated in New: cannot happen
 	}
@@ -109,12 +122,28 @@ type SchedReport struct {
 	BackgroundNice, Reniced int
 	// Config is the scheduling configuration with defaults filled in.
 	Config sched.Config
+	// DisplayServer is the display server's CPU use and wait since the
+	// simulation started; nil where it is not known.
+	DisplayServer *sched.ServerWaitSummary
 }
 
 func (s *scheduling) report() SchedReport {
 	r := SchedReport{Latency: s.latency, ProcsStart: s.procsStart, ProcsEnd: runtime.GOMAXPROCS(0),
 		Sim: s.sim, Render: s.render, BackgroundNice: -1}
 	r.ProcsMax = max(r.ProcsStart, r.ProcsEnd)
+	select {
+	case tp := <-s.simEnd: // the simulation has stopped: its last priority
+		if tp.Name != "" {
+			s.sim = tp
+			r.Sim = tp
+		}
+	default:
+	}
+	if s.display != nil {
+		if sum, err := s.display.Summary(); err == nil {
+			r.DisplayServer = &sum
+		}
+	}
 	if s.gov != nil {
 		st := s.gov.Stats()
 		r.ProcsMax = max(r.ProcsMax, st.MaxProcs)
