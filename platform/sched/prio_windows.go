@@ -234,10 +234,6 @@ type sweeper struct {
 	cpu   [maxThreads]threadCPU
 	next  [maxThreads]threadCPU
 	n     int
-	// lowered remembers the threads already moved: a sweep moves a thread
-	// once, as on Linux.
-	lowered [maxThreads]uint32
-	nLow    int
 	// all moves every thread, busy or not (tests).
 	all bool
 	// image, crt: the executable's and the C runtime's modules. Threads
@@ -278,15 +274,6 @@ func (s *sweeper) ours(h windows.Handle) bool {
 }
 
 func ticks(f windows.Filetime) int64 { return int64(f.HighDateTime)<<32 | int64(f.LowDateTime) }
-
-func (s *sweeper) wasLowered(tid uint32) bool {
-	for _, t := range s.lowered[:s.nLow] {
-		if t == tid {
-			return true
-		}
-	}
-	return false
-}
 
 func (s *sweeper) lastCPU(tid uint32) (int64, bool) {
 	for _, c := range s.cpu[:s.n] {
@@ -345,14 +332,12 @@ func (s *sweeper) reniceBusy(n int, critical func(tid int) bool, since float64) 
 		last, seen := s.lastCPU(tid)
 		// 3 % of a CPU, as on Linux; 100 ns units.
 		busy := s.all || (seen && since > 0 && float64(cpu-last) >= 0.03*since*1e7)
-		if busy && !s.wasLowered(tid) && s.ours(h) {
+		// A thread already at the level or below it (sched.Go's, one moved
+		// before) is left as it is: its priority read back is the state.
+		if cur, err := getPriority(h); busy && err == nil && cur > level && s.ours(h) {
 			if setPriority(h, level) == nil {
 				if l, err := getPriority(h); err == nil && l == level {
 					ok++
-					if s.nLow < maxThreads {
-						s.lowered[s.nLow] = tid
-						s.nLow++
-					}
 				} else {
 					failed++
 				}
