@@ -176,10 +176,10 @@ func appConfig(o *options, simCfg simthread.Config, model *gltf.Model) app.Confi
 	}
 }
 
-// schedConfig maps -headroom, -bgnice, -critnice, -critslice and -critrt
-// to sched.Config.
+// schedConfig maps -headroom, -bgnice, -critnice, -critslice, -critrt and
+// -brokerrt to sched.Config.
 func schedConfig(o *options) sched.Config {
-	c := sched.Config{Headroom: o.headroom, BackgroundNice: o.bgNice, CriticalNice: o.critNice, CriticalSlice: o.critSlice, CriticalRT: o.critRT}
+	c := sched.Config{Headroom: o.headroom, BackgroundNice: o.bgNice, CriticalNice: o.critNice, CriticalSlice: o.critSlice, CriticalRT: o.critRT, BrokerRT: o.brokerRT}
 	if c.CriticalSlice == 0 {
 		c.CriticalSlice = -1 // do not ask
 	}

@@ -57,6 +57,7 @@ type options struct {
 	critNice     int
 	critSlice    time.Duration
 	critRT       int
+	brokerRT     int
 	stepCost     time.Duration
 	gcPressureMB float64
 
@@ -123,6 +124,7 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	fs.IntVar(&o.critNice, "critnice", -10, "ask for nice `N` on the simulation thread and half of it on the render thread (needs CAP_SYS_NICE; 0: do not ask)")
 	fs.DurationVar(&o.critSlice, "critslice", 300*time.Microsecond, "ask Linux (6.12+) for this short a time slice on the simulation and render threads, so that they preempt busy threads when they wake (0: do not ask)")
 	fs.IntVar(&o.critRT, "critrt", 0, "ask for real-time priority `N` (SCHED_RR, 1-99) on the simulation thread and N-1 on the render thread (needs CAP_SYS_NICE or RLIMIT_RTPRIO; 0: none)")
+	fs.IntVar(&o.brokerRT, "brokerrt", 10, "where the kernel denies real time, ask the desktop's broker (the xdg portal, then RealtimeKit) for SCHED_RR `N` on the simulation thread, bounded by RLIMIT_RTTIME (0: -critrt's; -1: none)")
 	fs.DurationVar(&o.stepCost, "stepcost", 0, "add this much busy work to every simulation step")
 	fs.Float64Var(&o.gcPressureMB, "gcpressure", 0, "allocate this many `MB/s` of garbage on a side goroutine")
 	fs.StringVar(&o.record, "record", "", "record the seed, configuration and inputs to `FILE`")
@@ -187,6 +189,7 @@ func (o *options) validate() error {
 		intIn("headroom", o.headroom, -1, 64),
 		intIn("critnice", o.critNice, -20, 0),
 		intIn("critrt", o.critRT, 0, 99),
+		intIn("brokerrt", o.brokerRT, -1, 99),
 		durIn("duration", o.duration, 0, 24*time.Hour),
 		durIn("delay", o.delay, 0, 10*time.Second),
 		durIn("maxdelta", o.maxDelta, time.Second/time.Duration(o.hz), time.Minute),

@@ -85,6 +85,7 @@ func TestBadInput(t *testing.T) {
 		{name: "bgnice=-2", args: []string{"-bgnice", "-2"}, want: []string{"-bgnice -2: out of range"}},
 		{name: "critnice=5", args: []string{"-critnice", "5"}, want: []string{"-critnice 5: out of range"}},
 		{name: "critrt=100", args: []string{"-critrt", "100"}, want: []string{"-critrt 100: out of range"}},
+		{name: "brokerrt=-2", args: []string{"-brokerrt", "-2"}, want: []string{"-brokerrt -2: out of range"}},
 		{name: "unknown flag", args: []string{"-nope"}, want: []string{"-nope", "tickframe -h"}},
 		{name: "stray argument", args: []string{"-duration", "1s", "stray"}, want: []string{`unexpected argument "stray"`}},
 		{name: "record and replay", args: []string{"-record", "a.tfr", "-replay", "b.tfr"}, want: []string{"-record and -replay"}},
