@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Prepares the Wine prefix that the Windows tests run in and prints its
 # path: a 64-bit prefix (created once, about 15 s), and in its system32 the
-# ProcessPrng shim (processprng.c) built afresh with mingw-w64, since Go
-# 1.24+ binaries need bcryptprimitives.dll!ProcessPrng at start-up and Wine
-# 8 has no such DLL. The prefix lives in TICKFRAME_WINEPREFIX, by default
+# ProcessPrng shim (processprng.c) built afresh with mingw-w64, since Go's
+# runtime (1.26 here) needs bcryptprimitives.dll!ProcessPrng at start-up
+# and Wine 8 has no such DLL. The prefix lives in TICKFRAME_WINEPREFIX, by default
 # under the user's cache directory; nothing here touches ~/.wine.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,7 +1,7 @@
 /*
- * bcryptprimitives.dll for Wine 8, which has none: Go 1.24 and later read
- * their random numbers with ProcessPrng from it at start-up, and exit
- * without. This one forwards to BCryptGenRandom (bcrypt.dll, which Wine
+ * bcryptprimitives.dll for Wine 8, which has none: Go's runtime (1.26
+ * here) loads ProcessPrng from it at start-up, for its random numbers, and
+ * exits without. This one forwards to BCryptGenRandom (bcrypt.dll, which Wine
  * has) with the system's preferred generator. Built and installed into the
  * Wine prefix by .ci/windows/test.sh, never shipped.
  */
