@@ -239,10 +239,17 @@ func (m *hudModel) schedLine(b *[]byte, a *App) bool {
 	*b = appendMs(*b, int64(l.Max), 3)
 	*b = append(*b, " ms  Ps "...)
 	*b = strconv.AppendInt(*b, int64(runtime.GOMAXPROCS(0)), 10)
-	*b = append(*b, "  nice "...)
-	*b = strconv.AppendInt(*b, int64(a.sched.sim.Nice), 10)
-	*b = append(*b, '/')
-	*b = strconv.AppendInt(*b, int64(a.sched.render.Nice), 10)
+	if runtime.GOOS == "linux" {
+		*b = append(*b, "  nice "...)
+		*b = strconv.AppendInt(*b, int64(a.sched.sim.Nice), 10)
+		*b = append(*b, '/')
+		*b = strconv.AppendInt(*b, int64(a.sched.render.Nice), 10)
+	} else { // a nice value is Linux's: say what the platform's levers did
+		*b = append(*b, "  prio "...)
+		*b = append(*b, a.sched.sim.How...)
+		*b = append(*b, '/')
+		*b = append(*b, a.sched.render.How...)
+	}
 	*b = append(*b, "  inputs lost "...)
 	*b = strconv.AppendUint(*b, a.InputsDropped(), 10)
 	return l.P99 > 2*time.Millisecond
