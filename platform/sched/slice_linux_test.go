@@ -260,7 +260,17 @@ func TestSweepMakesOnlyTheDesignsRealtimeThreadsOrdinary(t *testing.T) {
 	}()
 	reniceLevel++
 	sw.all = true
-	sw.renice(reniceLevel, isCritical)
+	// The sweep touches only threads it knows carry Go code (blocked in a
+	// system call made from Go, or seen by two sweeps among the runtime's
+	// own): the threads may still be on their way into their receive at
+	// the first one, so sweep until the inherited one is moved.
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		sw.renice(reniceLevel, isCritical)
+		if attr, err := unix.SchedGetAttr(inherited.tid, 0); err != nil || attr.Policy == unix.SCHED_NORMAL || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	for _, c := range []struct {
 		what         string
 		tid          int
