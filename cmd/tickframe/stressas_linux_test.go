@@ -77,3 +77,68 @@ func TestStressAsNobody(t *testing.T) {
 		})
 	}
 }
+
+// Beside RealtimeKit an ordinary user's render thread is raised by the
+// broker, which sets SCHED_RESET_ON_FORK on it: the driver threads it
+// starts (llvmpipe's workers, which do the drawing here) would begin at
+// nice 0 instead of inheriting its raise as they do from the kernel's.
+// The app gives them the render thread's priority through the broker,
+// and the report says so, read back from the kernel.
+func TestBrokeredRenderThreadsDriversKeepItsPriority(t *testing.T) {
+	needDisplay(t)
+	if os.Geteuid() != 0 {
+		t.Fatal("the test runs the demo as nobody and needs root to do so (make test runs as root)")
+	}
+	env, err := filepath.Abs("../../.ci/rtkit-env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A directory nobody can read and write, the binary and the display's
+	// cookie in it.
+	dir, err := os.MkdirTemp("", "tickframe-drivers-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	copyFile := func(src, dst string, mode os.FileMode) {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "tickframe")
+	copyFile(binary, bin, 0o755)
+	envVars := []string{"HOME=" + dir}
+	if xa := os.Getenv("XAUTHORITY"); xa != "" {
+		copyFile(xa, filepath.Join(dir, "xauth"), 0o644)
+		envVars = append(envVars, "XAUTHORITY="+filepath.Join(dir, "xauth"))
+	}
+	report := filepath.Join(dir, "r.json")
+	args := append([]string{env, "-u", "nobody", "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", "env"}, envVars...)
+	args = append(args, bin, "-duration", "2s", "-refresh", "144", "-width", "320", "-height", "240", "-bodies", "64", "-report", report)
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, out)
+	}
+	rep, _ := readReport(t, report)
+	tp := rep.ThreadPriority
+	if tp.Render.How != "rtkit" || tp.Render.Nice != -5 {
+		t.Fatalf("render thread %+v: want raised to -5 by rtkit", tp.Render)
+	}
+	if len(tp.Drivers) == 0 {
+		t.Fatalf("no driver thread given the render thread's priority (%+v)", tp)
+	}
+	for _, d := range tp.Drivers {
+		if d.How != "rtkit" || d.Nice != -5 {
+			t.Errorf("driver thread %+v: want raised to -5 by rtkit, as the render thread", d)
+		}
+	}
+	t.Logf("%d driver threads raised with the render thread: %+v", len(tp.Drivers), tp.Drivers)
+}

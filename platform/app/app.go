@@ -225,10 +225,12 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	a.pipe = pipe
 	a.present = presentTracker{stats: &a.stats, meter: pipe.Meter(), log: cfg.FrameLog}
 	a.fault = fault{cfg: cfg.PresentFault}
+	before := sched.Threads()
 	if err := a.open(); err != nil {
 		a.Close()
 		return nil, err
 	}
+	a.sched.raiseDrivers(before)
 	return a, nil
 }
 

@@ -131,6 +131,10 @@ type Priority struct {
 	// priority level and MMCSS, macOS's QoS class): sched.Native.
 	SimNative    string `json:"sim_native,omitempty"`
 	RenderNative string `json:"render_native,omitempty"`
+	// Drivers are the driver threads the render thread started (Mesa's
+	// llvmpipe workers) that were given its priority because a broker's
+	// SCHED_RESET_ON_FORK kept them from inheriting it; absent otherwise.
+	Drivers []sched.ThreadPriority `json:"drivers,omitempty"`
 }
 
 // AlphaStat summarises the interpolation factor.
@@ -251,7 +255,7 @@ func (a *App) reportSteady(r *Report) {
 	sr := a.sched.report()
 	r.SchedLatencyMs = Quant3{ms(int64(sr.Latency.P50)), ms(int64(sr.Latency.P99)), ms(int64(sr.Latency.Max))}
 	r.GOMAXPROCS = Procs{sr.ProcsStart, sr.ProcsEnd, sr.ProcsMax}
-	r.ThreadPriority = Priority{Sim: sr.Sim, Render: sr.Render}
+	r.ThreadPriority = Priority{Sim: sr.Sim, Render: sr.Render, Drivers: sr.Drivers}
 	r.Headroom, r.BackgroundNice, r.RenicedThreads = sr.Config.Headroom, sr.BackgroundNice, sr.Reniced
 	r.BackgroundPriority = sched.BackgroundPriority(sr.BackgroundNice)
 	if runtime.GOOS != "linux" {

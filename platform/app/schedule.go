@@ -21,7 +21,10 @@ type scheduling struct {
 	latency     sched.LatencySummary
 	procsStart  int
 	simEnd      chan sched.ThreadPriority // the simulation thread's priority as Run ended
-	display     *sched.ServerWait         // nil where the display server is not found
+	renderCfg   sched.Config              // what the render thread asked for
+	drivers     []sched.ThreadPriority    // driver threads given the render thread's priority
+	undrivers   []func()
+	display     *sched.ServerWait // nil where the display server is not found
 }
 
 // renderCritical registers the calling thread, the main one, as the
@@ -43,7 +46,25 @@ func (s *scheduling) renderCritical(cfg sched.Config) {
 	// thread compiling shaders or waiting in the driver can run past:
 	// the render thread asks a broker for its nice value only.
 	rc.BrokerRT = -1
+	s.renderCfg = rc
 	s.render, s.unregister = sched.Critical("render", rc)
+}
+
+// raiseDrivers gives the render thread's priority to the driver threads
+// it started since before (sched.Threads, taken before the window and
+// its GL context were made): where a broker raised the render thread, it
+// runs with SCHED_RESET_ON_FORK, and the threads it starts (Mesa's
+// llvmpipe workers, which do a software rasterizer's drawing) begin at
+// nice 0 instead of inheriting its raise as they do from the kernel's.
+func (s *scheduling) raiseDrivers(before []int) {
+	if s.render.How != "rtkit" && s.render.How != "portal" {
+		return
+	}
+	for _, tid := range sched.DriverThreads(before) {
+		tp, unregister := sched.CriticalThread("render-driver", tid, s.renderCfg)
+		s.drivers = append(s.drivers, tp)
+		s.undrivers = append(s.undrivers, unregister)
+	}
 }
 
 // renderNice is the nice value the render thread asks for, given the
@@ -101,8 +122,12 @@ func (s *scheduling) allocs() uint64 {
 	return s.gov.Stats().Allocs
 }
 
-// close unregisters the render thread.
+// close unregisters the render thread and its driver threads.
 func (s *scheduling) close() {
+	for _, f := range s.undrivers {
+		f()
+	}
+	s.undrivers = nil
 	if s.unregister != nil {
 		s.unregister()
 		s.unregister = nil
@@ -117,6 +142,9 @@ type SchedReport struct {
 	ProcsStart, ProcsEnd, ProcsMax int
 	// Sim and Render are the priorities the two critical threads got.
 	Sim, Render sched.ThreadPriority
+	// Drivers are the driver threads the render thread started that were
+	// given its priority (raiseDrivers); none where they inherit it.
+	Drivers []sched.ThreadPriority
 	// BackgroundNice is the nice value other threads were moved to (−1:
 	// left alone), and Reniced how many threads were moved.
 	BackgroundNice, Reniced int
@@ -129,7 +157,7 @@ type SchedReport struct {
 
 func (s *scheduling) report() SchedReport {
 	r := SchedReport{Latency: s.latency, ProcsStart: s.procsStart, ProcsEnd: runtime.GOMAXPROCS(0),
-		Sim: s.sim, Render: s.render, BackgroundNice: -1}
+		Sim: s.sim, Render: s.render, Drivers: s.drivers, BackgroundNice: -1}
 	r.ProcsMax = max(r.ProcsStart, r.ProcsEnd)
 	select {
 	case tp := <-s.simEnd: // the simulation has stopped: its last priority
