@@ -5,7 +5,8 @@
 # display, Mesa's software OpenGL (llvmpipe) to render there, and xdotool,
 # with which the tests press keys in the demo's window; D-Bus, polkit and
 # RealtimeKit, against which platform/sched's tests ask for priority as an
-# ordinary user (.ci/rtkit-env); mingw-w64 and Wine, with which make test
+# ordinary user (.ci/rtkit-env), and the xdg desktop portal that test asks
+# first; mingw-w64 and Wine, with which make test
 # cross-builds for Windows and runs the Windows code (.ci/windows).
 set -euo pipefail
 
@@ -14,7 +15,7 @@ packages=(
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
 	xvfb xauth libgl1-mesa-dri x11-utils xdotool
 	libxpresent-dev
-	dbus polkitd rtkit
+	dbus polkitd rtkit xdg-desktop-portal
 	gcc-mingw-w64-x86-64 wine wine64
 )
 
