@@ -25,7 +25,7 @@ run: build
 		bin/tickframe $(ARGS); \
 	else \
 		echo "make run: no display: running 5 s under Xvfb (set DISPLAY to see the window)"; \
-		$(WITH_DISPLAY) bin/tickframe -duration 5s -refresh 144 \
+		XVFB_FPS=144 $(WITH_DISPLAY) bin/tickframe -duration 5s -refresh 144 \
 			-screenshot tickframe.png -report tickframe-report.json $(ARGS) && \
 		echo "make run: last frame in tickframe.png, timing report in tickframe-report.json"; \
 	fi
