@@ -3,6 +3,7 @@ package app
 import (
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tickframe/tickframe/platform/sched"
@@ -134,7 +135,13 @@ func frameLine(b *[]byte, st *Stats, fps float64, p *pacing) {
 	*b = append(*b, " ms  display "...)
 	*b = appendF(*b, p.hz, 2)
 	*b = append(*b, " Hz "...)
-	*b = append(*b, p.source...)
+	src := p.source
+	if strings.HasPrefix(src, "emulated") {
+		// "emulated on measured vblanks" does not fit the panel; the
+		// present line below says what the vblanks are.
+		src = "emulated"
+	}
+	*b = append(*b, src...)
 }
 
 // presentLine names where the display times come from (the display
