@@ -205,7 +205,7 @@ func frameCPU(b *testing.B, meshes, n int, fresh bool) error {
 	}
 	defer r.Delete()
 	r.HUD().Visible = false
-	ids := []uint16{0}
+	ids := []renderer.MeshID{0}
 	for k := 1; k < meshes; k++ {
 		tex := solid(16, 16, color.NRGBA{uint8(30 * k), 200, uint8(255 - 30*k), 255})
 		mat, err := r.AddMaterial(renderer.Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Roughness: 0.5, BaseColorTexture: tex})

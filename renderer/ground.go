@@ -97,7 +97,7 @@ func (g *groundPass) delete() {
 // plain ground is, with a hint of the metre grid. Material 0 gives the
 // plain ground back; it is the default. Only the material's colour and
 // texture are used, not its lighting or shader.
-func (r *Renderer) SetGround(material uint16, tile float32) error {
+func (r *Renderer) SetGround(material MaterialID, tile float32) error {
 	if int(material) >= len(r.bodies.materials) {
 		return fmt.Errorf("renderer: ground material %d is not registered", material)
 	}

@@ -41,7 +41,7 @@ func TestGroup(t *testing.T) {
 		bodies := make([]simthread.Body, n)
 		for i := range bodies {
 			// Unknown ids now and then.
-			bodies[i].Mesh, bodies[i].Material = uint16(rng.IntN(meshes+1)), uint16(rng.IntN(materials+1))
+			bodies[i].Mesh, bodies[i].Material = simthread.MeshID(rng.IntN(meshes+1)), simthread.MaterialID(rng.IntN(materials+1))
 			if rng.IntN(20) == 0 {
 				bodies[i].Mesh = 0xFFFF
 			}
@@ -163,7 +163,7 @@ func BenchmarkGroup(b *testing.B) {
 				bp := testPass(parts, 3, 0)
 				bodies := make([]simthread.Body, n)
 				for i := range bodies {
-					bodies[i].Mesh = uint16(i % meshes)
+					bodies[i].Mesh = simthread.MeshID(i % meshes)
 				}
 				var s slot
 				b.ReportAllocs()

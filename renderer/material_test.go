@@ -53,8 +53,8 @@ func decodeBuilt(b *gltf.Builder) (*gltf.Model, error) {
 // with its material drawn by the probe shader (the built-in lighting for
 // ""), tangents computed where a normal map needs them and the file has
 // none, as AddModel does; it returns the mesh.
-func addDecoded(r *renderer.Renderer, m *gltf.Model, shader string) (uint16, error) {
-	ids := make([]uint16, len(m.Materials))
+func addDecoded(r *renderer.Renderer, m *gltf.Model, shader string) (renderer.MeshID, error) {
+	ids := make([]renderer.MaterialID, len(m.Materials))
 	for i := range m.Materials {
 		mat := renderer.ModelMaterial(&m.Materials[i])
 		if shader != "" {
@@ -92,7 +92,7 @@ func quadPrim(z float32, mat int) gltf.Primitive {
 
 // quadBody is a body drawing mesh mesh at (0, 5, 0), 2 m to a side of
 // quad(), unrotated.
-func quadBody(mesh uint16) simthread.Body {
+func quadBody(mesh renderer.MeshID) simthread.Body {
 	return simthread.Body{Pos: mgl32.Vec3{0, 5, 0}, Scale: simthread.UniformScale(2), Rot: ident, Color: simthread.White, Mesh: mesh}
 }
 
@@ -711,7 +711,7 @@ func TestBlendPerBody(t *testing.T) {
 		glass.Shader, glass.ShaderFS = "unlit.frag", probeFS
 		back := renderer.DefaultMaterial()
 		back.BaseColor, back.Shader, back.ShaderFS = mgl32.Vec4{0.05, 0.6, 0.1, 1}, "unlit.frag", probeFS
-		var ids [2]uint16
+		var ids [2]renderer.MeshID
 		for k, m := range []renderer.Material{glass, back} {
 			mat, err := r.AddMaterial(m)
 			if err != nil {

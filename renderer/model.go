@@ -21,8 +21,8 @@ import (
 // Primitives without triangles are left out; a model with none is an
 // error. The materials stay registered if the mesh then fails. It does
 // not modify m.
-func (r *Renderer) AddModel(m *gltf.Model, place mgl32.Mat4) (uint16, error) {
-	mats := make(map[int]uint16) // glTF material index (−1: none) → id
+func (r *Renderer) AddModel(m *gltf.Model, place mgl32.Mat4) (MeshID, error) {
+	mats := make(map[int]MaterialID) // glTF material index (−1: none) → id
 	var parts []Part
 	for i := range m.Meshes {
 		me := &m.Meshes[i]
@@ -45,7 +45,7 @@ func (r *Renderer) AddModel(m *gltf.Model, place mgl32.Mat4) (uint16, error) {
 
 // modelMaterial returns the id of glTF material i of m (−1: glTF's
 // default), registering it the first time (mats remembers).
-func (r *Renderer) modelMaterial(m *gltf.Model, i int, mats map[int]uint16) (uint16, error) {
+func (r *Renderer) modelMaterial(m *gltf.Model, i int, mats map[int]MaterialID) (MaterialID, error) {
 	if id, ok := mats[i]; ok {
 		return id, nil
 	}
@@ -172,7 +172,7 @@ func FitCube(b gltf.Box) mgl32.Mat4 {
 // NodeMesh is one node's mesh registered by AddNodeMeshes.
 type NodeMesh struct {
 	Node int    // index into gltf.Model.Nodes
-	Mesh uint16 // the mesh id
+	Mesh MeshID // the mesh
 	// Mirror is true where the node's world transform at rest mirrors:
 	// the mesh then holds its primitives mirrored along x (rewound), and
 	// a body drawing it takes the node's world transform times
@@ -192,7 +192,7 @@ var MirrorX = mgl32.Scale3D(-1, 1, 1)
 // Materials are registered as AddModel does, once for all nodes. It
 // returns the nodes' meshes in node order.
 func (r *Renderer) AddNodeMeshes(m *gltf.Model) ([]NodeMesh, error) {
-	mats := make(map[int]uint16)
+	mats := make(map[int]MaterialID)
 	byNode := map[int][]int{}
 	var order []int
 	for i := range m.Meshes {

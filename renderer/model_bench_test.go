@@ -161,7 +161,7 @@ func TestMaterialFrameDoesNotAllocate(t *testing.T) {
 		}
 		defer r.Delete()
 		grey := solid(4, 4, color.NRGBA{128, 128, 128, 200})
-		var ids []uint16
+		var ids []renderer.MeshID
 		for k, mode := range []renderer.AlphaMode{renderer.Opaque, renderer.Mask, renderer.Blend, renderer.Blend} {
 			mat := renderer.DefaultMaterial()
 			mat.AlphaMode, mat.DoubleSided = mode, k%2 == 1

@@ -8,15 +8,14 @@ import (
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// MeshID is a registered mesh: the handle AddMesh returns. A body is drawn
-// with it when its simthread.Body.Mesh is uint16(id). Mesh 0 is the
-// default cube.
-type MeshID uint16
+// MeshID is a registered mesh: the handle AddMesh returns, for
+// simthread.Body.Mesh (the same type). Mesh 0 is the default cube.
+type MeshID = simthread.MeshID
 
 // MaterialID is a registered material: the handle AddMaterial returns, for
-// simthread.Body.Material (uint16(id)) and Part.Material. Material 0 is
-// the default material.
-type MaterialID uint16
+// simthread.Body.Material (the same type) and Part.Material. Material 0
+// is the default material.
+type MaterialID = simthread.MaterialID
 
 // Registry hands out mesh and material ids and queues what they name for
 // the renderer, from any goroutine: the world in its Step (a spawn that

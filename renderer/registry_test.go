@@ -78,7 +78,7 @@ func TestRegistryQueuesFromAnyGoroutine(t *testing.T) {
 				}
 				queued[i] = id
 			}
-			reg.AddStatic(simthread.Body{Pos: mgl32.Vec3{3, 5, 0}, Scale: simthread.UniformScale(0.5), Color: simthread.White, Material: uint16(before)})
+			reg.AddStatic(simthread.Body{Pos: mgl32.Vec3{3, 5, 0}, Scale: simthread.UniformScale(0.5), Color: simthread.White, Material: before})
 		}()
 		direct, err := r.AddMaterial(unlit(colours[3].Vec4(1), nil))
 		if err != nil {
@@ -92,16 +92,16 @@ func TestRegistryQueuesFromAnyGoroutine(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		ids := map[uint16]bool{uint16(before): true, uint16(queued[0]): true, uint16(queued[1]): true, direct: true, uint16(broken): true}
+		ids := map[renderer.MaterialID]bool{before: true, queued[0]: true, queued[1]: true, direct: true, broken: true}
 		if len(ids) != 5 {
 			return fmt.Errorf("material ids %v %v %v %v collide", before, queued, direct, broken)
 		}
 		cam := frontCamera()
-		ball := func(x float32, mat uint16) simthread.Body {
-			return simthread.Body{Pos: mgl32.Vec3{x, 5, 0}, Scale: simthread.UniformScale(0.5), Color: simthread.White, Mesh: uint16(sphere), Material: mat}
+		ball := func(x float32, mat renderer.MaterialID) simthread.Body {
+			return simthread.Body{Pos: mgl32.Vec3{x, 5, 0}, Scale: simthread.UniformScale(0.5), Color: simthread.White, Mesh: sphere, Material: mat}
 		}
-		bodies := []simthread.Body{ball(-3, uint16(before)), ball(-1.5, uint16(queued[0])), ball(0, uint16(queued[1])), ball(1.5, direct),
-			ball(-3, uint16(broken)), {Pos: mgl32.Vec3{0, 2, 0}, Scale: simthread.UniformScale(2.5), Color: simthread.White, Mesh: model}}
+		bodies := []simthread.Body{ball(-3, before), ball(-1.5, queued[0]), ball(0, queued[1]), ball(1.5, direct),
+			ball(-3, broken), {Pos: mgl32.Vec3{0, 2, 0}, Scale: simthread.UniformScale(2.5), Color: simthread.White, Mesh: model}}
 		bodies[4].Pos[1] = 7
 		s := newScene()
 		s.publish(1, bodies)
@@ -215,7 +215,7 @@ func TestStaticFrameDoesNotAllocate(t *testing.T) {
 		var statics []simthread.Body
 		for i := range 40 {
 			statics = append(statics, simthread.Body{Pos: mgl32.Vec3{float32(i%8) - 4, 3 + float32(i/8), 0}, Scale: simthread.UniformScale(0.3),
-				Mesh: uint16(ball) * uint16(i%2), Material: uint16(red) * uint16(i%3%2)})
+				Mesh: ball * renderer.MeshID(i%2), Material: red * renderer.MaterialID(i%3%2)})
 		}
 		reg.AddStatic(statics...)
 		s := newScene()

@@ -41,7 +41,7 @@ type Part struct {
 	Indices []uint32
 	// Material is what the part is drawn with for a body whose Material is
 	// 0: a registered material's id, 0 for the default material.
-	Material uint16
+	Material MaterialID
 }
 
 // The registries' limits: ids are uint16, and 0 is the default.
@@ -231,7 +231,7 @@ func uploadPart(p *Part) (part, error) {
 		verts = append(verts, v[0], v[1], v[2], n[0], n[1], n[2], uv[0], uv[1], uv1[0], uv1[1],
 			c[0], c[1], c[2], c[3], t[0], t[1], t[2], t[3])
 	}
-	q := part{vbo: newBuffer(), ebo: newBuffer(), indices: int32(len(p.Indices)), material: p.Material, centre: boxCentre(p.Positions)}
+	q := part{vbo: newBuffer(), ebo: newBuffer(), indices: int32(len(p.Indices)), material: uint16(p.Material), centre: boxCentre(p.Positions)}
 	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(q.vbo))
 	gl.BufferData(gl.ARRAY_BUFFER, len(verts)*4, unsafe.Pointer(&verts[0]), gl.STATIC_DRAW)
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
@@ -288,8 +288,8 @@ func (s *scene) delete() {
 }
 
 // AddMesh registers a mesh made of parts on the render thread, at once,
-// and returns its id, for simthread.Body.Mesh (uint16(MeshID) of
-// Registry.AddMesh: the two hand out ids from one sequence). Each part is
+// and returns its id, for simthread.Body.Mesh (the same type as
+// Registry.AddMesh's: the two hand out ids from one sequence). Each part is
 // drawn with one instanced call per group of bodies (see Frame), with the
 // material it names unless the body names another. The id is a handle:
 // it stays what it is whatever else is registered, and the ids of a
@@ -304,8 +304,9 @@ func (s *scene) delete() {
 // for this upload. A snapshot uploaded before it keeps drawing an id it
 // did not know as the default until it leaves the history: register
 // before publishing the bodies that name it. A failure takes no id.
-func (r *Renderer) AddMesh(parts ...Part) (uint16, error) {
-	return r.addNow(request{kind: addMesh, parts: parts})
+func (r *Renderer) AddMesh(parts ...Part) (MeshID, error) {
+	id, err := r.addNow(request{kind: addMesh, parts: parts})
+	return MeshID(id), err
 }
 
 // AddMaterial registers a material on the render thread, at once, and
@@ -314,8 +315,9 @@ func (r *Renderer) AddMesh(parts ...Part) (uint16, error) {
 // material). It uploads the material's texture and compiles its shader,
 // if any, and returns their errors (a *ShaderError for the shader). Call
 // it as AddMesh.
-func (r *Renderer) AddMaterial(m Material) (uint16, error) {
-	return r.addNow(request{kind: addMaterial, mat: m})
+func (r *Renderer) AddMaterial(m Material) (MaterialID, error) {
+	id, err := r.addNow(request{kind: addMaterial, mat: m})
+	return MaterialID(id), err
 }
 
 // Meshes reports how many meshes are registered, the default cube

@@ -52,8 +52,8 @@ func checker(w, h int, c [4]color.NRGBA) *image.NRGBA {
 // addTestScene registers meshes−1 meshes besides the cube (quads and
 // pyramids) and, with more than one mesh, two materials besides the
 // default, one textured; it returns every mesh id and material id.
-func addTestScene(r *renderer.Renderer, meshes int) (ids, mats []uint16, err error) {
-	ids, mats = []uint16{0}, []uint16{0}
+func addTestScene(r *renderer.Renderer, meshes int) (ids []renderer.MeshID, mats []renderer.MaterialID, err error) {
+	ids, mats = []renderer.MeshID{0}, []renderer.MaterialID{0}
 	for k := 1; k < meshes; k++ {
 		p := quad()
 		if k%2 == 0 {
@@ -343,15 +343,18 @@ func TestUnknownIDsFallBack(t *testing.T) {
 			return err
 		}
 		want = copyImage(want)
-		for _, ids := range [][2]uint16{{3, 3}, {999, 0}, {0, 999}, {65535, 65535}} {
+		for _, ids := range []struct {
+			mesh renderer.MeshID
+			mat  renderer.MaterialID
+		}{{3, 3}, {999, 0}, {0, 999}, {65535, 65535}} {
 			b := body
-			b.Mesh, b.Material = ids[0], ids[1]
+			b.Mesh, b.Material = ids.mesh, ids.mat
 			got, err := drawBodies(r, s, cam, []simthread.Body{b})
 			if err != nil {
 				return err
 			}
 			if d := diffPixels(got, want); d != 0 {
-				return fmt.Errorf("mesh %d, material %d: %d pixels differ from the default cube%s", ids[0], ids[1], d, saveFailure(got))
+				return fmt.Errorf("mesh %d, material %d: %d pixels differ from the default cube%s", ids.mesh, ids.mat, d, saveFailure(got))
 			}
 		}
 		return nil
@@ -558,7 +561,7 @@ func TestTexturedGround(t *testing.T) {
 			return fmt.Errorf("the plain ground is %v, want dark grey%s", got, saveFailure(img))
 		}
 		for _, bad := range []struct {
-			mat  uint16
+			mat  renderer.MaterialID
 			tile float32
 		}{{9, 1}, {mat, 0}, {mat, float32(math.NaN())}, {mat, -1}} {
 			if err := r.SetGround(bad.mat, bad.tile); err == nil {

@@ -162,6 +162,16 @@ func NewBody(pos mgl32.Vec3) Body {
 	return Body{Pos: pos, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}, Color: White}
 }
 
+// MeshID is a registered mesh, as the renderer hands it out when the mesh
+// is registered (renderer.MeshID is the same type): a handle that never
+// changes whatever else is registered. 0 is the default cube.
+type MeshID uint16
+
+// MaterialID is a registered material, as the renderer hands it out
+// (renderer.MaterialID is the same type). 0 is the default material, or,
+// for a body, each part's own.
+type MaterialID uint16
+
 // Body is the render state of one body: a flat 76-byte struct that the
 // renderer uploads as it is into its GPU buffers, so its layout is part of
 // the contract with the shaders. Byte offsets (no padding, 4-byte
@@ -196,13 +206,14 @@ type Body struct {
 	// renderer then shows the new pose at once instead of interpolating a
 	// streak from the old one.
 	Epoch uint32
-	// Mesh and Material name what the body is drawn with: ids the
+	// Mesh and Material name what the body is drawn with: the handles the
 	// renderer returned when they were registered (renderer.AddMesh and
-	// AddMaterial). Mesh 0 is the default cube; Material 0 draws each part
-	// of the mesh with the material it was registered with (the default
-	// material for the cube). An id the renderer does not know counts as
-	// 0.
-	Mesh, Material uint16
+	// AddMaterial, or a renderer.Registry's). Mesh 0 is the default cube;
+	// Material 0 draws each part of the mesh with the material it was
+	// registered with (the default material for the cube). An id the
+	// renderer does not know counts as 0.
+	Mesh     MeshID
+	Material MaterialID
 	// Vel is the body's linear velocity in units per second, and AngVel
 	// its angular velocity in radians per second about a world-frame axis
 	// (dq/dt = ½ (0, AngVel) ⊗ Rot). Both are optional, for renderers

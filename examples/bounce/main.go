@@ -199,7 +199,7 @@ func (w *box) Snapshot(dst *simthread.Snapshot) {
 			w.outside++
 		}
 		dst.Bodies = append(dst.Bodies, simthread.Body{Pos: f32(b.pos), Vel: f32(b.vel), Scale: simthread.UniformScale(radius),
-			Color: simthread.White, Epoch: b.epoch, Mesh: uint16(w.sphere), Material: uint16(b.mat)})
+			Color: simthread.White, Epoch: b.epoch, Mesh: w.sphere, Material: b.mat})
 	}
 }
 
@@ -222,7 +222,7 @@ func (w *box) scene(r *renderer.Renderer) error {
 	wall.BaseColor, wall.Roughness = mgl32.Vec4{0.35, 0.4, 0.5, 1}, 0.9
 	wm, err := reg.AddMaterial(wall)
 	slab := func(x, z, hx, hz float32) simthread.Body {
-		return simthread.Body{Pos: mgl32.Vec3{x, height / 2, z}, Scale: mgl32.Vec3{hx, height / 2, hz}, Color: simthread.White, Material: uint16(wm)}
+		return simthread.Body{Pos: mgl32.Vec3{x, height / 2, z}, Scale: mgl32.Vec3{hx, height / 2, hz}, Color: simthread.White, Material: wm}
 	}
 	reg.AddStatic(slab(0, -halfZ-0.05, halfX, 0.05), slab(-halfX-0.05, 0, 0.05, halfZ), slab(halfX+0.05, 0, 0.05, halfZ),
 		slab(wallX, 0, wallHalf, halfZ)) // back, left, right, the thin wall

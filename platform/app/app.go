@@ -156,8 +156,10 @@ type Config struct {
 	TruthSpeed float64
 	// Scene, if set, is called once by New on the main thread right after
 	// the renderer is created, before any frame: register meshes and
-	// materials there (renderer.AddMesh, AddMaterial, AddModel). Ids are
-	// given in order from 1, so a world created before New can name them.
+	// materials there (renderer.AddMesh, AddMaterial, AddModel), or keep
+	// r.Registry() to register more at any time from any goroutine, the
+	// world's Step included. Each returns a handle (simthread.MeshID,
+	// MaterialID) that bodies name as it is; never count on the order.
 	// An error closes the window and New returns it.
 	Scene func(*renderer.Renderer) error
 	// Marker draws every frame's marker (renderer.DrawMarker), for an

@@ -177,7 +177,8 @@ type World struct {
 	scale []float32
 	color []uint32
 	// mesh and material are what every body is drawn with (SetMesh).
-	mesh, material uint16
+	mesh     simthread.MeshID
+	material simthread.MaterialID
 	// swarm is the first swarm body: 1, or 2 with the spinner.
 	swarm int
 }
@@ -391,7 +392,7 @@ func (w *World) apply(in simthread.Input) {
 // Snapshot on; the default, 0 and 0, is the default cube. It does not
 // change the state: Hash ignores it. Call it before the world is handed
 // to the simulation.
-func (w *World) SetMesh(mesh, material uint16) {
+func (w *World) SetMesh(mesh simthread.MeshID, material simthread.MaterialID) {
 	w.mesh, w.material = mesh, material
 	w.refresh()
 }
