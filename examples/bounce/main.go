@@ -9,17 +9,11 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/signal"
-	"strings"
-	"syscall"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
@@ -241,36 +235,14 @@ func input(e platform.Event) (simthread.Input, bool) {
 func main() {
 	cam := renderer.DefaultCamera()
 	cam.Target, cam.Yaw, cam.Pitch, cam.Distance = mgl32.Vec3{0, 1.8, 0}, 0, 0.3, 12
-	cfg := app.Config{Title: "tickframe: bounce", Input: input, Camera: &cam, HideHUD: true}
-	fs := flag.NewFlagSet("bounce", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	app.Flags(fs, &cfg) // the template's: -duration, -motion, -report, …
-	app.HUDFlag(fs, &cfg)
-	discrete := fs.Bool("discrete", false, "overlap tests only: fast balls tunnel through the thin wall")
-	err := fs.Parse(os.Args[1:])
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(os.Stderr)
-		fs.PrintDefaults()
-		return
-	} else if err == nil && fs.NArg() > 0 {
-		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bounce:", err)
-		os.Exit(2)
-	}
-	w := newBox(balls, 1, *discrete)
-	cfg.Scene = w.scene
-	cfg.Finish = func(*app.App, *app.Report, error) error { // the simulation has stopped: the world is ours again
-		fmt.Printf("bounce: %d balls after %d resets, %d published outside the box, %d went through the thin wall\n",
-			len(w.balls), w.resets, w.outside, w.tunnelled)
-		return nil
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err = app.Run(ctx, cfg, w) // a bad setting is exit 2, found before the window opens
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bounce:", strings.Join(strings.Fields(err.Error()), " "))
-		os.Exit(app.ExitCode(err))
-	}
+	w := newBox(balls, 1, false)
+	app.Main(app.Config{Title: "tickframe: bounce", Input: input, Camera: &cam, HideHUD: true, Scene: w.scene,
+		AppFlags: func(fs *flag.FlagSet) { // parsed before Run starts the world
+			fs.BoolVar(&w.discrete, "discrete", false, "overlap tests only: fast balls tunnel through the thin wall")
+		},
+		Finish: func(*app.App, *app.Report, error) error { // the simulation has stopped: the world is ours again
+			fmt.Printf("bounce: %d balls after %d resets, %d published outside the box, %d went through the thin wall\n",
+				len(w.balls), w.resets, w.outside, w.tunnelled)
+			return nil
+		}}, w)
 }

@@ -304,15 +304,15 @@ func TestBadFlagsExit2(t *testing.T) {
 }
 
 // TestMainFitsInItsLines keeps the example the size a reader takes in:
-// issue 18 asked for about 250 lines; the flags the template cannot parse
-// for it (-discrete beside app.Flags) take the rest.
+// issue 18 asked for about 250 lines, flags and main included (its own
+// -discrete goes to app.Main through Config.AppFlags).
 func TestMainFitsInItsLines(t *testing.T) {
 	src, err := os.ReadFile("main.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := bytes.Count(src, []byte("\n")); n > 280 {
-		t.Errorf("main.go has %d lines, more than 280", n)
+	if n := bytes.Count(src, []byte("\n")); n > 250 {
+		t.Errorf("main.go has %d lines, more than 250", n)
 	}
 }
 

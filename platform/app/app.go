@@ -32,6 +32,7 @@ package app
 import (
 	"context"
 	"errors"
+	"flag"
 	"math"
 	"os"
 	"runtime/pprof"
@@ -112,6 +113,13 @@ type Config struct {
 	// may be read again, the report given more figures, the app's own
 	// files written. Its error is joined to Run's.
 	Finish func(a *App, r *Report, runErr error) error
+	// AppFlags, if set, registers the app's own flags beside the
+	// template's when ParseFlags (and so Main) parses the command line;
+	// they are parsed, checked for stray arguments and listed by -h with
+	// the others, a bad value exiting 2 like theirs. Bind them to
+	// variables the world reads once Run has started it (the parse comes
+	// first).
+	AppFlags func(fs *flag.FlagSet)
 	// ScreenshotDir is where F12 saves screenshots, named after Title
 	// ("Falling Cubes": falling-cubes-<unix ms>.png); "" means the
 	// working directory.

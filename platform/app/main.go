@@ -88,7 +88,7 @@ func (h *hudFlag) Set(s string) error {
 }
 
 // ParseFlags parses args (without the program's name) into cfg with
-// Flags and HUDFlag. A bad flag, value or stray argument is a *ConfigError; -h
+// Flags and HUDFlag, and the app's own flags (Config.AppFlags). A bad flag, value or stray argument is a *ConfigError; -h
 // writes the flags to usage and returns flag.ErrHelp.
 func ParseFlags(args []string, cfg *Config, usage io.Writer) error {
 	fs := flag.NewFlagSet("", flag.ContinueOnError)
@@ -96,6 +96,9 @@ func ParseFlags(args []string, cfg *Config, usage io.Writer) error {
 	fs.Usage = func() {}
 	Flags(fs, cfg)
 	HUDFlag(fs, cfg)
+	if cfg.AppFlags != nil {
+		cfg.AppFlags(fs)
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(usage)

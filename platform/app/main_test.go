@@ -70,3 +70,31 @@ func TestFlagsSetTheConfig(t *testing.T) {
 		t.Errorf("-h: %v\n%s", err, usage.String())
 	}
 }
+
+// TestAppFlagsBesideTheTemplates: an app's own flags (Config.AppFlags)
+// are parsed with the template's, listed by -h, and a bad value of theirs
+// is a ConfigError (exit 2) like any other.
+func TestAppFlagsBesideTheTemplates(t *testing.T) {
+	var discrete bool
+	var n int
+	own := func(fs *flag.FlagSet) {
+		fs.BoolVar(&discrete, "discrete", false, "the app's own switch")
+		fs.IntVar(&n, "balls", 60, "the app's own count")
+	}
+	cfg := Config{AppFlags: own}
+	if err := ParseFlags([]string{"-discrete", "-balls", "7", "-width", "320"}, &cfg, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !discrete || n != 7 || cfg.Width != 320 {
+		t.Errorf("-discrete -balls 7 -width 320 gave discrete %v, balls %d, width %d", discrete, n, cfg.Width)
+	}
+	var ce *ConfigError
+	if err := ParseFlags([]string{"-balls", "many"}, &Config{AppFlags: own}, io.Discard); !errors.As(err, &ce) || ExitCode(err) != 2 {
+		t.Errorf("-balls many: %v (exit %d), want a ConfigError, exit 2", err, ExitCode(err))
+	}
+	var usage strings.Builder
+	if err := ParseFlags([]string{"-h"}, &Config{AppFlags: own}, &usage); !errors.Is(err, flag.ErrHelp) ||
+		!strings.Contains(usage.String(), "the app's own switch") || !strings.Contains(usage.String(), "-duration") {
+		t.Errorf("-h lists the app's flags beside the template's: %v\n%s", err, usage.String())
+	}
+}
