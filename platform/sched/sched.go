@@ -376,21 +376,29 @@ func (g *Governor) loop(ctx context.Context, ready chan<- struct{}) {
 	defer unregister()
 	g.tick(true) // apply at once: the first interval counts too
 	close(ready)
-	t := time.NewTicker(g.cfg.Interval)
-	defer t.Stop()
 	sweep := time.Now()
 	g.lastSweep = sweep
+	// A sleep, not a ticker in a select: a goroutine parked in a select
+	// takes a sudog from its P's cache, and a P that GOMAXPROCS has just
+	// added has none, so the runtime allocates one, over and over in a
+	// long run; a sleep parks on the goroutine's own timer. Stop waits at
+	// most an Interval for the loop to see the context.
+	next := sweep
 	for {
-		select {
-		case <-ctx.Done():
+		next = next.Add(g.cfg.Interval)
+		time.Sleep(time.Until(next))
+		if ctx.Err() != nil {
 			return
-		case now := <-t.C:
-			due := now.Sub(sweep) >= g.cfg.SweepEvery
-			if due {
-				sweep = now
-			}
-			g.tick(due)
 		}
+		now := time.Now()
+		if now.Sub(next) > g.cfg.Interval {
+			next = now // woke a whole interval late: no burst of ticks to catch up
+		}
+		due := now.Sub(sweep) >= g.cfg.SweepEvery
+		if due {
+			sweep = now
+		}
+		g.tick(due)
 	}
 }
 
