@@ -28,6 +28,8 @@ type Renderer struct {
 	reg    *Registry  // meshes, materials and static bodies queued from any goroutine
 	regErr error      // failures of queued registrations that Frame has yet to report
 	static staticPass // the static bodies
+	sky    [3]float32 // the clear colour, sRGB (SetClearColor)
+	soft   bool       // GL_RENDERER names a software rasterizer
 	// vp is the frame's view-projection matrix; a field, not a local, as
 	// its address goes to cgo and a local would escape every frame.
 	vp mgl32.Mat4
@@ -66,7 +68,8 @@ func New(depth int, opts Options) (*Renderer, error) {
 	if depth < 2 {
 		return nil, fmt.Errorf("renderer: snapshot history depth %d, need at least 2", depth)
 	}
-	r := &Renderer{target: target{samples: chooseSamples(opts.Samples)}, reg: opts.Registry}
+	r := &Renderer{target: target{samples: chooseSamples(opts.Samples)}, reg: opts.Registry,
+		sky: clearColor, soft: softwareRenderer()}
 	if r.reg == nil {
 		r.reg = NewRegistry()
 	}
@@ -98,6 +101,20 @@ func New(depth int, opts Options) (*Renderer, error) {
 
 // Samples reports the MSAA sample count in use (0: none).
 func (r *Renderer) Samples() int { return r.target.samples }
+
+// Software reports whether the driver is a software rasterizer
+// (llvmpipe, softpipe, SwiftShader): every pixel is the CPU's work, so a
+// scene sized for a GPU may not keep up with the display.
+func (r *Renderer) Software() bool { return r.soft }
+
+// SetClearColor sets the sky, the colour every frame starts from, as an
+// opaque sRGB colour in Body.Color's layout (simthread.RGB); its alpha is
+// ignored. The default is a near-black blue grey, RGB(14, 15, 19).
+func (r *Renderer) SetClearColor(rgb uint32) {
+	for i := range r.sky {
+		r.sky[i] = float32(rgb>>(8*i)&0xff) / 255
+	}
+}
 
 // HUD returns the heads-up display.
 func (r *Renderer) HUD() *HUD { return r.hud }
@@ -167,7 +184,7 @@ func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) erro
 	r.probe.capture(r.bodies.poses, at)
 	r.target.bind()
 	gl.Viewport(0, 0, int32(width), int32(height))
-	gl.ClearColor(clearColor[0], clearColor[1], clearColor[2], 1)
+	gl.ClearColor(r.sky[0], r.sky[1], r.sky[2], 1)
 	gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
 	gl.Enable(gl.DEPTH_TEST)
 	gl.Enable(gl.CULL_FACE)
