@@ -86,7 +86,7 @@ func (p *Pacer) DisplayAt(t time.Duration) time.Duration {
 	for p.vblank(k) < t { // float rounding
 		k++
 	}
-	for k > 0 && p.vblank(k-1) >= t {
+	for p.vblank(k-1) >= t {
 		k--
 	}
 	return p.vblank(k)
