@@ -125,12 +125,27 @@ type Config struct {
 	// working directory.
 	ScreenshotDir string
 	// Camera, if set, is where the orbit camera starts; nil frames the
-	// reference world (renderer.DefaultCamera).
+	// reference world (renderer.DefaultCamera: near 0.1 m, far 400 m).
+	// Its Near and Far clip every frame, the world's own camera
+	// (simthread.Snapshot.Camera) included; -near and -far set them.
 	Camera *renderer.Camera
+	// ClearColor is the sky, the colour every frame starts from, as
+	// simthread.RGB makes it; 0 means the default near-black
+	// (renderer.SetClearColor). -clear sets it.
+	ClearColor uint32
+	// Ground is the ground plane the app starts with; its zero value is
+	// the default, shown. Config.Scene may change it further
+	// (renderer.SetGround, SetGroundRect).
+	Ground Ground
+	// Seed is the world's random seed: -seed sets it, -record writes it
+	// into the recording and -replay restores it, with the app's own
+	// flags (AppFlags), before MainFunc's constructor builds the world.
+	Seed uint64
 	// HideHUD starts with the HUD hidden.
 	HideHUD bool
 	// KeepRunningUnfocused keeps the simulation running when the window
-	// loses focus (iconifying always pauses it).
+	// loses focus (iconifying always pauses it); -focuspause=false sets
+	// it. A paused app says so on screen, HUD shown or not.
 	KeepRunningUnfocused bool
 	// Input turns a key, button, cursor or scroll event into an input for
 	// the world, applied at the start of the next tick. It sees every such
@@ -180,6 +195,18 @@ type Config struct {
 	// PresentFault breaks the present path on purpose (tests).
 	PresentFault PresentFault
 }
+
+// Ground is the ground plane: a square about the origin at y = 0 with a
+// metre grid. Its zero value is the default 400 m square, shown.
+type Ground struct {
+	// Hidden leaves the ground out: the sky shows under the bodies. -ground=false sets it.
+	Hidden bool
+	// Size is the square's side in metres; 0 means 400. -groundsize sets it.
+	Size float32
+}
+
+// defaultGroundSize is renderer's default ground square's side, metres.
+const defaultGroundSize = 400
 
 // App is a running tickframe application: a frame loop over the parts
 // that each keep one concern. Its methods must be called on the main
@@ -262,6 +289,9 @@ func (a *App) open() error {
 	a.rend, err = renderer.New(a.pipe.Planner().Depth(), renderer.Options{Samples: cfg.Samples,
 		Probe: true, ProbeBody: 0, Now: a.clock.Now})
 	if err != nil {
+		return err
+	}
+	if err := a.applyLook(); err != nil {
 		return err
 	}
 	if cfg.Scene != nil {

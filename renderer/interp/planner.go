@@ -281,6 +281,10 @@ type Planner struct {
 	resumeAt time.Duration // when Resume was called
 	lead     time.Duration // see SetLead
 	hold     bool          // see SetHold
+	// The last frame's render time (once rendered): the next frame's is
+	// never earlier.
+	lastRender time.Duration
+	rendered   bool
 
 	motion MotionMode // see SetMotion
 	// Extrapolate mode: the basis's acquire sequence number (0: none yet),
@@ -378,6 +382,15 @@ func (p *Planner) Frame(frameTime time.Duration) Plan {
 		plan.Delay = 0
 	}
 	plan.RenderTime = frameTime - plan.Delay
+	// The delay rises by at most the time since the last frame, which
+	// holds the render time still; the lead may rise in the same frame
+	// (its just-in-time estimate, by up to its own step): together they
+	// would move the render time back. It stands still instead, until
+	// the frame time has caught up with the new delay and lead.
+	if p.rendered && plan.RenderTime < p.lastRender {
+		plan.RenderTime, plan.Delay = p.lastRender, frameTime-p.lastRender
+	}
+	p.lastRender, p.rendered = plan.RenderTime, true
 	n := p.view.Len()
 	if n == 0 {
 		return plan
