@@ -84,6 +84,10 @@ type Snapshot struct {
 	// camera; one that sets it writes it in every Snapshot (the slot
 	// keeps what an earlier tick wrote).
 	Camera CameraPose
+	// Overlay is the text and 2D shapes drawn over the scene (see
+	// Overlay): a world that draws any writes it in every Snapshot,
+	// starting with Overlay.Reset.
+	Overlay Overlay
 }
 
 // CameraPose is a camera the world publishes with a snapshot: the view of

@@ -1,0 +1,126 @@
+package simthread_test
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/simthread"
+)
+
+// scorer is a world whose score changes every tick and is published as
+// overlay text, a bar and a label.
+type scorer struct {
+	score int64
+	naive bool // build the text as a new string each tick (allocates: the check must see it)
+}
+
+func (w *scorer) Step(tick uint64, dt float64, _ []simthread.Input) {
+	w.score += 7
+}
+
+func (w *scorer) Snapshot(dst *simthread.Snapshot) {
+	dst.Bodies = append(dst.Bodies[:0], simthread.NewBody(mgl32.Vec3{}))
+	o := &dst.Overlay
+	o.Reset()
+	if w.naive {
+		o.Text(simthread.TopLeft, 16, 16, 32, simthread.White, "score "+strconv.FormatInt(w.score, 10))
+	} else {
+		t := o.Text(simthread.TopLeft, 16, 16, 32, simthread.White, "score ")
+		t.Text = strconv.AppendInt(t.Text, w.score, 10)
+	}
+	o.Bar(simthread.Bottom, 0, -16, 400, 16, float32(w.score%100)/100, simthread.RGB(80, 220, 120), simthread.RGBA(0, 0, 0, 160))
+	o.Label(0, 0, -40, 20, simthread.White, "you")
+}
+
+// publishAllocs runs a Sim over w by hand, warmed up until every snapshot
+// slot has held the overlay, and returns the allocations of a tick that
+// changes the score, publishes and is acquired, and the newest snapshot.
+func publishAllocs(t *testing.T, w simthread.World) (float64, *simthread.Snapshot) {
+	clock := new(simthread.VirtualClock)
+	s, err := simthread.New(simthread.Config{}, w, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := s.Snapshots()
+	next, _ := s.Wake()
+	for range 10 {
+		clock.Set(next)
+		next, _ = s.Wake()
+		view.Acquire()
+	}
+	a := testing.AllocsPerRun(100, func() {
+		clock.Set(next)
+		next, err = s.Wake()
+		view.Acquire()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	view.Acquire()
+	snap := view.History(0)
+	return a, snap
+}
+
+// TestOverlayScoreDoesNotAllocate: a world that writes a changing score,
+// a bar and a label into every snapshot's overlay allocates nothing per
+// tick once the slots are warm, and the snapshot holds what it wrote. A
+// world that formats its score as a new string each tick is counted.
+func TestOverlayScoreDoesNotAllocate(t *testing.T) {
+	w := &scorer{}
+	a, snap := publishAllocs(t, w)
+	if a != 0 {
+		t.Fatalf("a tick that changes the overlay's score allocates %.1f times", a)
+	}
+	items := snap.Overlay.Items
+	if len(items) != 3 {
+		t.Fatalf("overlay has %d items, want 3", len(items))
+	}
+	want := "score " + strconv.FormatInt(w.score, 10)
+	if got := string(items[0].Text); got != want || items[0].Kind != simthread.OverlayText || items[0].Size != 32 {
+		t.Errorf("text item %+v (%q), want %q size 32", items[0], got, want)
+	}
+	if b := items[1]; b.Kind != simthread.OverlayBar || b.Anchor != simthread.Bottom || b.W != 400 || b.Back != 0xA0000000 {
+		t.Errorf("bar item %+v", b)
+	}
+	if l := items[2]; l.Anchor != simthread.AtBody || l.Body != 0 || string(l.Text) != "you" {
+		t.Errorf("label item %+v", l)
+	}
+
+	// The same measurement sees a score formatted as a new string.
+	if a, _ := publishAllocs(t, &scorer{naive: true}); a < 1 {
+		t.Errorf("a score formatted as a new string allocated %.1f times a tick: the measurement misses allocations", a)
+	}
+}
+
+// TestOverlayAddReusesItems: Add copies the text given into the slot's own
+// buffer, a reset overlay reuses the items' buffers, and Bar clamps its
+// fill.
+func TestOverlayAddReusesItems(t *testing.T) {
+	var o simthread.Overlay
+	src := []byte("abc")
+	it := o.Add(simthread.OverlayItem{Kind: simthread.OverlayText, Text: src})
+	src[0] = 'x'
+	if string(it.Text) != "abc" {
+		t.Fatalf("Add kept the caller's buffer: %q", it.Text)
+	}
+	first := &o.Items[0].Text[:1][0]
+	o.Reset()
+	if len(o.Items) != 0 {
+		t.Fatal("Reset left items")
+	}
+	it = o.Text(simthread.Center, 0, 0, 0, 0, "de")
+	if &it.Text[0] != first || string(it.Text) != "de" {
+		t.Errorf("the item's buffer was not reused (%q)", it.Text)
+	}
+	for _, tc := range []struct{ in, want float32 }{{-1, 0}, {0.25, 0.25}, {3, 1}, {float32(nan()), 0}} {
+		if got := o.Bar(simthread.TopLeft, 0, 0, 1, 1, tc.in, 0, 0).Fill; got != tc.want {
+			t.Errorf("Bar fill %v = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+	if c := simthread.RGBA(1, 2, 3, 4); c != 0x04030201 || simthread.RGB(1, 2, 3) != simthread.RGBA(1, 2, 3, 255) {
+		t.Errorf("RGBA(1, 2, 3, 4) = %#x", c)
+	}
+}
+
+func nan() float64 { z := 0.0; return z / z }
