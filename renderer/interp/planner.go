@@ -283,8 +283,8 @@ type Planner struct {
 	hold     bool          // see SetHold
 	// The last frame's render time (once rendered): the next frame's is
 	// never earlier.
-	lastRender time.Duration
-	rendered   bool
+	lastFrame, lastRender time.Duration
+	rendered              bool
 
 	motion MotionMode // see SetMotion
 	// Extrapolate mode: the basis's acquire sequence number (0: none yet),
@@ -386,11 +386,12 @@ func (p *Planner) Frame(frameTime time.Duration) Plan {
 	// holds the render time still; the lead may rise in the same frame
 	// (its just-in-time estimate, by up to its own step): together they
 	// would move the render time back. It stands still instead, until
-	// the frame time has caught up with the new delay and lead.
-	if p.rendered && plan.RenderTime < p.lastRender {
+	// the frame time has caught up with the new delay and lead. (A frame
+	// time earlier than the last one is the caller's to answer for.)
+	if p.rendered && frameTime >= p.lastFrame && plan.RenderTime < p.lastRender {
 		plan.RenderTime, plan.Delay = p.lastRender, frameTime-p.lastRender
 	}
-	p.lastRender, p.rendered = plan.RenderTime, true
+	p.lastFrame, p.lastRender, p.rendered = frameTime, plan.RenderTime, true
 	n := p.view.Len()
 	if n == 0 {
 		return plan
