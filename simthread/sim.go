@@ -38,7 +38,10 @@ type Config struct {
 	// InitSnapshot, if set, is called on every snapshot slot once, to
 	// pre-size it so that publishing never allocates.
 	InitSnapshot func(*Snapshot)
-	// Record keeps every applied input with its tick; see InputLog.
+	// Record keeps every applied input with its tick; see InputLog. With
+	// a world that implements Hasher it also hashes the world after every
+	// tick (one Hash call a tick), so that a run the world's panic ends
+	// still has its last complete tick and that tick's hash (Final).
 	Record bool
 	// Replay, if not nil (an empty, non-nil log included), is the input log
 	// to apply instead of live input: each entry at the start of its tick,
@@ -77,6 +80,10 @@ type Sim struct {
 	log       []TickInput
 	checks    []Checkpoint
 	hasher    Hasher
+	recHash   Hasher     // the world, when recording a Hasher
+	last      Checkpoint // the last tick completed and its hash, when recording
+	prev      Checkpoint // the one before it
+	panicked  bool
 	stopped   bool
 	tel       Telemetry
 	done      chan struct{}
@@ -153,6 +160,9 @@ func New(cfg Config, world World, clock Clock) (*Sim, error) {
 		batch:  make([]Input, 0, in.Cap()),
 		hasher: hasher,
 		done:   make(chan struct{}),
+	}
+	if h, ok := world.(Hasher); ok && cfg.Record {
+		s.recHash = h
 	}
 	if cfg.StopAfter > 0 && cfg.CheckpointEvery > 0 {
 		s.checks = make([]Checkpoint, 0, cfg.StopAfter/cfg.CheckpointEvery+1)
@@ -276,6 +286,10 @@ func (s *Sim) Wake() (next time.Duration, err error) {
 	if !s.started {
 		s.started = true
 		s.sched.Start(now)
+		if s.recHash != nil {
+			s.last = Checkpoint{Tick: 0, Hash: s.recHash.Hash()}
+			s.prev = s.last
+		}
 		if err := s.publishTick(0, 0); err != nil {
 			return 0, err
 		}
@@ -356,7 +370,7 @@ func (s *Sim) run(now time.Duration) (err error) {
 	tick := w.First
 	defer func() {
 		if r := recover(); r != nil {
-			err = &PanicError{Tick: tick, Value: r, Stack: debug.Stack()}
+			err = s.panicAt(tick, r)
 		}
 	}()
 	for i := 0; i < steps; i++ {
@@ -393,8 +407,16 @@ func (s *Sim) run(now time.Duration) (err error) {
 		}
 		s.tel.StepTime.Record(int64(s.clock.Now() - t0))
 		s.tel.ticks.Store(tick)
+		var hash uint64
+		if s.recHash != nil {
+			hash = s.recHash.Hash()
+			s.prev, s.last = s.last, Checkpoint{Tick: tick, Hash: hash}
+		}
 		if s.hasher != nil && tick%s.cfg.CheckpointEvery == 0 {
-			s.checks = append(s.checks, Checkpoint{Tick: tick, Hash: s.hasher.Hash()})
+			if s.recHash == nil {
+				hash = s.hasher.Hash()
+			}
+			s.checks = append(s.checks, Checkpoint{Tick: tick, Hash: hash})
 		}
 	}
 	if steps > 0 {
@@ -421,7 +443,7 @@ func (s *Sim) run(now time.Duration) (err error) {
 func (s *Sim) publishTick(tick, first uint64) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &PanicError{Tick: tick, Value: r, Stack: debug.Stack()}
+			err = s.panicAt(tick, r)
 		}
 	}()
 	var r *trace.Region
@@ -448,6 +470,32 @@ func (s *Sim) publishTick(tick, first uint64) (err error) {
 	return nil
 }
 
+// panicAt makes the world's panic at tick a *PanicError, and ends the
+// input log and the checkpoints at the tick before it: the last whose
+// state is known whole, where Final stands. Called in the deferred
+// recover, so the stack is the panic's.
+func (s *Sim) panicAt(tick uint64, r any) error {
+	s.panicked = true
+	end := uint64(0)
+	if tick > 0 {
+		end = tick - 1
+	}
+	if s.last.Tick > end {
+		s.last = s.prev // a panic in Snapshot, after the tick's step
+	}
+	i := len(s.log)
+	for i > 0 && s.log[i-1].Tick > end {
+		i--
+	}
+	s.log = s.log[:i]
+	j := len(s.checks)
+	for j > 0 && s.checks[j-1].Tick > end {
+		j--
+	}
+	s.checks = s.checks[:j]
+	return &PanicError{Tick: tick, Value: r, Stack: debug.Stack()}
+}
+
 // PanicError is what Run returns when the world panics: the simulation
 // stops, and the render thread can report it and flush its files.
 type PanicError struct {
@@ -462,13 +510,25 @@ func (e *PanicError) Error() string {
 }
 
 // InputLog returns every input applied so far with its tick, when Config.Record
-// is set. Call it only after Run has returned (or between Wake calls).
+// is set; after the world panicked at tick T (a *PanicError), those up to
+// tick T−1 only. Call it only after Run has returned (or between Wake calls).
 func (s *Sim) InputLog() []TickInput { return s.log }
 
-// Checkpoints returns the world hashes recorded every CheckpointEvery ticks.
-// Call it only after Run has returned (or between Wake calls).
+// Checkpoints returns the world hashes recorded every CheckpointEvery ticks;
+// after the world panicked at tick T, those up to tick T−1 only. Call it
+// only after Run has returned (or between Wake calls).
 func (s *Sim) Checkpoints() []Checkpoint { return s.checks }
 
 // Stopped reports whether the StopAfter tick has been published. Call it
 // only after Run has returned (or between Wake calls).
 func (s *Sim) Stopped() bool { return s.stopped }
+
+// Final returns the last tick the world completed and its hash, for a
+// recording: the tick Run stopped at after a clean stop, or T−1 after the
+// world panicked at tick T (in Step, whose half-stepped state is never
+// hashed, or in Snapshot), 0 and the initial state's hash when nothing
+// ran. ok is false unless Config.Record is set and the world implements
+// Hasher. Call it only after Run has returned (or between Wake calls).
+func (s *Sim) Final() (c Checkpoint, panicked, ok bool) {
+	return s.last, s.panicked, s.recHash != nil && s.started
+}

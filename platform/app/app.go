@@ -194,6 +194,8 @@ type Config struct {
 	FrameLog *observe.FrameLog
 	// PresentFault breaks the present path on purpose (tests).
 	PresentFault PresentFault
+
+	flags *appFlags // the app's own flags as ParseFlags found them (settings.go)
 }
 
 // Ground is the ground plane: a square about the origin at y = 0 with a

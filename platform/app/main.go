@@ -21,9 +21,11 @@ import (
 // -duration, -screenshot, -refresh, -fullscreen, -width and -height, -hz
 // for the simulation's rate, -motion and -latency; -report and -plot for
 // the timing report; -cpuprofile, -memprofile and -trace; -record and
-// -replay, for a world that implements simthread.Hasher. Their defaults
-// are cfg's. Values are checked by Config.Validate. ParseFlags (and so
-// Main) also registers -hud (HUDFlag).
+// -replay, for a world that implements simthread.Hasher; -seed, the
+// world's seed; -focuspause; the scene's -clear colour, -ground and
+// -groundsize; the camera's -near and -far. Their defaults are cfg's.
+// Values are checked by Config.Validate. ParseFlags (and so Main) also
+// registers -hud (HUDFlag).
 func Flags(fs *flag.FlagSet, cfg *Config) {
 	if cfg.Width == 0 && cfg.Height == 0 {
 		cfg.Width, cfg.Height = 1280, 720
@@ -50,7 +52,8 @@ func Flags(fs *flag.FlagSet, cfg *Config) {
 	fs.StringVar(&cfg.MemProfile, "memprofile", cfg.MemProfile, "write a heap profile to `FILE` on exit")
 	fs.StringVar(&cfg.Trace, "trace", cfg.Trace, "write a runtime/trace to `FILE`")
 	fs.StringVar(&cfg.Record, "record", cfg.Record, "record the run's inputs and hashes to `FILE` (a world with a Hash method)")
-	fs.StringVar(&cfg.Replay, "replay", cfg.Replay, "replay a recording from `FILE` and check its hashes")
+	fs.StringVar(&cfg.Replay, "replay", cfg.Replay, "replay a recording from `FILE` and check its hashes (with its -seed, -hz and the app's own flags)")
+	settingsFlags(fs, cfg)
 }
 
 // intFlag registers an integer flag that refuses values outside [lo, hi].
@@ -90,16 +93,26 @@ func (h *hudFlag) Set(s string) error {
 // ParseFlags parses args (without the program's name) into cfg with
 // Flags and HUDFlag, and the app's own flags (Config.AppFlags). A bad flag, value or stray argument is a *ConfigError; -h
 // writes the flags to usage and returns flag.ErrHelp.
+//
+// The app's own flags given are kept for -record, which writes them and
+// cfg.Seed into the recording. With -replay, ParseFlags reads the
+// recording and sets the seed, -hz and the app's own flags it was made
+// with; one given on the command line with another value is a
+// *ConfigError naming every such flag.
 func ParseFlags(args []string, cfg *Config, usage io.Writer) error {
 	fs := flag.NewFlagSet("", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	Flags(fs, cfg)
 	HUDFlag(fs, cfg)
+	template := flagNames(fs)
 	if cfg.AppFlags != nil {
 		cfg.AppFlags(fs)
 	}
-	if err := fs.Parse(args); err != nil {
+	own, unwrap := keepAppFlags(fs, template)
+	err := fs.Parse(args)
+	unwrap()
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(usage)
 			fs.PrintDefaults()
@@ -109,6 +122,10 @@ func ParseFlags(args []string, cfg *Config, usage io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return configErrorf("unexpected argument %q", fs.Arg(0))
+	}
+	cfg.flags = own
+	if cfg.Replay != "" {
+		return cfg.restoreReplay(fs, own)
 	}
 	return nil
 }

@@ -16,6 +16,8 @@ import (
 type runRecorder struct {
 	world  simthread.World
 	name   string      // the recording's world name
+	seed   uint64      // Config.Seed, for the header
+	params []byte      // the app's own flags as given, for the header
 	replay *record.Log // the recording replayed, nil when recording
 	out    io.Writer   // where a replay that matches says so
 }
@@ -31,19 +33,22 @@ func newRecorder(cfg *Config, world simthread.World, out io.Writer) (*runRecorde
 	if _, ok := world.(simthread.Hasher); !ok {
 		return nil, configErrorf("app: -record and -replay need a world that implements simthread.Hasher")
 	}
-	r := &runRecorder{world: world, name: fileStem(cfg.Title), out: out}
+	r := &runRecorder{world: world, name: fileStem(cfg.Title), out: out, seed: cfg.Seed}
 	if cfg.Record != "" {
+		params, err := cfg.params()
+		if err != nil {
+			return nil, err
+		}
+		r.params = params
 		cfg.Sim.Record = true
 		cfg.Sim.CheckpointEvery = uint64(cfg.Sim.WithDefaults().Rate) // once a second
 		return r, nil
 	}
-	rec, err := record.ReadFile(cfg.Replay)
+	rec, err := cfg.replayLog()
 	if err != nil {
-		return nil, configErrorf("app: -replay: %v", err)
+		return nil, err
 	}
-	if rec.World != r.name {
-		return nil, configErrorf("app: -replay %s: a recording of world %q, this app runs %q", cfg.Replay, rec.World, r.name)
-	}
+	cfg.Seed = rec.Seed
 	rc := rec.ReplayConfig()
 	cfg.Sim.Rate, cfg.Sim.Replay, cfg.Sim.StopAfter, cfg.Sim.CheckpointEvery = rc.Rate, rc.Replay, rc.StopAfter, rc.CheckpointEvery
 	r.replay = rec
@@ -60,7 +65,8 @@ func (r *runRecorder) finish(sim *simthread.Sim, path string, runErr error) erro
 		}
 		cfg := sim.Config()
 		log := &record.Log{
-			Header:      record.Header{World: r.name, Build: record.CurrentBuild(), Rate: cfg.Rate, CheckpointEvery: cfg.CheckpointEvery},
+			Header: record.Header{World: r.name, Build: record.CurrentBuild(), Rate: cfg.Rate, CheckpointEvery: cfg.CheckpointEvery,
+				Seed: r.seed, Params: r.params},
 			Inputs:      append([]simthread.TickInput{}, sim.InputLog()...),
 			Checkpoints: sim.Checkpoints(),
 			FinalTick:   final,

@@ -62,6 +62,9 @@ func (cfg Config) Validate() error {
 	if err := cfg.Sim.Timing.Validate(); err != nil {
 		return &ConfigError{err}
 	}
+	if err := cfg.validateSettings(); err != nil {
+		return err
+	}
 	return cfg.validateOutputs()
 }
 

@@ -80,7 +80,7 @@
 //	C+8               16·m  checkpoints, each:
 //	                          +0  8  Tick
 //	                          +8  8  Hash
-//	F = C+8+16·m      8     FinalTick, at least 1
+//	F = C+8+16·m      8     FinalTick (0: nothing ran), at most Rate·2592000 (MaxDuration)
 //	F+8               8     FinalHash
 //	F+16              4     CRC-32C (Castagnoli, as hash/crc32.Castagnoli) of bytes 0 to F+15
 //	F+20                    end of file: nothing may follow

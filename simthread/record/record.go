@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"strconv"
+	"time"
 
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -28,6 +29,11 @@ const (
 	MaxParamsLen = 1 << 16
 	// MaxBodies bounds Header.Bodies so that it fits an int everywhere.
 	MaxBodies = math.MaxInt32
+	// MaxDuration bounds the run a recording claims, FinalTick/Rate: a
+	// replay runs at the recording's rate, and 30 days is longer than any
+	// session recorded at once, so a larger claim is a damaged or crafted
+	// file, refused before a replay that would never end starts.
+	MaxDuration = 30 * 24 * time.Hour
 )
 
 // Header is what a replay needs to rebuild the recorded world and step it
@@ -62,7 +68,9 @@ type Header struct {
 }
 
 // Log is a whole recording. The zero value is not a valid Log: a recording
-// names its world, its rate and a final tick of at least 1.
+// names its world and its rate. A final tick of 0 is a run stopped before
+// its first tick (or whose world panicked at tick 1): no inputs, no
+// checkpoints, the initial state's hash.
 type Log struct {
 	Header
 	// Inputs are the inputs the run applied (simthread.Sim.InputLog),
@@ -72,7 +80,7 @@ type Log struct {
 	// (simthread.Sim.Checkpoints): exactly one at each multiple of
 	// CheckpointEvery up to FinalTick.
 	Checkpoints []simthread.Checkpoint
-	// FinalTick is the last tick the run stepped, at least 1.
+	// FinalTick is the last tick the run completed; 0 if none.
 	FinalTick uint64
 	// FinalHash is the world's hash after FinalTick.
 	FinalHash uint64
@@ -87,7 +95,8 @@ func CurrentBuild() string {
 // ReplayConfig returns the simthread configuration that replays l: its
 // rate, its inputs as the replay log (never nil, so that the Sim refuses live
 // input even when l has none), its checkpoint interval, and StopAfter at
-// FinalTick. The caller may set the fields that do not change the result
+// FinalTick. A log of final tick 0 has nothing to replay (StopAfter 0 would
+// not stop): compare the new world's hash with FinalHash instead. The caller may set the fields that do not change the result
 // (History, Inputs, InitSnapshot, MaxDelta, MaxSteps, Overload) before
 // calling simthread.New. The Replay slice shares l.Inputs.
 func (l *Log) ReplayConfig() simthread.Config {
@@ -145,15 +154,14 @@ func bad(f field, index int, format string, args ...any) *problem {
 }
 
 func (l *Log) validate() *problem {
-	if l.FinalTick == 0 {
-		// Checked first: every tick rule below is relative to it.
-		return bad(fFinalTick, 0, "final tick 0: a recording ends after at least one tick")
-	}
 	if l.Bodies < 0 || l.Bodies > MaxBodies {
 		return bad(fBodies, 0, "bodies %d out of range [0, %d]", l.Bodies, MaxBodies)
 	}
 	if l.Rate < 1 || l.Rate > simthread.MaxRate {
 		return bad(fRate, 0, "rate %d out of range [1, %d]", l.Rate, simthread.MaxRate)
+	}
+	if maxTick := uint64(l.Rate) * uint64(MaxDuration/time.Second); l.FinalTick > maxTick {
+		return bad(fFinalTick, 0, "final tick %d: a run of more than %v at %d Hz (at most tick %d)", l.FinalTick, MaxDuration, l.Rate, maxTick)
 	}
 	if len(l.World) == 0 || len(l.World) > MaxWorldLen {
 		return bad(fWorldLen, 0, "world name of %d bytes, want 1 to %d", len(l.World), MaxWorldLen)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
@@ -56,6 +57,7 @@ func sampleHash(t uint64) uint64 { return t * 0x9e3779b97f4a7c15 }
 
 // extremeLog stretches every header field and tick to its limit.
 func extremeLog() *record.Log {
+	const maxTick = simthread.MaxRate * uint64(record.MaxDuration/time.Second)
 	params := make([]byte, record.MaxParamsLen)
 	for i := range params {
 		params[i] = byte(i * 7)
@@ -67,18 +69,18 @@ func extremeLog() *record.Log {
 			Seed:            math.MaxUint64,
 			Bodies:          record.MaxBodies,
 			Rate:            simthread.MaxRate,
-			CheckpointEvery: 1 << 63,
+			CheckpointEvery: maxTick,
 			Params:          params,
 		},
 		Inputs: []simthread.TickInput{
 			{Tick: 1, Input: simthread.Input{Kind: math.MaxUint32, Code: math.MinInt32, X: math.NaN(), Y: math.Inf(1)}},
-			{Tick: 1 << 63, Input: simthread.Input{Code: math.MaxInt32, X: math.MaxFloat64}},
-			{Tick: math.MaxUint64, Input: simthread.Input{X: -math.SmallestNonzeroFloat64}},
-			{Tick: math.MaxUint64},
+			{Tick: maxTick / 2, Input: simthread.Input{Code: math.MaxInt32, X: math.MaxFloat64}},
+			{Tick: maxTick, Input: simthread.Input{X: -math.SmallestNonzeroFloat64}},
+			{Tick: maxTick},
 		},
-		Checkpoints: []simthread.Checkpoint{{Tick: 1 << 63, Hash: math.MaxUint64}},
-		FinalTick:   math.MaxUint64,
-		FinalHash:   0,
+		Checkpoints: []simthread.Checkpoint{{Tick: maxTick, Hash: math.MaxUint64}},
+		FinalTick:   maxTick, // the longest run a recording may claim
+		FinalHash:   math.MaxUint64,
 	}
 }
 
@@ -347,7 +349,8 @@ func TestInvalidContent(t *testing.T) {
 		{"checkpoint tick", put64(checkpoints+16*4, 51), checkpoints + 16*4, "Checkpoints[4] at tick 51, want tick 50 (every 10 ticks)"},
 		{"checkpoint interval", put64(22, 20), 168, "9 checkpoints, want 4 (every 20 ticks up to the final tick 95)"},
 		{"no checkpoint interval", put64(22, 0), 168, "9 checkpoints, want none (CheckpointEvery is 0)"},
-		{"final tick 0", put64(final, 0), final, "final tick 0: a recording ends after at least one tick"},
+		{"final tick 0 with inputs", put64(final, 0), inputs, "Inputs[0] at tick 1, after the final tick 0"},
+		{"final tick 2^40", put64(final, 1<<40), final, "final tick 1099511627776: a run of more than 720h0m0s at 120 Hz (at most tick 311040000)"},
 		{"final tick short", put64(final, 89), final - 16*9 - 8, "9 checkpoints, want 8"},
 		{"final hash differs from checkpoint", func(b []byte) {
 			binary.LittleEndian.PutUint64(b[final:], 90)
@@ -505,7 +508,9 @@ func TestValidate(t *testing.T) {
 		{"NaN and Inf inputs", func(l *record.Log) { l.Inputs[0].X, l.Inputs[0].Y = math.NaN(), math.Inf(-1) }, ""},
 		{"empty build", func(l *record.Log) { l.Build = "" }, ""},
 		{"max params", func(l *record.Log) { l.Params = make([]byte, record.MaxParamsLen) }, ""},
-		{"zero value", func(l *record.Log) { *l = record.Log{} }, "record: final tick 0: a recording ends after at least one tick"},
+		{"zero value", func(l *record.Log) { *l = record.Log{} }, "record: rate 0 out of range [1, 10000]"},
+		{"nothing ran", func(l *record.Log) { l.Inputs, l.Checkpoints, l.FinalTick = nil, nil, 0 }, ""},
+		{"longer than MaxDuration", func(l *record.Log) { l.FinalTick = uint64(l.Rate)*uint64(record.MaxDuration/time.Second) + 1 }, "record: final tick 311040001: a run of more than 720h0m0s at 120 Hz (at most tick 311040000)"},
 		{"no world", func(l *record.Log) { l.World = "" }, "record: world name of 0 bytes, want 1 to 64"},
 		{"long world", func(l *record.Log) { l.World = strings.Repeat("w", 65) }, "record: world name of 65 bytes, want 1 to 64"},
 		{"unicode world", func(l *record.Log) { l.World = "wörld" }, `record: world name "wörld": byte 1 is not printable ASCII`},
