@@ -102,7 +102,9 @@ func (m *hudModel) rebuild(h *renderer.HUD, a *App, vsync bool, now time.Duratio
 	}
 	m.last = hudSample{at: now, frames: a.stats.Frames, ticks: tel.Ticks}
 	frameLine(h.Line(hudFrame), &a.stats, fps, &a.pacing)
-	presentLine(h.Line(hudPresent), &a.stats, &a.present)
+	if presentLine(h.Line(hudPresent), &a.stats, &a.present, a.pacing.hz) {
+		h.Highlight(hudPresent)
+	}
 	simLine(h.Line(hudSim), &a.stats, a.pipe.Sim().Config().Rate, tps)
 	alphaLine(h.Line(hudAlpha), &a.stats, a.pipe.Sim().Step())
 	if lateLine(h.Line(hudLate), &tel) {
@@ -146,12 +148,20 @@ func frameLine(b *[]byte, st *Stats, fps float64, p *pacing) {
 
 // presentLine names where the display times come from (the display
 // system's feedback, or the model) and the frames shown, dropped and
-// repeated by its account.
-func presentLine(b *[]byte, st *Stats, t *presentTracker) {
+// repeated by its account. Where the display system's vblanks run at
+// another rate than pacedHz, it says so and that rate (the figures are
+// on the emulated display's vblanks then) and reports true: the line is
+// highlighted.
+func presentLine(b *[]byte, st *Stats, t *presentTracker, pacedHz float64) (mismatch bool) {
 	*b = append(*b, "present "...)
+	dispHz, mismatch := t.rateMismatch(pacedHz)
 	if t.measured() {
 		*b = append(*b, t.src.Source()...)
-		if g := t.src.Grid(); g.Known() {
+		if g := t.src.Grid(); mismatch && t.rates.emulated > 0 {
+			*b = append(*b, " on emulated; display "...)
+			*b = appendF(*b, dispHz, 2)
+			*b = append(*b, " Hz"...)
+		} else if g.Known() {
 			*b = append(*b, " on "...)
 			*b = append(*b, g.Source()...)
 			*b = append(*b, ' ')
@@ -168,6 +178,7 @@ func presentLine(b *[]byte, st *Stats, t *presentTracker) {
 	*b = strconv.AppendUint(*b, p.Dropped, 10)
 	*b = append(*b, " repeated "...)
 	*b = strconv.AppendUint(*b, p.Repeated, 10)
+	return mismatch
 }
 
 func simLine(b *[]byte, st *Stats, rate int, tps float64) {

@@ -93,7 +93,7 @@ func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, fault *faul
 				// Paced at the display's own rate: its latest measure.
 				p.pacer.Follow(v, period)
 				p.hz = p.pacer.Hz()
-			case math.Abs(float64(period-p.pacer.Period())) <= 0.01*float64(p.pacer.Period()):
+			case ratesAgree(period, p.pacer.Period()):
 				p.pacer.Follow(v, period)
 				if !p.following {
 					p.following, p.source = true, "emulated on measured vblanks"
@@ -136,4 +136,12 @@ func (p *pacing) missed() uint64 {
 		return 0
 	}
 	return p.pacer.Missed()
+}
+
+// ratesAgree reports whether two display periods are within 1 % of each
+// other (b's): a software pacer follows the display system's vblanks at
+// such a rate, and the present figures are on them (see
+// presentTracker.placeLanded).
+func ratesAgree(a, b time.Duration) bool {
+	return math.Abs(float64(a-b)) <= 0.01*float64(b)
 }

@@ -26,6 +26,7 @@ type swapRecord struct {
 	display             time.Duration
 	msc                 uint64
 	mode                present.Mode
+	landed              time.Duration // when it was in the display server (ModeLanded: its framebuffer)
 }
 
 // simShown is the simulated time a frame shows (s) and its segment of the
@@ -68,6 +69,22 @@ type presentTracker struct {
 	cand      shownFrame    // the last frame known shown, not yet final
 	lastShown time.Duration // the display time of the last frame shown
 	lastMSC   uint64
+	rates     rateFigures // the display system's rate against the paced one
+}
+
+// rateFigures is what the present figures say of a display system whose
+// vblanks run at another rate than the one the app paces (see
+// docs/present.md, "Which vblanks the figures are on").
+type rateFigures struct {
+	// emulated counts the frames that reached the display server's
+	// framebuffer and were placed on the pacer's vblanks, the display the
+	// app emulates, because the display system's own ran at another rate.
+	emulated uint64
+	// onDisplay counts the frames that were in the framebuffer at one of
+	// the display system's own vblanks (a frame per vblank that had a new
+	// one): what its vblanks showed, where its CRTC is a real scanout.
+	onDisplay uint64
+	dispMSC   uint64 // the display system's vblank the latest frame was there at
 }
 
 // flushWait bounds the wait for the last frames' reports at the end of Run.
@@ -96,7 +113,7 @@ func (t *presentTracker) reports() {
 		}
 		rec := &t.swaps[f.ID%swapRing]
 		if rec.id == f.ID {
-			rec.known, rec.display, rec.msc, rec.mode = true, f.Display, f.MSC, f.Mode
+			rec.known, rec.display, rec.msc, rec.mode, rec.landed = true, f.Display, f.MSC, f.Mode, f.Landed
 		}
 	}
 }
@@ -185,8 +202,49 @@ func (t *presentTracker) collectReported(pacer *platform.Pacer, final bool) {
 			t.dropped(s)
 			continue
 		}
+		if rec.mode == present.ModeLanded {
+			t.placeLanded(&s, rec, pacer)
+		}
 		t.shown(s, pacer)
 	}
+}
+
+// placeLanded puts a frame that reached the display server's framebuffer
+// (the software path) on the vblanks the figures are on. Where the display
+// system's vblanks run at the rate the app paces, they are its own: the
+// tracker's placement stands (the next vblank after the server's stamp).
+// Where they run at another rate (Xvfb's fake CRTC at 60 Hz under an app
+// emulating 144 Hz), they are not the display the app shows on: the frame
+// is shown at the pacer's first vblank after it landed, and dropped only
+// if the next frame landed before that vblank. Either way it counts
+// toward the frames the display system's own vblanks found new
+// (rateFigures.onDisplay).
+func (t *presentTracker) placeLanded(s *shownFrame, rec *swapRecord, pacer *platform.Pacer) {
+	r := &t.rates
+	if rec.msc > r.dispMSC {
+		r.onDisplay++
+		r.dispMSC = rec.msc
+	}
+	g := t.src.Grid()
+	if pacer == nil || !pacer.Software() || !g.Known() || ratesAgree(g.Period(), pacer.Period()) {
+		return
+	}
+	r.emulated++
+	s.display, s.msc = pacer.DisplayAt(rec.landed), 0
+}
+
+// rateMismatch reports whether the display system's vblanks ran at
+// another rate than the one frames were paced at (more than 1 % apart),
+// and that rate (0: the display system reports none).
+func (t *presentTracker) rateMismatch(pacedHz float64) (displayHz float64, mismatch bool) {
+	if !t.measured() || !t.src.Grid().Known() {
+		return 0, false
+	}
+	g := t.src.Grid()
+	if pacedHz <= 0 {
+		return g.Hz(), false
+	}
+	return g.Hz(), !ratesAgree(g.Period(), time.Duration(1e9/pacedHz))
 }
 
 // sameVblank reports whether b is shown at a's vblank or before (so that b
@@ -264,10 +322,14 @@ func (t *presentTracker) finish(s shownFrame, pacer *platform.Pacer) {
 }
 
 // sourceName names the display system's source, with where its vblanks
-// come from.
+// come from: the display system's, or (where it ran at another rate and
+// the frames reached its framebuffer) the emulated display's.
 func (t *presentTracker) sourceName() string {
 	src := t.src.Source()
-	if g := t.src.Grid(); g.Known() {
+	switch g := t.src.Grid(); {
+	case t.rates.emulated > 0:
+		src += " on emulated vblanks"
+	case g.Known():
 		src += " on " + g.Source() + " vblanks"
 	}
 	return src
