@@ -93,6 +93,18 @@ type Report struct {
 	PresentRoundTripMs float64 `json:"present_round_trip_mean_ms"` // the software path's round trip after the swap
 	PresentRoundMaxMs  float64 `json:"present_round_trip_max_ms"`
 	PresentStamped     uint64  `json:"present_stamped_frames"` // frames placed by the server's own stamp (the rest: by the round trip's return)
+	// Where the display system's vblanks ran at another rate than
+	// refresh_hz (Xvfb's fake CRTC at 60 Hz under -refresh 144), frames
+	// that reached its framebuffer are on the paced (emulated) display's
+	// vblanks: present_figures_hz is the rate the displayed, dropped and
+	// repeated counts, input age and animation error are on;
+	// present_emulated_frames the frames placed so; and
+	// present_display_vblank_frames the frames the display system's own
+	// vblanks found new (what they showed, where its CRTC is a scanout).
+	PresentRateMismatch  bool    `json:"present_rate_mismatch"`
+	PresentFiguresHz     float64 `json:"present_figures_hz"`
+	PresentEmulated      uint64  `json:"present_emulated_frames"`
+	PresentDisplayFrames uint64  `json:"present_display_vblank_frames"`
 
 	// BackgroundPriority is background_nice in the platform's own terms
 	// (nice 10, THREAD_PRIORITY_BELOW_NORMAL); absent: none moved.
@@ -309,5 +321,11 @@ func (a *App) reportPresent(r *Report) {
 			r.PresentRoundTripMs, r.PresentRoundMaxMs = ms(int64(st.RoundTripTotal)/int64(st.RoundTrips)), ms(int64(st.RoundTripMax))
 			r.PresentStamped = st.Stamped
 		}
+		dispHz, mismatch := a.present.rateMismatch(a.pacing.hz)
+		r.PresentRateMismatch, r.PresentFiguresHz = mismatch, round(a.pacing.hz, 3)
+		if dispHz > 0 && a.present.rates.emulated == 0 {
+			r.PresentFiguresHz = round(dispHz, 3)
+		}
+		r.PresentEmulated, r.PresentDisplayFrames = a.present.rates.emulated, a.present.rates.onDisplay
 	}
 }
