@@ -38,6 +38,12 @@ import (
 // world, which turns the character and its camera by it at its ticks, so
 // a recording replays the same run; only the drawn view runs ahead.
 //
+// A replay has no late latching: its look motion comes from the
+// recording, at the ticks the world consumed it, so no motion is ever
+// sent and not yet simulated, and the world's camera is drawn as it is.
+// (The ledger counts live motion only, which a replay refuses: latching
+// it, 0, would undo every turn the world replays.)
+//
 // The contract with Config.Input: with MouseLook, every cursor event it
 // turns into an input counts as that event's DX, DY of look motion, and
 // the world adds exactly those values (simthread.Input's X, Y, say), in
@@ -75,7 +81,7 @@ func (a *App) latchCamera(plan *interp.Plan) {
 		return
 	}
 	a.ctl.cam.Pose = renderer.LerpPose(&plan.Prev.Camera, &plan.Next.Camera, plan.Alpha)
-	if a.cfg.MouseLook {
+	if a.cfg.MouseLook && a.cfg.Sim.Replay == nil {
 		a.ctl.cam.Latch(a.ctl.look.x, a.ctl.look.y)
 	}
 }

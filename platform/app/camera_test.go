@@ -255,3 +255,48 @@ func TestMouseLookFrameDoesNotAllocate(t *testing.T) {
 		t.Fatalf("pose valid %v, ledger %v: the frames did not run as meant", l.ctl.cam.Pose.Valid, l.ctl.look.x)
 	}
 }
+
+// TestMouseLookReplayTurnsTheView replays recorded look motion with
+// MouseLook on: live motion is refused, and the view turns as the world
+// turns by the replayed motion (the late latch undid it: the ledger of
+// live motion stays 0 in a replay).
+func TestMouseLookReplayTurnsTheView(t *testing.T) {
+	clock := new(simthread.VirtualClock)
+	replay := []simthread.TickInput{
+		{Tick: 5, Input: simthread.Input{Kind: lookKind, X: 40, Y: -10}},
+		{Tick: 9, Input: simthread.Input{Kind: lookKind, X: 25, Y: 4}},
+	}
+	cfg := Config{MouseLook: true, Input: lookInput, Sim: simthread.Config{Replay: replay}}
+	pipe, err := interp.NewPipeline(cfg.Pipeline(), &lookWorld{}, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &App{pipe: pipe, steady: newSteadyState(), ctl: control{cam: renderer.DefaultCamera()}, cfg: cfg}
+	l := &lookApp{App: a, clock: clock}
+	l.next, _ = a.Sim().Wake()
+	turned := false
+	for range 40 {
+		l.tick()
+		l.handle([]platform.Event{motion(7, 7)}) // live motion: refused
+		plan := l.draw()
+		if !plan.Ready {
+			continue
+		}
+		// The world's camera at the plan's alpha, turned by what it has
+		// consumed of the replay.
+		if lerped := renderer.LerpPose(&plan.Prev.Camera, &plan.Next.Camera, plan.Alpha); l.ctl.cam.Pose != lerped {
+			t.Fatalf("tick %.2f: the drawn view %v %v is not the world's %v %v",
+				plan.SimTick, l.ctl.cam.Pose.Pos, l.ctl.cam.Pose.Rot, lerped.Pos, lerped.Rot)
+		}
+		if plan.Prev.Camera.Look.X == 65 {
+			turned = true
+			if want := pathPose(plan.SimTick, 65, -6, 0); !samePose(l.ctl.cam.Pose, want, 1e-4) {
+				t.Fatalf("tick %.2f: pose %v %v, want the path's after the replayed motion %v %v",
+					plan.SimTick, l.ctl.cam.Pose.Pos, l.ctl.cam.Pose.Rot, want.Pos, want.Rot)
+			}
+		}
+	}
+	if !turned || l.ctl.look != (lookLedger{}) {
+		t.Fatalf("replayed motion consumed: %v; ledger %+v (live motion must not count)", turned, l.ctl.look)
+	}
+}

@@ -49,6 +49,9 @@ func newRecorder(cfg *Config, world simthread.World, out io.Writer) (*runRecorde
 		return nil, err
 	}
 	cfg.Seed = rec.Seed
+	// A replay takes no live input: it runs on when the window loses
+	// focus, so that it reaches the recording's end.
+	cfg.KeepRunningUnfocused = true
 	rc := rec.ReplayConfig()
 	cfg.Sim.Rate, cfg.Sim.Replay, cfg.Sim.StopAfter, cfg.Sim.CheckpointEvery = rc.Rate, rc.Replay, rc.StopAfter, rc.CheckpointEvery
 	r.replay = rec

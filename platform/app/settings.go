@@ -1,0 +1,359 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/simthread/record"
+)
+
+// NewWorld builds an app's world from its settings once the command line
+// is parsed (MainFunc, RunFunc): cfg.Seed and the variables the app's own
+// flags (Config.AppFlags) are bound to hold their final values, those of
+// the recording on -replay. An error ends the run before any window
+// opens; a *ConfigError (a bad combination of flags) exits 2, any other 1.
+type NewWorld func(cfg Config) (simthread.World, error)
+
+// MainFunc is Main for a world built from the parsed flags: it parses the
+// command line (Flags, the app's own flags), restores a recording's seed
+// and flags on -replay, builds the world with newWorld, then runs and
+// exits as Main does.
+func MainFunc(cfg Config, newWorld NewWorld) {
+	os.Exit(runFunc(os.Args, os.Stderr, cfg, newWorld))
+}
+
+// runFunc is MainFunc without the exit.
+func runFunc(args []string, stderr io.Writer, cfg Config, newWorld NewWorld) int {
+	name := filepath.Base(args[0])
+	err := ParseFlags(args[1:], &cfg, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err == nil {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		err = RunFunc(ctx, cfg, newWorld)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %s\n", name, oneLine(err.Error()))
+	}
+	return ExitCode(err)
+}
+
+// RunFunc is Run for a world built from cfg: it checks cfg, restores the
+// seed of the recording cfg.Replay names, builds the world with newWorld
+// and runs it (Run).
+func RunFunc(ctx context.Context, cfg Config, newWorld NewWorld) error {
+	if newWorld == nil {
+		return configErrorf("app: RunFunc needs a world constructor")
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if cfg.Replay != "" {
+		rec, err := cfg.replayLog()
+		if err != nil {
+			return err
+		}
+		cfg.Seed = rec.Seed
+	}
+	world, err := newWorld(cfg)
+	if err != nil {
+		return err
+	}
+	if world == nil {
+		return errors.New("app: the world constructor returned no world")
+	}
+	return Run(ctx, cfg, world)
+}
+
+// settingsFlags registers the flags of the template's settings beside the
+// window's: -seed, -focuspause, -clear, -ground, -groundsize, -near and
+// -far.
+func settingsFlags(fs *flag.FlagSet, cfg *Config) {
+	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "the world's random `seed` (recorded by -record, restored by -replay)")
+	fs.Var((*notFlag)(&cfg.KeepRunningUnfocused), "focuspause", "pause the simulation while the window is unfocused (iconifying always pauses it)")
+	fs.Var((*notFlag)(&cfg.Ground.Hidden), "ground", "draw the ground plane")
+	fs.Func("clear", "the sky's colour, sRGB as hex `RRGGBB` (default "+hexRGB(cfg.ClearColor)+")", func(s string) error {
+		v, err := strconv.ParseUint(strings.TrimPrefix(s, "#"), 16, 32)
+		if err != nil || len(strings.TrimPrefix(s, "#")) != 6 {
+			return errors.New("want six hex digits RRGGBB, such as 87ceeb")
+		}
+		cfg.ClearColor = simthread.RGB(uint8(v>>16), uint8(v>>8), uint8(v))
+		return nil
+	})
+	size := cfg.Ground.Size
+	if size == 0 {
+		size = defaultGroundSize
+	}
+	metresFlag(fs, "groundsize", "side of the ground's square about the origin, `metres`", size, func(v float32) { cfg.Ground.Size = v })
+	cam := renderer.DefaultCamera()
+	if cfg.Camera != nil {
+		cam = *cfg.Camera
+	}
+	metresFlag(fs, "near", "the camera's near clip plane, `metres`", cam.Near, func(v float32) { cfg.ownCamera().Near = v })
+	metresFlag(fs, "far", "the camera's far clip plane, `metres`", cam.Far, func(v float32) { cfg.ownCamera().Far = v })
+}
+
+// ownCamera returns cfg.Camera, first made cfg's own copy (of the default
+// camera where it is nil), so that a flag never writes to a caller's.
+func (cfg *Config) ownCamera() *renderer.Camera {
+	c := renderer.DefaultCamera()
+	if cfg.Camera != nil {
+		c = *cfg.Camera
+	}
+	cfg.Camera = &c
+	return cfg.Camera
+}
+
+// metresFlag registers a flag of a positive, finite length.
+func metresFlag(fs *flag.FlagSet, name, usage string, def float32, set func(float32)) {
+	fs.Func(name, usage+" (default "+strconv.FormatFloat(float64(def), 'g', -1, 32)+")", func(s string) error {
+		v, err := strconv.ParseFloat(s, 32)
+		if err != nil || !(v > 0) || math.IsInf(v, 0) || v > math.MaxFloat32 {
+			return errors.New("want a positive length in metres")
+		}
+		set(float32(v))
+		return nil
+	})
+}
+
+// hexRGB is an RGB colour (0: the renderer's default sky) as RRGGBB.
+func hexRGB(c uint32) string {
+	if c == 0 {
+		c = simthread.RGB(14, 15, 19)
+	}
+	return fmt.Sprintf("%02x%02x%02x", c&0xff, c>>8&0xff, c>>16&0xff)
+}
+
+// notFlag is a boolean flag bound to the inverse of a Config field.
+type notFlag bool
+
+func (f *notFlag) String() string {
+	if f == nil {
+		return "true"
+	}
+	return strconv.FormatBool(!bool(*f))
+}
+func (f *notFlag) IsBoolFlag() bool { return true }
+func (f *notFlag) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	*f = notFlag(!v)
+	return err
+}
+
+// validateSettings checks the camera's clip planes and the ground.
+func (cfg Config) validateSettings() error {
+	if c := cfg.Camera; c != nil && !(c.Near > 0 && c.Far > c.Near && finite32(c.Near, c.Far)) {
+		return configErrorf("app: camera clip planes near %v m, far %v m: want 0 < near < far, both finite", c.Near, c.Far)
+	}
+	if s := cfg.Ground.Size; s != 0 && !(s > 0 && finite32(s)) {
+		return configErrorf("app: ground size %v m: want a positive, finite side (or 0 for %d m)", s, defaultGroundSize)
+	}
+	return nil
+}
+
+func finite32(vs ...float32) bool {
+	for _, v := range vs {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// applyLook gives the renderer the sky and the ground cfg asks for, before
+// Config.Scene may change them further.
+func (a *App) applyLook() error {
+	if c := a.cfg.ClearColor; c != 0 {
+		a.rend.SetClearColor(c)
+	}
+	a.rend.SetGroundVisible(!a.cfg.Ground.Hidden)
+	if s := a.cfg.Ground.Size; s > 0 && s != defaultGroundSize {
+		return a.rend.SetGroundRect(mgl32.Vec2{-s / 2, -s / 2}, mgl32.Vec2{s / 2, s / 2})
+	}
+	return nil
+}
+
+// appFlags are the app's own flags (Config.AppFlags) as a command line
+// gave them, kept by ParseFlags for the recording's header, and the
+// recording read for -replay.
+type appFlags struct {
+	given  map[string]string // flag name → the value as given
+	replay *record.Log       // the recording cfg.Replay names, once read
+	path   string            // its path
+}
+
+// rawValue keeps the string a flag was set from.
+type rawValue struct {
+	flag.Value
+	name  string
+	given map[string]string
+}
+
+func (v *rawValue) Set(s string) error {
+	if err := v.Value.Set(s); err != nil {
+		return err
+	}
+	v.given[v.name] = s
+	return nil
+}
+
+func (v *rawValue) IsBoolFlag() bool {
+	b, ok := v.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// keepAppFlags wraps the flags of fs that template does not name so that
+// the strings they are given are kept; unwrap restores them.
+func keepAppFlags(fs *flag.FlagSet, template map[string]bool) (own *appFlags, unwrap func()) {
+	own = &appFlags{given: map[string]string{}}
+	var wrapped []*flag.Flag
+	fs.VisitAll(func(f *flag.Flag) {
+		if !template[f.Name] {
+			f.Value = &rawValue{Value: f.Value, name: f.Name, given: own.given}
+			wrapped = append(wrapped, f)
+		}
+	})
+	return own, func() {
+		for _, f := range wrapped {
+			f.Value = f.Value.(*rawValue).Value
+		}
+	}
+}
+
+// flagNames returns the names of fs's flags.
+func flagNames(fs *flag.FlagSet) map[string]bool {
+	names := map[string]bool{}
+	fs.VisitAll(func(f *flag.Flag) { names[f.Name] = true })
+	return names
+}
+
+// recordedParams is the recording's Params: the app's own flags as given.
+type recordedParams struct {
+	Flags map[string]string `json:"flags"`
+}
+
+// params encodes the app flags cfg's command line gave, for the
+// recording's header; nil where there are none.
+func (cfg *Config) params() ([]byte, error) {
+	if cfg.flags == nil || len(cfg.flags.given) == 0 {
+		return nil, nil
+	}
+	b, err := json.Marshal(recordedParams{Flags: cfg.flags.given})
+	if err == nil && len(b) > record.MaxParamsLen {
+		err = fmt.Errorf("the app's flags take %d bytes, more than a recording holds (%d)", len(b), record.MaxParamsLen)
+	}
+	if err != nil {
+		return nil, configErrorf("app: -record %s: %v", cfg.Record, err)
+	}
+	return b, nil
+}
+
+// replayLog reads the recording cfg.Replay names (once: ParseFlags may
+// have read it) and checks that it is this app's.
+func (cfg *Config) replayLog() (*record.Log, error) {
+	if cfg.flags != nil && cfg.flags.replay != nil && cfg.flags.path == cfg.Replay {
+		return cfg.flags.replay, nil
+	}
+	rec, err := record.ReadFile(cfg.Replay)
+	if err != nil {
+		return nil, configErrorf("app: -replay: %v", err)
+	}
+	if name := fileStem(cfg.Title); rec.World != name {
+		return nil, configErrorf("app: -replay %s: a recording of world %q, this app runs %q", cfg.Replay, rec.World, name)
+	}
+	if cfg.flags == nil {
+		cfg.flags = &appFlags{}
+	}
+	cfg.flags.replay, cfg.flags.path = rec, cfg.Replay
+	return rec, nil
+}
+
+// restoreReplay sets, for -replay, the seed, the rate and the app's own
+// flags the recording was made with. A setting given on the command line
+// that differs from the recording's is refused, all of them named in one
+// line: the replay would not be the recorded run.
+func (cfg *Config) restoreReplay(fs *flag.FlagSet, own *appFlags) error {
+	rec, err := cfg.replayLog()
+	if err != nil {
+		return err
+	}
+	var p recordedParams
+	if len(rec.Params) > 0 {
+		if err := json.Unmarshal(rec.Params, &p); err != nil {
+			return configErrorf("app: -replay %s: the recorded settings cannot be read: %v", cfg.Replay, err)
+		}
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var differ []string
+	if given["seed"] && cfg.Seed != rec.Seed {
+		differ = append(differ, fmt.Sprintf("-seed %d (recorded %d)", cfg.Seed, rec.Seed))
+	}
+	if given["hz"] && cfg.Sim.Rate != rec.Rate {
+		differ = append(differ, fmt.Sprintf("-hz %d (recorded %d)", cfg.Sim.Rate, rec.Rate))
+	}
+	names := make([]string, 0, len(p.Flags)+len(own.given))
+	for n := range p.Flags {
+		names = append(names, n)
+	}
+	for n := range own.given {
+		if _, ok := p.Flags[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		f := fs.Lookup(n)
+		recorded, inRec := p.Flags[n]
+		if f == nil {
+			return configErrorf("app: -replay %s: the recording sets the flag %q, which this app does not have", cfg.Replay, n)
+		}
+		v, isGiven := own.given[n]
+		switch {
+		case isGiven && !inRec && !sameValue(f, v, f.DefValue):
+			differ = append(differ, fmt.Sprintf("-%s %s (recorded: the default %s)", n, v, f.DefValue))
+		case isGiven && inRec && !sameValue(f, v, recorded):
+			differ = append(differ, fmt.Sprintf("-%s %s (recorded %s)", n, v, recorded))
+		case !isGiven && inRec:
+			if err := fs.Set(n, recorded); err != nil {
+				return configErrorf("app: -replay %s: the recorded -%s %q: %v", cfg.Replay, n, recorded, err)
+			}
+		}
+	}
+	if len(differ) > 0 {
+		return configErrorf("app: -replay %s: %s differ from the recording: leave them out to replay it as recorded", cfg.Replay, strings.Join(differ, ", "))
+	}
+	cfg.Seed, cfg.Sim.Rate = rec.Seed, rec.Rate
+	return nil
+}
+
+// sameValue reports whether a and b are the same value of flag f: the
+// same string, or the same truth for a boolean flag.
+func sameValue(f *flag.Flag, a, b string) bool {
+	if a == b {
+		return true
+	}
+	if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
+		x, errA := strconv.ParseBool(a)
+		y, errB := strconv.ParseBool(b)
+		return errA == nil && errB == nil && x == y
+	}
+	return false
+}

@@ -1,0 +1,194 @@
+package app
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/simthread/record"
+)
+
+// TestSettingsFlags: the template's settings reach the Config, and bad
+// values are ConfigErrors before any window.
+func TestSettingsFlags(t *testing.T) {
+	cam := otherCamera()
+	cfg := Config{Camera: &cam}
+	args := []string{"-seed", "7", "-focuspause=false", "-clear", "#87ceeb", "-ground=false", "-groundsize", "60", "-near", "0.5", "-far", "900"}
+	if err := ParseFlags(args, &cfg, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Seed != 7 || !cfg.KeepRunningUnfocused || cfg.ClearColor != simthread.RGB(0x87, 0xce, 0xeb) ||
+		!cfg.Ground.Hidden || cfg.Ground.Size != 60 || cfg.Camera.Near != 0.5 || cfg.Camera.Far != 900 {
+		t.Errorf("%v gave seed %d, keep running %v, clear %08x, ground %+v, camera near %v far %v",
+			args, cfg.Seed, cfg.KeepRunningUnfocused, cfg.ClearColor, cfg.Ground, cfg.Camera.Near, cfg.Camera.Far)
+	}
+	if cam.Near != otherCamera().Near {
+		t.Errorf("-near wrote to the caller's camera")
+	}
+	var def Config
+	if err := ParseFlags(nil, &def, io.Discard); err != nil || def.KeepRunningUnfocused || def.Ground.Hidden || def.Camera != nil {
+		t.Errorf("no flags: %v, keep running %v, ground hidden %v, camera %v", err, def.KeepRunningUnfocused, def.Ground.Hidden, def.Camera)
+	}
+	for _, bad := range [][]string{
+		{"-clear", "blue"}, {"-clear", "12345"}, {"-groundsize", "0"}, {"-groundsize", "NaN"},
+		{"-near", "-1"}, {"-far", "Inf"}, {"-near", "10", "-far", "5"}, {"-seed", "-1"},
+	} {
+		c := Config{Width: 320, Height: 240}
+		err := ParseFlags(bad, &c, io.Discard)
+		if err == nil {
+			err = c.Validate()
+		}
+		var ce *ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("%v: %v, want a ConfigError", bad, err)
+		}
+	}
+}
+
+// otherCamera is a camera that is not the default one.
+func otherCamera() (c renderer.Camera) {
+	c.Near, c.Far, c.FovY, c.Distance = 0.2, 300, 1, 10
+	return c
+}
+
+// writeRecording writes a recording of world "rec" at 60 Hz with seed
+// and params, for the replay tests.
+func writeRecording(t *testing.T, seed uint64, params string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.tfrec")
+	l := &record.Log{Header: record.Header{World: "rec", Rate: 60, Seed: seed, Params: []byte(params)}, FinalTick: 10}
+	if err := record.WriteFile(path, l); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestReplayRestoresSettings: -replay alone sets the recording's seed,
+// rate and the app's own flags; a flag given with another value is
+// refused, every one named on one line; a flag the app lacks is refused.
+func TestReplayRestoresSettings(t *testing.T) {
+	path := writeRecording(t, 7, `{"flags":{"rings":"9","ghost":"true"}}`)
+	var rings int
+	var ghost, other bool
+	own := func(fs *flag.FlagSet) {
+		fs.IntVar(&rings, "rings", 3, "rings")
+		fs.BoolVar(&ghost, "ghost", false, "ghost")
+		fs.BoolVar(&other, "other", false, "a setting the recording leaves at its default")
+	}
+	cfg := Config{Title: "rec", AppFlags: own}
+	if err := ParseFlags([]string{"-replay", path}, &cfg, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Seed != 7 || cfg.Sim.Rate != 60 || rings != 9 || !ghost {
+		t.Errorf("-replay alone: seed %d, rate %d, rings %d, ghost %v; want 7, 60, 9, true", cfg.Seed, cfg.Sim.Rate, rings, ghost)
+	}
+	// The same values given again are no conflict.
+	cfg = Config{Title: "rec", AppFlags: own}
+	if err := ParseFlags([]string{"-replay", path, "-seed", "7", "-rings", "9", "-ghost=1", "-other=false"}, &cfg, io.Discard); err != nil {
+		t.Errorf("the recorded values given again: %v", err)
+	}
+	cfg = Config{Title: "rec", AppFlags: own}
+	err := ParseFlags([]string{"-replay", path, "-seed", "8", "-rings", "5", "-hz", "120", "-other", "-ghost"}, &cfg, io.Discard)
+	var ce *ConfigError
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	if !errors.As(err, &ce) || strings.Contains(msg, "\n") {
+		t.Fatalf("conflicting flags: %v, want a one-line ConfigError", err)
+	}
+	for _, want := range []string{"-seed 8 (recorded 7)", "-rings 5 (recorded 9)", "-hz 120 (recorded 60)", "-other true (recorded: the default false)"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("conflicting flags: %q does not name %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "ghost") {
+		t.Errorf("conflicting flags: %q names -ghost, given as recorded", msg)
+	}
+	cfg = Config{Title: "rec"} // no -rings, no -ghost
+	if err := ParseFlags([]string{"-replay", path}, &cfg, io.Discard); !errors.As(err, &ce) || !strings.Contains(err.Error(), `"ghost"`) {
+		t.Errorf("a recording of flags this app lacks: %v", err)
+	}
+	cfg = Config{Title: "another", AppFlags: own}
+	if err := ParseFlags([]string{"-replay", path}, &cfg, io.Discard); !errors.As(err, &ce) || !strings.Contains(err.Error(), `world "rec"`) {
+		t.Errorf("a recording of another world: %v", err)
+	}
+}
+
+// seeded is a world whose run depends on its seed and an app flag.
+type seeded struct {
+	seed  uint64
+	rings int
+	x     float64
+	tick  uint64
+}
+
+func (w *seeded) Step(tick uint64, dt float64, _ []simthread.Input) {
+	w.tick = tick
+	w.x = math.Mod(w.x+dt*float64(w.seed)+float64(w.rings)*1e-3, 1000)
+}
+func (w *seeded) Snapshot(dst *simthread.Snapshot) {
+	dst.Bodies = append(dst.Bodies[:0], simthread.NewBody(mgl32.Vec3{float32(w.x), 1, 0}))
+}
+func (w *seeded) Hash() uint64 { return math.Float64bits(w.x) ^ w.tick<<1 ^ w.seed<<40 }
+
+// TestRecordingReplaysByItself: a run recorded with -seed 7 and an app
+// flag, built by MainFunc's constructor, replays with -replay alone to
+// the same hashes; a replay given another seed exits 2 with a line that
+// names it.
+func TestRecordingReplaysByItself(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("needs a display: run make test, which starts Xvfb, or set DISPLAY")
+	}
+	path := filepath.Join(t.TempDir(), "run.tfrec")
+	var built []seeded
+	main := func(args ...string) (int, string) {
+		rings := 0
+		cfg := Config{Title: "seeded", Width: 160, Height: 120, HideHUD: true,
+			AppFlags: func(fs *flag.FlagSet) { fs.IntVar(&rings, "rings", 3, "rings") }}
+		var stderr bytes.Buffer
+		code := 0
+		platform.Call(func() {
+			code = runFunc(append([]string{"/bin/seeded"}, args...), &stderr, cfg, func(c Config) (simthread.World, error) {
+				built = append(built, seeded{seed: c.Seed, rings: rings})
+				return &seeded{seed: c.Seed, rings: rings}, nil
+			})
+		})
+		return code, stderr.String()
+	}
+	if code, msg := main("-record", path, "-seed", "7", "-rings", "9", "-hz", "60", "-focuspause=false", "-duration", "1s"); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, msg)
+	}
+	rec, err := record.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Seed != 7 || !strings.Contains(string(rec.Params), `"rings":"9"`) || rec.FinalTick == 0 {
+		t.Fatalf("the recording's header: seed %d, params %s, final tick %d", rec.Seed, rec.Params, rec.FinalTick)
+	}
+	// Long enough to reach the recording's end on a busy machine: the
+	// replay stops there by itself.
+	if code, msg := main("-replay", path, "-duration", "60s"); code != 0 {
+		t.Fatalf("replay with no other flag: exit %d: %s", code, msg)
+	}
+	if got := built[len(built)-1]; got.seed != 7 || got.rings != 9 {
+		t.Errorf("the replay's world was built with seed %d, rings %d; want 7, 9", got.seed, got.rings)
+	}
+	code, msg := main("-replay", path, "-seed", "8")
+	if code != 2 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "-seed 8 (recorded 7)") {
+		t.Errorf("replay with -seed 8: exit %d, %q; want 2 and one line naming -seed", code, msg)
+	}
+	if len(built) != 2 {
+		t.Errorf("%d worlds built; the refused replay must build none", len(built))
+	}
+}
