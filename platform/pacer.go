@@ -47,6 +47,7 @@ type Pacer struct {
 	k       int64         // index of the last vblank returned
 	last    time.Duration
 	missed  uint64
+	idle    bool // see Idle
 }
 
 // NewPacer returns a pacer for a display of hz frames per second, software
@@ -69,6 +70,11 @@ func (p *Pacer) Period() time.Duration { return time.Duration(1e9 / p.hz) }
 
 // Missed reports how many vblanks were skipped because a frame came late.
 func (p *Pacer) Missed() uint64 { return p.missed }
+
+// Idle tells the pacer that no frame is drawn until the next Frame or
+// FrameAt (a hidden window rests instead): the vblanks that call skips
+// were not missed by a late frame, and do not count in Missed.
+func (p *Pacer) Idle() { p.idle = true }
 
 func (p *Pacer) vblank(k int64) time.Duration {
 	return p.origin + time.Duration(math.Round(float64(k)*1e9/p.hz))
@@ -113,8 +119,11 @@ func (p *Pacer) Frame(ctx context.Context) (time.Duration, error) {
 			behind++
 		}
 		next += behind
-		p.missed += uint64(behind)
+		if !p.idle {
+			p.missed += uint64(behind)
+		}
 	}
+	p.idle = false
 	t := p.vblank(next)
 	if p.software {
 		if err := p.clock.SleepUntil(ctx, t); err != nil {
@@ -151,16 +160,21 @@ func (p *Pacer) FrameAt(ctx context.Context, lead time.Duration) (time.Duration,
 	}
 	now := p.clock.Now()
 	if !p.started {
+		// The first frame is displayed lead from now: vblank 0 of the
+		// grid, so that the next starts a period after this one.
 		p.started = true
-		p.origin, p.k, p.last = now, 0, now
+		p.origin, p.k, p.last = now+lead, 0, now+lead
 		return now + lead, nil
 	}
 	next := p.k + 1
 	if start := p.vblank(next) - lead; now > start {
 		behind := int64(float64(now-start)*p.hz/1e9) + 1
 		next += behind
-		p.missed += uint64(behind)
+		if !p.idle {
+			p.missed += uint64(behind)
+		}
 	}
+	p.idle = false
 	t := p.vblank(next)
 	if err := p.clock.SleepUntil(ctx, t-lead); err != nil {
 		return 0, err

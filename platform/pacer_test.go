@@ -146,3 +146,51 @@ func TestDisplayAtIsTheNextVblank(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameAtFirstFrameMissesNothing: the first frame is displayed lead
+// from its start, and a second frame started a period later makes its
+// own vblank. With a whole period of lead (throughput), the grid started
+// at the first frame's start and the second frame always counted one
+// missed vblank.
+func TestFrameAtFirstFrameMissesNothing(t *testing.T) {
+	for _, lead := range []time.Duration{0, 3 * time.Millisecond, 10 * time.Millisecond} {
+		c := &fakeClock{now: 7 * time.Millisecond}
+		p, _ := platform.NewPacer(c, 100, true) // 10 ms
+		ctx := context.Background()
+		first, _ := p.FrameAt(ctx, lead)
+		c.now += time.Millisecond
+		second, _ := p.FrameAt(ctx, lead)
+		if first != 7*time.Millisecond+lead || second != first+10*time.Millisecond || p.Missed() != 0 {
+			t.Errorf("lead %v: frames at %v and %v, %d missed; want %v, %v, 0",
+				lead, first, second, p.Missed(), 7*time.Millisecond+lead, 17*time.Millisecond+lead)
+		}
+	}
+}
+
+// TestIdleVblanksAreNotMissed: a hidden window rests 20 ms at a time
+// instead of drawing (Idle before each rest): the vblanks it rests
+// through are not frames that came late. A late frame after it still
+// counts.
+func TestIdleVblanksAreNotMissed(t *testing.T) {
+	for _, software := range []bool{true, false} {
+		c := &fakeClock{}
+		p, _ := platform.NewPacer(c, 144, software)
+		ctx := context.Background()
+		p.FrameAt(ctx, time.Millisecond)
+		for range 60 { // 1.2 s hidden
+			p.FrameAt(ctx, time.Millisecond)
+			p.Idle()
+			c.now += 20 * time.Millisecond
+		}
+		p.FrameAt(ctx, time.Millisecond)
+		if p.Missed() != 0 {
+			t.Errorf("software %v: %d vblanks counted missed while resting", software, p.Missed())
+		}
+		at, _ := p.FrameAt(ctx, time.Millisecond)
+		c.now = at + 15*time.Millisecond // a 15 ms frame: two vblanks missed
+		p.FrameAt(ctx, time.Millisecond)
+		if software && p.Missed() != 2 || !software && p.Missed() == 0 {
+			t.Errorf("software %v: a late frame after resting counted %d missed", software, p.Missed())
+		}
+	}
+}

@@ -109,6 +109,9 @@ func (a *App) account(f *frameState, plan *interp.Plan) {
 // nothing stale).
 func (a *App) draw(f *frameState, plan *interp.Plan) error {
 	if a.ctl.iconified {
+		if a.pacing.pacer != nil {
+			a.pacing.pacer.Idle() // the vblanks it rests through are not missed
+		}
 		a.clock.SleepUntil(f.ctx, a.clock.Now()+20*time.Millisecond)
 		return nil
 	}
