@@ -74,7 +74,7 @@ func parseObserveFlags(args []string, out io.Writer) (*observeOptions, error) {
 	fs.StringVar(&o.jsonOut, "json", "", "write the report to `FILE`.json as well")
 	fs.DurationVar(&o.duration, "duration", 0, "watch this long (without a command; 0: until SIGINT)")
 	fs.DurationVar(&o.interval, "interval", observe.DefaultInterval, "time between framebuffer reads")
-	fs.IntVar(&o.fps, "fps", 144, "the rate of the Xvfb's fake CRTC (with a command)")
+	fs.IntVar(&o.fps, "fps", 144, "the rate of the Xvfb's fake CRTC (with a command; 0: Xvfb's default, 60 Hz, without -fakescreenfps)")
 	fs.IntVar(&o.priority, "priority", observe.DefaultPriority, "SCHED_FIFO `priority` of the polling thread (-1: none)")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
@@ -90,8 +90,8 @@ func parseObserveFlags(args []string, out io.Writer) (*observeOptions, error) {
 	switch {
 	case o.interval < 10*time.Microsecond || o.interval > 500*time.Microsecond:
 		return nil, usagef("observe: -interval %v: out of range [10µs, 500µs] (≥ 2 kHz)", o.interval)
-	case o.fps < 1 || o.fps > 600:
-		return nil, usagef("observe: -fps %d: out of Xvfb's range [1, 600]", o.fps)
+	case o.fps < 0 || o.fps > 600:
+		return nil, usagef("observe: -fps %d: out of Xvfb's range [1, 600] (or 0: its default)", o.fps)
 	case o.priority < -1 || o.priority > 99:
 		return nil, usagef("observe: -priority %d: out of range [1, 99] (or -1)", o.priority)
 	case o.duration < 0:
@@ -152,7 +152,11 @@ func observeRun(o *observeOptions, stderr io.Writer) (*observed, error) {
 	out := &observed{}
 	display, fb := o.display, o.fb
 	if len(o.command) > 0 {
-		x, err := observe.StartXvfb(observe.XvfbConfig{FPS: o.fps})
+		fps := o.fps
+		if fps == 0 {
+			fps = observe.XvfbDefaultFPS
+		}
+		x, err := observe.StartXvfb(observe.XvfbConfig{FPS: fps})
 		if err != nil {
 			return nil, err
 		}
@@ -213,9 +217,31 @@ type ObserveReport struct {
 	Realtime      bool       `json:"realtime"`
 	RealtimeError string     `json:"realtime_error,omitempty"`
 	Torn          uint64     `json:"torn_polls"`
+	// Stalls counts the observer's own stalls (poll gaps over
+	// observe.StallGap), StalledMs their sum: it was blind then, and the
+	// frames it did not see across them are left out (unseen).
+	Stalls    int     `json:"stalls"`
+	StalledMs float64 `json:"stalled_ms"`
+	// FloorMs is the observer's measured floor for a figure made of two
+	// placements: twice its poll gap's p99.
+	FloorMs float64 `json:"floor_ms"`
 	// DisplayServer is the observer's Xvfb's CPU times over the run.
 	DisplayServer *sched.ServerWaitSummary `json:"display_server,omitempty"`
-	Frames        *FramesReport            `json:"frames,omitempty"`
+	// Frames places the frames seen on the display system's vblanks as
+	// the app had them; OwnFrames on the observer's own fit (OwnFit) of
+	// the framebuffer's changes, independent of the app.
+	Frames    *FramesReport `json:"frames,omitempty"`
+	OwnFrames *FramesReport `json:"own_frames,omitempty"`
+	OwnFit    *FitReport    `json:"own_fit,omitempty"`
+}
+
+// FitReport is the observer's own vblank grid, fitted to the
+// framebuffer's changes (observe.FitChanges).
+type FitReport struct {
+	Hz       float64 `json:"hz"`
+	Arrivals int     `json:"arrivals"` // changes it was fitted to
+	OffLine  int     `json:"off_line"` // of them, more than a quarter period off the fitted line
+	Emptiest float64 `json:"emptiest"` // share of arrivals within ±1/64 period of the fitted vblank
 }
 
 // FramesReport is the join with the app's frame log.
@@ -236,6 +262,45 @@ type FramesReport struct {
 	AppP99BandMs [2]float64 `json:"app_p99_band_ms"`         // the app\'s p99 with the frames placed differently the other way
 	Ambiguous    uint64     `json:"ambiguous"`               // frames the observer could not place (a vblank in a poll gap)
 	GridOffsetMs [2]float64 `json:"vblank_fit_offset_ms"`    // the observer's fit of the vblanks from the app's: p50, max
+	// Unseen counts the frames left out: not seen, over an observer stall.
+	Unseen uint64 `json:"unseen"`
+	// GridShiftMs is the median of the app's display time minus the
+	// observer's over the frames both count displayed (0 on the app's
+	// vblanks; the phase between the grids on the observer's own).
+	GridShiftMs float64 `json:"grid_shift_ms"`
+	// AppSpanAnimErrMs is the app's animation error over all its pairs
+	// in the span (but frames unplaced or unseen): beside
+	// SeenAnimErr, the two-sided comparison of the worst frames.
+	AppSpanAnimErrMs [3]float64 `json:"app_span_animation_error_ms"`
+	// PeriodMs is the period the frames were placed on.
+	PeriodMs float64 `json:"period_ms"`
+}
+
+// framesReport is one placement's figures.
+func framesReport(a observe.Report) *FramesReport {
+	return &FramesReport{FirstID: a.FirstID, LastID: a.LastID,
+		Displayed: [2]uint64{a.Displayed, a.AppDisplayed}, Dropped: [2]uint64{a.Dropped, a.AppDropped},
+		Repeated: [2]uint64{a.Repeated, a.AppRepeated}, AppOnly: a.AppOnly, ObserverOnly: a.ObserverOnly,
+		OtherVblank: a.OtherVblank, Unmatched: a.Unmatched, FrameTimeMs: msOf(a.FrameTime),
+		AnimErrMs: msOf(a.AnimErr), AppAnimErrMs: msOf(a.AppAnimErr), SeenAnimErr: msOf(a.SeenAnimErr), Ambiguous: a.Ambiguous,
+		AppP99BandMs: [2]float64{msDur(a.AppP99Band[0]), msDur(a.AppP99Band[1])},
+		Unseen:       a.Unseen, GridShiftMs: msDur(a.GridShift), AppSpanAnimErrMs: msOf(a.AppSpanAnimErr), PeriodMs: msDur(a.Period)}
+}
+
+func msDur(d time.Duration) float64 { return round(float64(d)/1e6, 3) }
+
+// printFrames prints one placement's figures.
+func printFrames(w io.Writer, title string, f *FramesReport) {
+	fmt.Fprintf(w, "frames %d-%d %s (period %.3f ms)\n                   observer   app\n", f.FirstID, f.LastID, title, f.PeriodMs)
+	fmt.Fprintf(w, "  displayed        %8d %5d\n  dropped          %8d %5d\n  repeated         %8d %5d\n",
+		f.Displayed[0], f.Displayed[1], f.Dropped[0], f.Dropped[1], f.Repeated[0], f.Repeated[1])
+	fmt.Fprintf(w, "  animation error p50/p99/max ms: as seen %.3f/%.3f/%.3f, the app's %.3f/%.3f/%.3f; on the pairs both count: observer %.3f/%.3f/%.3f, app %.3f/%.3f/%.3f\n",
+		f.SeenAnimErr[0], f.SeenAnimErr[1], f.SeenAnimErr[2], f.AppSpanAnimErrMs[0], f.AppSpanAnimErrMs[1], f.AppSpanAnimErrMs[2],
+		f.AnimErrMs[0], f.AnimErrMs[1], f.AnimErrMs[2], f.AppAnimErrMs[0], f.AppAnimErrMs[1], f.AppAnimErrMs[2])
+	fmt.Fprintf(w, "  frame time as seen p50/p99/max ms: %.3f/%.3f/%.3f\n", f.FrameTimeMs[0], f.FrameTimeMs[1], f.FrameTimeMs[2])
+	fmt.Fprintf(w, "  app counted displayed, never seen: %d; seen, app counted dropped: %d; other vblank: %d (beyond a shift of %.3f ms); unmatched changes: %d\n",
+		f.AppOnly, f.ObserverOnly, f.OtherVblank, f.GridShiftMs, f.Unmatched)
+	fmt.Fprintf(w, "  could not place (a vblank between two polls): %d; not seen, over an observer stall: %d\n", f.Ambiguous, f.Unseen)
 }
 
 func msOf(s observe.Summary) [3]float64 {
@@ -251,41 +316,34 @@ func observeReport(o *observeOptions, obs *observed, stdout io.Writer) error {
 	if res.Period > 0 {
 		r.VblankHz = round(1e9/float64(res.Period), 3)
 	}
-	fmt.Fprintf(stdout, "observer: window %v, %d marker changes in %d polls (gap p50 %.3f p99 %.3f max %.3f ms, real-time %v), vblanks %q at %.3f Hz\n",
-		r.Window, r.Changes, r.Polls, r.PollGapMs[0], r.PollGapMs[1], r.PollGapMs[2], r.Realtime, r.VblankSource, r.VblankHz)
+	r.Stalls, r.FloorMs = len(res.Watch.Stalls), msDur(2*res.Watch.GapP99)
+	for _, s := range res.Watch.Stalls {
+		r.StalledMs += float64(s.To-s.From) / 1e6
+	}
+	r.StalledMs = round(r.StalledMs, 3)
+	fmt.Fprintf(stdout, "observer: window %v, %d marker changes in %d polls (gap p50 %.3f p99 %.3f max %.3f ms, real-time %v; %d stalls over %.3f ms, %.1f ms in all), vblanks %q at %.3f Hz\n",
+		r.Window, r.Changes, r.Polls, r.PollGapMs[0], r.PollGapMs[1], r.PollGapMs[2], r.Realtime, r.Stalls, float64(observe.StallGap)/1e6, r.StalledMs, r.VblankSource, r.VblankHz)
 	if o.frameLog != "" {
 		log, err := observe.ReadFrameLog(o.frameLog)
 		if err != nil {
 			return err
 		}
-		// What is compared is when each frame reached the framebuffer:
-		// the frames seen are placed on the vblanks the app had from the
-		// display system, and the observer's own fit of them is reported.
-		lg := observe.LogGrid(log, res.Period)
-		a := observe.Analyze(res.Changes, log, lg, res.Period)
-		var ts []time.Duration
-		for _, f := range log {
-			ts = append(ts, f.Swap)
+		// Two placements: on the display system's vblanks as the app had
+		// them (what is compared is when each frame reached the
+		// framebuffer), and on the observer's own fit of the
+		// framebuffer's changes (independent of the app's definition).
+		c := observe.Compare(*res, log)
+		r.Frames = framesReport(c.Server)
+		r.Frames.GridOffsetMs = [2]float64{msDur(c.GridOffsetP50), msDur(c.GridOffsetMax)}
+		printFrames(stdout, "on the display system's vblanks, as the app had them", r.Frames)
+		fmt.Fprintf(stdout, "  the observer's fit of those vblanks from the app's: p50 %.3f ms, max %.3f ms\n", r.Frames.GridOffsetMs[0], r.Frames.GridOffsetMs[1])
+		if c.Fit.Known() {
+			r.OwnFit = &FitReport{Hz: round(1e9/float64(c.Fit.Period), 3), Arrivals: c.Fit.Arrivals, OffLine: c.Fit.OffLine, Emptiest: round(c.Fit.Emptiest, 4)}
+			r.OwnFrames = framesReport(c.Own)
+			printFrames(stdout, fmt.Sprintf("on the observer's own vblanks (%.3f Hz fitted to %d changes, %d off the line)", r.OwnFit.Hz, c.Fit.Arrivals, c.Fit.OffLine), r.OwnFrames)
+		} else {
+			fmt.Fprintf(stdout, "no vblanks of its own: too few marker changes to fit\n")
 		}
-		p50, worst := observe.GridOffset(lg, res.Grid, res.Period, ts)
-		f := &FramesReport{FirstID: a.FirstID, LastID: a.LastID,
-			Displayed: [2]uint64{a.Displayed, a.AppDisplayed}, Dropped: [2]uint64{a.Dropped, a.AppDropped},
-			Repeated: [2]uint64{a.Repeated, a.AppRepeated}, AppOnly: a.AppOnly, ObserverOnly: a.ObserverOnly,
-			OtherVblank: a.OtherVblank, Unmatched: a.Unmatched, FrameTimeMs: msOf(a.FrameTime),
-			AnimErrMs: msOf(a.AnimErr), AppAnimErrMs: msOf(a.AppAnimErr), SeenAnimErr: msOf(a.SeenAnimErr), Ambiguous: a.Ambiguous,
-			AppP99BandMs: [2]float64{round(float64(a.AppP99Band[0])/1e6, 3), round(float64(a.AppP99Band[1])/1e6, 3)},
-			GridOffsetMs: [2]float64{round(float64(p50)/1e6, 3), round(float64(worst)/1e6, 3)}}
-		r.Frames = f
-		fmt.Fprintf(stdout, "frames %d-%d        observer   app\n", f.FirstID, f.LastID)
-		fmt.Fprintf(stdout, "  displayed        %8d %5d\n  dropped          %8d %5d\n  repeated         %8d %5d\n",
-			f.Displayed[0], f.Displayed[1], f.Dropped[0], f.Dropped[1], f.Repeated[0], f.Repeated[1])
-		fmt.Fprintf(stdout, "  animation error p50/p99/max ms: as seen %.3f/%.3f/%.3f; on the pairs both count: observer %.3f/%.3f/%.3f, app %.3f/%.3f/%.3f\n",
-			f.SeenAnimErr[0], f.SeenAnimErr[1], f.SeenAnimErr[2], f.AnimErrMs[0], f.AnimErrMs[1], f.AnimErrMs[2], f.AppAnimErrMs[0], f.AppAnimErrMs[1], f.AppAnimErrMs[2])
-		fmt.Fprintf(stdout, "  frame time as seen p50/p99/max ms: %.3f/%.3f/%.3f\n", f.FrameTimeMs[0], f.FrameTimeMs[1], f.FrameTimeMs[2])
-		fmt.Fprintf(stdout, "  app counted displayed, never seen: %d; seen, app counted dropped: %d; other vblank: %d; unmatched changes: %d\n",
-			f.AppOnly, f.ObserverOnly, f.OtherVblank, f.Unmatched)
-		fmt.Fprintf(stdout, "  could not place (a vblank between two polls): %d; the observer's fit of the vblanks from the app's: p50 %.3f ms, max %.3f ms\n",
-			f.Ambiguous, f.GridOffsetMs[0], f.GridOffsetMs[1])
 	}
 	if o.jsonOut == "" {
 		return nil

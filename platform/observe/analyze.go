@@ -106,6 +106,17 @@ type Report struct {
 	Replaced uint64
 	// Unmatched counts marker changes no logged frame explains.
 	Unmatched uint64
+	// Unseen counts the frames the observer did not see whose time in the
+	// framebuffer (from their swap to the swap after next) overlaps one
+	// of its stalls (WatchStats.Stalls): its instrument was blind then.
+	// They are left out of every count and pair, on both sides.
+	Unseen uint64
+	// GridShift is the median distance from the observer's vblank of a
+	// frame to the app's, over the frames both count displayed: zero on
+	// the app's own vblanks, the phase between the two grids on the
+	// observer's fit. OtherVblank counts frames off by more than half a
+	// period beyond it.
+	GridShift time.Duration
 	// FrameTime is the time between consecutive displayed frames as seen.
 	FrameTime Summary
 	// SeenAnimErr is PresentMon's animation error as a viewer saw it:
@@ -116,6 +127,12 @@ type Report struct {
 	// app's figure over the same pairs of frames, those that both count
 	// displayed one after the other: the comparison.
 	SeenAnimErr, AnimErr, AppAnimErr Summary
+	// AppSpanAnimErr is the app's animation error over all the pairs of
+	// frames it counts displayed one after the other in the span (but
+	// those with a frame the observer could not place or did not see):
+	// beside SeenAnimErr, the two-sided comparison of the worst frames
+	// (the app missing one the observer saw, or inventing one).
+	AppSpanAnimErr Summary
 	// AppP99Band is the app's error at the ranks the p99 moves to when the
 	// frames the two place differently (OtherVblank, ObserverOnly,
 	// AppOnly: two pairs each) go the other way.
@@ -152,6 +169,12 @@ func absDur(d time.Duration) time.Duration { return max(d, -d) }
 // the framebuffer (the middle of the two polls around the change); a
 // frame the next one replaced before that vblank was never scanned out.
 func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) Report {
+	return analyze(changes, log, grid, period, nil)
+}
+
+// analyze is Analyze, leaving out the frames the observer did not see
+// whose time in the framebuffer overlaps one of its stalls.
+func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, stalls []Span) Report {
 	r := Report{Period: period}
 	var shown []seen
 	last := -1
@@ -194,6 +217,22 @@ func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) 
 	}
 	// A frame the next one replaced before their vblank was in the
 	// framebuffer but never scanned out: dropped, as PresentMon counts it.
+	// The frames the observer could not have seen: not seen, their time
+	// in the framebuffer overlapping a stall.
+	wasSeen := make(map[int]bool, len(shown))
+	for _, x := range shown {
+		wasSeen[x.i] = true
+	}
+	blind := make([]int, len(log)+1) // blind[i]: how many of frames 0..i-1 are blind
+	for i := range log {
+		b := 0
+		if !wasSeen[i] && overlaps(stalls, log[i].Swap, windowEnd(log, i, period)) {
+			b = 1
+		}
+		blind[i+1] = blind[i] + b
+	}
+	isBlind := func(i int) bool { return blind[i+1] > blind[i] }
+	between := func(i, j int) bool { return blind[j] > blind[i+1] } // a blind frame strictly between i and j
 	kept := shown[:0]
 	replacedUnsure := map[int]bool{}
 	for n, s := range shown {
@@ -224,7 +263,24 @@ func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) 
 		unsure[i] = true
 	}
 	var appShown []seen
+	var shifts []time.Duration
 	for i := first; i <= end; i++ {
+		if isBlind(i) {
+			r.Unseen++
+			continue
+		}
+		if d, ok := isSeen[i]; ok && log[i].Shown && !unsure[i] {
+			shifts = append(shifts, log[i].Display-d)
+		}
+	}
+	if len(shifts) > 0 {
+		slices.Sort(shifts)
+		r.GridShift = shifts[len(shifts)/2]
+	}
+	for i := first; i <= end; i++ {
+		if isBlind(i) {
+			continue
+		}
 		_, ok := isSeen[i]
 		if log[i].Shown {
 			r.AppDisplayed++
@@ -246,16 +302,16 @@ func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) 
 			// The observer cannot tell which vblank: not a disagreement.
 		case !log[i].Shown:
 			r.ObserverOnly++
-		case period > 0 && absDur(log[i].Display-isSeen[i]) > period/2, period == 0 && log[i].Display != isSeen[i]:
+		case period > 0 && absDur(log[i].Display-isSeen[i]-r.GridShift) > period/2, period == 0 && log[i].Display-isSeen[i] != r.GridShift:
 			r.OtherVblank++
 		}
 	}
 	r.Displayed = uint64(len(shown))
 	var ft []time.Duration
 	var seenPairs, appPairs map[[2]int]time.Duration
-	r.Repeated, ft, r.SeenAnimErr, seenPairs = walk(shown, log, period, unsure)
+	r.Repeated, ft, r.SeenAnimErr, seenPairs = walk(shown, log, period, unsure, between)
 	r.FrameTime = summarize(ft)
-	r.AppRepeated, _, _, appPairs = walk(appShown, log, period, unsure)
+	r.AppRepeated, _, r.AppSpanAnimErr, appPairs = walk(appShown, log, period, unsure, between)
 	eo, ea := common(seenPairs, appPairs)
 	r.AnimErr, r.AppAnimErr = summarize(eo), summarize(ea)
 	// Each frame the two place differently moves the errors of the two
@@ -271,11 +327,14 @@ func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) 
 
 // walk counts the repeats between consecutive displayed frames, their
 // frame times and their animation error.
-func walk(s []seen, log []LogFrame, period time.Duration, unsure map[int]bool) (repeated uint64, ft []time.Duration, anim Summary, pairs map[[2]int]time.Duration) {
+func walk(s []seen, log []LogFrame, period time.Duration, unsure map[int]bool, between func(i, j int) bool) (repeated uint64, ft []time.Duration, anim Summary, pairs map[[2]int]time.Duration) {
 	var errs []time.Duration
 	pairs = make(map[[2]int]time.Duration, len(s))
 	for n := 1; n < len(s); n++ {
 		a, b := s[n-1], s[n]
+		if between(a.i, b.i) {
+			continue // a frame between them the observer could not see
+		}
 		dt := b.display - a.display
 		ft = append(ft, dt)
 		if period > 0 {
@@ -294,6 +353,29 @@ func walk(s []seen, log []LogFrame, period time.Duration, unsure map[int]bool) (
 		}
 	}
 	return repeated, ft, summarize(errs), pairs
+}
+
+// windowEnd bounds the time frame i of the log can have spent in the
+// framebuffer: each frame is there before the next one's swap starts
+// (the app's round trip after each swap), so frame i+1 has replaced it
+// by the swap after next; and it is there at least until the vblank the
+// app says showed it, and a period after.
+func windowEnd(log []LogFrame, i int, period time.Duration) time.Duration {
+	end := log[i].Swap + 2*period
+	if i+2 < len(log) {
+		end = max(end, log[i+2].Swap)
+	}
+	if log[i].Display > 0 {
+		end = max(end, log[i].Display+period)
+	}
+	return end
+}
+
+// overlaps reports whether any of the spans (in time order) meets
+// [from, to].
+func overlaps(spans []Span, from, to time.Duration) bool {
+	j := sort.Search(len(spans), func(k int) bool { return spans[k].To >= from })
+	return j < len(spans) && spans[j].From <= to
 }
 
 // common returns the errors of the pairs both a and b have, a's and b's.

@@ -107,3 +107,96 @@ func TestAnalyzeCatchesWhatTheAppMissed(t *testing.T) {
 		t.Fatalf("report %+v", r)
 	}
 }
+
+// The observer's own grid, fitted to the arrivals alone, finds the rate
+// and puts its vblank where no frame arrives: every on-time frame lands a
+// fixed time before its fitted vblank, and a frame that lands after the
+// bulk by more than the emptiest stretch counts late.
+func TestFitChanges(t *testing.T) {
+	late := map[int]time.Duration{}
+	for i := 5; i < 400; i += 37 {
+		late[i] = 3*period + 2*time.Millisecond // held back: lands three vblanks and 1.2 ms late
+	}
+	ch, log := run(400, late, nil, nil)
+	f := observe.FitChanges(ch, observe.StallGap)
+	if d := f.Period - period; d > period/1000 || d < -period/1000 {
+		t.Fatalf("fitted period %v, want %v", f.Period, period)
+	}
+	g := f.Grid()
+	// The on-time frames land 0.8 ms before their vblank, one a period:
+	// the fitted vblank after each is the same distance from it.
+	var first time.Duration
+	for i, c := range ch {
+		if late[i] > 0 {
+			continue
+		}
+		mid := c.Prev + (c.At-c.Prev)/2
+		v, _ := g(mid)
+		if i == 0 {
+			first = v - mid
+		}
+		if d := v - mid - first; d > time.Microsecond || d < -time.Microsecond {
+			t.Fatalf("frame %d: fitted vblank %v after its arrival, frame 0's %v", i, v-mid, first)
+		}
+	}
+	if f.OffLine != len(late) || f.Arrivals != len(ch) {
+		t.Errorf("fit %+v: want %d changes, %d off the line", f, len(ch), len(late))
+	}
+	_ = log
+}
+
+// Where the display system's vblanks run at another rate than the app
+// paces (a 60 Hz fake CRTC, the app at 144 Hz), an app that maps its
+// frames onto those vblanks counts most of them dropped; the observer's
+// own placement sees each frame change the content once a 144 Hz period
+// and says so, while the placement on the app's vblanks agrees with the
+// app (it shares its definition).
+func TestOwnPlacementCatchesARateMismatch(t *testing.T) {
+	ch, log := run(400, nil, nil, nil)
+	slow := 16667 * time.Microsecond
+	for i := range log {
+		log[i].Display = (log[i].Swap/slow + 1) * slow
+	}
+	for i := range log {
+		log[i].Shown = i+1 == len(log) || log[i+1].Display > log[i].Display
+	}
+	res := observe.Result{Changes: ch, Period: slow, Watch: observe.WatchStats{GapP99: 200 * time.Microsecond}}
+	c := observe.Compare(res, log)
+	if d := c.Fit.Period - period; d > period/1000 || d < -period/1000 {
+		t.Fatalf("own fit %v, want %v", c.Fit.Period, period)
+	}
+	o := c.Own
+	if o.Displayed < 390 || o.AppDisplayed > 200 || o.ObserverOnly < 190 {
+		t.Errorf("own placement: seen %d displayed, the app %d, seen and counted dropped by the app %d: want the app's drops shown up", o.Displayed, o.AppDisplayed, o.ObserverOnly)
+	}
+	s := c.Server
+	if d := int64(s.Displayed) - int64(s.AppDisplayed); d > 4 || d < -4 {
+		t.Errorf("placement on the app's vblanks: seen %d displayed, the app %d: want them alike", s.Displayed, s.AppDisplayed)
+	}
+}
+
+// An observer stall as long as 16 frames hides them behind the marker's
+// colours coming round again: no change is seen across it. Without its
+// stalls the analysis reads those frames as counted displayed by the app
+// and never on the screen; with them they are unseen, on both sides.
+func TestStallIsNotABrokenApp(t *testing.T) {
+	ch, log := run(200, nil, nil, nil)
+	// Frames 100..115 (colours 101..116 mod 16) are not seen: the poll
+	// before the stall saw frame 99 (colour 100 mod 16 = 4), the first
+	// after it frame 115 (colour 116 mod 16 = 4), the same colour.
+	stall := observe.Span{From: ch[99].At + 50*time.Microsecond, To: ch[115].At + 50*time.Microsecond}
+	kept := append(append([]observe.Change{}, ch[:100]...), ch[116:]...)
+	kept[100].Prev = max(kept[100].Prev, stall.To)
+	old := observe.Analyze(kept, log, grid, period)
+	if old.AppOnly < 10 {
+		t.Fatalf("without the stall: %d frames counted displayed and never seen; the case does not show the fault it guards", old.AppOnly)
+	}
+	res := observe.Result{Changes: kept, Period: period, Watch: observe.WatchStats{GapP99: 200 * time.Microsecond, Stalls: []observe.Span{stall}}}
+	c := observe.Compare(res, log)
+	for name, r := range map[string]observe.Report{"app's vblanks": c.Server, "own vblanks": c.Own} {
+		if r.AppOnly != 0 || r.Unseen != 16 || r.Displayed != r.AppDisplayed || r.Repeated != r.AppRepeated {
+			t.Errorf("%s: %d counted displayed and never seen, %d unseen (want 16), displayed %d/%d, repeated %d/%d",
+				name, r.AppOnly, r.Unseen, r.Displayed, r.AppDisplayed, r.Repeated, r.AppRepeated)
+		}
+	}
+}

@@ -52,7 +52,25 @@ type WatchStats struct {
 	RealtimeErr            string // why not, when it did not
 	Torn                   uint64 // polls that saw two markers at once (a copy under way)
 	Unknown                uint64 // polls that saw no marker colour
+	// Stalls are the gaps between two polls longer than StallGap: the
+	// observer was blind then (its thread did not run), and a frame that
+	// came and went inside one is not seen. Analyze leaves the frames
+	// around them out of every count.
+	Stalls []Span
 }
+
+// Span is an interval of time, From to To.
+type Span struct{ From, To time.Duration }
+
+// StallGap is the poll gap the observer counts as a stall: 1 ms, a
+// seventh of a 144 Hz period and over a third of a 360 Hz one, five
+// times the default interval. A frame shown for a whole vblank cannot
+// pass unseen in a shorter gap.
+const StallGap = time.Millisecond
+
+// maxStalls bounds the stalls kept (the list is allocated once, so that
+// polling does not allocate).
+const maxStalls = 4096
 
 // sampleRows is how many points down the marker each poll reads: the top,
 // the middle and the bottom. A frame is taken as shown once all agree, so
@@ -92,6 +110,7 @@ func (w *Watcher) Run(ctx context.Context) ([]Change, WatchStats, error) {
 	x := w.X + min(marker.Width, w.W)/2
 	ys := [sampleRows]int{w.Y + 1, w.Y + w.H/2, w.Y + w.H - 2}
 	changes := make([]Change, 0, 1<<16)
+	st.Stalls = make([]Span, 0, maxStalls)
 	gaps := make([]time.Duration, 0, 1<<16)
 	last, torn := -1, false
 	var prev time.Duration
@@ -112,6 +131,13 @@ func (w *Watcher) Run(ctx context.Context) ([]Change, WatchStats, error) {
 		st.Polls++
 		if prev > 0 && len(gaps) < cap(gaps) {
 			gaps = append(gaps, at-prev)
+		}
+		if prev > 0 && at-prev > max(StallGap, 5*interval) {
+			if len(st.Stalls) < cap(st.Stalls) {
+				st.Stalls = append(st.Stalls, Span{From: prev, To: at})
+			} else {
+				st.Stalls[len(st.Stalls)-1].To = at // full: the last span covers the rest, so nothing is counted seen that was not
+			}
 		}
 		switch {
 		case idx == -2:

@@ -16,7 +16,9 @@ import (
 // XvfbConfig configures an Xvfb to observe.
 type XvfbConfig struct {
 	// FPS is the rate of its fake CRTC, whose vblanks Present reports
-	// (-fakescreenfps); 0 means 144.
+	// (-fakescreenfps); 0 means 144, XvfbDefaultFPS the server's own
+	// default (no -fakescreenfps: 60 Hz), as a CI machine's or a remote
+	// session's Xvfb runs.
 	FPS int
 	// Width and Height are the screen's size; 0 means 640×480.
 	Width, Height int
@@ -25,6 +27,14 @@ type XvfbConfig struct {
 	// server's own timing raise it over the other work on the machine.
 	Nice int
 }
+
+// XvfbDefaultFPS asks for an Xvfb started without -fakescreenfps: its
+// fake CRTC at the server's default rate, XvfbBuiltinFPS.
+const XvfbDefaultFPS = -1
+
+// XvfbBuiltinFPS is the rate of Xvfb's fake CRTC without -fakescreenfps
+// (the X server's present_fake.c: one vblank every 1/60 s).
+const XvfbBuiltinFPS = 60
 
 // Xvfb is a virtual X server started for observation: its framebuffer is
 // a file (-fbdir), its fake CRTC runs at a known rate.
@@ -47,6 +57,10 @@ func StartXvfb(cfg XvfbConfig) (*Xvfb, error) {
 	if cfg.Width == 0 || cfg.Height == 0 {
 		cfg.Width, cfg.Height = 640, 480
 	}
+	rate := []string{"-fakescreenfps", strconv.Itoa(cfg.FPS)}
+	if cfg.FPS == XvfbDefaultFPS {
+		cfg.FPS, rate = XvfbBuiltinFPS, nil
+	}
 	if cfg.FPS < 1 || cfg.FPS > 600 {
 		return nil, fmt.Errorf("observe: fake screen rate %d Hz out of Xvfb's range [1, 600]", cfg.FPS)
 	}
@@ -64,9 +78,9 @@ func StartXvfb(cfg XvfbConfig) (*Xvfb, error) {
 	}
 	defer r.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, "Xvfb", "-displayfd", "3", "-screen", "0",
-		fmt.Sprintf("%dx%dx24", cfg.Width, cfg.Height), "-fbdir", dir,
-		"-fakescreenfps", strconv.Itoa(cfg.FPS), "+extension", "GLX", "-nolisten", "tcp", "-noreset")
+	args := append([]string{"-displayfd", "3", "-screen", "0",
+		fmt.Sprintf("%dx%dx24", cfg.Width, cfg.Height), "-fbdir", dir}, rate...)
+	cmd := exec.CommandContext(ctx, "Xvfb", append(args, "+extension", "GLX", "-nolisten", "tcp", "-noreset")...)
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		cancel()

@@ -1,0 +1,65 @@
+package observe
+
+import "time"
+
+// Comparison is what the observer saw of the app's frames, placed two
+// ways:
+//
+//   - Server: on the display system's vblanks as the app had them (the
+//     vblank of the frames the app counted shown, LogGrid). It shares the
+//     app's definition of when a frame is shown, so it compares when each
+//     frame reached the framebuffer, free of two fits of one noisy clock;
+//     it cannot catch an error in that definition.
+//   - Own: on a grid the observer fitted to the framebuffer's changes
+//     alone (FitChanges: their rate, and the phase at which the fewest
+//     frames arrive), from the arrival time of each frame. It owes the
+//     app nothing: a fake CRTC at another rate than the app paces, or a
+//     vblank phase that puts frames a vblank late that reached the
+//     framebuffer in time, shows here as a disagreement.
+//
+// Both leave out the frames the observer could not see (Report.Unseen:
+// not seen, with a stall of its polling thread over their time in the
+// framebuffer) and count apart the frames it could not place
+// (Report.Ambiguous).
+type Comparison struct {
+	Server, Own Report
+	// Fit is the observer's own grid.
+	Fit Fit
+	// GridOffsetP50 and GridOffsetMax are how far the observer's own fit
+	// of the display system's vblanks (Result.Grid) lies from the app's
+	// (GridOffset).
+	GridOffsetP50, GridOffsetMax time.Duration
+	// Floor is the observer's measured floor for a figure made of two
+	// placements (a frame time, an animation error): twice its poll
+	// gap's p99. An agreement bound tighter than that asks more of the
+	// instrument than it measured of itself.
+	Floor time.Duration
+	// Stalled is the observer's blind time (the sum of its stalls).
+	Stalled time.Duration
+}
+
+// Compare joins what a session saw with the app's frame log, on the
+// app's vblanks and on the observer's own.
+func Compare(res Result, log []LogFrame) Comparison {
+	c := Comparison{Floor: 2 * res.Watch.GapP99}
+	for _, s := range res.Watch.Stalls {
+		c.Stalled += s.To - s.From
+	}
+	c.Fit = FitChanges(res.Changes, StallGap)
+	own := c.Fit.Period
+	lg := LogGrid(log, res.Period)
+	sp := res.Period
+	if lg == nil {
+		sp = own // no vblanks from the display: the arrival times
+	}
+	c.Server = analyze(res.Changes, log, lg, sp, res.Watch.Stalls)
+	if c.Fit.Known() {
+		c.Own = analyze(res.Changes, log, c.Fit.Grid(), own, res.Watch.Stalls)
+	}
+	ts := make([]time.Duration, 0, len(log))
+	for _, f := range log {
+		ts = append(ts, f.Swap)
+	}
+	c.GridOffsetP50, c.GridOffsetMax = GridOffset(lg, res.Grid, res.Period, ts)
+	return c
+}
