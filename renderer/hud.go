@@ -81,14 +81,8 @@ func newHUD() (*HUD, error) {
 	gl.BindVertexArray(uint32(h.vao))
 	h.vbo = newBuffer()
 	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(h.vbo))
-	stride := int32(unsafe.Sizeof(hudVertex{}))
-	gl.BufferData(gl.ARRAY_BUFFER, maxHUDVerts*int(stride), nil, gl.STREAM_DRAW)
-	gl.EnableVertexAttribArray(0)
-	gl.VertexAttribPointerWithOffset(0, 2, gl.FLOAT, false, stride, 0)
-	gl.EnableVertexAttribArray(1)
-	gl.VertexAttribPointerWithOffset(1, 2, gl.FLOAT, false, stride, 8)
-	gl.EnableVertexAttribArray(2)
-	gl.VertexAttribPointerWithOffset(2, 4, gl.UNSIGNED_BYTE, true, stride, 16)
+	gl.BufferData(gl.ARRAY_BUFFER, maxHUDVerts*int(unsafe.Sizeof(hudVertex{})), nil, gl.STREAM_DRAW)
+	hudAttribs()
 	gl.BindVertexArray(0)
 
 	atlas := glyphAtlas()
@@ -107,6 +101,18 @@ func newHUD() (*HUD, error) {
 		return nil, err
 	}
 	return h, nil
+}
+
+// hudAttribs sets the bound vertex array's attributes to hudVertex's
+// layout in the bound array buffer (hud.vert's inputs).
+func hudAttribs() {
+	stride := int32(unsafe.Sizeof(hudVertex{}))
+	gl.EnableVertexAttribArray(0)
+	gl.VertexAttribPointerWithOffset(0, 2, gl.FLOAT, false, stride, 0)
+	gl.EnableVertexAttribArray(1)
+	gl.VertexAttribPointerWithOffset(1, 2, gl.FLOAT, false, stride, 8)
+	gl.EnableVertexAttribArray(2)
+	gl.VertexAttribPointerWithOffset(2, 4, gl.UNSIGNED_BYTE, true, stride, 16)
 }
 
 // glyphAtlas draws every printable ASCII glyph of basicfont.Face7x13 into

@@ -21,6 +21,7 @@ type Renderer struct {
 	bodies *bodyPass
 	ground *groundPass
 	hud    *HUD
+	over   *overlayPass // the world's overlay (simthread.Overlay)
 	target target
 	probe  probeRing
 	flight inFlight
@@ -93,6 +94,10 @@ func New(depth int, opts Options) (*Renderer, error) {
 		return nil, err
 	}
 	if r.hud, err = newHUD(); err != nil {
+		r.Delete()
+		return nil, err
+	}
+	if r.over, err = newOverlayPass(r.hud); err != nil {
 		r.Delete()
 		return nil, err
 	}
@@ -199,6 +204,7 @@ func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) erro
 		err = e
 	}
 	r.target.resolve()
+	r.over.draw(plan, &r.vp, width, height) // the world's text, under the HUD
 	if r.hud.Visible {
 		r.hud.draw(width, height) // after the resolve: text needs no MSAA
 	}
@@ -220,6 +226,9 @@ func (r *Renderer) Delete() {
 	}
 	if r.hud != nil {
 		r.hud.delete()
+	}
+	if r.over != nil {
+		r.over.delete()
 	}
 	r.target.delete()
 	r.probe.delete()

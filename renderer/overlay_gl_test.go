@@ -1,0 +1,304 @@
+package renderer_test
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"strconv"
+	"testing"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/simthread"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
+)
+
+// placedText is a text's expected place on the screen: its top-left
+// pixel and its whole-number scale.
+type placedText struct {
+	text string
+	x, y int
+	k    int
+}
+
+// expectedText returns the frame's pixels that the glyphs of ts cover,
+// drawn from basicfont itself (the ground truth): each character a 7×13
+// cell, each font pixel k×k screen pixels, lines 16 font pixels apart.
+func expectedText(ts ...placedText) *image.Alpha {
+	img := image.NewAlpha(image.Rect(0, 0, width, height))
+	face := basicfont.Face7x13
+	for _, t := range ts {
+		col, line := 0, 0
+		for _, r := range t.text {
+			if r == '\n' {
+				col, line = 0, line+1
+				continue
+			}
+			dr, mask, mp, _, ok := face.Glyph(fixed.P(0, face.Ascent), r)
+			if ok {
+				for y := dr.Min.Y; y < dr.Max.Y; y++ {
+					for x := dr.Min.X; x < dr.Max.X; x++ {
+						_, _, _, a := mask.At(mp.X+x-dr.Min.X, mp.Y+y-dr.Min.Y).RGBA()
+						if a < 0x8000 {
+							continue
+						}
+						for dy := range t.k {
+							for dx := range t.k {
+								img.SetAlpha(t.x+(col*7+x)*t.k+dx, t.y+(line*16+y)*t.k+dy, color.Alpha{255})
+							}
+						}
+					}
+				}
+			}
+			col++
+		}
+	}
+	return img
+}
+
+// textMismatch counts the pixels where the frame's white text and the
+// expected glyphs disagree: a glyph pixel not bright, or a bright pixel
+// no glyph covers.
+func textMismatch(img *image.RGBA, want *image.Alpha) (n int, first image.Point) {
+	first = image.Pt(-1, -1)
+	for y := range height {
+		for x := range width {
+			c := img.RGBAAt(x, y)
+			bright := c.R > 128 && c.G > 128 && c.B > 128
+			if bright != (want.AlphaAt(x, y).A != 0) {
+				if n == 0 {
+					first = image.Pt(x, y)
+				}
+				n++
+			}
+		}
+	}
+	return n, first
+}
+
+// overlayFrame draws one frame of snapshots a (older) and b at alpha,
+// with b's overlay, and reads it back.
+func overlayFrame(r *renderer.Renderer, cam renderer.Camera, seq *uint64, a, b *simthread.Snapshot, alpha float32) (*image.RGBA, error) {
+	*seq += 2
+	plan := interp.Plan{Prev: a, Next: b, PrevSeq: *seq - 1, NextSeq: *seq, Alpha: alpha, Ready: true, Span: 0.01}
+	return render(r, plan, cam)
+}
+
+// TestOverlayTextPixels draws the world's overlay text in the 480×320 test
+// window (0.375 pixels a unit) and reads the frame back: every pixel of
+// the frame must be bright exactly where basicfont's glyphs, at the
+// expected whole-number scale and place, cover it. The cases: a score at
+// the top left (70 units: 26 px, twice the font), two lines at the bottom
+// right corner, a line too long for the window at 70 units drawn at 1×
+// and pushed back inside from past the right edge, and a label centred on
+// a body's interpolated position. The same comparison against the text
+// one pixel off, or another string, must fail.
+func TestOverlayTextPixels(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		r.SetGroundVisible(false)
+		cam := frontCamera()
+		var seq uint64
+		long := "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW" // 59 characters: 826 px at 2×
+		from, to := mgl32.Vec3{-3, 5, 0}, mgl32.Vec3{1, 7, 0}
+		black := simthread.RGB(0, 0, 0) // the bodies stay dark: only text is bright
+		type tc struct {
+			name  string
+			write func(o *simthread.Overlay)
+			alpha float32
+			want  func() []placedText
+		}
+		cases := []tc{
+			{"score top left", func(o *simthread.Overlay) {
+				it := o.Text(simthread.TopLeft, 32, 32, 70, simthread.White, "score ")
+				it.Text = append(it.Text, "4711"...)
+			}, 1, func() []placedText { return []placedText{{"score 4711", 12, 12, 2}} }},
+			{"two lines bottom right", func(o *simthread.Overlay) {
+				o.Text(simthread.BottomRight, 0, 0, 35, 0, "lap 3/5\nbest 1:02")
+			}, 1, func() []placedText {
+				// 35 units: 13.1 px, 1×; 9 columns, 2 lines of 13 with a gap of 3.
+				return []placedText{{"lap 3/5\nbest 1:02", width - 9*7, height - 29, 1}}
+			}},
+			{"too long for the window", func(o *simthread.Overlay) {
+				o.Text(simthread.TopRight, 400, 64, 70, simthread.White, long)
+			}, 1, func() []placedText { return []placedText{{long, width - len(long)*7, 24, 1}} }},
+			{"label on an interpolated body", func(o *simthread.Overlay) {
+				o.Label(0, 0, -64, 35, simthread.White, "you")
+			}, 0.25, func() []placedText {
+				// At alpha 0.25 between from and to; 64 units up is 24 px.
+				x, y, _ := cam.Project(interp.Lerp(from, to, 0.25), width, height)
+				return []placedText{{"you", int(math.Round(float64(x - 3*7/2.0))), int(math.Round(float64(y - 24 - 13/2.0))), 1}}
+			}},
+		}
+		for _, c := range cases {
+			a := &simthread.Snapshot{Tick: seq + 1, Bodies: []simthread.Body{{Pos: from, Color: black, Scale: simthread.UniformScale(0.2)}}}
+			b := &simthread.Snapshot{Tick: seq + 2, Bodies: []simthread.Body{{Pos: to, Color: black, Scale: simthread.UniformScale(0.2)}}}
+			c.write(&b.Overlay)
+			img, err := overlayFrame(r, cam, &seq, a, b, c.alpha)
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
+			want := c.want()
+			if n, at := textMismatch(img, expectedText(want...)); n != 0 {
+				return fmt.Errorf("%s: %d pixels differ from the glyphs expected at %+v, the first at %v%s", c.name, n, want, at, saveFailure(img))
+			}
+			// The comparison notices text one pixel off, or other text.
+			off := append([]placedText(nil), want...)
+			off[0].x++
+			if n, _ := textMismatch(img, expectedText(off...)); n < 20 {
+				return fmt.Errorf("%s: the frame matches the text one pixel to the right as well (%d pixels differ)", c.name, n)
+			}
+			other := append([]placedText(nil), want...)
+			other[0].text = "X" + other[0].text[1:]
+			if n, _ := textMismatch(img, expectedText(other...)); n < 10 {
+				return fmt.Errorf("%s: the frame matches other text as well (%d pixels differ)", c.name, n)
+			}
+		}
+		// Behind the camera, a label is not drawn.
+		b := &simthread.Snapshot{Tick: seq + 1, Bodies: []simthread.Body{{Pos: mgl32.Vec3{0, 5, 20}}}}
+		b.Overlay.Label(0, 0, 0, 70, 0, "ghost")
+		b.Overlay.Label(3, 0, 0, 70, 0, "no such body")
+		img, err := overlayFrame(r, cam, &seq, b, b, 1)
+		if err != nil {
+			return err
+		}
+		if n, at := textMismatch(img, expectedText()); n != 0 {
+			return fmt.Errorf("a label of a body behind the camera or missing: %d bright pixels, the first at %v%s", n, at, saveFailure(img))
+		}
+		return gl2err(gl.GetError())
+	})
+}
+
+// TestOverlayShapes draws a rectangle at the centre and a bar anchored to
+// the bottom edge (units chosen to land on whole pixels at 0.375 px a
+// unit), and reads back the colours inside and just outside them, and the
+// bar's fill boundary; a narrower window keeps them in proportion.
+func TestOverlayShapes(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		r.SetGroundVisible(false)
+		var seq uint64
+		red, green, blue := simthread.RGB(255, 0, 0), simthread.RGB(0, 255, 0), simthread.RGB(0, 0, 255)
+		s := &simthread.Snapshot{Tick: 1}
+		s.Overlay.Rect(simthread.Center, 0, 0, 160, 80, red)                 // 60×30 px at (210, 145)
+		s.Overlay.Bar(simthread.Bottom, 0, -16, 320, 32, 0.25, green, blue) // 120×12 px at (180, 302), 30 px filled
+		img, err := overlayFrame(r, frontCamera(), &seq, s, s, 1)
+		if err != nil {
+			return err
+		}
+		sky := img.RGBAAt(5, 5)
+		checks := []struct {
+			x, y int
+			want color.RGBA
+		}{
+			{210, 145, color.RGBA{255, 0, 0, 255}}, {269, 174, color.RGBA{255, 0, 0, 255}},
+			{209, 160, sky}, {270, 160, sky}, {240, 144, sky}, {240, 175, sky},
+			{180, 302, color.RGBA{0, 255, 0, 255}}, {209, 313, color.RGBA{0, 255, 0, 255}},
+			{210, 302, color.RGBA{0, 0, 255, 255}}, {299, 313, color.RGBA{0, 0, 255, 255}},
+			{179, 308, sky}, {300, 308, sky}, {240, 301, sky}, {240, 314, sky},
+		}
+		for _, c := range checks {
+			if got := img.RGBAAt(c.x, c.y); !near(got, c.want, 2) {
+				return fmt.Errorf("pixel (%d, %d) is %v, want %v%s", c.x, c.y, got, c.want, saveFailure(img))
+			}
+		}
+		return gl2err(gl.GetError())
+	})
+}
+
+// TestOverlayScale checks the overlay's scale rules against their
+// definitions: pixels a unit are the smaller of the window's ratios to
+// 1280×720, text takes the nearest whole multiple of 13 px, at least 1,
+// and shrinks to fit the width.
+func TestOverlayScale(t *testing.T) {
+	for _, c := range []struct {
+		w, h  int
+		scale float32
+	}{{1280, 720, 1}, {2560, 1440, 2}, {480, 360, 0.375}, {640, 1000, 0.5}, {1920, 360, 0.5}} {
+		if got := renderer.OverlayScale(c.w, c.h); got != c.scale {
+			t.Errorf("OverlayScale(%d, %d) = %v, want %v", c.w, c.h, got, c.scale)
+		}
+	}
+	for _, c := range []struct {
+		size      float32
+		cols      int
+		w, h      int
+		wantScale int
+	}{
+		{26, 10, 1280, 720, 2},     // 26 px
+		{0, 10, 1280, 720, 2},      // the default size, 26
+		{45, 10, 1280, 720, 3},     // 45/13 = 3.46
+		{46, 10, 1280, 720, 4},     // 3.54
+		{26, 10, 480, 360, 1},      // 9.75 px: at least 1×
+		{104, 10, 2560, 1440, 16},  // 208 px
+		{104, 100, 2560, 1440, 3},  // 100 columns of 7 px fit 2560 px 3 times
+		{104, 1000, 2560, 1440, 1}, // never under 1×
+	} {
+		if got := renderer.OverlayTextScale(c.size, c.cols, c.w, c.h); got != c.wantScale {
+			t.Errorf("OverlayTextScale(%v, %d, %d, %d) = %d, want %d", c.size, c.cols, c.w, c.h, got, c.wantScale)
+		}
+	}
+}
+
+// TestOverlayFrameDoesNotAllocate draws frames whose snapshots carry a
+// changing score, a bar and a label, and counts heap allocations once the
+// overlay's buffers have grown: none. A score formatted as a new string
+// each frame is seen to allocate, so the count can fail.
+func TestOverlayFrameDoesNotAllocate(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		cam := frontCamera()
+		snaps := [3]simthread.Snapshot{}
+		for i := range snaps {
+			snaps[i].Bodies = []simthread.Body{{Pos: mgl32.Vec3{0, 5, 0}}}
+		}
+		var seq uint64
+		score, naive := int64(0), false
+		frame := func() {
+			a, b := &snaps[seq%3], &snaps[(seq+1)%3]
+			b.Tick = seq + 2
+			o := &b.Overlay
+			o.Reset()
+			if naive {
+				o.Text(simthread.TopLeft, 16, 16, 32, 0, "score "+strconv.FormatInt(score, 10))
+			} else {
+				it := o.Text(simthread.TopLeft, 16, 16, 32, 0, "score ")
+				it.Text = strconv.AppendInt(it.Text, score, 10)
+			}
+			o.Bar(simthread.Bottom, 0, -16, 400, 16, float32(score%100)/100, simthread.RGB(80, 220, 120), simthread.RGBA(0, 0, 0, 160))
+			o.Label(0, 0, -40, 20, 0, "you")
+			score += 7
+			seq += 2
+			plan := interp.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
+			err = r.Frame(&plan, &cam, width, height)
+		}
+		for range 10 {
+			frame()
+		}
+		if n := testing.AllocsPerRun(50, frame); n != 0 || err != nil {
+			return fmt.Errorf("a frame with a changing overlay allocates %.1f times (err %v)", n, err)
+		}
+		naive = true
+		if n := testing.AllocsPerRun(50, frame); n < 1 {
+			return fmt.Errorf("a score formatted as a new string allocated %.1f times a frame: the count misses allocations", n)
+		}
+		return err
+	})
+}
