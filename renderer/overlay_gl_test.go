@@ -193,7 +193,7 @@ func TestOverlayShapes(t *testing.T) {
 		var seq uint64
 		red, green, blue := simthread.RGB(255, 0, 0), simthread.RGB(0, 255, 0), simthread.RGB(0, 0, 255)
 		s := &simthread.Snapshot{Tick: 1}
-		s.Overlay.Rect(simthread.Center, 0, 0, 160, 80, red)                 // 60×30 px at (210, 145)
+		s.Overlay.Rect(simthread.Center, 0, 0, 160, 80, red)                // 60×30 px at (210, 145)
 		s.Overlay.Bar(simthread.Bottom, 0, -16, 320, 32, 0.25, green, blue) // 120×12 px at (180, 302), 30 px filled
 		img, err := overlayFrame(r, frontCamera(), &seq, s, s, 1)
 		if err != nil {
