@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -236,41 +237,91 @@ type sweeper struct {
 	n     int
 	// all moves every thread, busy or not (tests).
 	all bool
-	// image, crt: the executable's and the C runtime's modules. Threads
-	// that start in them are the Go runtime's (cgo builds start theirs
-	// through the C runtime); a driver's worker threads start in the
-	// driver's DLL and keep their priority.
-	image, crt, ucrt windows.Handle
-	ready            bool
+	// goStarts are the start addresses of threads known to carry Go
+	// code: the Go runtime's own thread start routine (runtime's
+	// tstart_stdcall, or cgo's threadentry in a cgo build: both in the
+	// executable, started by CreateThread) and the process's entry, where
+	// the main thread starts. A thread that starts anywhere else is not
+	// the runtime's: a driver's workers start in its DLL, or in the C
+	// runtime's thread start (msvcrt, ucrtbase) when it is built against
+	// the shared CRT, and keep their priority. image is the executable's
+	// module, the rule where the start addresses could not be read.
+	goStarts [3]uintptr
+	nStarts  int
+	image    windows.Handle
+	ready    bool
 }
 
-func (s *sweeper) init() {
-	s.ready = true
-	windows.GetModuleHandleEx(windows.GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, nil, &s.image)
-	if p, err := windows.UTF16PtrFromString("msvcrt.dll"); err == nil {
-		windows.GetModuleHandleEx(windows.GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, p, &s.crt)
-	}
-	if p, err := windows.UTF16PtrFromString("ucrtbase.dll"); err == nil {
-		windows.GetModuleHandleEx(windows.GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, p, &s.ucrt)
-	}
-}
-
-// ours reports whether thread h was started by the Go runtime: its start
-// address lies in the executable or the C runtime. Unknown counts as
-// ours.
-func (s *sweeper) ours(h windows.Handle) bool {
+// startAddress reads the address thread h was created to run (0: unknown).
+func startAddress(h windows.Handle) uintptr {
 	var start uintptr
 	r, _, _ := syscall.SyscallN(procNtQueryInformationThread.Addr(), uintptr(h), threadQuerySetWin32StartAddress,
 		uintptr(unsafe.Pointer(&start)), unsafe.Sizeof(start), 0)
-	if r != 0 || start == 0 {
+	if r != 0 {
+		return 0
+	}
+	return start
+}
+
+// init learns the Go runtime's start addresses from threads that run Go
+// code: the calling thread and two goroutines locked to their threads
+// at once (at most one of the three is the main thread, so at least one
+// is a thread the runtime started).
+func (s *sweeper) init() {
+	s.ready = true
+	windows.GetModuleHandleEx(windows.GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, nil, &s.image)
+	s.learn(startAddress(windows.CurrentThread()))
+	starts := make(chan uintptr, 2)
+	release := make(chan struct{})
+	for range 2 {
+		go func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			starts <- startAddress(windows.CurrentThread())
+			<-release
+		}()
+	}
+	s.learn(<-starts)
+	s.learn(<-starts)
+	close(release)
+}
+
+func (s *sweeper) learn(start uintptr) {
+	if start == 0 {
+		return
+	}
+	for _, a := range s.goStarts[:s.nStarts] {
+		if a == start {
+			return
+		}
+	}
+	if s.nStarts < len(s.goStarts) {
+		s.goStarts[s.nStarts] = start
+		s.nStarts++
+	}
+}
+
+// ours reports whether thread h was started by the Go runtime: it starts
+// where the threads known to run Go code start. Unknown counts as ours.
+func (s *sweeper) ours(h windows.Handle) bool {
+	start := startAddress(h)
+	if start == 0 {
 		return true
+	}
+	if s.nStarts > 0 {
+		for _, a := range s.goStarts[:s.nStarts] {
+			if a == start {
+				return true
+			}
+		}
+		return false
 	}
 	var mod windows.Handle
 	if err := windows.GetModuleHandleEx(windows.GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS|windows.GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
 		*(**uint16)(unsafe.Pointer(&start)), &mod); err != nil {
 		return true
 	}
-	return mod == s.image || (mod != 0 && (mod == s.crt || mod == s.ucrt))
+	return mod == s.image
 }
 
 func ticks(f windows.Filetime) int64 { return int64(f.HighDateTime)<<32 | int64(f.LowDateTime) }

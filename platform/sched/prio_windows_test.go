@@ -141,6 +141,20 @@ func TestSweepSparesForeignAndCriticalThreads(t *testing.T) {
 		syscall.SyscallN(kernel32.NewProc("TerminateThread").Addr(), h, 0)
 		windows.CloseHandle(windows.Handle(h))
 	}()
+	// And one that the C runtime started (_beginthreadex), as the workers
+	// of a driver built against the shared CRT start: in msvcrt's (or
+	// ucrtbase's) thread start routine, where the sweep took every
+	// thread for the Go runtime's.
+	var crtTID uint32
+	crt := windows.NewLazySystemDLL("msvcrt.dll")
+	ch, _, err := syscall.SyscallN(crt.NewProc("_beginthreadex").Addr(), 0, 0, sleep.Addr(), uintptr(windows.INFINITE), 0, uintptr(unsafe.Pointer(&crtTID)))
+	if ch == 0 {
+		t.Fatalf("_beginthreadex: %v", err)
+	}
+	defer func() {
+		syscall.SyscallN(kernel32.NewProc("TerminateThread").Addr(), ch, 0)
+		windows.CloseHandle(windows.Handle(ch))
+	}()
 	critical := make(chan ThreadPriority)
 	release := make(chan struct{})
 	defer close(release)
@@ -166,7 +180,7 @@ func TestSweepSparesForeignAndCriticalThreads(t *testing.T) {
 		what string
 		tid  int
 		want int
-	}{{"foreign", int(tid), threadPriorityNormal}, {"critical", tp.TID, threadPriorityNormal}, {"plain", plainTID, threadPriorityLowest}} {
+	}{{"foreign", int(tid), threadPriorityNormal}, {"started by the C runtime", int(crtTID), threadPriorityNormal}, {"critical", tp.TID, threadPriorityNormal}, {"plain", plainTID, threadPriorityLowest}} {
 		if l := priorityOf(t, c.tid); l != c.want {
 			t.Errorf("%s thread %d at %s, want %s", c.what, c.tid, levelName(l), levelName(c.want))
 		}
