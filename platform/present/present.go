@@ -98,6 +98,7 @@ type Grid struct {
 	off, late        int                      // reports in a row early, late off the fitted line
 	first, recent    [phaseReports][2]float64 // reports (vblanks, ns since the fit's start): the fit's first, the latest
 	nfirst, nrecent  int
+	prior            float64 // a young fit's last period (ns; 0: none, or settled)
 }
 
 // vblank is one consistent reading of the grid.
@@ -199,9 +200,59 @@ func (g *Grid) Observe(at time.Duration, msc uint64) {
 		low := lowest(recent, slope)
 		icept = low[1] - slope*low[0]
 	}
+	// A young fit after a reset keeps the last period (prior): its slope
+	// from a few reports is far off whenever some of them are late (the
+	// late run that started the fit; a millisecond of scatter over one
+	// 144 Hz period is 15 %), and a pacer that follows it sleeps too long
+	// or runs ahead. The grid is then the last period through the lowest
+	// of the young reports. When the fit has fitSettle reports, those
+	// more than a quarter period above that line (late) are left out of
+	// it, and it settles once fitSettle remain. Only a young slope more
+	// than a third off the last period, from four reports or more, is a
+	// new rate (a mode switch), taken at once.
+	if g.prior > 0 {
+		if g.n >= 4 && math.Abs(slope-g.prior) > g.prior/3 {
+			g.prior = 0
+		} else {
+			low := math.Inf(1)
+			for _, p := range g.first[:g.nfirst] {
+				low = min(low, p[1]-g.prior*p[0])
+			}
+			if g.n >= fitSettle {
+				g.keepNear(low)
+			}
+			if g.n < fitSettle {
+				g.publish(g.at0+time.Duration(math.Round(low+g.prior*x)), msc, time.Duration(g.prior))
+				return
+			}
+			g.prior = 0
+			slope = (g.n*g.sxy - g.sx*g.sy) / (g.n*g.sxx - g.sx*g.sx)
+			icept = (g.sy - slope*g.sx) / g.n
+		}
+	}
 	// Before that, the least-squares line: its slope is too uncertain to
 	// carry the lowest of 64 reports forward.
 	g.publish(g.at0+time.Duration(math.Round(icept+slope*x)), msc, time.Duration(math.Round(slope)))
+}
+
+// keepNear refits a young fit on its reports at most a quarter of the
+// prior period above the line of that period through low (the lowest).
+func (g *Grid) keepNear(low float64) {
+	g.n, g.sx, g.sy, g.sxx, g.sxy = 0, 0, 0, 0, 0
+	kept := 0
+	for _, p := range g.first[:g.nfirst] {
+		if p[1]-g.prior*p[0]-low > g.prior/4 {
+			continue
+		}
+		g.first[kept], g.recent[kept] = p, p
+		kept++
+		g.n++
+		g.sx += p[0]
+		g.sy += p[1]
+		g.sxx += p[0] * p[0]
+		g.sxy += p[0] * p[1]
+	}
+	g.nfirst, g.nrecent = kept, kept
 }
 
 // lowest returns the point of pts that is the lowLeave+1-th lowest
@@ -247,6 +298,7 @@ func (g *Grid) reset(at time.Duration, msc uint64) {
 	g.started, g.at0, g.msc0, g.last, g.off, g.late = true, at, msc, msc, 0, 0
 	g.n, g.sx, g.sy, g.sxx, g.sxy = 1, 0, 0, 0, 0
 	g.first[0], g.recent[0], g.nfirst, g.nrecent = [2]float64{}, [2]float64{}, 1, 1
+	g.prior = float64(g.period.Load())
 	g.publish(at, msc, time.Duration(g.period.Load()))
 }
 

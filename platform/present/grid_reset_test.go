@@ -1,0 +1,45 @@
+package present_test
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/tickframe/tickframe/platform/present"
+)
+
+// TestGridKeepsItsPeriodAcrossAReset: a starved server's late reports
+// (40 in a row, 0.4 period late) start a new fit; its first reports
+// include the late one that ended the run, and its slope from two of
+// them was 40 % off, which a pacer following the grid then slept by.
+// The grid keeps the last period until the new fit has settled, and its
+// vblanks stay on the display's.
+func TestGridKeepsItsPeriodAcrossAReset(t *testing.T) {
+	const period = 6944 * time.Microsecond
+	for seed := range uint64(20) {
+		gridAcrossAReset(t, seed, period)
+	}
+}
+
+func gridAcrossAReset(t *testing.T, seed uint64, period time.Duration) {
+	var g present.Grid
+	rng := rand.New(rand.NewPCG(seed, 7))
+	at := func(msc uint64) time.Duration { return time.Second + time.Duration(msc)*period }
+	msc := uint64(1)
+	for ; msc < 1000; msc++ {
+		g.Observe(at(msc)+time.Duration(rng.Int64N(int64(500*time.Microsecond))), msc)
+	}
+	for end := msc + 40; msc < end; msc++ {
+		g.Observe(at(msc)+period*4/10, msc)
+	}
+	for end := msc + 200; msc < end; msc++ {
+		g.Observe(at(msc)+time.Duration(rng.Int64N(int64(500*time.Microsecond))), msc)
+		if d := g.Period() - period; d > period/100 || d < -period/100 {
+			t.Fatalf("seed %d: vblank %d after the late run: period %v, want %v within 1 %%", seed, msc, g.Period(), period)
+		}
+		v, m, _ := g.Next(at(msc) + period/2)
+		if v < at(m)-period/4 || v > at(m)+period/2 {
+			t.Fatalf("seed %d: vblank %d after the late run: next vblank %v (MSC %d), the display's is %v", seed, msc, v, m, at(m))
+		}
+	}
+}
