@@ -77,9 +77,14 @@ func FitChanges(changes []Change, maxGap time.Duration) Fit {
 	if len(at) < minFitArrivals {
 		return Fit{}
 	}
-	// A first period: the median time between changes. Most frames
-	// change the content once a vblank; replaced frames (two changes
-	// close together) and repeats (a gap of two periods) are the tails.
+	// A first period: the median time between changes (most frames
+	// change the content once a vblank; replaced frames, two changes
+	// close together, and repeats, a gap of two periods, are the tails),
+	// then the period within 15 % of it at which the arrivals' phases
+	// agree best (under load the arrivals wander and the median with
+	// them: 7.4 ms on a 6.94 ms grid was seen). A half or a double of the
+	// period lies outside that range, and the phases agree as well on a
+	// half: the range is what picks the one.
 	dts := make([]time.Duration, 0, len(at)-1)
 	for i := 1; i < len(at); i++ {
 		if d := at[i] - at[i-1]; d > 0 {
@@ -90,37 +95,19 @@ func FitChanges(changes []Change, maxGap time.Duration) Fit {
 		return Fit{}
 	}
 	slices.Sort(dts)
-	p := dts[len(dts)/2]
-	// Refine: number each arrival's cycle against the line fitted so far
-	// (a period off by a part in a thousand would otherwise misnumber
-	// them after a few hundred cycles), then fit the line to the arrivals
-	// within a quarter period of it; twice.
-	a := at[0]
-	for range 3 {
-		var n, sk, st, skk, skt float64
-		for _, t := range at {
-			k := math.Round(float64(t-a) / float64(p))
-			r := float64(t-a) - k*float64(p)
-			if math.Abs(r) > float64(p)/4 {
-				continue
-			}
-			n++
-			sk += k
-			st += float64(t - a)
-			skk += k * k
-			skt += k * float64(t-a)
-		}
-		den := n*skk - sk*sk
-		if n < minFitArrivals || den <= 0 {
+	head := at[:min(len(at), fitHead)]
+	p := coherentPeriod(head, dts[len(dts)/2])
+	// Refine: number each arrival's cycle on that period, then fit the
+	// line to the arrivals within a quarter period of it, over ever
+	// longer stretches of the run (each fit numbers the next stretch's
+	// cycles without slipping one), and once more over the whole.
+	a := at[0] + phaseOf(head, p)
+	for n := len(head); ; n = min(4*n, len(at)) {
+		a, p = lineFit(at[:n], a, p)
+		if n == len(at) {
+			a, p = lineFit(at, a, p)
 			break
 		}
-		slope := (n*skt - sk*st) / den
-		icpt := (st - slope*sk) / n
-		if slope <= 0 {
-			break
-		}
-		a += time.Duration(icpt)
-		p = time.Duration(slope)
 	}
 	f := Fit{Period: p, Arrivals: len(at)}
 	// The phase: the emptiest stretch of the cycle.
@@ -163,4 +150,85 @@ func FitChanges(changes []Change, maxGap time.Duration) Fit {
 	f.Phase = a + time.Duration(mid*float64(p))
 	f.Emptiest = float64(h[int(mid*bins)%bins]) / float64(len(at))
 	return f
+}
+
+// coherentPeriod is the period within 15 % of p0 at which the phases of
+// the times at agree best (the length of the mean of their unit phasors,
+// a periodogram): late and replaced frames spread their phases, the
+// frames on time pile theirs up, however many cycles the run spans.
+func coherentPeriod(at []time.Duration, p0 time.Duration) time.Duration {
+	span := float64(at[len(at)-1] - at[0])
+	// Steps small enough that the phase drifts a twentieth of a cycle
+	// over the run between two candidates.
+	step := float64(p0) * float64(p0) / (20 * max(span, float64(p0)))
+	best, bestC := p0, -1.0
+	try := func(p float64) {
+		if c := coherence(at, p); c > bestC {
+			best, bestC = time.Duration(p), c
+		}
+	}
+	for p := 0.85 * float64(p0); p <= 1.15*float64(p0); p += step {
+		try(p)
+	}
+	lo := float64(best) - step
+	for p := lo; p <= lo+2*step; p += step / 20 {
+		try(p)
+	}
+	return best
+}
+
+// coherence is the length of the mean of the unit phasors of the times
+// at on a cycle of period p: 1 when all share a phase, near 0 when they
+// spread over the cycle.
+func coherence(at []time.Duration, p float64) float64 {
+	var sx, sy float64
+	for _, t := range at {
+		th := 2 * math.Pi * math.Mod(float64(t-at[0]), p) / p
+		sx += math.Cos(th)
+		sy += math.Sin(th)
+	}
+	return math.Hypot(sx, sy) / float64(len(at))
+}
+
+// phaseOf is the time from at[0] to the mean phase of the times at on
+// a cycle of period p, within (-p/2, p/2].
+func phaseOf(at []time.Duration, p time.Duration) time.Duration {
+	var sx, sy float64
+	for _, t := range at {
+		th := 2 * math.Pi * float64((t-at[0])%p) / float64(p)
+		sx += math.Cos(th)
+		sy += math.Sin(th)
+	}
+	return time.Duration(math.Atan2(sy, sx) / (2 * math.Pi) * float64(p))
+}
+
+// fitHead is how many arrivals the periodogram looks at: 14 s at 144 Hz
+// (its cost grows with the square of the span: 0.2 s here).
+const fitHead = 2048
+
+// lineFit fits the line t = a + k·p to the times at within a quarter
+// period of the line given, numbering their cycles k on it.
+func lineFit(at []time.Duration, a, p time.Duration) (time.Duration, time.Duration) {
+	var n, sk, st, skk, skt float64
+	for _, t := range at {
+		k := math.Round(float64(t-a) / float64(p))
+		r := float64(t-a) - k*float64(p)
+		if math.Abs(r) > float64(p)/4 {
+			continue
+		}
+		n++
+		sk += k
+		st += float64(t - a)
+		skk += k * k
+		skt += k * float64(t-a)
+	}
+	den := n*skk - sk*sk
+	if n < minFitArrivals || den <= 0 {
+		return a, p
+	}
+	slope := (n*skt - sk*st) / den
+	if slope <= 0 {
+		return a, p
+	}
+	return a + time.Duration((st-slope*sk)/n), time.Duration(slope)
 }
