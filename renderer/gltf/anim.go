@@ -244,6 +244,7 @@ func (d *decoder) animation(i int, m *Model) (Animation, error) {
 	src := &d.doc.Animations[i]
 	a := Animation{Name: src.Name}
 	first := true
+	targets := map[[2]int]int{} // node and path: the channel animating it
 	for j := range src.Channels {
 		cp := fmt.Sprintf("%s.channels[%d]", ap, j)
 		ch := &src.Channels[j]
@@ -261,7 +262,7 @@ func (d *decoder) animation(i int, m *Model) (Animation, error) {
 		case "weights":
 			return a, d.refuse(cp+".target.path", "morph target weights are not supported")
 		default:
-			return a, d.errorf(cp+".target.path", "unknown path %q", ch.Target.Path)
+			return a, d.refuse(cp+".target.path", "path %q is not one glTF 2.0 lists", ch.Target.Path)
 		}
 		node := *ch.Target.Node
 		if node < 0 || node >= len(m.Nodes) {
@@ -283,11 +284,14 @@ func (d *decoder) animation(i int, m *Model) (Animation, error) {
 		case "CUBICSPLINE":
 			c.Interp = InterpCubicSpline
 		default:
-			return a, d.errorf(sp+".interpolation", "unknown interpolation %q", smp.Interpolation)
+			return a, d.refuse(sp+".interpolation", "interpolation %q is not one glTF 2.0 lists", smp.Interpolation)
 		}
 		var err error
 		if c.Times, err = d.floats(smp.Input, 1, sp+".input"); err != nil {
 			return a, err
+		}
+		if t := c.Times[0]; t < 0 {
+			return a, d.errorf(sp+".input", "keyframe time 0 is %g s: negative", t)
 		}
 		for k, t := range c.Times {
 			if k > 0 && !(t > c.Times[k-1]) {
@@ -309,6 +313,25 @@ func (d *decoder) animation(i int, m *Model) (Animation, error) {
 			return a, d.errorf(sp+".output", "%d values for %d keyframes of %s %s: want %d",
 				len(c.Values)/n, len(c.Times), c.Interp, path, want/n)
 		}
+		if path == Rotation {
+			// The keyframes' values (a cubic spline's tangents may be
+			// zero): unit quaternions, which a zero one cannot be made.
+			stride, off := 4, 0
+			if c.Interp == InterpCubicSpline {
+				stride, off = 12, 4
+			}
+			for k := range c.Times {
+				q := c.Values[k*stride+off : k*stride+off+4]
+				if q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0 {
+					return a, d.errorf(sp+".output", "keyframe %d is the zero quaternion, not a rotation", k)
+				}
+			}
+		}
+		target := [2]int{node, int(path)}
+		if k, ok := targets[target]; ok {
+			return a, d.errorf(cp+".target", "channel %d already animates node %d's %s", k, node, path)
+		}
+		targets[target] = j
 		if first || c.Times[0] < a.Start {
 			a.Start = c.Times[0]
 		}
@@ -379,3 +402,88 @@ func Decompose(m mgl32.Mat4) TRS {
 	}
 	return TRS{T: m.Col(3).Vec3(), R: q, S: s}
 }
+
+// checkReach refuses animation a (at JSON path ap) where it could move a
+// vertex of m more than maxCoord from the origin. The bound is
+// conservative (it is a bound of the sampled poses, not their maximum):
+// down the tree, a node's world scale is at most its parent's times its
+// own largest scale, and its world translation at most its parent's plus
+// its parent's scale times its own translation's length; reach is its
+// mesh's farthest vertex placed so. reach holds each mesh's farthest
+// vertex from its own origin.
+func (d *decoder) checkReach(m *Model, a *Animation, ap string, reach []float64) error {
+	n := len(m.Nodes)
+	tb, sb := make([]float64, n), make([]float64, n)
+	for i := range m.Nodes {
+		nd := &m.Nodes[i]
+		if nd.HasMatrix {
+			x := nd.Matrix
+			tb[i] = math.Sqrt(sq(x[12]) + sq(x[13]) + sq(x[14]))
+			// The Frobenius norm bounds the 3×3's largest stretch.
+			for _, v := range x.Mat3() {
+				sb[i] += sq(v)
+			}
+			sb[i] = math.Sqrt(sb[i])
+			continue
+		}
+		tb[i] = math.Sqrt(sq(nd.Rest.T[0]) + sq(nd.Rest.T[1]) + sq(nd.Rest.T[2]))
+		sb[i] = max(math.Abs(float64(nd.Rest.S[0])), math.Abs(float64(nd.Rest.S[1])), math.Abs(float64(nd.Rest.S[2])))
+	}
+	for i := range a.Channels {
+		c := &a.Channels[i]
+		switch c.Path {
+		case Translation:
+			tb[c.Node] = max(tb[c.Node], math.Sqrt(3)*c.reach(3))
+		case Scale:
+			sb[c.Node] = max(sb[c.Node], c.reach(3))
+		}
+	}
+	wt, ws := make([]float64, n), make([]float64, n)
+	for _, i := range m.order { // parents first
+		if p := m.Nodes[i].Parent; p >= 0 {
+			wt[i], ws[i] = wt[p]+ws[p]*tb[i], ws[p]*sb[i]
+		} else {
+			wt[i], ws[i] = tb[i], sb[i]
+		}
+	}
+	for k := range m.Meshes {
+		nd := m.Meshes[k].NodeIndex
+		if r := wt[nd] + ws[nd]*reach[k]; !(r <= maxCoord) {
+			return d.limit(ap, "can move node %d's vertices up to %g from the origin: more than %g", nd, r, maxCoord)
+		}
+	}
+	return nil
+}
+
+// reach bounds the largest absolute value any component of the channel's
+// n-component value takes between its keyframes: the largest value, and
+// for a cubic spline its tangents' largest overshoot (a Hermite basis
+// function for a tangent is at most 4/27 in magnitude, times the
+// interval).
+func (c *Channel) reach(n int) float64 {
+	var v, tan float64
+	stride := n
+	if c.Interp == InterpCubicSpline {
+		stride = 3 * n
+	}
+	for k := range c.Times {
+		key := c.Values[k*stride : (k+1)*stride]
+		for j, x := range key {
+			if c.Interp == InterpCubicSpline && (j < n || j >= 2*n) {
+				tan = max(tan, math.Abs(float64(x)))
+			} else {
+				v = max(v, math.Abs(float64(x)))
+			}
+		}
+	}
+	if c.Interp == InterpCubicSpline {
+		var td float64
+		for k := 1; k < len(c.Times); k++ {
+			td = max(td, float64(c.Times[k])-float64(c.Times[k-1]))
+		}
+		v += 2 * 4.0 / 27 * td * tan
+	}
+	return v
+}
+
+func sq(v float32) float64 { return float64(v) * float64(v) }

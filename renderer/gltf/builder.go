@@ -12,6 +12,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -111,10 +112,10 @@ func (b *Builder) AddMaterial(m Material) int {
 		case MetallicRoughnessSlot:
 			pm.MetallicRoughnessTexture = ref
 		case NormalSlot:
-			ref.Scale = &m.NormalScale
+			ref.Scale = floatJSON(m.NormalScale)
 			out.NormalTexture = ref
 		case OcclusionSlot:
-			ref.Strength = &m.OcclusionStrength
+			ref.Strength = floatJSON(m.OcclusionStrength)
 			out.OcclusionTexture = ref
 		case EmissiveSlot:
 			out.EmissiveTexture = ref
@@ -136,6 +137,11 @@ func (b *Builder) AddMaterial(m Material) int {
 	}
 	b.doc.Materials = append(b.doc.Materials, out)
 	return len(b.doc.Materials) - 1
+}
+
+// floatJSON returns v as a JSON number.
+func floatJSON(v float32) json.RawMessage {
+	return strconv.AppendFloat(nil, float64(v), 'g', -1, 32)
 }
 
 // textureRef writes a texture of img sampled as info says and returns a

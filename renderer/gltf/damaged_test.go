@@ -151,13 +151,6 @@ func TestDamaged(t *testing.T) {
 		{"index out of range", "meshes[0].primitives[0].indices", inJSON(func(doc map[string]any, bin []byte) {
 			bin[accessorOffset(doc, 3)+5] = 24
 		})},
-		{"indices not triangles", "meshes[0].primitives[0].indices", setJSON("accessors.3.count", 35)},
-		{"vertices not triangles", "meshes[0].primitives[0].attributes.POSITION", inJSON(func(doc map[string]any, _ []byte) {
-			set(doc, "meshes.0.primitives.0.indices", nil)
-			for _, a := range []string{"0", "1", "2"} {
-				set(doc, "accessors."+a+".count", 23)
-			}
-		})},
 		{"normal count", "meshes[0].primitives[0].attributes.NORMAL", setJSON("accessors.1.count", 23)},
 		{"UV count", "meshes[0].primitives[0].attributes.TEXCOORD_0", setJSON("accessors.2.count", 23)},
 		{"no POSITION", "meshes[0].primitives[0].attributes", setJSON("meshes.0.primitives.0.attributes.POSITION", nil)},
@@ -397,4 +390,42 @@ func TestLimits(t *testing.T) {
 		}
 		checkError(t, err, "big.glb", "nodes[")
 	})
+}
+
+// TestIncompleteTriangle: a primitive whose indices or (without indices)
+// vertices do not make whole triangles is drawn as OpenGL draws it, its
+// incomplete last triangle left out (the Khronos validator warns of it,
+// MESH_PRIMITIVE_INCOMPATIBLE_MODE, and calls the file valid).
+func TestIncompleteTriangle(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(doc map[string]any)
+		tris int
+	}{
+		{"indices", func(doc map[string]any) { set(doc, "accessors.3.count", 35) }, 11},
+		{"vertices", func(doc map[string]any) {
+			set(doc, "meshes.0.primitives.0.indices", nil)
+			for _, a := range []string{"0", "1", "2"} {
+				set(doc, "accessors."+a+".count", 23)
+			}
+		}, 7},
+		{"two vertices", func(doc map[string]any) {
+			set(doc, "meshes.0.primitives.0.indices", nil)
+			for _, a := range []string{"0", "1", "2"} {
+				set(doc, "accessors."+a+".count", 2)
+			}
+		}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			glb := editGLB(t, mustGLB(t, texturedBox()), func(doc map[string]any, bin []byte) []byte { tc.edit(doc); return bin })
+			m, err := gltf.Decode(glb, "model.glb", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkModel(t, m)
+			if got := len(m.Meshes[0].Indices) / 3; got != tc.tris || len(m.Meshes[0].Indices)%3 != 0 {
+				t.Fatalf("%d indices, want %d triangles", len(m.Meshes[0].Indices), tc.tris)
+			}
+		})
+	}
 }

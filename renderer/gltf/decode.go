@@ -8,11 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -45,32 +45,6 @@ const (
 	chunkBIN     = 0x004E4942 // "BIN\x00"
 )
 
-// Load reads the .glb or .gltf file at path and the buffer and image files
-// it refers to, which must lie in the same directory or below it.
-func Load(path string) (*Model, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, &Error{File: path, Err: err}
-	}
-	var root *os.Root
-	defer func() {
-		if root != nil {
-			root.Close()
-		}
-	}()
-	open := func(uri string) ([]byte, error) {
-		if root == nil {
-			r, err := os.OpenRoot(filepath.Dir(path))
-			if err != nil {
-				return nil, err
-			}
-			root = r
-		}
-		return root.ReadFile(uri)
-	}
-	return Decode(data, path, open)
-}
-
 // Decode decodes a .glb file (recognised by its magic number) or a .gltf
 // file held in data. The name is used in errors only. Decode calls open,
 // which may be nil, to read each buffer or image that the file refers to by
@@ -81,14 +55,20 @@ func Load(path string) (*Model, error) {
 // the subset (see the package comment) satisfy errors.Is(err,
 // errors.ErrUnsupported).
 func Decode(data []byte, name string, open func(uri string) ([]byte, error)) (*Model, error) {
-	d := &decoder{name: name, open: open}
+	d := &decoder{name: name}
+	if open != nil {
+		d.open = func(uri string, _ int, _ bool) ([]byte, error) { return open(uri) }
+	}
 	return d.decode(data)
 }
 
 // decoder holds the state of one Decode call.
 type decoder struct {
 	name string
-	open func(uri string) ([]byte, error)
+	// open reads the file a relative URI names (see Load): at most limit
+	// bytes of it when cut, else all of it, refusing with errTooLarge a
+	// file longer than limit.
+	open func(uri string, limit int, cut bool) ([]byte, error)
 	doc  document
 	bin  []byte // the GLB BIN chunk
 	glb  bool
@@ -104,6 +84,7 @@ type decoder struct {
 
 	// Decoded accessors, so that primitives sharing one share its slice.
 	vec3Cache  map[int][]mgl32.Vec3
+	nrmCache   map[int][]mgl32.Vec3 // normals, renormalized
 	vec2Cache  map[int][]mgl32.Vec2
 	vec4Cache  map[int][]mgl32.Vec4 // colours
 	tanCache   map[int][]mgl32.Vec4
@@ -121,6 +102,11 @@ func (d *decoder) refuse(path, format string, args ...any) error {
 	return &Error{File: d.name, Path: path, Err: unsupportedf(format, args...)}
 }
 
+// limit returns an *Error at the JSON path that matches ErrLimit.
+func (d *decoder) limit(path, format string, args ...any) error {
+	return &Error{File: d.name, Path: path, Err: overLimit(fmt.Sprintf(format, args...))}
+}
+
 func (d *decoder) decode(data []byte) (*Model, error) {
 	js := data
 	if len(data) >= 4 && binary.LittleEndian.Uint32(data) == glbMagic {
@@ -129,18 +115,34 @@ func (d *decoder) decode(data []byte) (*Model, error) {
 			return nil, err
 		}
 	}
+	// JSON text is UTF-8 (RFC 8259); encoding/json would quietly replace
+	// what is not.
+	if !utf8.Valid(js) {
+		off := 0
+		for r, size := utf8.DecodeRune(js); r != utf8.RuneError || size != 1; r, size = utf8.DecodeRune(js[off:]) {
+			off += size
+		}
+		return nil, d.errorf("", "bad JSON at byte %d: not UTF-8", off)
+	}
 	if err := json.Unmarshal(js, &d.doc); err != nil {
 		var syn *json.SyntaxError
 		var typ *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &syn):
 			return nil, d.errorf("", "bad JSON at byte %d: %v", syn.Offset, err)
-		case errors.As(err, &typ) && typ.Field != "":
-			return nil, d.errorf(typ.Field, "bad JSON value: %v", err)
+		case errors.As(err, &typ):
+			path := typeErrorPath(js)
+			if path == "" {
+				path = typ.Field
+			}
+			return nil, d.errorf(path, "bad JSON value: %s where %s belongs", typ.Value, typeWant(typ.Type))
 		}
 		return nil, d.errorf("", "bad JSON: %v", err)
 	}
 	if err := d.checkSupported(); err != nil {
+		return nil, err
+	}
+	if err := d.checkReferences(); err != nil {
 		return nil, err
 	}
 	doc := &d.doc
@@ -149,6 +151,7 @@ func (d *decoder) decode(data []byte) (*Model, error) {
 	d.imageDone = make([]bool, len(doc.Images))
 	d.meshes = make([][]prim, len(doc.Meshes))
 	d.vec3Cache = make(map[int][]mgl32.Vec3)
+	d.nrmCache = make(map[int][]mgl32.Vec3)
 	d.vec2Cache = make(map[int][]mgl32.Vec2)
 	d.vec4Cache = make(map[int][]mgl32.Vec4)
 	d.tanCache = make(map[int][]mgl32.Vec4)
@@ -169,9 +172,16 @@ func (d *decoder) decode(data []byte) (*Model, error) {
 	if err := d.scene(m); err != nil {
 		return nil, err
 	}
+	var reach []float64 // each mesh's farthest vertex from its origin
 	for i := range doc.Animations {
 		a, err := d.animation(i, m)
 		if err != nil {
+			return nil, err
+		}
+		if reach == nil {
+			reach = meshReach(m)
+		}
+		if err := d.checkReach(m, &a, fmt.Sprintf("animations[%d]", i), reach); err != nil {
 			return nil, err
 		}
 		m.Animations = append(m.Animations, a)
@@ -240,7 +250,7 @@ func (d *decoder) checkSupported() error {
 	}
 	for i, e := range doc.ExtensionsRequired {
 		if !supportedExtensions[e] {
-			return d.refuse(fmt.Sprintf("extensionsRequired[%d]", i), "required extension %s is not supported", e)
+			return d.refuse(fmt.Sprintf("extensionsRequired[%d]", i), "required extension %q is not supported", e)
 		}
 	}
 	if len(doc.Skins) > 0 {
@@ -287,7 +297,7 @@ func (d *decoder) buffer(i int, path string) ([]byte, error) {
 		data = d.bin
 	} else {
 		var err error
-		if data, err = d.readURI(b.URI, bp+".uri"); err != nil {
+		if data, err = d.readURI(b.URI, bp+".uri", b.ByteLength, true); err != nil {
 			return nil, err
 		}
 	}
@@ -300,11 +310,15 @@ func (d *decoder) buffer(i int, path string) ([]byte, error) {
 	return data, nil
 }
 
-// readURI returns the bytes a buffer or image URI refers to.
-func (d *decoder) readURI(uri, path string) ([]byte, error) {
-	if rest, ok := strings.CutPrefix(uri, "data:"); ok {
-		meta, payload, ok := strings.Cut(rest, ",")
-		if !ok || !strings.HasSuffix(meta, ";base64") {
+// readURI returns the bytes a buffer or image URI refers to: of a separate
+// file, at most limit bytes when cut, else all of it, refusing one longer
+// than limit.
+func (d *decoder) readURI(uri, path string, limit int, cut bool) ([]byte, error) {
+	// URI schemes are case-insensitive (RFC 3986), and so is the base64
+	// token of a data URI's media type.
+	if len(uri) >= 5 && strings.EqualFold(uri[:5], "data:") {
+		meta, payload, ok := strings.Cut(uri[5:], ",")
+		if !ok || len(meta) < 7 || !strings.EqualFold(meta[len(meta)-7:], ";base64") {
 			return nil, d.refuse(path, "data URI is not base64")
 		}
 		enc := base64.StdEncoding
@@ -327,9 +341,14 @@ func (d *decoder) readURI(uri, path string) ([]byte, error) {
 	if d.open == nil {
 		return nil, d.errorf(path, "URI %q refers to a separate file, and there is no way to open it", uri)
 	}
-	data, err := d.open(p)
-	if err != nil {
-		return nil, d.errorf(path, "%v", err)
+	data, err := d.open(p, limit, cut)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return nil, d.limit(path, "URI %q: the file is larger than %d bytes", uri, limit)
+	case err != nil:
+		return nil, d.errorf(path, "URI %q: %v", uri, pathCause(err))
+	case !cut && len(data) > limit:
+		return nil, d.limit(path, "URI %q: the file is larger than %d bytes", uri, limit)
 	}
 	return data, nil
 }
@@ -360,7 +379,7 @@ func (d *decoder) view(i int, path string) ([]byte, int, error) {
 func (d *decoder) charge(n int, path string) error {
 	d.read += n
 	if d.read > maxAliasing*d.loaded {
-		return d.errorf(path, "accessors and images read %d bytes from %d bytes of buffers: more than %d times over",
+		return d.limit(path, "accessors and images read %d bytes from %d bytes of buffers: more than %d times over",
 			d.read, d.loaded, maxAliasing)
 	}
 	return nil
@@ -392,10 +411,10 @@ func (d *decoder) accessor(i int, path string) (elements, error) {
 	}
 	csize, n := componentSize(a.ComponentType), componentCount(a.Type)
 	if csize == 0 {
-		return elements{}, d.errorf(ap+".componentType", "unknown component type %d", a.ComponentType)
+		return elements{}, d.refuse(ap+".componentType", "component type %d is not one glTF 2.0 lists", a.ComponentType)
 	}
 	if n == 0 {
-		return elements{}, d.errorf(ap+".type", "unknown type %q", a.Type)
+		return elements{}, d.refuse(ap+".type", "type %q is not one glTF 2.0 lists", a.Type)
 	}
 	if a.Count < 1 {
 		return elements{}, d.errorf(ap+".count", "count %d is not positive", a.Count)
@@ -455,7 +474,7 @@ func (d *decoder) imageData(i int, ip string) ([]byte, error) {
 	case im.URI != "" && im.BufferView != nil:
 		return nil, d.errorf(ip, "has both uri and bufferView")
 	case im.URI != "":
-		data, err := d.readURI(im.URI, ip+".uri")
+		data, err := d.readURI(im.URI, ip+".uri", maxImageFile, false)
 		if err != nil {
 			return nil, err
 		}
@@ -481,3 +500,17 @@ var (
 // writers get wrong.
 func isPNG(b []byte) bool  { return bytes.HasPrefix(b, pngMagic) }
 func isJPEG(b []byte) bool { return bytes.HasPrefix(b, jpegMagic) }
+
+// meshReach returns, per mesh of m, the distance of its farthest vertex
+// from its own origin.
+func meshReach(m *Model) []float64 {
+	out := make([]float64, len(m.Meshes))
+	for k := range m.Meshes {
+		var r float64
+		for _, p := range m.Meshes[k].Positions {
+			r = max(r, sq(p[0])+sq(p[1])+sq(p[2]))
+		}
+		out[k] = math.Sqrt(r)
+	}
+	return out
+}

@@ -233,7 +233,7 @@ func TestDamagedMaterials(t *testing.T) {
 		edit       func(doc map[string]any)
 		refused    bool
 	}{
-		{"alpha mode", "materials[0].alphaMode", func(d map[string]any) { set(d, "materials.0.alphaMode", "SOMETIMES") }, false},
+		{"alpha mode", "materials[0].alphaMode", func(d map[string]any) { set(d, "materials.0.alphaMode", "SOMETIMES") }, true}, // enums: the validator warns only
 		{"cutoff", "materials[0].alphaCutoff", func(d map[string]any) { set(d, "materials.0.alphaCutoff", -1) }, false},
 		{"emissive", "materials[0].emissiveFactor[1]", func(d map[string]any) { set(d, "materials.0.emissiveFactor", []any{0, 2, 0}) }, false},
 		{"emissive length", "materials[0].emissiveFactor", func(d map[string]any) { set(d, "materials.0.emissiveFactor", []any{0, 1}) }, false},
@@ -241,9 +241,9 @@ func TestDamagedMaterials(t *testing.T) {
 			set(d, "materials.0.extensions.KHR_materials_emissive_strength.emissiveStrength", -2)
 		}, false},
 		{"occlusion strength", "materials[0].occlusionTexture.strength", func(d map[string]any) { set(d, "materials.0.occlusionTexture.strength", 2) }, false},
-		{"mag filter", "samplers[0].magFilter", func(d map[string]any) { set(d, "samplers.0.magFilter", 9984) }, false},
-		{"min filter", "samplers[0].minFilter", func(d map[string]any) { set(d, "samplers.0.minFilter", 1) }, false},
-		{"wrap", "samplers[0].wrapT", func(d map[string]any) { set(d, "samplers.0.wrapT", 7) }, false},
+		{"mag filter", "samplers[0].magFilter", func(d map[string]any) { set(d, "samplers.0.magFilter", 9984) }, true},
+		{"min filter", "samplers[0].minFilter", func(d map[string]any) { set(d, "samplers.0.minFilter", 1) }, true},
+		{"wrap", "samplers[0].wrapT", func(d map[string]any) { set(d, "samplers.0.wrapT", 7) }, true},
 		{"sampler index", "textures[0].sampler", func(d map[string]any) { set(d, "textures.0.sampler", 9) }, false},
 		{"transform", "materials[0].normalTexture.extensions.KHR_texture_transform.scale", func(d map[string]any) {
 			set(d, "materials.0.normalTexture.extensions.KHR_texture_transform.scale", []any{1})

@@ -11,21 +11,24 @@ import (
 	"github.com/tickframe/tickframe/renderer/gltf"
 )
 
-// FuzzDecode checks that Decode never panics and that what it returns keeps
-// its promises, before and after Bake.
-func FuzzDecode(f *testing.F) {
-	f.Add(mustGLB(f, texturedBox()))
+// seedCorpus returns the fuzz targets' seeds: GLB and .gltf files (the
+// latter with their buffers embedded) that between them use every
+// container, vertex attribute, material feature, node transform and
+// interpolation Decode reads.
+func seedCorpus(f testing.TB) [][]byte {
+	var seeds [][]byte
+	seeds = append(seeds, mustGLB(f, texturedBox()))
 	inter := texturedBox()
 	inter.Interleave = true
 	flat := boxPrimitive(0)
 	flat.Normals, flat.IndexBytes = nil, 2
 	inter.AddChild(1, inter.AddNode(gltf.Node{Mesh: inter.AddMesh("flat", flat), Scale: mgl32.Vec3{-1, 1, 1}}))
-	f.Add(mustGLB(f, inter))
+	seeds = append(seeds, mustGLB(f, inter))
 	js, _, err := texturedBox().GLTF("")
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Add(js)
+	seeds = append(seeds, js)
 	var tri gltf.Builder
 	tri.AddNode(gltf.Node{Mesh: tri.AddMesh("tri", gltf.Primitive{
 		Positions: []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
@@ -35,9 +38,16 @@ func FuzzDecode(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Add(js)
-	f.Add(mustGLB(f, &tri))
-	// Every material feature, vertex attribute and interpolation.
+	seeds = append(seeds, js, mustGLB(f, &tri))
+	seeds = append(seeds, mustGLB(f, fullAnimated()))
+	return seeds
+}
+
+// fullAnimated returns a builder holding a box (node 0) with every
+// material feature and vertex attribute, and an animation whose channel
+// j, driving its translation, rotation and scale (LINEAR, STEP and
+// CUBICSPLINE), uses sampler j.
+func fullAnimated() *gltf.Builder {
 	var full gltf.Builder
 	p := boxPrimitive(full.AddMaterial(fullMaterial()))
 	p.UVs1 = p.UVs
@@ -52,7 +62,15 @@ func FuzzDecode(f *testing.F) {
 		{Node: box, Path: gltf.Scale, Interp: gltf.InterpCubicSpline, Times: []float32{0, 2},
 			Values: []float32{0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 2, 2, 0, 0, 0}},
 	}})
-	f.Add(mustGLB(f, &full))
+	return &full
+}
+
+// FuzzDecode checks that Decode never panics and that what it returns keeps
+// its promises, before and after Bake.
+func FuzzDecode(f *testing.F) {
+	for _, seed := range seedCorpus(f) {
+		f.Add(seed)
+	}
 
 	decode := func(t *testing.T, data []byte) {
 		m, err := gltf.Decode(data, "fuzz.glb", nil)

@@ -42,6 +42,7 @@ type node struct {
 	Children    []int     `json:"children,omitempty"`
 	Mesh        *int      `json:"mesh,omitempty"`
 	Skin        *int      `json:"skin,omitempty"`
+	Camera      *int      `json:"camera,omitempty"`
 	Matrix      []float32 `json:"matrix,omitempty"`
 	Translation []float32 `json:"translation,omitempty"`
 	Rotation    []float32 `json:"rotation,omitempty"`
@@ -124,10 +125,13 @@ type pbr struct {
 }
 
 type textureRef struct {
-	Index      int                        `json:"index"`
-	TexCoord   int                        `json:"texCoord,omitempty"`
-	Scale      *float32                   `json:"scale,omitempty"`    // normalTexture
-	Strength   *float32                   `json:"strength,omitempty"` // occlusionTexture
+	Index    int `json:"index"`
+	TexCoord int `json:"texCoord,omitempty"`
+	// Raw, read only where they belong (normalTexture's scale,
+	// occlusionTexture's strength): elsewhere a file may hold anything
+	// under these names.
+	Scale      json.RawMessage            `json:"scale,omitempty"`
+	Strength   json.RawMessage            `json:"strength,omitempty"`
 	Extensions map[string]json.RawMessage `json:"extensions,omitempty"`
 }
 

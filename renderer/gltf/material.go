@@ -72,22 +72,27 @@ func (d *decoder) material(i int) (Material, error) {
 		if err := d.textureRef(&m, NormalSlot, t, mp+".normalTexture"); err != nil {
 			return m, err
 		}
-		if t.Scale != nil {
-			if !isFinite(*t.Scale) {
-				return m, d.errorf(mp+".normalTexture.scale", "is not finite")
+		if present(t.Scale) {
+			v, err := d.number(t.Scale, mp+".normalTexture.scale")
+			if err != nil {
+				return m, err
 			}
-			m.NormalScale = *t.Scale
+			m.NormalScale = v
 		}
 	}
 	if t := src.OcclusionTexture; t != nil {
 		if err := d.textureRef(&m, OcclusionSlot, t, mp+".occlusionTexture"); err != nil {
 			return m, err
 		}
-		if t.Strength != nil {
-			if err := d.unitRange(*t.Strength, mp+".occlusionTexture.strength"); err != nil {
+		if present(t.Strength) {
+			v, err := d.number(t.Strength, mp+".occlusionTexture.strength")
+			if err != nil {
 				return m, err
 			}
-			m.OcclusionStrength = *t.Strength
+			if err := d.unitRange(v, mp+".occlusionTexture.strength"); err != nil {
+				return m, err
+			}
+			m.OcclusionStrength = v
 		}
 	}
 	if err := d.textureRef(&m, EmissiveSlot, src.EmissiveTexture, mp+".emissiveTexture"); err != nil {
@@ -124,7 +129,7 @@ func (d *decoder) material(i int) (Material, error) {
 	case "BLEND":
 		m.AlphaMode = Blend
 	default:
-		return m, d.errorf(mp+".alphaMode", "unknown alpha mode %q (want OPAQUE, MASK or BLEND)", src.AlphaMode)
+		return m, d.refuse(mp+".alphaMode", "alpha mode %q is not one glTF 2.0 lists (OPAQUE, MASK, BLEND)", src.AlphaMode)
 	}
 	if c := src.AlphaCutoff; c != nil {
 		if !(*c >= 0) || !isFinite(*c) {
@@ -184,6 +189,21 @@ func (d *decoder) textureRef(m *Material, s Slot, t *textureRef, tp string) erro
 	return nil
 }
 
+// present reports whether a raw JSON value is there and not null.
+func present(raw json.RawMessage) bool { return raw != nil && string(raw) != "null" }
+
+// number reads a raw JSON number as a finite float32.
+func (d *decoder) number(raw json.RawMessage, path string) (float32, error) {
+	var v float32
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return 0, d.errorf(path, "bad JSON value: want a number")
+	}
+	if !isFinite(v) {
+		return 0, d.errorf(path, "is not finite")
+	}
+	return v, nil
+}
+
 // unitRange checks that a material factor lies in [0, 1].
 func (d *decoder) unitRange(v float32, path string) error {
 	if !(v >= 0 && v <= 1) {
@@ -216,12 +236,12 @@ func (d *decoder) texture(i int, path string) (image.Image, Sampler, error) {
 		switch smp.MagFilter {
 		case 0, Nearest, Linear:
 		default:
-			return nil, smp, d.errorf(sp+".magFilter", "unknown filter %d", smp.MagFilter)
+			return nil, smp, d.refuse(sp+".magFilter", "filter %d is not one glTF 2.0 lists", smp.MagFilter)
 		}
 		switch smp.MinFilter {
 		case 0, Nearest, Linear, NearestMipmapNearest, LinearMipmapNearest, NearestMipmapLinear, LinearMipmapLinear:
 		default:
-			return nil, smp, d.errorf(sp+".minFilter", "unknown filter %d", smp.MinFilter)
+			return nil, smp, d.refuse(sp+".minFilter", "filter %d is not one glTF 2.0 lists", smp.MinFilter)
 		}
 		for _, w := range []struct {
 			name string
@@ -230,7 +250,7 @@ func (d *decoder) texture(i int, path string) (image.Image, Sampler, error) {
 			switch w.v {
 			case 0, Repeat, ClampToEdge, MirroredRepeat:
 			default:
-				return nil, smp, d.errorf(sp+"."+w.name, "unknown wrap mode %d", w.v)
+				return nil, smp, d.refuse(sp+"."+w.name, "wrap mode %d is not one glTF 2.0 lists", w.v)
 			}
 		}
 	}
@@ -266,21 +286,21 @@ func (d *decoder) image(i int, path string) (image.Image, error) {
 		return nil, d.refuse(ip, "image format is not supported (want PNG or JPEG; mimeType %q)", d.doc.Images[i].MimeType)
 	}
 	if err != nil {
-		return nil, d.errorf(ip, "%v", err)
+		return nil, d.errorf(ip, "%w: %v", ErrImageData, err)
 	}
 	w, h := cfg.Width, cfg.Height
 	if w < 1 || h < 1 || w > maxImageSide || h > maxImageSide {
-		return nil, d.errorf(ip, "image is %d×%d pixels: want 1 to %d on each side", w, h, maxImageSide)
+		return nil, d.limit(ip, "image is %d×%d pixels: want 1 to %d on each side", w, h, maxImageSide)
 	}
 	if w*h > maxPixelsPerByte*len(data) {
-		return nil, d.errorf(ip, "image claims %d×%d pixels, more than %d bytes can hold", w, h, len(data))
+		return nil, d.limit(ip, "image claims %d×%d pixels, more than %d bytes can hold", w, h, len(data))
 	}
 	if d.pixels += w * h; d.pixels > maxPixels {
-		return nil, d.errorf(ip, "images have more than %d pixels in all", maxPixels)
+		return nil, d.limit(ip, "images have more than %d pixels in all", maxPixels)
 	}
 	img, err := decode(data)
 	if err != nil {
-		return nil, d.errorf(ip, "%v", err)
+		return nil, d.errorf(ip, "%w: %v", ErrImageData, err)
 	}
 	d.images[i], d.imageDone[i] = img, true
 	return img, nil

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -68,7 +69,7 @@ func (d *decoder) primitive(src *primitive, pp string) (prim, error) {
 	}
 	n := len(p.pos)
 	if acc, ok := src.Attributes["NORMAL"]; ok {
-		if p.nrm, err = d.vec3s(acc, ap+"NORMAL"); err != nil {
+		if p.nrm, err = d.normals(acc, ap+"NORMAL"); err != nil {
 			return p, err
 		}
 		if len(p.nrm) != n {
@@ -114,15 +115,17 @@ func (d *decoder) primitive(src *primitive, pp string) (prim, error) {
 		}
 		p.idx = ix.idx
 	} else {
-		if n%3 != 0 {
-			return p, d.errorf(ap+"POSITION", "%d vertices without indices do not make whole triangles", n)
-		}
-		p.idx = make([]uint32, n)
+		// An incomplete last triangle is left out, as OpenGL leaves it.
+		p.idx = make([]uint32, n-n%3)
 		for k := range p.idx {
 			p.idx[k] = uint32(k)
 		}
 	}
-	if p.nrm == nil {
+	switch {
+	case p.nrm == nil && len(p.idx) == 0:
+		// No whole triangle: nothing is drawn, and nothing to flatten.
+		p.nrm = make([]mgl32.Vec3, n)
+	case p.nrm == nil:
 		p.flatten()
 	}
 	p.min, p.max = bounds(p.pos)
@@ -151,6 +154,32 @@ func (d *decoder) vec3s(acc int, path string) ([]mgl32.Vec3, error) {
 		out[k] = mgl32.Vec3{math.Float32frombits(x), math.Float32frombits(y), math.Float32frombits(z)}
 	}
 	d.vec3Cache[acc] = out
+	return out, nil
+}
+
+// normals reads a NORMAL accessor (float VEC3), renormalized where a
+// normal's length is off 1 (the specification asks for unit normals; a
+// writer rounds, a damaged file can hold anything): the direction is what
+// the file means. A zero normal stays zero, as a flat normal of a
+// triangle without area is.
+func (d *decoder) normals(acc int, path string) ([]mgl32.Vec3, error) {
+	if v, ok := d.nrmCache[acc]; ok {
+		return v, nil
+	}
+	vs, err := d.vec3s(acc, path)
+	if err != nil {
+		return nil, err
+	}
+	out := vs
+	for k, v := range vs {
+		if l2 := sq(v[0]) + sq(v[1]) + sq(v[2]); math.Abs(l2-1) > 1e-3 {
+			if &out[0] == &vs[0] {
+				out = slices.Clone(vs) // the accessor's values may be positions too
+			}
+			out[k] = unit(v)
+		}
+	}
+	d.nrmCache[acc] = out
 	return out, nil
 }
 
@@ -253,6 +282,12 @@ func (d *decoder) tangents(acc int, path string) ([]mgl32.Vec4, error) {
 			}
 			t[j] = math.Float32frombits(bits)
 		}
+		// The specification asks for a unit XYZ; its direction is
+		// what the file means (a zero one stays zero).
+		if l2 := sq(t[0]) + sq(t[1]) + sq(t[2]); math.Abs(l2-1) > 1e-3 {
+			xyz := unit(t.Vec3())
+			t[0], t[1], t[2] = xyz[0], xyz[1], xyz[2]
+		}
 		// Writers round W; only its sign is meaningful.
 		if t[3] < 0 {
 			t[3] = -1
@@ -284,9 +319,6 @@ func (d *decoder) indices(acc int, path string) (indexData, error) {
 	if e.n != 1 || e.comp != typeUnsignedByte && e.comp != typeUnsignedShort && e.comp != typeUnsignedInt {
 		return indexData{}, d.errorf(path, "accessor %d is %s, want unsigned byte, short or int SCALAR", acc, typeName(e))
 	}
-	if e.count%3 != 0 {
-		return indexData{}, d.errorf(path, "%d indices do not make whole triangles", e.count)
-	}
 	out := indexData{idx: make([]uint32, e.count)}
 	var hi uint32
 	switch e.comp {
@@ -307,6 +339,9 @@ func (d *decoder) indices(acc int, path string) (indexData, error) {
 		}
 	}
 	out.max = hi
+	// An incomplete last triangle is left out, as OpenGL leaves it (the
+	// validator only warns of it).
+	out.idx = out.idx[:len(out.idx)-len(out.idx)%3]
 	d.indexCache[acc] = out
 	return out, nil
 }

@@ -411,6 +411,22 @@ func (e *Error) Error() string {
 // Unwrap returns e.Err.
 func (e *Error) Unwrap() error { return e.Err }
 
+// ErrLimit is matched (errors.Is) by the errors for files that break one
+// of the limits the package comment lists (sizes, counts, aliasing,
+// coordinates), which a file can do while the specification allows it.
+var ErrLimit = errors.New("over a limit")
+
+// ErrImageData is matched (errors.Is) by the errors for an image whose
+// bytes the PNG or JPEG decoder rejects. The Khronos validator reads only
+// an image's header, so a file it calls valid can hold one.
+var ErrImageData = errors.New("image data does not decode")
+
+// overLimit is the message of a limit's refusal; it matches ErrLimit.
+type overLimit string
+
+func (o overLimit) Error() string        { return string(o) }
+func (o overLimit) Is(target error) bool { return target == ErrLimit }
+
 // unsupported is the message of a refusal; it matches errors.ErrUnsupported.
 type unsupported string
 

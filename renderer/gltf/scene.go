@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // scene flattens the scene's node tree into m.Meshes and sets m.Bounds.
@@ -42,16 +43,15 @@ func (d *decoder) scene(m *Model) error {
 	}
 
 	var roots []int
-	sp := ""
 	switch {
 	case d.doc.Scene != nil:
 		s := *d.doc.Scene
 		if s < 0 || s >= len(d.doc.Scenes) {
 			return d.errorf("scene", "scene %d does not exist (%d scenes)", s, len(d.doc.Scenes))
 		}
-		roots, sp = d.doc.Scenes[s].Nodes, fmt.Sprintf("scenes[%d]", s)
+		roots = d.doc.Scenes[s].Nodes
 	case len(d.doc.Scenes) > 0:
-		roots, sp = d.doc.Scenes[0].Nodes, "scenes[0]"
+		roots = d.doc.Scenes[0].Nodes
 	default:
 		for i, p := range parent {
 			if p == -1 {
@@ -59,10 +59,13 @@ func (d *decoder) scene(m *Model) error {
 			}
 		}
 	}
-	if sp != "" {
-		seen := make(map[int]bool, len(roots))
-		for k, r := range roots {
-			rp := fmt.Sprintf("%s.nodes[%d]", sp, k)
+	// Every scene's nodes, not only the scene drawn: a damaged file is
+	// refused whichever scene it damages.
+	for i := range d.doc.Scenes {
+		sroots := d.doc.Scenes[i].Nodes
+		seen := make(map[int]bool, len(sroots))
+		for k, r := range sroots {
+			rp := fmt.Sprintf("scenes[%d].nodes[%d]", i, k)
 			switch {
 			case r < 0 || r >= len(nodes):
 				return d.errorf(rp, "node %d does not exist (%d nodes)", r, len(nodes))
@@ -109,10 +112,10 @@ func (d *decoder) scene(m *Model) error {
 			}
 			for _, p := range prims {
 				if d.vertices += len(p.pos); d.vertices > maxVertices {
-					return d.errorf(np, "the scene places more than %d vertices", maxVertices)
+					return d.limit(np, "the scene places more than %d vertices", maxVertices)
 				}
 				if len(m.Meshes) == maxMeshes {
-					return d.errorf(np, "the scene places more than %d meshes", maxMeshes)
+					return d.limit(np, "the scene places more than %d meshes", maxMeshes)
 				}
 				lo, hi := p.min, p.max
 				if world != mgl32.Ident4() {
@@ -127,6 +130,9 @@ func (d *decoder) scene(m *Model) error {
 					if !finite3(lo) || !finite3(hi) {
 						return d.errorf(np, "transformed positions are not finite")
 					}
+				}
+				if !withinReach(lo) || !withinReach(hi) {
+					return d.limit(np, "the scene places vertices more than %g from the origin", maxCoord)
 				}
 				if first {
 					m.Bounds, first = Box{lo, hi}, false
@@ -225,6 +231,9 @@ func (d *decoder) local(i int) (mgl32.Mat4, error) {
 		if m[3] != 0 || m[7] != 0 || m[11] != 0 || m[15] != 1 {
 			return mgl32.Mat4{}, d.errorf(np+".matrix", "bottom row is (%g, %g, %g, %g), not (0, 0, 0, 1)", m[3], m[7], m[11], m[15])
 		}
+		if err := d.checkMatrix(m, np+".matrix"); err != nil {
+			return mgl32.Mat4{}, err
+		}
 		return m, nil
 	}
 	t, s := mgl32.Vec3{}, mgl32.Vec3{1, 1, 1}
@@ -254,4 +263,44 @@ func (d *decoder) local(i int) (mgl32.Mat4, error) {
 		copy(s[:], nd.Scale)
 	}
 	return mgl32.Translate3D(t[0], t[1], t[2]).Mul4(r.Mat4()).Mul4(mgl32.Scale3D(s[0], s[1], s[2])), nil
+}
+
+// checkMatrix checks that a node's matrix is finite and not singular
+// (the specification asks for a translation, rotation and scale, which a
+// zero scale is not; its normals would have no direction): the volume its
+// upper 3×3's columns span is more than 1e-6 of the product of their
+// lengths (1 for a rotation and scale), a margin far above a writer's
+// rounding. A shear is drawn as it is (the validator lets small ones
+// through).
+func (d *decoder) checkMatrix(m mgl32.Mat4, path string) error {
+	for _, v := range m {
+		if !isFinite(v) {
+			return d.errorf(path, "is not finite")
+		}
+	}
+	var c [3]mgl64.Vec3
+	for j := range 3 {
+		c[j] = mgl64.Vec3{float64(m[4*j]), float64(m[4*j+1]), float64(m[4*j+2])}
+	}
+	vol := math.Abs(c[0].Cross(c[1]).Dot(c[2]))
+	if !(vol > 1e-6*c[0].Len()*c[1].Len()*c[2].Len()) {
+		return d.errorf(path, "is singular: it is no translation, rotation and scale")
+	}
+	return nil
+}
+
+// maxCoord bounds the coordinates of every vertex a model places, at rest
+// and animated: 1e18, so that the squares of a box's size and the sums of
+// its corners, which a renderer fitting the model computes in float32,
+// stay finite (float32 ends at 3.4e38).
+const maxCoord = 1e18
+
+// withinReach reports whether every coordinate of v is within maxCoord.
+func withinReach(v mgl32.Vec3) bool {
+	for _, c := range v {
+		if !(math.Abs(float64(c)) <= maxCoord) {
+			return false
+		}
+	}
+	return true
 }
