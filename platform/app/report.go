@@ -315,6 +315,8 @@ func (a *App) reportPresent(r *Report) {
 	if src := a.present.src; src != nil {
 		if !src.Measured() {
 			r.PresentModelWhy = a.present.err
+		} else if src.Model() {
+			r.PresentModelWhy = src.ModelWhy()
 		}
 		r.PresentVblankHz = src.Grid().Hz()
 		if st := src.Stats(); st.RoundTrips > 0 {

@@ -18,8 +18,12 @@
 //     has processed every request before it, the image included: the
 //     frame is in the server's framebuffer by then, and shown at the next
 //     vblank after.
-//   - SourceDWM (Windows): DwmGetCompositionTimingInfo's vblank and
-//     refresh period, for a composed desktop.
+//   - SourceDWM (Windows, a composed desktop), a model and named so
+//     ("model: dwm vblank after swap"): DwmGetCompositionTimingInfo's
+//     last vblank and refresh period, read after each swap; the frame is
+//     taken as shown at the first vblank after the swap returned. Nothing
+//     per present is read, so a queued frame shown a vblank or two later
+//     is reported early, and Tracker.WaitReported never waits.
 //   - SourceModel, only where none of these exists: the caller's own
 //     estimate, which it must label as a model.
 //

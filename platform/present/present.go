@@ -13,12 +13,22 @@ const (
 	// SourceRoundTrip is an X round trip after each swap on the app's
 	// connection (the software path), shown at the next measured vblank.
 	SourceRoundTrip = "x11-roundtrip"
-	// SourceDWM is the Windows compositor's timing.
-	SourceDWM = "dwm"
+	// SourceDWM is the Windows compositor's timing applied by a model:
+	// after each swap DwmGetCompositionTimingInfo's last vblank and
+	// period are read, and the frame is taken as shown at the first
+	// vblank after the swap returned. Nothing of the present itself is
+	// read (DWM_TIMING_INFO's per-present counts belong to
+	// DwmSetPresentParameters, gone since Windows 8), so a queued swap
+	// shown one or two vblanks later is reported at the first: the name
+	// says it is a model (DWMModelWhy says why).
+	SourceDWM = "model: dwm vblank after swap"
 	// SourceModel means the display system tells nothing: the caller's
 	// estimate, labelled as a model.
 	SourceModel = "model"
 )
+
+// DWMModelWhy is why SourceDWM is a model.
+const DWMModelWhy = "DWM gives its vblanks, not when this window's presents reached one: each frame is put at the first vblank after its swap returned"
 
 // The sources of the vblank grid (Grid.Source).
 const (

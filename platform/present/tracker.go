@@ -2,6 +2,7 @@ package present
 
 import (
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -53,6 +54,7 @@ type Tracker struct {
 	rtPend  int
 
 	stats Stats
+	wl    *wlMatcher // the compositor's feedback (Wayland); nil elsewhere
 }
 
 // Stats are the tracker's own counts.
@@ -133,9 +135,24 @@ func Open(o Options) (*Tracker, error) {
 // Source names where the frames' display times come from.
 func (t *Tracker) Source() string { return t.source }
 
-// Measured reports whether the display system reports the frames (any
-// source but the model).
+// Measured reports whether the tracker reports the frames from the
+// display system's feedback (any source but SourceModel). SourceDWM is
+// such feedback applied by a model: see Model.
 func (t *Tracker) Measured() bool { return t.source != SourceModel }
+
+// Model reports whether the frames' display times are a model: the
+// caller's own (SourceModel) or the display system's timing applied by
+// one (SourceDWM). Such a source's name starts with "model".
+func (t *Tracker) Model() bool { return strings.HasPrefix(t.source, SourceModel) }
+
+// ModelWhy says why a source that reports the frames is a model ("" for
+// a measured one).
+func (t *Tracker) ModelWhy() string {
+	if t.source == SourceDWM {
+		return DWMModelWhy
+	}
+	return ""
+}
 
 // Grid returns the measured vblank timeline.
 func (t *Tracker) Grid() *Grid { return &t.grid }
@@ -252,12 +269,14 @@ func (t *Tracker) Flush(timeout time.Duration) {
 		}
 	}
 	t.drainStamps(true)
+	t.plat.flush(t, timeout)
 }
 
 // Collect returns the next frame whose display the display system has
 // reported, in swap order, and false when none is waiting. It does not
 // allocate.
 func (t *Tracker) Collect() (Frame, bool) {
+	t.plat.pump(t)
 	if t.rtPend > 0 {
 		t.drainStamps(false)
 	}
@@ -309,6 +328,7 @@ func (t *Tracker) emit(f Frame) {
 // reported yet: frames in flight, not yet on the screen. It does not
 // allocate.
 func (t *Tracker) Unreported() int {
+	t.plat.pump(t)
 	for {
 		c, ok := t.ring.pop()
 		if !ok {
