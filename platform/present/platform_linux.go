@@ -48,6 +48,12 @@ func (p *platform) roundTrip() {
 
 func (p *platform) swapped(*Tracker, uint64, time.Duration) {}
 
+// pump and flush read asynchronous feedback where it is the platform's
+// to read (Wayland's); here there is none.
+func (p *platform) pump(*Tracker) {}
+
+func (p *platform) flush(*Tracker, time.Duration) {}
+
 func (p *platform) close() error {
 	if p.x == nil {
 		return nil

@@ -1,4 +1,4 @@
-//go:build !windows && (!linux || wayland)
+//go:build !windows && !linux
 
 package present
 
@@ -22,6 +22,12 @@ func (p *platform) roundTrip() {}
 func (p *platform) stamp(uint32) {}
 
 func (p *platform) swapped(*Tracker, uint64, time.Duration) {}
+
+// pump and flush read asynchronous feedback where it is the platform's
+// to read (Wayland's); here there is none.
+func (p *platform) pump(*Tracker) {}
+
+func (p *platform) flush(*Tracker, time.Duration) {}
 
 func (p *platform) close() error { return nil }
 

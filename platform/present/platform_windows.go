@@ -112,6 +112,12 @@ func (p *platform) swapped(t *Tracker, id uint64, swapAt time.Duration) {
 
 func (p *platform) close() error { return nil }
 
+// pump and flush read asynchronous feedback where it is the platform's
+// to read (Wayland's); here there is none.
+func (p *platform) pump(*Tracker) {}
+
+func (p *platform) flush(*Tracker, time.Duration) {}
+
 // Monotonic reads the performance counter (the clock of DWM's times).
 func Monotonic() time.Duration {
 	var f int64
