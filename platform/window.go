@@ -45,6 +45,7 @@ type Window struct {
 	fbW, fbH   int  // framebuffer size, kept by the resize callback
 	version    string
 	renderer   string
+	selfPaced  bool // the swap does not wait for the display (SelfPaced)
 }
 
 // maxEvents bounds the events kept between two Polls; more are dropped
@@ -123,6 +124,7 @@ func Open(cfg Config) (w *Window, err error) {
 	}
 	w.fullscreen = cfg.Fullscreen
 	w.winW, w.winH = cfg.Width, cfg.Height
+	w.selfPaced = waylandBuild || onXWayland()
 	w.SetVSync(w.vsync)
 	w.fbW, w.fbH = win.GetFramebufferSize()
 	w.install()
@@ -263,14 +265,33 @@ func (w *Window) ContentScale() float32 {
 // VSync reports whether the swap interval is 1.
 func (w *Window) VSync() bool { return w.vsync }
 
-// SetVSync sets the swap interval to 1 (on) or 0 (off).
+// SetVSync sets the swap interval to 1 (on) or 0 (off). On Wayland it is
+// always 0 (see SelfPaced): on means the app paces itself to the display.
 func (w *Window) SetVSync(on bool) {
 	w.vsync = on
-	if on {
+	if on && !waylandBuild {
 		glfw.SwapInterval(1)
 	} else {
 		glfw.SwapInterval(0)
 	}
+}
+
+// SelfPaced reports whether the swap returns without waiting for the
+// display, whatever VSync says, so that the app must pace its frames
+// itself to show no more than the display does: on Wayland (the swap
+// interval is 0: an interval of 1 blocks for as long as the window is
+// hidden), and under XWayland, whose swap returns at once. It is
+// decided at Open.
+func (w *Window) SelfPaced() bool { return w.selfPaced }
+
+// onXWayland reports whether the X server is XWayland (a Wayland
+// compositor's X server), which names its outputs XWAYLANDn.
+func onXWayland() bool {
+	if waylandBuild {
+		return false
+	}
+	m := glfw.GetPrimaryMonitor()
+	return m != nil && strings.HasPrefix(m.GetName(), "XWAYLAND")
 }
 
 // Samples reports the MSAA sample count the window got.

@@ -41,6 +41,21 @@ func (p *pacing) choose(win *platform.Window, clock simthread.Clock, refresh flo
 	case refresh > 0:
 		p.hz, p.source = refresh, "emulated"
 		p.pacer, err = platform.NewPacer(clock, refresh, true)
+	case win.VSync() && win.SelfPaced():
+		// The swap does not wait (Wayland, XWayland): paced in software
+		// on the display system's vblanks, from the first it reports
+		// (on Wayland they come with the frames), at the monitor's rate
+		// until then.
+		p.hz, p.source, p.onGrid = 60, "monitor, until measured", true
+		switch {
+		case measured && p.grid.Hz() >= 1 && p.grid.Hz() <= platform.MaxRefresh:
+			p.hz, p.source = p.grid.Hz(), p.grid.Source()
+		case hz > 0:
+			p.hz = float64(hz)
+		default:
+			p.source = "60 Hz, until measured"
+		}
+		p.pacer, err = platform.NewPacer(clock, p.hz, true)
 	case win.VSync() && hz > 0:
 		p.hz, p.source = float64(hz), "monitor"
 		p.pacer, err = platform.NewPacer(clock, float64(hz), false)
@@ -93,6 +108,9 @@ func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, fault *faul
 				// Paced at the display's own rate: its latest measure.
 				p.pacer.Follow(v, period)
 				p.hz = p.pacer.Hz()
+				if src := p.grid.Source(); p.source != src {
+					p.source = src
+				}
 			case ratesAgree(period, p.pacer.Period()):
 				p.pacer.Follow(v, period)
 				if !p.following {
