@@ -14,7 +14,10 @@ import (
 // and renames it to path, replacing any file there, then syncs the directory
 // where the system allows it. The file gets mode 0644. On any failure it
 // removes the temporary file, and path keeps what it held before (nothing,
-// if there was no file). Errors name path.
+// if there was no file). An existing file that is not a regular file (a
+// device such as /dev/null, a FIFO) is never replaced: the recording is
+// written into it directly, and a FIFO with no reader is refused at once.
+// Errors name path.
 func WriteFile(path string, l *Log) error {
 	if err := writeFile(path, l); err != nil {
 		return fmt.Errorf("record: write %s: %w", path, err)
@@ -26,11 +29,16 @@ func writeFile(path string, l *Log) (err error) {
 	if p := l.validate(); p != nil {
 		return errors.New(p.msg)
 	}
-	dir, base := filepath.Split(path)
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return writeSpecial(path, fi, l)
+	}
+	dir, _ := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	// Short and fixed, so that any name the directory takes can be
+	// written through it.
+	f, err := os.CreateTemp(dir, ".tickframe-*.tmp")
 	if err != nil {
 		return fmt.Errorf("create temporary file: %w", bare(err))
 	}
@@ -64,6 +72,23 @@ func writeFile(path string, l *Log) (err error) {
 		d.Close()
 	}
 	return nil
+}
+
+// writeSpecial writes l into the existing non-regular file at path.
+func writeSpecial(path string, fi fs.FileInfo, l *Log) error {
+	flag := os.O_WRONLY
+	if fi.Mode()&fs.ModeNamedPipe != 0 {
+		flag |= nonblock // a FIFO with no reader: refused, not waited on
+	}
+	f, err := os.OpenFile(path, flag, 0)
+	if err != nil {
+		return fmt.Errorf("not a regular file, and cannot be written: %w", bare(err))
+	}
+	if err := encode(f, l); err != nil {
+		f.Close()
+		return bare(err)
+	}
+	return bare(f.Close())
 }
 
 // ReadFile reads the recording at path with Read. A FormatError it returns

@@ -154,3 +154,53 @@ func rerunAsNobody(t *testing.T) {
 		t.Fatalf("as user %d: %s did not run", nobody, t.Name())
 	}
 }
+
+// An existing non-regular file is written into, never replaced: a link to
+// /dev/null (the test's own link, so that a broken WriteFile replaces the
+// link, never the system's device) stays a link to the device; a FIFO
+// with a reader gets the recording, one with none is refused at once.
+func TestWriteFileIntoNonRegular(t *testing.T) {
+	dir := t.TempDir()
+	null := filepath.Join(dir, "null.rec")
+	if err := os.Symlink(os.DevNull, null); err != nil {
+		t.Fatal(err)
+	}
+	l := sampleLog(3)
+	if err := record.WriteFile(null, l); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(null); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link to %s was replaced: %v %v", os.DevNull, fi.Mode(), err)
+	}
+	fifo := filepath.Join(dir, "fifo.rec")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := record.WriteFile(fifo, l); err == nil {
+		t.Fatal("WriteFile into a FIFO with no reader = nil")
+	}
+	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// The recording fits the pipe's buffer: written whole, then read.
+	if err := record.WriteFile(fifo, l); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := record.Read(r); err != nil || got.FinalTick != l.FinalTick {
+		t.Fatalf("read back through the FIFO: %v", err)
+	}
+	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatalf("the FIFO was replaced: %v", fi.Mode())
+	}
+}
+
+// A name as long as the directory takes is written: the temporary file's
+// name does not grow with it.
+func TestWriteFileLongName(t *testing.T) {
+	p := filepath.Join(t.TempDir(), strings.Repeat("r", 251)+".rec")
+	if err := record.WriteFile(p, sampleLog(3)); err != nil {
+		t.Fatal(err)
+	}
+}
