@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -18,14 +19,21 @@ import (
 
 // The demo runs with its marker under an Xvfb of tickframe observe's own,
 // watched from outside its process, and what the app reports of the
-// frames it showed must be what the observer saw on the screen: the
-// displayed, dropped and repeated frames within 1 % of the frames
-// compared, the animation error's p99 within 0.5 ms and its max within one
-// display period, quiet and under load: -stress 2×NumCPU in the app, and
-// NumCPU busy processes beside it. With the present path broken on
-// purpose (a swap held back 20 ms once a second, a frame in ten replaced
-// before its vblank), both must see the drops, the repeats and the
-// animation error it causes.
+// frames it showed must be what the observer saw on the screen, placed
+// both on the display system's vblanks as the app had them and on the
+// observer's own grid fitted to the framebuffer's changes (independent of
+// the app): the displayed, dropped and repeated frames within 1 % of the
+// frames compared, the animation error's p99 within a quarter period (or
+// the observer's measured floor) and its max within one display period,
+// both ways (the app neither misses the worst frames nor invents late
+// ones); quiet and under load: -stress 2×NumCPU in the app, and NumCPU
+// busy processes beside it. With the present path broken on purpose (a
+// swap held back 20 ms once a second, a frame in ten replaced before its
+// vblank), both must see the drops, the repeats and the animation error
+// it causes. A run whose instrument failed (the observer stalled, could
+// not place its frames) is run again, and the reason logged; the bounds
+// widen by what the observer measured of itself (its poll gaps), and the
+// frames it could not see are left out, never read as the app's fault.
 func TestObserverAgreesWithTheApp(t *testing.T) {
 	n := runtime.NumCPU()
 	for _, tc := range []struct {
@@ -40,45 +48,14 @@ func TestObserverAgreesWithTheApp(t *testing.T) {
 		{name: "broken present", args: []string{"-breakpresent"}, broken: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			for range tc.busy {
-				busy := exec.Command(binary, busyCommand)
-				if err := busy.Start(); err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { busy.Process.Kill(); busy.Wait() })
-			}
-			flog, js, rep := filepath.Join(dir, "frames.log"), filepath.Join(dir, "observe.json"), filepath.Join(dir, "report.json")
-			args := append([]string{"observe", "-framelog", flog, "-json", js, "--",
-				binary, "-marker", "-framelog", flog, "-report", rep, "-duration", "4s", "-refresh", "144",
-				"-width", "320", "-height", "240", "-bodies", "64", "-focuspause=false"}, tc.args...)
-			res := tickframe(t, opts{}, args...)
-			if res.code != 0 {
-				t.Fatalf("exit status %d; stderr:\n%s", res.code, res.stderr)
-			}
-			t.Logf("%s", res.stdout)
-			r, _ := readReport(t, rep)
-			var o ObserveReport
-			data, err := os.ReadFile(js)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(data, &o); err != nil {
-				t.Fatal(err)
-			}
+			ob := observeDemo(t, demoRun{fps: 144, args: append([]string{"-refresh", "144"}, tc.args...), busy: tc.busy})
+			r, o := ob.report, ob.obs
 			if !strings.HasPrefix(r.PresentTimeSource, "x11-roundtrip on present-msc") {
 				t.Fatalf("present_time_source %q: not measured from the display system", r.PresentTimeSource)
 			}
-			if o.Frames == nil || o.VblankSource != "present-msc" || o.PollGapMs[1] > 0.5 {
-				t.Fatalf("observer: %+v: not a 2 kHz observer with the display's vblanks", o)
-			}
 			// The log is the report's frames, one by one.
-			log, err := observe.ReadFrameLog(flog)
-			if err != nil {
-				t.Fatal(err)
-			}
 			var shown, dropped uint64
-			for _, f := range log {
+			for _, f := range ob.log {
 				if f.Shown {
 					shown++
 				} else {
@@ -88,57 +65,204 @@ func TestObserverAgreesWithTheApp(t *testing.T) {
 			if shown != r.DisplayedFrames || dropped != r.DroppedFrames {
 				t.Fatalf("the frame log has %d shown and %d dropped, the report %d and %d", shown, dropped, r.DisplayedFrames, r.DroppedFrames)
 			}
-			f := o.Frames
-			span := float64(f.LastID - f.FirstID + 1)
-			if span < 200 || f.Unmatched > 0 {
-				t.Fatalf("the observer compared frames %d to %d (%d marker changes no frame explains)", f.FirstID, f.LastID, f.Unmatched)
-			}
-			for _, c := range []struct {
-				name string
-				v    [2]uint64
-			}{{"displayed", f.Displayed}, {"dropped", f.Dropped}, {"repeated", f.Repeated}} {
-				// Beyond the frames the observer could not place.
-				if d := math.Abs(float64(c.v[0]) - float64(c.v[1])); d > 0.01*span+float64(f.Ambiguous) {
-					t.Errorf("%s frames: observer %d, app %d: more than 1 %% of %.0f (and %d it could not place) apart", c.name, c.v[0], c.v[1], span, f.Ambiguous)
-				}
-			}
-			if float64(f.AppOnly) > 0.01*span {
-				t.Errorf("%d frames the app counted displayed were never on the screen", f.AppOnly)
-			}
 			// The log's animation error is the report's (a histogram's,
-			// exact to 3 %), and the observer's on the same frames (but
-			// those it could not place) is the app's.
-			period := 1000 / r.PresentVblankHz
-			p99, worst := logAnimErr(log)
+			// exact to 3 %).
+			p99, worst := logAnimErr(ob.log)
 			if math.Abs(p99-r.AnimErrorMs.P99) > 0.05+0.03*p99 || math.Abs(worst-r.AnimErrorMs.Max) > 0.01+0.01*worst {
 				t.Errorf("animation error from the frame log p99 %.3f max %.3f ms, the report's %.3f and %.3f", p99, worst, r.AnimErrorMs.P99, r.AnimErrorMs.Max)
 			}
-			// (With the broken path the p99 sits on the held swaps' step,
-			// four in 500 frames: the max says it there.)
-			// The p99s within 0.5 ms, up to the few frames the two place on
-			// different vblanks (counted above): each moves two pairs.
-			if o99 := f.AnimErrMs[1]; !tc.broken && (o99 < f.AppP99BandMs[0]-0.5 || o99 > f.AppP99BandMs[1]+0.5) {
-				t.Errorf("animation error p99: observer %.3f ms, the app %.3f ms (%.3f to %.3f with the frames placed differently)", o99, f.AppAnimErrMs[1], f.AppP99BandMs[0], f.AppP99BandMs[1])
-			}
-			if d := math.Abs(f.AnimErrMs[2] - f.AppAnimErrMs[2]); d > period {
-				t.Errorf("animation error max: observer %.3f ms, the app %.3f ms: more than a period (%.2f ms) apart", f.AnimErrMs[2], f.AppAnimErrMs[2], period)
-			}
-			if tc.broken {
-				// 4 s at 144 Hz: a frame in ten replaced (dropped where
-				// the replacement makes the same vblank: most, unless the
-				// machine is slow), three or four swaps held back by three
-				// vblanks each.
-				for who, v := range map[string][3]float64{
-					"observer": {float64(f.Dropped[0]), float64(f.Repeated[0]), f.SeenAnimErr[2]},
-					"app":      {float64(r.DroppedFrames), float64(r.RepeatedFrames), r.AnimErrorMs.Max},
-				} {
-					if v[0] < 0.04*span || v[1] < 4 || v[2] < 1.5*period {
-						t.Errorf("the broken present path does not show to the %s: dropped %.0f, repeated %.0f, animation error max %.2f ms", who, v[0], v[1], v[2])
+			for _, pl := range []struct {
+				name string
+				f    *FramesReport
+			}{{"on the app's vblanks", o.Frames}, {"on the observer's own vblanks", o.OwnFrames}} {
+				for _, d := range disagreements(pl.f, o.FloorMs, tc.broken) {
+					t.Errorf("%s: %s", pl.name, d)
+				}
+				if tc.broken {
+					// 4 s at 144 Hz: a frame in ten replaced (dropped where
+					// the replacement makes the same vblank: most, unless
+					// the machine is slow), three or four swaps held back by
+					// three vblanks each.
+					f := pl.f
+					span := float64(f.LastID-f.FirstID+1) - float64(f.Unseen)
+					for who, v := range map[string][3]float64{
+						"observer": {float64(f.Dropped[0]), float64(f.Repeated[0]), f.SeenAnimErr[2]},
+						"app":      {float64(f.Dropped[1]), float64(f.Repeated[1]), f.AppSpanAnimErrMs[2]},
+					} {
+						if v[0] < 0.04*span || v[1] < 4 || v[2] < 1.5*f.PeriodMs {
+							t.Errorf("%s: the broken present path does not show to the %s: dropped %.0f of %.0f, repeated %.0f, animation error max %.2f ms", pl.name, who, v[0], span, v[1], v[2])
+						}
 					}
 				}
 			}
 		})
 	}
+}
+
+// demoRun is a run of the demo under tickframe observe.
+type demoRun struct {
+	fps      int      // the observer's Xvfb's fake CRTC rate (observe -fps; 0: Xvfb's default)
+	duration string   // the demo's -duration; "" means 4s
+	args     []string // more demo flags (-refresh, -stress, -breakpresent)
+	busy     int      // busy processes beside it
+}
+
+// observation is what one run under tickframe observe gave.
+type observation struct {
+	report *Report
+	obs    ObserveReport
+	log    []observe.LogFrame
+	stdout string
+}
+
+// observeTries is how many runs a test makes before it concludes that the
+// observer cannot measure on this machine.
+const observeTries = 3
+
+// observeDemo runs the demo (-marker, -framelog, 320×240, 64 bodies) under
+// tickframe observe with run's flags, beside run.busy busy processes, and
+// returns what both saw. A run whose instrument failed (instrumentFault)
+// is run again, up to observeTries runs, each reason logged; if none
+// measured, the test fails naming the observer, not the app.
+func observeDemo(t *testing.T, run demoRun) observation {
+	t.Helper()
+	dur := run.duration
+	if dur == "" {
+		dur = "4s"
+	}
+	var faults []string
+	for try := 1; try <= observeTries; try++ {
+		ob := observeOnce(t, run, dur)
+		fault := instrumentFault(ob)
+		if fault == "" {
+			return ob
+		}
+		t.Logf("run %d of %d: the observer could not measure it (%s); running it again", try, observeTries, fault)
+		faults = append(faults, fault)
+	}
+	t.Fatalf("the observer could not measure the run in %d tries: %s", observeTries, strings.Join(faults, "; "))
+	return observation{}
+}
+
+func observeOnce(t *testing.T, run demoRun, dur string) observation {
+	t.Helper()
+	dir := t.TempDir()
+	var stop []func()
+	for range run.busy {
+		busy := exec.Command(binary, busyCommand)
+		if err := busy.Start(); err != nil {
+			t.Fatal(err)
+		}
+		stop = append(stop, func() { busy.Process.Kill(); busy.Wait() })
+	}
+	defer func() {
+		for _, f := range stop {
+			f()
+		}
+	}()
+	flog, js, rep := filepath.Join(dir, "frames.log"), filepath.Join(dir, "observe.json"), filepath.Join(dir, "report.json")
+	args := append([]string{"observe", "-fps", strconv.Itoa(run.fps), "-framelog", flog, "-json", js, "--",
+		binary, "-marker", "-framelog", flog, "-report", rep, "-duration", dur,
+		"-width", "320", "-height", "240", "-bodies", "64", "-focuspause=false"}, run.args...)
+	res := tickframe(t, opts{}, args...)
+	if res.code != 0 {
+		t.Fatalf("exit status %d; stderr:\n%s", res.code, res.stderr)
+	}
+	t.Logf("%s", res.stdout)
+	ob := observation{stdout: res.stdout}
+	ob.report, _ = readReport(t, rep)
+	data, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &ob.obs); err != nil {
+		t.Fatal(err)
+	}
+	if ob.log, err = observe.ReadFrameLog(flog); err != nil {
+		t.Fatal(err)
+	}
+	return ob
+}
+
+// minCompared is the fewest frames a comparison is made on: with fewer,
+// 1 % of them is under two frames.
+const minCompared = 150
+
+// instrumentFault says why the observer could not measure a run, "" when
+// it could: too few frames to compare, or it was blind (its polling thread stalled) over more than 5 %
+// of the run, or more than 5 % of the frames compared went unseen across
+// its stalls, or it could not place more than 10 % of them on a vblank
+// (the bounds widen by those), or it had no vblanks of the display or of
+// its own. None of these says anything of the app.
+func instrumentFault(ob observation) string {
+	o := ob.obs
+	runMs := 1000 * ob.report.DurationS
+	switch {
+	case o.Frames == nil || o.OwnFrames == nil || o.OwnFit == nil:
+		return "no frames placed, or too few marker changes for a grid of its own"
+	case o.VblankSource != "present-msc":
+		return fmt.Sprintf("its vblanks from %q, not the display system's", o.VblankSource)
+	case runMs > 0 && o.StalledMs > 0.05*runMs:
+		return fmt.Sprintf("blind %.0f ms of the %.0f ms run (%d stalls; poll gap max %.1f ms)", o.StalledMs, runMs, o.Stalls, o.PollGapMs[2])
+	}
+	for _, f := range []*FramesReport{o.Frames, o.OwnFrames} {
+		span := float64(f.LastID - f.FirstID + 1)
+		switch {
+		case span < minCompared:
+			return fmt.Sprintf("frames %d to %d compared: fewer than %d (the machine let the app draw %d frames in %.1f s)", f.FirstID, f.LastID, minCompared, ob.report.Frames, ob.report.DurationS)
+		case float64(f.Unseen) > 0.05*span:
+			return fmt.Sprintf("%d of %.0f frames unseen across its stalls", f.Unseen, span)
+		case float64(f.Ambiguous) > 0.10*span:
+			return fmt.Sprintf("%d of %.0f frames it could not place on a vblank (poll gap p99 %.3f ms)", f.Ambiguous, span, o.PollGapMs[1])
+		}
+	}
+	return ""
+}
+
+// disagreements lists how one placement's figures disagree with the
+// app's beyond issue 22's bounds, none when they agree: the displayed,
+// dropped and repeated counts within 1 % of the frames compared (beyond
+// those the observer could not place); no more than 1 % of them counted
+// displayed by the app and never on the screen; the animation error's p99
+// (on the pairs both count) within max(period/4, floorMs) of the app's,
+// up to the ranks the frames the two place differently move it (skipped
+// when broken: there the p99 sits on the held swaps' step); its max within
+// one period (and the floor) both on those pairs and over every pair each
+// side counts: the app neither misses the worst frame nor invents one.
+func disagreements(f *FramesReport, floorMs float64, broken bool) []string {
+	var out []string
+	span := float64(f.LastID-f.FirstID+1) - float64(f.Unseen)
+	if f.Unmatched > 0 {
+		out = append(out, fmt.Sprintf("%d marker changes no frame of the app's log explains", f.Unmatched))
+	}
+	for _, c := range []struct {
+		name string
+		v    [2]uint64
+	}{{"displayed", f.Displayed}, {"dropped", f.Dropped}, {"repeated", f.Repeated}} {
+		if d := math.Abs(float64(c.v[0]) - float64(c.v[1])); d > 0.01*span+float64(f.Ambiguous) {
+			out = append(out, fmt.Sprintf("%s frames: observer %d, app %d: more than 1 %% of %.0f (and %d it could not place) apart", c.name, c.v[0], c.v[1], span, f.Ambiguous))
+		}
+	}
+	if float64(f.AppOnly) > 0.01*span {
+		out = append(out, fmt.Sprintf("%d frames the app counted displayed were never on the screen", f.AppOnly))
+	}
+	tol := max(f.PeriodMs/4, floorMs)
+	if o99 := f.AnimErrMs[1]; !broken && (o99 < f.AppP99BandMs[0]-tol || o99 > f.AppP99BandMs[1]+tol) {
+		out = append(out, fmt.Sprintf("animation error p99: observer %.3f ms, the app %.3f ms (%.3f to %.3f with the frames placed differently; ± %.3f)", o99, f.AppAnimErrMs[1], f.AppP99BandMs[0], f.AppP99BandMs[1], tol))
+	}
+	for _, m := range []struct {
+		what     string
+		obs, app float64
+	}{{"on the pairs both count", f.AnimErrMs[2], f.AppAnimErrMs[2]}, {"over every pair each counts", f.SeenAnimErr[2], f.AppSpanAnimErrMs[2]}} {
+		if d := m.obs - m.app; math.Abs(d) > f.PeriodMs+floorMs {
+			who := "the app misses a worse frame the observer saw"
+			if d < 0 {
+				who = "the app counts a frame later than the observer saw it"
+			}
+			out = append(out, fmt.Sprintf("animation error max %s: observer %.3f ms, the app %.3f ms: more than a period (%.3f ms) and the floor (%.3f) apart: %s", m.what, m.obs, m.app, f.PeriodMs, floorMs, who))
+		}
+	}
+	return out
 }
 
 // tickframe observe's bad flags get one line and exit status 2.

@@ -90,9 +90,12 @@ type Report struct {
 	// The app's own counts over the same span, from its log.
 	AppDisplayed, AppDropped, AppRepeated uint64
 	// AppOnly counts frames the app counted displayed that the observer
-	// never saw; ObserverOnly frames it saw that the app counted dropped.
+	// never saw in the framebuffer; ObserverOnly frames it saw displayed
+	// that the app counted dropped.
 	AppOnly, ObserverOnly uint64
-	// OtherVblank counts frames both saw whose vblank differs.
+	// OtherVblank counts frames both count displayed whose vblank
+	// differs (beyond GridShift), and frames the app counts displayed
+	// that the observer saw replaced before its vblank.
 	OtherVblank uint64
 	// Ambiguous counts the frames seen with a vblank between the two
 	// polls around their change (the observer cannot tell which vblank
@@ -292,7 +295,11 @@ func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, 
 		case !ok:
 			r.Dropped++
 			if log[i].Shown && !unsure[i] {
-				if polledAfter(changes, log[i].Display) {
+				if wasSeen[i] {
+					// Seen in the framebuffer, replaced before the
+					// observer's vblank: placed differently, not absent.
+					r.OtherVblank++
+				} else if polledAfter(changes, log[i].Display) {
 					r.AppOnly++
 				} else {
 					r.Ambiguous++ // no poll while it was there

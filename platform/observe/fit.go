@@ -14,14 +14,17 @@ import (
 // definition (a fake CRTC at another rate than the app paces, a phase
 // taken from a late timer) shows as a disagreement.
 //
-// The period is the least-squares slope of the changes' arrival times
-// against their cycle numbers (late arrivals, more than a quarter period
-// off the line, left out). The phase is where the fewest frames arrive:
-// the vblank is put in the middle of the emptiest stretch of the cycle
-// (64 bins, smoothed over 3), so that moving it within that stretch moves
-// no frame from one vblank to another. A display scanning at that phase
-// tears or misses the fewest of the frames as they arrived; frames that
-// arrive later than the bulk cross it and count late.
+// The period is the one at which the arrivals' phases agree best (a
+// periodogram), refined by the least-squares slope of the arrival times
+// against their cycle numbers (arrivals more than a quarter period off
+// the line left out). The phase is the one at which the arrivals read
+// most like one frame a vblank: the fewest frames replaced before a
+// vblank and vblanks without a new frame (weighted 3 to 1 over the
+// frames arriving within a 64th of a period of it, which break ties);
+// of the stretch of the cycle where that holds, the middle, so that
+// moving the vblank within it moves no frame from one vblank to another.
+// A display scanning at that phase shows the most of the frames as they
+// arrived; frames arriving later than the bulk cross it and count late.
 type Fit struct {
 	// Period is the fitted period; zero when there were too few changes.
 	Period time.Duration
@@ -33,7 +36,7 @@ type Fit struct {
 	// early: the frames whose placement is least certain).
 	Arrivals, OffLine int
 	// Emptiest is the share of arrivals within ±1/64 period of the
-	// fitted vblank (0: none crossed it).
+	// fitted vblank (0: none arrived close to it).
 	Emptiest float64
 }
 
@@ -110,7 +113,11 @@ func FitChanges(changes []Change, maxGap time.Duration) Fit {
 		}
 	}
 	f := Fit{Period: p, Arrivals: len(at)}
-	// The phase: the emptiest stretch of the cycle.
+	// The phase: the one at which the arrivals read most like one frame
+	// a vblank (the fewest frames replaced within a vblank and vblanks
+	// without a new frame), and, of the stretch of the cycle where that
+	// holds, the middle; the emptiest stretch where all phases read
+	// alike.
 	const bins = 64
 	var h [bins]int
 	for _, t := range at {
@@ -124,19 +131,20 @@ func FitChanges(changes []Change, maxGap time.Duration) Fit {
 		}
 		h[min(int(ph*bins), bins-1)]++
 	}
-	var s [bins]int
+	var score [bins]int
 	for i := range bins {
-		s[i] = h[(i+bins-1)%bins] + h[i] + h[(i+1)%bins]
+		phase := a + time.Duration(float64(i)/bins*float64(p))
+		score[i] = 3*disruption(at, phase, p) + h[(i+bins-1)%bins] + h[i]
 	}
-	low := slices.Min(s[:])
+	low := slices.Min(score[:])
 	// The longest circular run of bins at the minimum; its middle.
 	bestStart, bestLen := 0, 0
 	for i := range bins {
-		if s[i] != low || s[(i+bins-1)%bins] == low {
+		if score[i] != low || score[(i+bins-1)%bins] == low {
 			continue // not where a run starts
 		}
 		n := 0
-		for n < bins && s[(i+n)%bins] == low {
+		for n < bins && score[(i+n)%bins] == low {
 			n++
 		}
 		if n > bestLen {
@@ -146,10 +154,37 @@ func FitChanges(changes []Change, maxGap time.Duration) Fit {
 	if bestLen == 0 { // every bin at the minimum: a uniform spread
 		bestLen = bins
 	}
-	mid := (float64(bestStart) + float64(bestLen)/2) / bins
+	mid := (float64(bestStart) + float64(bestLen-1)/2) / bins
 	f.Phase = a + time.Duration(mid*float64(p))
-	f.Emptiest = float64(h[int(mid*bins)%bins]) / float64(len(at))
+	near := 0
+	for _, t := range at {
+		if d := absDur((t - f.Phase) % p); d <= p/bins || p-d <= p/bins {
+			near++
+		}
+	}
+	f.Emptiest = float64(near) / float64(len(at))
 	return f
+}
+
+// disruption counts, for the times at placed on the vblanks phase +
+// k·p (each at the first at or after it), the frames replaced within a
+// vblank and the vblanks that brought no new frame between the first and
+// the last.
+func disruption(at []time.Duration, phase, p time.Duration) int {
+	n := 0
+	prev := int64(math.MinInt64)
+	for _, t := range at {
+		k := int64(math.Ceil(float64(t-phase) / float64(p)))
+		if prev != math.MinInt64 {
+			if k == prev {
+				n++
+			} else if k > prev+1 {
+				n += int(k - prev - 1)
+			}
+		}
+		prev = k
+	}
+	return n
 }
 
 // coherentPeriod is the period within 15 % of p0 at which the phases of
