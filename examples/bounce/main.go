@@ -21,6 +21,7 @@ import (
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/simthread/collide"
 )
 
 // The box: x ∈ [−halfX, halfX], y ∈ [0, height], z ∈ [−halfZ, halfZ],
@@ -38,8 +39,8 @@ const (
 
 type ball struct {
 	pos, vel mgl64.Vec3
-	x0       float64 // x at the start of the step
-	epoch    uint32  // new at every jump (a reset, a shot)
+	p0       mgl64.Vec3 // pos at the start of the step
+	epoch    uint32     // new at every jump (a reset, a shot)
 	mat      renderer.MaterialID
 	colour   mgl32.Vec4
 }
@@ -106,24 +107,23 @@ func (w *box) Step(tick uint64, dt float64, inputs []simthread.Input) {
 	}
 	for i := range w.balls {
 		b := &w.balls[i]
-		b.x0 = b.pos[0]
-		b.vel[1] -= gravity * dt // semi-implicit Euler: the velocity first
+		b.p0, b.vel[1] = b.pos, b.vel[1]-gravity*dt // semi-implicit Euler: the velocity first
 		b.pos = b.pos.Add(b.vel.Mul(dt))
 	}
 	w.collide()
+	// The thin wall meets the box's walls and floor: swept as a slab, as nothing passes its ends.
+	thin := collide.Box{Min: mgl64.Vec3{wallX - wallHalf, -1e3, -1e3}, Max: mgl64.Vec3{wallX + wallHalf, 1e3, 1e3}}
 	for i := range w.balls {
-		b, x0 := &w.balls[i], w.balls[i].x0
-		left, right := wallX-wallHalf-radius, wallX+wallHalf+radius
-		switch x := b.pos[0]; {
-		case w.discrete && x > left && x < right: // overlapping: pushed back out
+		b, x0, left, right := &w.balls[i], w.balls[i].p0[0], wallX-wallHalf-radius, wallX+wallHalf+radius
+		if x := b.pos[0]; w.discrete && x > left && x < right { // overlapping: pushed back out
 			b.pos[0], b.vel[0] = left, -restitution*math.Abs(b.vel[0])
 			if x0 > wallX {
 				b.pos[0], b.vel[0] = right, -b.vel[0]
 			}
-		case !w.discrete && x0 <= left && x > left: // swept: it reached the face
-			bounceOff(b, 0, left)
-		case !w.discrete && x0 >= right && x < right:
-			bounceOff(b, 0, right)
+		} else if !w.discrete { // swept: did it reach the wall within the step?
+			if hit, ok := collide.SweepSphereBox(collide.Sphere{C: b.p0, R: radius}, b.pos.Sub(b.p0), thin); ok {
+				bounce(b, hit.Normal, b.p0.Add(b.pos.Sub(b.p0).Mul(hit.T))) // about the centre at contact
+			}
 		}
 		walls(b)
 		if (x0 < wallX) != (b.pos[0] < wallX) {
@@ -139,13 +139,14 @@ func (w *box) Step(tick uint64, dt float64, inputs []simthread.Input) {
 	}
 }
 
-// bounceOff bounces a ball that passed the face at c along axis k, as a
-// bounce within the step would: velocity and overshoot reflected, times
-// the restitution. (The lessons put it on the face: the snapshots then read
-// as a hard deceleration, which Hermite would follow past the face.)
-func bounceOff(b *ball, k int, c float64) {
-	b.pos[k] = c - (b.pos[k]-c)*restitution
-	b.vel[k] = -restitution * b.vel[k]
+// bounce bounces a ball that passed the plane through at with unit normal
+// n (facing it) as a bounce within the step would: velocity and overshoot
+// along n reflected, times the restitution. (The lessons put it on the
+// face: the snapshots then read as a hard deceleration, which Hermite
+// would follow past the face.)
+func bounce(b *ball, n, at mgl64.Vec3) {
+	b.pos = b.pos.Sub(n.Mul((1 + restitution) * b.pos.Sub(at).Dot(n)))
+	b.vel = collide.Reflect(b.vel, n, restitution)
 }
 
 // walls keeps a ball in the box, bouncing it off each face it passed.
@@ -153,10 +154,11 @@ func walls(b *ball) {
 	lo := mgl64.Vec3{-halfX + radius, radius, -halfZ + radius}
 	hi := mgl64.Vec3{halfX - radius, height - radius, halfZ - radius}
 	for k := range 3 {
-		if b.pos[k] < lo[k] && b.vel[k] < 0 {
-			bounceOff(b, k, lo[k])
+		var n mgl64.Vec3 // the face's normal, into the box
+		if n[k] = 1; b.pos[k] < lo[k] && b.vel[k] < 0 {
+			bounce(b, n, lo)
 		} else if b.pos[k] > hi[k] && b.vel[k] > 0 {
-			bounceOff(b, k, hi[k])
+			bounce(b, n.Mul(-1), hi)
 		}
 		b.pos[k] = max(lo[k], min(hi[k], b.pos[k])) // pushed there by a neighbour
 	}
