@@ -178,7 +178,9 @@ type Config struct {
 	Truth      func(simSeconds float64) mgl64.Vec3
 	TruthSpeed float64
 	// Scene, if set, is called once by New on the main thread right after
-	// the renderer is created, before any frame: register meshes and
+	// the renderer is created, before any frame and before the simulation
+	// starts (the world has been neither stepped nor snapshotted, and the
+	// renderer can say what draws: r.Software()): register meshes and
 	// materials there (renderer.AddMesh, AddMaterial, AddModel), or keep
 	// r.Registry() to register more at any time from any goroutine, the
 	// world's Step included. Each returns a handle (simthread.MeshID,
