@@ -53,13 +53,29 @@ func (l *FrameLog) Lost() uint64 { return l.lost }
 
 const logHeader = "# tickframe frame log 1: id swap_ns display_ns sim_s seg_s has_sim shown (CLOCK_MONOTONIC)"
 
-// WriteFile writes the log as text, one frame a line.
+// WriteFile writes the log as text, one frame a line; to a path ending
+// in .csv, in PresentMon's CSV columns and tickframe's after them
+// (PresentMonColumns, TickframeColumns).
 func (l *FrameLog) WriteFile(path string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("observe: %w", err)
 	}
 	w := bufio.NewWriter(f)
+	if isCSV(path) {
+		if err := writeCSV(w, l.frames, l.lost); err != nil {
+			f.Close()
+			return fmt.Errorf("observe: %w", err)
+		}
+		if err := w.Flush(); err != nil {
+			f.Close()
+			return fmt.Errorf("observe: %w", err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("observe: %w", err)
+		}
+		return nil
+	}
 	fmt.Fprintln(w, logHeader)
 	if l.lost > 0 {
 		fmt.Fprintf(w, "# lost %d\n", l.lost)
@@ -84,11 +100,14 @@ func b2i(b bool) int {
 	return 0
 }
 
-// ReadFrameLog reads a log written by WriteFile.
+// ReadFrameLog reads a log written by WriteFile, as text or as CSV.
 func ReadFrameLog(path string) ([]LogFrame, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("observe: %w", err)
+	}
+	if strings.HasPrefix(string(data), PresentMonColumns[0]+",") {
+		return readCSV(path, strings.NewReader(string(data)))
 	}
 	lines := strings.Split(string(data), "\n")
 	if len(lines) == 0 || lines[0] != logHeader {
