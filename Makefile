@@ -40,6 +40,7 @@ run: build
 # measure its timing under a load of its own (-stress); another package's
 # race-enabled tests on the same two cores would be a second, unmeasured load.
 test: deps
+	.ci/gltf-validator.sh >/dev/null
 	$(GO) mod tidy -diff || { echo "make test: go.mod or go.sum is not tidy: run go mod tidy" >&2; exit 1; }
 	$(GO) vet ./...
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc $(GO) vet ./...
@@ -75,6 +76,7 @@ fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzTiming$$' -fuzztime $(FUZZTIME) ./simthread
 	$(GO) test -run '^$$' -fuzz '^FuzzFlags$$' -fuzztime $(FUZZTIME) ./cmd/tickframe
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./renderer/gltf
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeValidated$$' -fuzztime $(FUZZTIME) ./renderer/gltf
 
 clean:
 	rm -rf bin tickframe.png tickframe-report.json
