@@ -93,6 +93,10 @@ type Report struct {
 	PresentRoundTripMs float64 `json:"present_round_trip_mean_ms"` // the software path's round trip after the swap
 	PresentRoundMaxMs  float64 `json:"present_round_trip_max_ms"`
 	PresentStamped     uint64  `json:"present_stamped_frames"` // frames placed by the server's own stamp (the rest: by the round trip's return)
+	// PresentClock is how the compositor's presentation times were
+	// converted to the app's clock (Wayland's wp_presentation); nil
+	// elsewhere.
+	PresentClock *PresentClock `json:"present_clock,omitempty"`
 	// Where the display system's vblanks ran at another rate than
 	// refresh_hz (Xvfb's fake CRTC at 60 Hz under -refresh 144), frames
 	// that reached its framebuffer are on the paced (emulated) display's
@@ -329,5 +333,28 @@ func (a *App) reportPresent(r *Report) {
 			r.PresentFiguresHz = round(dispHz, 3)
 		}
 		r.PresentEmulated, r.PresentDisplayFrames = a.present.rates.emulated, a.present.rates.onDisplay
+		if c, ok := src.Clock(); ok {
+			r.PresentClock = &PresentClock{Clock: c.Clock, ErrorUs: round(float64(c.Err)/1e3, 3), ErrorMaxUs: round(float64(c.ErrMax)/1e3, 3),
+				DriftPPM: round(c.DriftPPM, 2), Readings: c.Readings, RefreshMs: ms(int64(c.Refresh)), VariableRate: c.VariableRate,
+				Presented: c.Presented, Discarded: c.Discarded}
+		}
 	}
+}
+
+// PresentClock is the report's present_clock: the clock the compositor
+// gave its presentation times on, how far the measured offset to the
+// app's clock may be off (half the narrowest bracket of a reading: the
+// last, and the largest over the run), how the offset moved over the run,
+// in how many readings, the refresh the compositor gave (0: a
+// variable-rate output), and its presented and discarded events.
+type PresentClock struct {
+	Clock        string  `json:"clock"`
+	ErrorUs      float64 `json:"offset_error_us"`
+	ErrorMaxUs   float64 `json:"offset_error_max_us"`
+	DriftPPM     float64 `json:"drift_ppm"`
+	Readings     int     `json:"readings"`
+	RefreshMs    float64 `json:"refresh_ms"`
+	VariableRate bool    `json:"variable_rate"`
+	Presented    uint64  `json:"presented"`
+	Discarded    uint64  `json:"discarded"`
 }
