@@ -44,6 +44,10 @@ type HUD struct {
 	Visible bool
 	// Scale multiplies the HUD's pixel size (2 on HiDPI displays).
 	Scale int
+	// Compact draws the caption alone (SetCaption's lines) in a panel
+	// just its size: no numbered lines and no graph. A viewer's model
+	// name and counts, without the timing detail.
+	Compact bool
 
 	lines     [HUDLines][]byte
 	nlines    int
@@ -208,24 +212,34 @@ func (h *HUD) build() (textStart, lineStart int) {
 	h.verts = h.verts[:0]
 	// The caption's rows take the place of numbered lines beyond
 	// HUDLines, so the vertices fit the capacity newHUD gave them.
-	rows := min(h.nlines+len(h.caption), HUDLines)
+	first, rows := 0, min(h.nlines+len(h.caption), HUDLines)
+	if h.Compact {
+		first = h.nlines
+		if first == rows {
+			return 0, 0 // no caption: nothing to draw
+		}
+	}
 	width := 0
-	for i := range rows {
+	for i := first; i < rows; i++ {
 		text, _ := h.row(i)
 		width = max(width, min(len(text), HUDLineLen))
 	}
 	panelW := max(float32(width*glyphW), HUDGraphLen) + 2*hudPad
 	panelH := float32(rows*(glyphH+lineGap)) + graphHeight + 3*hudPad
+	if h.Compact {
+		panelW = float32(width*glyphW) + 2*hudPad
+		panelH = float32((rows-first)*(glyphH+lineGap)-lineGap) + 2*hudPad
+	}
 	h.quad(0, 0, panelW*s, panelH*s, 0, 0, 0, 0, hudPanel)
 
 	textStart = len(h.verts)
-	for i := range rows {
+	for i := first; i < rows; i++ {
 		text, warn := h.row(i)
 		c := hudText
 		if warn {
 			c = hudWarn
 		}
-		y := float32(hudPad + i*(glyphH+lineGap))
+		y := float32(hudPad + (i-first)*(glyphH+lineGap))
 		for j, ch := range text {
 			if j >= HUDLineLen {
 				break
@@ -240,6 +254,9 @@ func (h *HUD) build() (textStart, lineStart int) {
 	}
 
 	lineStart = len(h.verts)
+	if h.Compact {
+		return textStart, lineStart
+	}
 	top := float32(rows*(glyphH+lineGap)) + 2*hudPad
 	bottom := top + graphHeight
 	// Full scale is twice the target interval (33 ms with no target), or

@@ -417,7 +417,7 @@ func modelTriangles(m *gltf.Model) int {
 func modelSummary(name string, m *gltf.Model) string {
 	s := name + ": " + strings.Join(modelCounts(m), ", ")
 	if len(m.Ignored) > 0 {
-		s += "; ignored: " + strings.Join(m.Ignored, ", ")
+		s += "; ignored: " + strings.Join(quoteNames(m.Ignored), ", ")
 	}
 	return s
 }
