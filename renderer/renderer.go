@@ -30,6 +30,7 @@ type Renderer struct {
 	regErr error      // failures of queued registrations that Frame has yet to report
 	static staticPass // the static bodies
 	sky    [3]float32 // the clear colour, sRGB (SetClearColor)
+	notice notice     // the app's own line (SetNotice)
 	soft   bool       // GL_RENDERER names a software rasterizer
 	// vp is the frame's view-projection matrix; a field, not a local, as
 	// its address goes to cgo and a local would escape every frame.
@@ -205,6 +206,7 @@ func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) erro
 	}
 	r.target.resolve()
 	r.over.draw(plan, &r.vp, width, height) // the world's text, under the HUD
+	r.drawNotice(width, height)
 	if r.hud.Visible {
 		r.hud.draw(width, height) // after the resolve: text needs no MSAA
 	}

@@ -230,6 +230,7 @@ type App struct {
 	steady  steadyState    // warm-up, GC and allocation accounting (steady.go)
 	sched   scheduling     // thread priorities and the governor (schedule.go)
 	fault   fault          // the present path broken on purpose (fault.go)
+	notice  string         // why the simulation is paused, on screen (settings.go)
 	stats   Stats
 }
 

@@ -189,6 +189,7 @@ func (a *App) drawPlan(ctx context.Context, plan *interp.Plan) (bool, error) {
 	if w <= 0 || h <= 0 {
 		return false, nil // minimised to nothing
 	}
+	a.showPause()
 	return true, a.rend.Frame(plan, &a.ctl.cam, w, h)
 }
 

@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
@@ -356,4 +357,32 @@ func sameValue(f *flag.Flag, a, b string) bool {
 		return errA == nil && errB == nil && x == y
 	}
 	return false
+}
+
+// showPause keeps the renderer's notice (renderer.SetNotice) saying why
+// the simulation is paused, HUD shown or not, so that a paused app never
+// looks frozen. It does work only when the reason changes.
+func (a *App) showPause() {
+	why := ""
+	switch c := &a.ctl; {
+	case c.userPaused:
+		why = "paused"
+		if k := a.cfg.Keys.resolved().Pause; k != platform.KeyNone {
+			why = "paused: " + keyName(k) + " resumes"
+		}
+	case c.unfocused && !a.cfg.KeepRunningUnfocused:
+		why = "paused: the window lost the focus"
+	}
+	if why != a.notice {
+		a.notice = why
+		a.rend.SetNotice(why)
+	}
+}
+
+// keyName is a key as the HUD's help names it.
+func keyName(k platform.Key) string {
+	if k == platform.KeyEscape {
+		return "Esc"
+	}
+	return k.String()
 }

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
@@ -190,5 +194,89 @@ func TestRecordingReplaysByItself(t *testing.T) {
 	}
 	if len(built) != 2 {
 		t.Errorf("%d worlds built; the refused replay must build none", len(built))
+	}
+}
+
+// shoot runs a real App with cfg for d, calling each every frame, and
+// returns its last frame.
+func shoot(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame int)) image.Image {
+	t.Helper()
+	cfg.Screenshot = filepath.Join(t.TempDir(), "last.png")
+	if each == nil {
+		each = func(*App, int) {}
+	}
+	runApp(t, cfg, d, each)
+	f, err := os.Open(cfg.Screenshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// count returns how many pixels of img within r satisfy is.
+func count(img image.Image, r image.Rectangle, is func(r, g, b uint8) bool) int {
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)
+			if is(c.R, c.G, c.B) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestLookSettingsReachTheScreen: the clear colour, the ground (shown,
+// hidden, sized), the far clip plane and the paused notice, read back
+// from the frames drawn (the runs are 320×240, the HUD hidden).
+func TestLookSettingsReachTheScreen(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("needs a display: run make test, which starts Xvfb, or set DISPLAY")
+	}
+	sky := func(r, g, b uint8) bool { // RGB(200, 30, 150), within rounding
+		near := func(v, want uint8) bool { return v+2 >= want && v <= want+2 }
+		return near(r, 200) && near(g, 30) && near(b, 150)
+	}
+	notSky := func(r, g, b uint8) bool { return !sky(r, g, b) }
+	white := func(r, g, b uint8) bool { return r > 230 && g > 230 && b > 230 }
+	all, bottom, top := image.Rect(0, 0, 320, 240), image.Rect(0, 215, 50, 240), image.Rect(100, 0, 220, 40)
+	cam := renderer.DefaultCamera()
+	cam.Far = 5 // the default camera is 26 m from what it looks at: nothing within 5 m
+	base := Config{ClearColor: simthread.RGB(200, 30, 150), Ground: Ground{Hidden: true}}
+	clipped := base
+	clipped.Camera = &cam
+	if n := count(shoot(t, clipped, time.Second, nil), all, notSky); n != 0 {
+		t.Errorf("clear colour RGB(200, 30, 150), no ground, far plane 5 m: %d pixels are not the sky", n)
+	}
+	if n := count(shoot(t, base, time.Second, nil), all, notSky); n < 200 {
+		t.Errorf("no ground, the default far plane: %d pixels show the bodies, want 200 or more", n)
+	}
+	ground := base
+	ground.Ground.Hidden = false
+	if n := count(shoot(t, ground, time.Second, nil), bottom, notSky); n < bottom.Dx()*bottom.Dy()*9/10 {
+		t.Errorf("the default ground: %d of the bottom's %d pixels are not the sky", n, bottom.Dx()*bottom.Dy())
+	}
+	ground.Ground.Size = 1 // a 1 m square about the origin: the bottom of the view is beyond it
+	img := shoot(t, ground, time.Second, nil)
+	if n := count(img, bottom, notSky); n != 0 {
+		t.Errorf("a 1 m ground: %d of the bottom's pixels are not the sky", n)
+	}
+	pause := func(a *App, frame int) {
+		if frame == 5 {
+			a.handle([]platform.Event{{Kind: platform.KeyEvent, Key: platform.KeySpace, Action: platform.Press}})
+		}
+	}
+	img = shoot(t, clipped, 1500*time.Millisecond, pause)
+	if n, dark := count(img, top, white), count(img, top, func(r, g, b uint8) bool { return r < 120 && g < 40 && b < 100 }); n < 30 || dark < 300 {
+		t.Errorf("paused with the HUD hidden: %d white pixels of text and %d of the dark band at the top, want 30 and 300 or more", n, dark)
+	}
+	if n := count(img, image.Rect(0, 60, 320, 240), notSky); n != 0 {
+		t.Errorf("paused: %d pixels below the notice are not the sky", n)
 	}
 }
