@@ -337,6 +337,7 @@ func (a *App) openPresent() {
 		time.Sleep(time.Millisecond)
 	}
 	a.pacing.grid = g
+	a.present.pacing = &a.pacing
 }
 
 // Pipeline returns the chain from the world to the plans that New builds

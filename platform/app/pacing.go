@@ -28,6 +28,10 @@ type pacing struct {
 	grid      *present.Grid // the display's measured vblanks; nil: none
 	onGrid    bool          // the rate is the grid's own
 	following bool          // the pacer follows grid
+	// emulating is true while a software pacer keeps a grid of its own
+	// beside a display system whose vblanks run at another rate: its
+	// latest frame did not follow them (see presentTracker.placeLanded).
+	emulating bool
 }
 
 // choose picks how frames are paced: an emulated refresh (above 0) in
@@ -111,11 +115,15 @@ func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, fault *faul
 				if src := p.grid.Source(); p.source != src {
 					p.source = src
 				}
+				p.emulating = false
 			case ratesAgree(period, p.pacer.Period()):
 				p.pacer.Follow(v, period)
 				if !p.following {
 					p.following, p.source = true, "emulated on measured vblanks"
 				}
+				p.emulating = false
+			default:
+				p.emulating = true
 			}
 		}
 	}

@@ -70,6 +70,7 @@ type presentTracker struct {
 	lastShown time.Duration // the display time of the last frame shown
 	lastMSC   uint64
 	rates     rateFigures // the display system's rate against the paced one
+	pacing    *pacing     // whether the pacer emulates a display of its own (nil: never)
 }
 
 // rateFigures is what the present figures say of a display system whose
@@ -214,7 +215,8 @@ func (t *presentTracker) collectReported(pacer *platform.Pacer, final bool) {
 // system's vblanks run at the rate the app paces, they are its own: the
 // tracker's placement stands (the next vblank after the server's stamp).
 // Where they run at another rate (Xvfb's fake CRTC at 60 Hz under an app
-// emulating 144 Hz), they are not the display the app shows on: the frame
+// emulating 144 Hz), so that the software pacer keeps a grid of its own
+// (pacing.emulating), they are not the display the app shows on: the frame
 // is shown at the pacer's first vblank after it landed, and dropped only
 // if the next frame landed before that vblank. Either way it counts
 // toward the frames the display system's own vblanks found new
@@ -225,8 +227,7 @@ func (t *presentTracker) placeLanded(s *shownFrame, rec *swapRecord, pacer *plat
 		r.onDisplay++
 		r.dispMSC = rec.msc
 	}
-	g := t.src.Grid()
-	if pacer == nil || !pacer.Software() || !g.Known() || ratesAgree(g.Period(), pacer.Period()) {
+	if pacer == nil || t.pacing == nil || !t.pacing.emulating {
 		return
 	}
 	r.emulated++
