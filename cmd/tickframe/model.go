@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/gltf"
@@ -49,4 +50,26 @@ func modelScene(m *gltf.Model) func(*renderer.Renderer) error {
 		}
 		return nil
 	}
+}
+
+// quoteNames returns names from a model file (its extensions', its
+// attributes') ready to print: a plain name (letters, digits, _) as it
+// is, any other quoted as Go quotes it, so that no terminal escape in a
+// file reaches the terminal.
+func quoteNames(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		plain := n != ""
+		for _, r := range n {
+			if !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+				plain = false
+				break
+			}
+		}
+		if !plain {
+			out[i] = strconv.Quote(n)
+		}
+	}
+	return out
 }

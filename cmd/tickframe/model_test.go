@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	encbin "encoding/binary"
+	"encoding/json"
 	"image"
 	"image/color"
 	"os"
@@ -127,5 +130,114 @@ func TestBadModel(t *testing.T) {
 		if files := listFiles(t, out); len(files) > 0 {
 			t.Errorf("-model %s: a refused model left files: %q", filepath.Base(c.model), files)
 		}
+	}
+}
+
+// writeModel writes b's GLB to dir/name, the file requiring the
+// extensions required (and listing them as used), and returns the path.
+func writeModel(t *testing.T, b *gltf.Builder, dir, name string, required ...string) string {
+	t.Helper()
+	glb, err := b.GLB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(required) > 0 {
+		// The JSON chunk (at byte 20, its length at 12) rewritten, the
+		// BIN chunk after it kept.
+		le := encbin.LittleEndian
+		n := le.Uint32(glb[12:])
+		var doc map[string]any
+		if err := json.Unmarshal(glb[20:20+n], &doc); err != nil {
+			t.Fatal(err)
+		}
+		doc["extensionsUsed"], doc["extensionsRequired"] = required, required
+		js, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for len(js)%4 != 0 {
+			js = append(js, ' ')
+		}
+		rest := glb[20+n:]
+		out := le.AppendUint32(bytes.Clone(glb[:8]), uint32(20+len(js)+len(rest)))
+		out = le.AppendUint32(out, uint32(len(js)))
+		out = le.AppendUint32(out, le.Uint32(glb[16:]))
+		glb = append(append(out, js...), rest...)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, glb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// triangleAt returns a builder holding one triangle placed by a node
+// translated to t.
+func triangleAt(t mgl32.Vec3) *gltf.Builder {
+	var b gltf.Builder
+	b.AddNode(gltf.Node{Mesh: b.AddMesh("tri", gltf.Primitive{
+		Positions: []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, Material: -1,
+	}), Translation: t})
+	return &b
+}
+
+// printable reports whether s holds no control character (C0, DEL, C1):
+// printing it cannot retitle or clear a terminal.
+func printable(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r >= 0x7f && r < 0xa0 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestHostileModels (issue 24, items 15 and 16): a validator-valid file
+// whose node moves it to x = 3e38 (which loaded, then failed at the first
+// draw with NaN positions) and one requiring an extension whose name is
+// a terminal escape are refused before any window, by view and by
+// -model: exit 2, one printable line naming the JSON path, no file.
+func TestHostileModels(t *testing.T) {
+	dir := t.TempDir()
+	far := writeModel(t, triangleAt(mgl32.Vec3{3e38, 0, 0}), dir, "far.glb")
+	escape := writeModel(t, triangleAt(mgl32.Vec3{}), dir, "escape.glb", "\x1b]0;owned\x07\x1b[2J")
+	for _, c := range []struct {
+		model string
+		want  []string
+	}{
+		{far, []string{"far.glb: nodes[0]", "more than 1e+18"}},
+		{escape, []string{"escape.glb: extensionsRequired[0]", `"\x1b]0;owned\a\x1b[2J"`}},
+	} {
+		for _, args := range [][]string{
+			{"view", "-duration", "2s", "-screenshot", "s.png", c.model},
+			withSmall("-duration", "2s", "-model", c.model, "-screenshot", "s.png"),
+		} {
+			out := t.TempDir()
+			r := tickframe(t, opts{dir: out}, args...)
+			line := wantOneLine(t, r, 2)
+			if !printable(r.stderr[:len(r.stderr)-1]) {
+				t.Errorf("%q: stderr holds control characters: %q", args, r.stderr)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(line, w) {
+					t.Errorf("%q: %q lacks %q", args, line, w)
+				}
+			}
+			if files := listFiles(t, out); len(files) > 0 {
+				t.Errorf("%q: a refused model left files: %q", args, files)
+			}
+		}
+	}
+}
+
+// TestSummaryQuotesNames: the names view prints from a file (extensions,
+// attributes) come out quoted where they are not plain names, so that a
+// crafted file cannot reach the terminal with an escape.
+func TestSummaryQuotesNames(t *testing.T) {
+	m := &gltf.Model{Ignored: []string{"cameras", "KHR_lights_punctual", "\x1b]0;owned\x07", "COLOR_1", "a b"}}
+	got := modelSummary("m.glb", m)
+	want := `m.glb: 0 meshes, 0 primitives, 0 vertices, 0 triangles, 0 materials, 0 textures; ignored: cameras, KHR_lights_punctual, "\x1b]0;owned\a", COLOR_1, "a b"`
+	if got != want || !printable(got) {
+		t.Errorf("summary %q, want %q", got, want)
 	}
 }

@@ -262,7 +262,7 @@ func (d *decoder) animation(i int, m *Model) (Animation, error) {
 		case "weights":
 			return a, d.refuse(cp+".target.path", "morph target weights are not supported")
 		default:
-			return a, d.refuse(cp+".target.path", "path %q is not one glTF 2.0 lists", ch.Target.Path)
+			return a, d.refuse(cp+".target.path", "path %s is not one glTF 2.0 lists", quote(ch.Target.Path))
 		}
 		node := *ch.Target.Node
 		if node < 0 || node >= len(m.Nodes) {
@@ -284,7 +284,7 @@ func (d *decoder) animation(i int, m *Model) (Animation, error) {
 		case "CUBICSPLINE":
 			c.Interp = InterpCubicSpline
 		default:
-			return a, d.refuse(sp+".interpolation", "interpolation %q is not one glTF 2.0 lists", smp.Interpolation)
+			return a, d.refuse(sp+".interpolation", "interpolation %s is not one glTF 2.0 lists", quote(smp.Interpolation))
 		}
 		var err error
 		if c.Times, err = d.floats(smp.Input, 1, sp+".input"); err != nil {

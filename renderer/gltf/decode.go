@@ -243,14 +243,14 @@ func (d *decoder) checkSupported() error {
 		return d.errorf("asset.version", "missing")
 	}
 	if major, _, ok := strings.Cut(v, "."); !ok || major != "2" {
-		return d.refuse("asset.version", "version %q is not supported (want 2.x)", v)
+		return d.refuse("asset.version", "version %s is not supported (want 2.x)", quote(v))
 	}
 	if mv := doc.Asset.MinVersion; mv != "" && mv != "2.0" {
-		return d.refuse("asset.minVersion", "minimum version %q is not supported (want 2.0)", mv)
+		return d.refuse("asset.minVersion", "minimum version %s is not supported (want 2.0)", quote(mv))
 	}
 	for i, e := range doc.ExtensionsRequired {
 		if !supportedExtensions[e] {
-			return d.refuse(fmt.Sprintf("extensionsRequired[%d]", i), "required extension %q is not supported", e)
+			return d.refuse(fmt.Sprintf("extensionsRequired[%d]", i), "required extension %s is not supported", quote(e))
 		}
 	}
 	if len(doc.Skins) > 0 {
@@ -332,23 +332,23 @@ func (d *decoder) readURI(uri, path string, limit int, cut bool) ([]byte, error)
 		return data, nil
 	}
 	if i := strings.IndexAny(uri, ":/?#"); i > 0 && uri[i] == ':' {
-		return nil, d.refuse(path, "URI %q: only data: URIs and relative paths are supported", uri)
+		return nil, d.refuse(path, "URI %s: only data: URIs and relative paths are supported", quote(uri))
 	}
 	p, err := url.PathUnescape(uri)
 	if err != nil {
-		return nil, d.errorf(path, "URI %q: %v", uri, err)
+		return nil, d.errorf(path, "URI %s: %v", quote(uri), err)
 	}
 	if d.open == nil {
-		return nil, d.errorf(path, "URI %q refers to a separate file, and there is no way to open it", uri)
+		return nil, d.errorf(path, "URI %s refers to a separate file, and there is no way to open it", quote(uri))
 	}
 	data, err := d.open(p, limit, cut)
 	switch {
 	case errors.Is(err, errTooLarge):
-		return nil, d.limit(path, "URI %q: the file is larger than %d bytes", uri, limit)
+		return nil, d.limit(path, "URI %s: the file is larger than %d bytes", quote(uri), limit)
 	case err != nil:
-		return nil, d.errorf(path, "URI %q: %v", uri, pathCause(err))
+		return nil, d.errorf(path, "URI %s: %v", quote(uri), pathCause(err))
 	case !cut && len(data) > limit:
-		return nil, d.limit(path, "URI %q: the file is larger than %d bytes", uri, limit)
+		return nil, d.limit(path, "URI %s: the file is larger than %d bytes", quote(uri), limit)
 	}
 	return data, nil
 }
@@ -414,7 +414,7 @@ func (d *decoder) accessor(i int, path string) (elements, error) {
 		return elements{}, d.refuse(ap+".componentType", "component type %d is not one glTF 2.0 lists", a.ComponentType)
 	}
 	if n == 0 {
-		return elements{}, d.refuse(ap+".type", "type %q is not one glTF 2.0 lists", a.Type)
+		return elements{}, d.refuse(ap+".type", "type %s is not one glTF 2.0 lists", quote(a.Type))
 	}
 	if a.Count < 1 {
 		return elements{}, d.errorf(ap+".count", "count %d is not positive", a.Count)

@@ -8,7 +8,8 @@
 // # Supported
 //
 //   - Containers: binary .glb (a JSON chunk and an optional BIN chunk) and
-//     JSON .gltf. Buffers and images may be embedded as base64 data: URIs,
+//     JSON .gltf. Buffers and images may be embedded as base64 data: URIs
+//     (the scheme and the base64 token in any case, as RFC 3986 has it),
 //     kept in separate files next to the .gltf (relative, percent-encoded
 //     URIs; Load never reads outside the model's directory), or, for
 //     images, stored in a bufferView.
@@ -19,7 +20,10 @@
 //     byte or short, VEC3 or VEC4), with any bufferView byteStride and
 //     accessor byteOffset.
 //   - Indices of every width (unsigned byte, short and int); a primitive
-//     without indices gets 0, 1, …, n-1.
+//     without indices gets 0, 1, …, n-1. An incomplete last triangle is
+//     left out, as OpenGL leaves it.
+//   - Normals and tangents are renormalized where their length is off 1
+//     (a zero one stays zero).
 //   - Primitive mode TRIANGLES.
 //   - Missing normals: flat normals are computed, as the specification
 //     requires, by giving every triangle its own three vertices (the other
@@ -60,16 +64,48 @@
 // skins and skinned nodes, morph targets and animations of their weights,
 // keyframes that are not floats, sparse accessors, accessors without a
 // bufferView, primitive modes other than TRIANGLES, a texture that uses a
-// UV set past TEXCOORD_1, image formats other than PNG and JPEG, and URIs
-// with a scheme other than data:.
+// UV set past TEXCOORD_1, a texture without a source (only an extension
+// could supply its image), image formats other than PNG and JPEG, URIs
+// with a scheme other than data:, and enum values glTF 2.0 does not list
+// (a sampler's filter or wrap mode, alphaMode, an animation's
+// interpolation or path, an accessor's componentType or type), which the
+// Khronos validator only warns of.
+//
+// # Limits
+//
+// Decode returns an error matching ErrLimit for a file that the
+// specification allows but that goes past one of these: accessors and
+// images reading the buffers more than four times over, more than 64 Ki
+// placed meshes or 16 Mi placed vertices, an image over 16384 pixels on a
+// side, claiming more pixels than its encoded size can hold, or past
+// 64 Mi texture pixels in all, an image file over 1 GiB (Load), and a
+// vertex placed more than 1e18 from the origin, at rest or by an
+// animation (bounded from the keyframes' largest values and tangents
+// down the tree), so that a renderer fitting the model in float32 never
+// meets an infinity. An image whose bytes PNG or JPEG decoding rejects
+// gives an error matching ErrImageData (the validator reads only an
+// image's header).
+//
+// # Files
+//
+// Load reads regular files only: a FIFO, a device or a directory, as the
+// model or named by a URI, is refused before it is read, so that none
+// can block or stream forever. No file is read past what the document
+// claims: a buffer file up to its byteLength, an image file up to 1 GiB.
 //
 // # Damaged input
 //
-// Decode never panics and checks everything it reads: GLB header and chunk
-// lengths, every index into the JSON arrays, every accessor and bufferView
-// range against its buffer's length, counts against each other, index
-// values against the vertex count, and that positions, normals, UVs,
-// transforms and factors are finite. Allocations are bounded by the size of
+// Decode never panics and checks everything it reads: that the JSON is
+// UTF-8, GLB header and chunk lengths, every index into the JSON arrays
+// wherever it is in the document, used or not (a node's camera too),
+// every accessor and bufferView range against its buffer's length, counts
+// against each other, index values against the vertex count, that
+// positions, normals, UVs, transforms and factors are finite, that node
+// matrices are not singular, that every scene lists root nodes once,
+// that keyframe times are not negative and increase, that no rotation
+// keyframe is the zero quaternion, that no two channels of an animation
+// drive the same property, and that every extension required is one
+// used. Allocations are bounded by the size of
 // the input: an accessor cannot claim more elements than its bytes hold,
 // accessors that alias the same bytes may read at most four times the
 // buffer data in all, an image may not claim more pixels than its encoded
@@ -77,7 +113,12 @@
 // vertices, or decode more than 64 Mi texture pixels, in all.
 //
 // Every error is an *Error naming the file and, where there is one, the
-// JSON path of the offending value, for example
+// JSON path of the offending value, array indices included, for example
 //
 //	gltf: model.glb: meshes[0].primitives[1]: morph targets are not supported
+//	gltf: model.glb: accessors[3].count: bad JSON value: string where an integer belongs
+//
+// Strings from the file (URIs, extension names, enum values) are quoted
+// as Go quotes them (%q, the longest cut), so that an error printed to a
+// terminal carries no escape sequence from the file.
 package gltf

@@ -129,7 +129,7 @@ func (d *decoder) material(i int) (Material, error) {
 	case "BLEND":
 		m.AlphaMode = Blend
 	default:
-		return m, d.refuse(mp+".alphaMode", "alpha mode %q is not one glTF 2.0 lists (OPAQUE, MASK, BLEND)", src.AlphaMode)
+		return m, d.refuse(mp+".alphaMode", "alpha mode %s is not one glTF 2.0 lists (OPAQUE, MASK, BLEND)", quote(src.AlphaMode))
 	}
 	if c := src.AlphaCutoff; c != nil {
 		if !(*c >= 0) || !isFinite(*c) {
@@ -283,7 +283,7 @@ func (d *decoder) image(i int, path string) (image.Image, error) {
 		cfg, err = jpeg.DecodeConfig(bytes.NewReader(data))
 		decode = func(b []byte) (image.Image, error) { return jpeg.Decode(bytes.NewReader(b)) }
 	default:
-		return nil, d.refuse(ip, "image format is not supported (want PNG or JPEG; mimeType %q)", d.doc.Images[i].MimeType)
+		return nil, d.refuse(ip, "image format is not supported (want PNG or JPEG; mimeType %s)", quote(d.doc.Images[i].MimeType))
 	}
 	if err != nil {
 		return nil, d.errorf(ip, "%w: %v", ErrImageData, err)

@@ -19,6 +19,13 @@ import (
 	"github.com/tickframe/tickframe/renderer/gltf"
 )
 
+// A verdict is the validator's on one file: its count of errors, and the
+// first few ("CODE /pointer: message").
+type verdict struct {
+	Errors   int      `json:"errors"`
+	Messages []string `json:"messages"`
+}
+
 // judge decodes data and fails t where Decode breaks the oracle given
 // the validator's verdict vd: a refusal must be one printable line in a
 // *gltf.Error naming the file, and for a file the validator calls valid a

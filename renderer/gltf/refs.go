@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // checkReferences checks every index the document holds, used or not,
@@ -113,10 +114,25 @@ func (d *decoder) checkReferences() error {
 	// Every extension required is one used, as the specification asks.
 	for i, e := range doc.ExtensionsRequired {
 		if !slices.Contains(doc.ExtensionsUsed, e) {
-			return d.errorf(fmt.Sprintf("extensionsRequired[%d]", i), "extension %q is required but not in extensionsUsed", e)
+			return d.errorf(fmt.Sprintf("extensionsRequired[%d]", i), "extension %s is required but not in extensionsUsed", quote(e))
 		}
 	}
 	return nil
+}
+
+// quote returns a string from the file quoted as Go quotes it (%q, so
+// that no terminal escape or line break in it reaches a terminal as
+// itself), cut after its first 64 bytes: a data: URI can be megabytes.
+func quote(s string) string {
+	const n = 64
+	if len(s) <= n {
+		return strconv.Quote(s)
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + fmt.Sprintf("… (%d bytes)", len(s))
 }
 
 // jsonKey returns a JSON object key as it goes into a JSON path: as it is
@@ -124,7 +140,7 @@ func (d *decoder) checkReferences() error {
 func jsonKey(k string) string {
 	for _, r := range k {
 		if !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return strconv.Quote(k)
+			return quote(k)
 		}
 	}
 	if k == "" {

@@ -22,13 +22,6 @@ import (
 	"time"
 )
 
-// A verdict is the validator's on one file: its count of errors, and the
-// first few ("CODE /pointer: message").
-type verdict struct {
-	Errors   int      `json:"errors"`
-	Messages []string `json:"messages"`
-}
-
 // validator is the Khronos glTF validator (the npm package
 // gltf-validator, installed by .ci/gltf-validator.sh) answering requests
 // in a node process (.ci/gltf-validator.js).
