@@ -1,6 +1,9 @@
 package observe
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Comparison is what the observer saw of the app's frames, placed two
 // ways:
@@ -47,8 +50,8 @@ func Compare(res Result, log []LogFrame) Comparison {
 	}
 	c.Fit = FitChanges(res.Changes, StallGap)
 	own := c.Fit.Period
-	lg := LogGrid(log, res.Period)
-	sp := res.Period
+	sp := LogPeriod(log, res.Period)
+	lg := LogGrid(log, sp)
 	if lg == nil {
 		sp = own // no vblanks from the display: the arrival times
 	}
@@ -62,4 +65,41 @@ func Compare(res Result, log []LogFrame) Comparison {
 	}
 	c.GridOffsetP50, c.GridOffsetMax = GridOffset(lg, res.Grid, res.Period, ts)
 	return c
+}
+
+// LogPeriod is the period of the vblanks the app's log puts its frames
+// on: the display's, period (as the observer measured it), where the
+// log's display times step by it; else the step of those times, where the
+// app's figures are on vblanks of another rate (an emulated display
+// beside a fake CRTC at another rate): the median of the steps within a
+// quarter of the 10th percentile step (one vblank apart). With fewer than
+// 16 steps it is period.
+func LogPeriod(log []LogFrame, period time.Duration) time.Duration {
+	var steps []time.Duration
+	var last time.Duration
+	for _, f := range log {
+		if !f.Shown || f.Display <= 0 {
+			continue
+		}
+		if last > 0 && f.Display > last {
+			steps = append(steps, f.Display-last)
+		}
+		last = f.Display
+	}
+	if len(steps) < 16 {
+		return period
+	}
+	slices.Sort(steps)
+	base := steps[len(steps)/10]
+	var one []time.Duration
+	for _, d := range steps {
+		if d >= base-base/4 && d <= base+base/4 {
+			one = append(one, d)
+		}
+	}
+	p := one[len(one)/2]
+	if period > 0 && absDur(p-period) <= period/50 {
+		return period
+	}
+	return p
 }
