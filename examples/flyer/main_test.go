@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/simthread"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
+)
+
+// maxLines is the example's promise: a complete game in under 350 lines.
+const maxLines = 349
+
+func TestMainFitsItsLines(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(src, []byte("\n")); n > maxLines {
+		t.Errorf("main.go has %d lines, more than %d", n, maxLines)
+	}
+}
+
+// fly runs w on a simthread.Sim driven on a virtual clock for d of
+// simulated time; pilot, if set, is asked for the steering before every
+// tick (nil: none) and its input is sent when it changes.
+func fly(t *testing.T, w *flyer, d time.Duration, pilot func(w *flyer) (x, y float64)) *simthread.Sim {
+	t.Helper()
+	clock := new(simthread.VirtualClock)
+	sim, err := simthread.New(simthread.Config{}, w, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sx, sy float64
+	for next := time.Duration(0); next <= d; {
+		clock.Set(next)
+		if next, err = sim.Wake(); err != nil {
+			t.Fatal(err)
+		}
+		if pilot != nil {
+			if x, y := pilot(w); x != sx || y != sy {
+				sx, sy = x, y
+				sim.Send(simthread.Input{Kind: steer, X: x, Y: y})
+			}
+		}
+	}
+	return sim
+}
+
+// autopilot steers for the centre of the next ring as it will be when
+// the ship reaches it, braking its side speed as it closes in.
+func autopilot(w *flyer) (x, y float64) {
+	rx, ry, _ := w.ring(w.next, w.time+(w.z-(-spacing*float64(w.next+1)))/w.speed)
+	ex, ey := rx-(w.x+w.vx*0.4), ry-(w.y+w.vy*0.4)
+	return math.Max(-1, math.Min(1, ex)), math.Max(-1, math.Min(1, ey))
+}
+
+// TestRingsScore: a pilot that aims for each ring scores a point for
+// nearly every ring it flies, and never crashes; with no pilot, the
+// drifting rings are mostly missed.
+func TestRingsScore(t *testing.T) {
+	w := newFlyer(7, 20)
+	fly(t, w, 30*time.Second, autopilot)
+	if w.next < 19 { // 600 m at 20 m/s: 20 rings
+		t.Fatalf("flew %d rings in 30 s at 20 m/s, want 19 or more", w.next)
+	}
+	if w.score < w.next-1 || w.crashes != 0 {
+		t.Errorf("the autopilot scored %d of %d rings with %d crashes, want all but one at most and none", w.score, w.next, w.crashes)
+	}
+	idle := newFlyer(7, 20)
+	fly(t, idle, 30*time.Second, nil)
+	t.Logf("autopilot: %d of %d rings, %d crashes; no steering: %d of %d, %d crashes", w.score, w.next, w.crashes, idle.score, idle.next, idle.crashes)
+	if idle.score >= w.score {
+		t.Errorf("with no steering the ship scored %d, the autopilot %d: the score does not depend on flying through the rings", idle.score, w.score)
+	}
+}
+
+// TestCrashTeleports: diving into the ground teleports the ship to the
+// last ring's plane at cruise height, with a new Epoch for the ship and
+// the camera, so that neither is slid there.
+func TestCrashTeleports(t *testing.T) {
+	w := newFlyer(3, 20)
+	var before simthread.Snapshot
+	w.Snapshot(&before)
+	fly(t, w, 2*time.Second, func(*flyer) (float64, float64) { return 0, -1 })
+	if w.crashes == 0 {
+		t.Fatal("diving for 2 s never crashed")
+	}
+	var after simthread.Snapshot
+	w.Snapshot(&after)
+	ship := after.Bodies[0]
+	if ship.Epoch == before.Bodies[0].Epoch || after.Camera.Epoch == before.Camera.Epoch {
+		t.Errorf("after %d crashes the ship's Epoch %d and the camera's %d, before %d and %d: a teleport must change both",
+			w.crashes, ship.Epoch, after.Camera.Epoch, before.Bodies[0].Epoch, before.Camera.Epoch)
+	}
+	if ship.Pos.Y() < shipR || ship.Pos.Y() > cruise+1 {
+		t.Errorf("the ship is at height %v after the crash, want it restarted near %v", ship.Pos.Y(), cruise)
+	}
+}
+
+// TestScoreOverlay: the snapshot's overlay says the world's score, and
+// publishing a changing score allocates nothing once the slot has held
+// it.
+func TestScoreOverlay(t *testing.T) {
+	w := newFlyer(7, 20)
+	fly(t, w, 8*time.Second, autopilot)
+	var s simthread.Snapshot
+	w.Snapshot(&s)
+	if len(s.Overlay.Items) == 0 || string(s.Overlay.Items[0].Text) != "score "+strconv.Itoa(w.score) || w.score == 0 {
+		t.Fatalf("overlay %+v for score %d", s.Overlay.Items, w.score)
+	}
+	w.score = 100000
+	w.Snapshot(&s) // the longest score the test writes
+	if n := testing.AllocsPerRun(100, func() { w.score++; w.Snapshot(&s) }); n != 0 {
+		t.Errorf("a snapshot with a changing score allocates %.1f times", n)
+	}
+}
+
+// build builds the example and returns the binary's path.
+func build(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "flyer")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestRunDrawsTheScoreAndReplays runs the game under the display with a
+// seed and -speed recorded, reads the score's text back from the last
+// frame's pixels, then replays the recording with no other flag.
+func TestRunDrawsTheScoreAndReplays(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("needs a display: run make test, which starts Xvfb, or set DISPLAY")
+	}
+	start := time.Now()
+	bin := build(t)
+	t.Logf("built in %v", time.Since(start).Round(time.Millisecond))
+	dir := t.TempDir()
+	shot, rec := filepath.Join(dir, "last.png"), filepath.Join(dir, "run.tfrec")
+	out, err := exec.Command(bin, "-seed", "5", "-speed", "30", "-duration", "3s", "-width", "320", "-height", "240",
+		"-focuspause=false", "-screenshot", shot, "-record", rec).CombinedOutput()
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	t.Logf("ran in %v", time.Since(start).Round(time.Millisecond))
+	m := regexp.MustCompile(`flyer: score (\d+), crashes (\d+)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("no score printed:\n%s", out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The score as drawn: "score N" at the top left, white, in the HUD's
+	// font at the overlay's scale. The last frame may show the snapshot
+	// before the final tick's: the score then, or one less.
+	score, _ := strconv.Atoi(string(m[1]))
+	text := "score " + strconv.Itoa(score)
+	k := renderer.OverlayTextScale(48, len(text), 320, 240)
+	best, other := math.Inf(1), math.Inf(1)
+	for _, s := range []int{score, score - 1} {
+		if s >= 0 {
+			best = math.Min(best, textMismatch(img, "score "+strconv.Itoa(s), k))
+		}
+	}
+	for _, s := range []int{score + 1, score + 2, score + 5, score + 11} { // other digits, other lengths
+		other = math.Min(other, textMismatch(img, "score "+strconv.Itoa(s), k))
+	}
+	other = math.Min(other, textMismatch(img, "crashes "+string(m[2]), k))
+	// The glyphs are drawn pixel for pixel (nearest texels at a whole
+	// scale): the score's text matches within 2 %, and another number,
+	// a digit of a few pixels apart, does not.
+	t.Logf("%q at %d px per font pixel: %.1f %% of its pixels wrong; other texts %.1f %% or more", text, k, 100*best, 100*other)
+	if best > 0.02 || other <= 0.02 {
+		t.Errorf("the top left reads %q with %.1f %% of its pixels wrong (want at most 2 %%); other texts %.1f %% (want more than 2 %%)",
+			text, 100*best, 100*other)
+	}
+	start = time.Now()
+	out, err = exec.Command(bin, "-replay", rec, "-duration", "120s", "-width", "320", "-height", "240").CombinedOutput()
+	t.Logf("replayed in %v", time.Since(start).Round(time.Millisecond))
+	if err != nil || !strings.Contains(string(out), "replay matches the recording") || !bytes.Contains(out, m[0]) {
+		t.Errorf("replay with no other flag: %v\n%s\nwant a match and the recorded run's %q", err, out, m[0])
+	}
+}
+
+// textMismatch returns the fraction of pixels that differ between the
+// white pixels of img's top left and text drawn in basicfont at k pixels
+// per font pixel, at the offset that fits best: the text's own pixels
+// and the background between them both count.
+func textMismatch(img image.Image, text string, k int) float64 {
+	face := basicfont.Face7x13
+	w, h := len(text)*7*k, 13*k
+	want := make([]bool, w*h)
+	for j, r := range text {
+		dr, mask, mp, _, ok := face.Glyph(fixed.P(j*7, face.Ascent), r)
+		if !ok {
+			continue
+		}
+		for y := dr.Min.Y; y < dr.Max.Y; y++ {
+			for x := dr.Min.X; x < dr.Max.X; x++ {
+				if _, _, _, a := mask.At(mp.X+x-dr.Min.X, mp.Y+y-dr.Min.Y).RGBA(); a > 0x8000 {
+					for dy := range k {
+						for dx := range k {
+							want[(y*k+dy)*w+x*k+dx] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	white := func(x, y int) bool {
+		r, g, b, _ := img.At(x, y).RGBA()
+		return r>>8 > 200 && g>>8 > 200 && b>>8 > 200
+	}
+	best := 1.0
+	for oy := 0; oy < 24; oy++ {
+		for ox := 0; ox < 24; ox++ {
+			bad, on := 0, 0
+			for y := range h {
+				for x := range w {
+					got := white(ox+x, oy+y)
+					if want[y*w+x] {
+						on++
+					}
+					if got != want[y*w+x] {
+						bad++
+					}
+				}
+			}
+			best = math.Min(best, float64(bad)/float64(max(on, 1)))
+		}
+	}
+	return best
+}
