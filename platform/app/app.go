@@ -388,14 +388,21 @@ func (a *App) Run(ctx context.Context) (err error) {
 	simCtx, stopSim := context.WithCancel(ctx)
 	a.sched.startSim(simCtx, a.pipe.Sim())
 	a.hud.lat = sched.NewLatency()
+	var plan interp.Plan
+	stopped := false
 	defer func() {
-		stopSim()
+		// A panic in the frame loop (GLFW turns some driver errors into
+		// panics) still stops the simulation and reads the final figures,
+		// so that the report written after it holds figures in range.
+		if !stopped {
+			err = errors.Join(err, a.stop(stopSim))
+		}
 		a.sched.stopGovernor()
-		err = errors.Join(err, a.pipe.Sim().Wait(), a.shots.wait())
+		err = errors.Join(err, a.shots.wait())
 	}()
 	a.steady.start = a.clock.Now()
 	a.pipe.Begin(a.steady.start)
-	var plan interp.Plan
+	var drawErr error
 	for a.running(ctx) {
 		f, ok := a.pace(ctx, rctx)
 		if !ok {
@@ -403,27 +410,26 @@ func (a *App) Run(ctx context.Context) (err error) {
 		}
 		a.input(&f)
 		plan = a.plan(&f)
-		if err := a.draw(&f, &plan); err != nil {
-			return err
+		if drawErr = a.draw(&f, &plan); drawErr != nil {
+			break
 		}
 		a.account(&f, &plan)
 		f.end()
 	}
-	return a.finish(rctx, stopSim, &plan)
+	stopped = true
+	return a.finish(rctx, stopSim, &plan, drawErr)
 }
 
-// finish ends Run: it stops the simulation first, so that the counts
-// cover exactly the frames drawn, reads the final figures and saves the
-// last frame if asked.
-func (a *App) finish(rctx context.Context, stopSim func(), plan *interp.Plan) error {
-	a.steady.elapsed = a.clock.Now() - a.steady.start
-	stopSim()
-	if err := a.pipe.Sim().Wait(); err != nil {
+// finish ends Run on every path out of the frame loop, drawErr being the
+// error that ended it if any: it stops the simulation first, so that the
+// counts cover exactly the frames drawn, reads the final figures and,
+// after a clean run, saves the last frame if asked. It returns drawErr
+// joined with the simulation's error.
+func (a *App) finish(rctx context.Context, stopSim func(), plan *interp.Plan, drawErr error) error {
+	simErr := a.stop(stopSim)
+	if err := errors.Join(drawErr, simErr); err != nil {
 		return err
 	}
-	a.present.collect(a.rend, a.pacing.pacer, true)
-	a.steady.finish(a.stats.Frames, a.sched.allocs())
-	a.sched.latency = a.sched.lat.Read()
 	if a.cfg.Screenshot != "" {
 		// Draw the last plan once more and keep it.
 		if _, err := a.drawPlan(rctx, plan); err != nil {
@@ -432,6 +438,19 @@ func (a *App) finish(rctx context.Context, stopSim func(), plan *interp.Plan) er
 		a.shots.save(a.win, a.cfg.Screenshot, false)
 	}
 	return nil
+}
+
+// stop stops the simulation, waits for it and reads the final figures:
+// the run's length, the last present reports, the steady state's counters
+// and the scheduling latency. It returns the simulation's error.
+func (a *App) stop(stopSim func()) error {
+	a.steady.elapsed = a.clock.Now() - a.steady.start
+	stopSim()
+	err := a.pipe.Sim().Wait()
+	a.present.collect(a.rend, a.pacing.pacer, true)
+	a.steady.finish(a.stats.Frames, a.sched.allocs())
+	a.sched.latency = a.sched.lat.Read()
+	return err
 }
 
 // Close frees the renderer and closes the window. The App must not be used

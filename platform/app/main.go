@@ -132,7 +132,7 @@ func ParseFlags(args []string, cfg *Config, usage io.Writer) error {
 
 // Main is the whole of main for an app: it parses the command line with
 // Flags, runs world with cfg (Run) until the window is closed, Esc is
-// pressed, cfg.Duration has passed or SIGINT or SIGTERM arrives, and
+// pressed, cfg.Duration has passed or SIGINT, SIGTERM or SIGHUP arrives, and
 // exits: 0 after a clean stop, 2 with a one-line error on a bad flag or
 // setting (before any window opens), 1 with a one-line error on a failure
 // at run time. cfg.Finish may read the world after the run. It must be
@@ -149,7 +149,9 @@ func run(args []string, stderr io.Writer, cfg Config, world simthread.World) int
 		return 0
 	}
 	if err == nil {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		// SIGHUP (the terminal closed) ends the run as SIGTERM does,
+		// with every file written.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		defer stop()
 		err = Run(ctx, cfg, world)
 	}

@@ -52,19 +52,42 @@ func newRecorder(cfg *Config, world simthread.World, out io.Writer) (*runRecorde
 	// A replay takes no live input: it runs on when the window loses
 	// focus, so that it reaches the recording's end.
 	cfg.KeepRunningUnfocused = true
+	if rec.FinalTick == 0 {
+		r.replay = rec
+		return r, nil // nothing to step: Run checks the world as built
+	}
 	rc := rec.ReplayConfig()
 	cfg.Sim.Rate, cfg.Sim.Replay, cfg.Sim.StopAfter, cfg.Sim.CheckpointEvery = rc.Rate, rc.Replay, rc.StopAfter, rc.CheckpointEvery
 	r.replay = rec
 	return r, nil
 }
 
+// empty reports whether the replay is of a run that stopped before its
+// first tick: nothing to step or show.
+func (r *runRecorder) empty() bool { return r != nil && r.replay != nil && r.replay.FinalTick == 0 }
+
+// checkEmpty checks an empty recording against the world as built.
+func (r *runRecorder) checkEmpty() error {
+	rec := r.replay
+	if err := rec.Verify(nil, 0, r.world.(simthread.Hasher).Hash()); err != nil {
+		return errors.New("app: " + err.Error())
+	}
+	fmt.Fprintf(r.out, "%s: replay matches the recording: it ends at tick 0 (the recorded run stopped before its first tick), state hash %016x\n",
+		r.name, rec.FinalHash)
+	return nil
+}
+
 // finish writes the recording to path, or checks the replay against its
-// recording when the run ended cleanly.
+// recording when the run ended cleanly. A recording holds the run up to
+// its last complete tick (simthread.Sim.Final): after the world panicked
+// at tick T, up to T−1, which it says on out; a run stopped before its
+// first tick leaves a recording of tick 0 alone.
 func (r *runRecorder) finish(sim *simthread.Sim, path string, runErr error) error {
-	final, hash := sim.Telemetry().Ticks(), r.world.(simthread.Hasher).Hash()
 	if r.replay == nil {
-		if final == 0 {
-			return fmt.Errorf("app: -record %s: nothing recorded: the run ended before its first tick", path)
+		last, panicked, ok := sim.Final()
+		if !ok {
+			// The simulation never started: the world is as built.
+			last = simthread.Checkpoint{Tick: 0, Hash: r.world.(simthread.Hasher).Hash()}
 		}
 		cfg := sim.Config()
 		log := &record.Log{
@@ -72,11 +95,19 @@ func (r *runRecorder) finish(sim *simthread.Sim, path string, runErr error) erro
 				Seed: r.seed, Params: r.params},
 			Inputs:      append([]simthread.TickInput{}, sim.InputLog()...),
 			Checkpoints: sim.Checkpoints(),
-			FinalTick:   final,
-			FinalHash:   hash,
+			FinalTick:   last.Tick,
+			FinalHash:   last.Hash,
 		}
-		return record.WriteFile(path, log)
+		if err := record.WriteFile(path, log); err != nil {
+			return err
+		}
+		if panicked {
+			fmt.Fprintf(r.out, "%s: -record %s: recorded up to tick %d, the last before the world panicked; a replay stops there\n",
+				r.name, path, last.Tick)
+		}
+		return nil
 	}
+	final, hash := sim.Telemetry().Ticks(), r.world.(simthread.Hasher).Hash()
 	if runErr != nil {
 		return nil // the run's error says what went wrong
 	}

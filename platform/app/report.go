@@ -230,7 +230,9 @@ func (a *App) reportRun(r *Report) {
 	r.RefreshHz, r.RefreshSource = round(a.pacing.hz, 3), a.pacing.source
 	r.Ticks, r.Frames = tel.Ticks, st.Frames
 	r.TickRateHz = round(a.steady.tickRate(&tel), 2)
-	r.FPS = round(float64(st.Frames)/secs, 2)
+	if secs > 0 {
+		r.FPS = round(float64(st.Frames)/secs, 2)
+	}
 	r.FrameIntervalMs = Quant4{ms(st.FrameInterval.Quantile(0.5)), ms(st.FrameInterval.Quantile(0.95)), ms(st.FrameInterval.Quantile(0.99)), ms(st.FrameInterval.Max())}
 	r.TickLatenessMs = Quant3{ms(tel.Lateness.P50), ms(tel.Lateness.P99), ms(tel.Lateness.Max)}
 	r.TicksPerFrameHist = append([]uint64(nil), st.TicksPerFrame[:]...)

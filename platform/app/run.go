@@ -10,6 +10,8 @@ import (
 	"runtime/pprof"
 	"runtime/trace"
 
+	"github.com/tickframe/tickframe/platform/app/outfile"
+
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -31,6 +33,9 @@ func Run(ctx context.Context, cfg Config, world simthread.World) (err error) {
 	rec, err := newRecorder(&cfg, world, os.Stdout)
 	if err != nil {
 		return err
+	}
+	if rec.empty() {
+		return rec.checkEmpty() // nothing to step, no window
 	}
 	prof, err := startProfiles(&cfg)
 	if err != nil {
@@ -86,10 +91,12 @@ func firstErr(err, other error) error {
 	return other
 }
 
-// profiles are the CPU profile and the trace of a run.
+// profiles are the CPU profile and the trace of a run, each written to a
+// temporary file renamed into place when it stops (outfile.Create), so
+// that a run killed on the way leaves no partial profile under its name
+// and never removes one that was there.
 type profiles struct {
-	stops []func() error // in the order started
-	files []string
+	stops []func(keep bool) error // in the order started
 }
 
 // startProfiles starts the CPU profile and the trace cfg asks for.
@@ -106,48 +113,47 @@ func startProfiles(cfg *Config) (*profiles, error) {
 		if f.path == "" {
 			continue
 		}
-		file, err := os.Create(f.path)
+		file, err := outfile.Create(f.path)
 		if err != nil {
 			p.stop(false)
 			return nil, err
 		}
-		p.files = append(p.files, f.path)
 		if err := f.start(file); err != nil {
-			file.Close()
+			file.Abort()
 			p.stop(false)
 			return nil, fmt.Errorf("app: %s: %v", f.path, err)
 		}
 		stop := f.stop
-		p.stops = append(p.stops, func() error { stop(); return file.Close() })
+		p.stops = append(p.stops, func(keep bool) error {
+			stop()
+			if !keep {
+				file.Abort()
+				return nil
+			}
+			return file.Commit()
+		})
 	}
 	return p, nil
 }
 
-// stop stops the profiles, last started first, and removes their files
-// unless the app opened (nothing ran).
+// stop stops the profiles, last started first, and puts their files in
+// place, or leaves the paths as they were unless the app opened (nothing
+// ran).
 func (p *profiles) stop(opened bool) error {
 	var err error
 	for i := len(p.stops) - 1; i >= 0; i-- {
-		err = firstErr(err, p.stops[i]())
+		err = firstErr(err, p.stops[i](opened))
 	}
 	p.stops = nil
-	if !opened {
-		for _, f := range p.files {
-			os.Remove(f)
-		}
-	}
 	return err
 }
 
 func writeHeapProfile(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
 	runtime.GC() // up-to-date statistics
-	if err := pprof.WriteHeapProfile(f); err != nil {
-		f.Close()
-		return fmt.Errorf("app: heap profile %s: %v", path, err)
-	}
-	return f.Close()
+	return outfile.Write(path, func(w io.Writer) error {
+		if err := pprof.WriteHeapProfile(w); err != nil {
+			return fmt.Errorf("app: heap profile: %v", err)
+		}
+		return nil
+	})
 }
