@@ -6,7 +6,9 @@
 # with which the tests press keys in the demo's window; D-Bus, polkit and
 # RealtimeKit, against which platform/sched's tests ask for priority as an
 # ordinary user (.ci/rtkit-env), and the xdg desktop portal that test asks
-# first; mingw-w64 and Wine, with which make test
+# first; Weston (nested in Xvfb, with XWayland) and the Wayland headers,
+# for the -tags wayland build and its tests (wayland-protocols to
+# regenerate platform/present's protocol glue); mingw-w64 and Wine, with which make test
 # cross-builds for Windows and runs the Windows code (.ci/windows).
 set -euo pipefail
 
@@ -16,6 +18,7 @@ packages=(
 	xvfb xauth libgl1-mesa-dri x11-utils xdotool
 	libxpresent-dev
 	dbus polkitd rtkit xdg-desktop-portal
+	weston libwayland-dev libxkbcommon-dev xwayland wayland-protocols
 	gcc-mingw-w64-x86-64 wine wine64
 )
 

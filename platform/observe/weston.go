@@ -24,6 +24,9 @@ type WestonConfig struct {
 	Width, Height int
 	// XWayland starts Weston's X server for X11 clients (XDisplay).
 	XWayland bool
+	// Desktop runs Weston's desktop shell instead of the kiosk shell: a
+	// window can be minimised there, and it sits where the shell puts it.
+	Desktop bool
 }
 
 // Weston is a Wayland compositor started for observation: Weston 10 or
@@ -77,7 +80,11 @@ func StartWeston(cfg WestonConfig) (*Weston, error) {
 	}
 	w := &Weston{Socket: fmt.Sprintf("tickframe-%d-%d", os.Getpid(), westonSeq.Add(1)), RuntimeDir: dir,
 		Title: WestonTitle, Log: filepath.Join(dir, "weston.log"), done: make(chan struct{})}
-	args := []string{"--backend=x11-backend.so", "--shell=kiosk-shell.so", "--socket=" + w.Socket,
+	shell := "kiosk-shell.so"
+	if cfg.Desktop {
+		shell = "desktop-shell.so"
+	}
+	args := []string{"--backend=x11-backend.so", "--shell=" + shell, "--socket=" + w.Socket,
 		"--width=" + strconv.Itoa(cfg.Width), "--height=" + strconv.Itoa(cfg.Height),
 		"--idle-time=0", "--no-config", "--log=" + w.Log}
 	if cfg.XWayland {

@@ -349,6 +349,7 @@ func (t *Tracker) WaitReported(n int, timeout time.Duration) time.Duration {
 	if t.Unreported() <= n {
 		return 0
 	}
+	timeout = t.reportWait(timeout)
 	start := t.now()
 	for t.Unreported() > n {
 		if t.now()-start >= timeout {

@@ -122,6 +122,18 @@ type wlMatcher struct {
 	presented, discarded uint64
 }
 
+// reportWait bounds a wait for reports (WaitReported) by two of the
+// display's periods on Wayland: a compositor keeps the feedback of a
+// commit it does not show (a minimised or hidden window) until the next
+// commit replaces it, so a frame not reported by then will not be before
+// the next frame is swapped, and waiting longer only slows the loop.
+func (t *Tracker) reportWait(timeout time.Duration) time.Duration {
+	if p := t.grid.Period(); t.wl != nil && p > 0 {
+		return min(timeout, 2*p)
+	}
+	return timeout
+}
+
 // nextCommit is the swap whose commit a feedback asked for now follows:
 // the next one. A feedback request applies to the surface's next commit,
 // and the swap commits; asked for right after swap n (and, for the first,
