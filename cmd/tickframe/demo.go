@@ -40,9 +40,9 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	// SIGINT and SIGTERM end the run like closing the window does. A
-	// second one, once this returns, kills the process as usual.
-	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGINT, SIGTERM and SIGHUP end the run like closing the window
+	// does. A second one, once this returns, kills the process as usual.
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stopSignals()
 	// The demo's own services stop in reverse order of starting, on
 	// every path out; app.Run writes the files.
@@ -65,6 +65,15 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	if rec != nil && rec.FinalTick == 0 {
+		// The recorded run stopped before its first tick: nothing to
+		// step or show, the world as built is what it recorded.
+		if err := rec.Verify(nil, 0, world.Hash()); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "tickframe: replay matches the recording: it ends at tick 0 (the recorded run stopped before its first tick), state hash %016x\n", rec.FinalHash)
+		return nil
+	}
 	if model != nil {
 		world.SetMesh(modelMesh, 0) // every body, with the model's own materials
 	}
@@ -83,7 +92,7 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 			errs = append(errs, cfg.FrameLog.WriteFile(o.frameLog))
 		}
 		if o.record != "" {
-			errs = append(errs, saveRecording(o, a.Sim(), world))
+			errs = append(errs, saveRecording(o, a.Sim(), world, stdout))
 		}
 		if rec != nil && runErr == nil {
 			errs = append(errs, checkReplay(rec, a.Sim(), world, stdout))
@@ -291,13 +300,15 @@ func loadReplay(o *options) (*record.Log, error) {
 	return rec, nil
 }
 
-// saveRecording writes the run's inputs, checkpoints and final hash.
-func saveRecording(o *options, sim *simthread.Sim, world *refworld.World) error {
-	if world.Tick() == 0 {
-		return fmt.Errorf("-record %s: nothing recorded: the run ended before its first tick", o.record)
+// saveRecording writes the run's inputs, checkpoints and final hash, up
+// to the last tick the world completed (simthread.Sim.Final): after a
+// panic at tick T, T−1; tick 0 alone when the run stopped before its
+// first tick.
+func saveRecording(o *options, sim *simthread.Sim, world *refworld.World, stdout io.Writer) error {
+	last, panicked, ok := sim.Final()
+	if !ok {
+		last = simthread.Checkpoint{Tick: 0, Hash: world.Hash()} // never started
 	}
-	// Keep the checkpoints up to the final tick (all of them: the world
-	// stopped after the last one the Sim recorded).
 	log := &record.Log{
 		Header: record.Header{
 			World:           worldName,
@@ -309,10 +320,16 @@ func saveRecording(o *options, sim *simthread.Sim, world *refworld.World) error 
 		},
 		Inputs:      append([]simthread.TickInput{}, sim.InputLog()...),
 		Checkpoints: sim.Checkpoints(),
-		FinalTick:   world.Tick(),
-		FinalHash:   world.Hash(),
+		FinalTick:   last.Tick,
+		FinalHash:   last.Hash,
 	}
-	return record.WriteFile(o.record, log)
+	if err := record.WriteFile(o.record, log); err != nil {
+		return err
+	}
+	if panicked {
+		fmt.Fprintf(stdout, "tickframe: -record %s: recorded up to tick %d, the last before the world panicked; a replay stops there\n", o.record, last.Tick)
+	}
+	return nil
 }
 
 // checkReplay compares the replayed run with the recording.

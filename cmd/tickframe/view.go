@@ -128,6 +128,10 @@ func parseViewFlags(args []string, out io.Writer) (*viewOptions, error) {
 	if o.cfg.Width < 1 || o.cfg.Height < 1 {
 		return nil, usagef("view: window size %dx%d: want at least 1x1", o.cfg.Width, o.cfg.Height)
 	}
+	if o.cfg.Record != "" || o.cfg.Replay != "" {
+		// The turntable is a function of time: nothing to record.
+		return nil, usagef("view: -record and -replay are the demo's and the apps': the viewer's turntable has no inputs to record")
+	}
 	if err := o.cfg.Validate(); err != nil {
 		return nil, usagef("view: %v", err)
 	}
@@ -382,25 +386,16 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	}
 	fmt.Fprintf(stdout, "tickframe view: %s\n", modelSummary(name, m))
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error: %v", p)
 		}
 	}()
-	a, err := app.New(cfg, world)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	if err := a.Run(ctx); err != nil {
-		return err
-	}
-	if cfg.Screenshot != "" {
-		fmt.Fprintf(stderr, "tickframe: last frame saved to %s\n", cfg.Screenshot)
-	}
-	return nil
+	// app.Run writes the report, the plot and the profiles asked for,
+	// and says where the last frame went.
+	return app.Run(ctx, cfg, world)
 }
 
 // modelTriangles counts the triangles the scene places.
