@@ -24,6 +24,15 @@
 //     taken as shown at the first vblank after the swap returned. Nothing
 //     per present is read, so a queued frame shown a vblank or two later
 //     is reported early, and Tracker.WaitReported never waits.
+//   - SourceWayland (the -tags wayland build): the compositor's
+//     wp_presentation feedback, asked for each swap's commit on the
+//     window's own wl_surface and read on the render thread from a
+//     private event queue. Each feedback names the swap whose commit it
+//     follows; presented gives the frame's display time on the clock the
+//     compositor names (converted by an offset measured every 100 ms,
+//     Tracker.Clock), its refresh and vblank counter (the grid), and
+//     flags the source's name carries; discarded is a frame never shown
+//     (ModeSkip); a refresh of 0 is a variable-rate output.
 //   - SourceModel, only where none of these exists: the caller's own
 //     estimate, which it must label as a model.
 //
