@@ -157,7 +157,7 @@ func presentLine(b *[]byte, st *Stats, t *presentTracker, pacedHz float64) (mism
 	dispHz, mismatch := t.rateMismatch(pacedHz)
 	if t.measured() {
 		*b = append(*b, t.src.Source()...)
-		if g := t.src.Grid(); mismatch && t.rates.emulated > 0 {
+		if g := t.src.Grid(); mismatch && t.rates.emulatedMost() {
 			*b = append(*b, " on emulated; display "...)
 			*b = appendF(*b, dispHz, 2)
 			*b = append(*b, " Hz"...)

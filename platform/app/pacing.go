@@ -29,8 +29,10 @@ type pacing struct {
 	onGrid    bool          // the rate is the grid's own
 	following bool          // the pacer follows grid
 	// emulating is true while a software pacer keeps a grid of its own
-	// beside a display system whose vblanks run at another rate: its
-	// latest frame did not follow them (see presentTracker.placeLanded).
+	// beside a display system whose vblanks run at another rate: it has
+	// not followed them (see presentTracker.placeLanded). Once it has,
+	// a frame whose measure of them is off for a moment (a young fit)
+	// does not make it so.
 	emulating bool
 }
 
@@ -123,7 +125,7 @@ func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, fault *faul
 				}
 				p.emulating = false
 			default:
-				p.emulating = true
+				p.emulating = !p.following
 			}
 		}
 	}

@@ -79,8 +79,9 @@ type presentTracker struct {
 type rateFigures struct {
 	// emulated counts the frames that reached the display server's
 	// framebuffer and were placed on the pacer's vblanks, the display the
-	// app emulates, because the display system's own ran at another rate.
-	emulated uint64
+	// app emulates, because the display system's own ran at another rate;
+	// landed all the frames that reached it (the software path).
+	emulated, landed uint64
 	// onDisplay counts the frames that were in the framebuffer at one of
 	// the display system's own vblanks (a frame per vblank that had a new
 	// one): what its vblanks showed, where its CRTC is a real scanout.
@@ -223,6 +224,7 @@ func (t *presentTracker) collectReported(pacer *platform.Pacer, final bool) {
 // (rateFigures.onDisplay).
 func (t *presentTracker) placeLanded(s *shownFrame, rec *swapRecord, pacer *platform.Pacer) {
 	r := &t.rates
+	r.landed++
 	if rec.msc > r.dispMSC {
 		r.onDisplay++
 		r.dispMSC = rec.msc
@@ -233,6 +235,10 @@ func (t *presentTracker) placeLanded(s *shownFrame, rec *swapRecord, pacer *plat
 	r.emulated++
 	s.display, s.msc = pacer.DisplayAt(rec.landed), 0
 }
+
+// emulatedMost reports whether most of the frames that reached the
+// framebuffer were placed on the emulated display's vblanks.
+func (r *rateFigures) emulatedMost() bool { return r.emulated > 0 && 2*r.emulated >= r.landed }
 
 // rateMismatch reports whether the display system's vblanks ran at
 // another rate than the one frames were paced at (more than 1 % apart),
@@ -328,7 +334,7 @@ func (t *presentTracker) finish(s shownFrame, pacer *platform.Pacer) {
 func (t *presentTracker) sourceName() string {
 	src := t.src.Source()
 	switch g := t.src.Grid(); {
-	case t.rates.emulated > 0:
+	case t.rates.emulatedMost():
 		src += " on emulated vblanks"
 	case g.Known():
 		src += " on " + g.Source() + " vblanks"

@@ -331,7 +331,7 @@ func (a *App) reportPresent(r *Report) {
 		}
 		dispHz, mismatch := a.present.rateMismatch(a.pacing.hz)
 		r.PresentRateMismatch, r.PresentFiguresHz = mismatch, round(a.pacing.hz, 3)
-		if dispHz > 0 && a.present.rates.emulated == 0 {
+		if dispHz > 0 && !a.present.rates.emulatedMost() {
 			r.PresentFiguresHz = round(dispHz, 3)
 		}
 		r.PresentEmulated, r.PresentDisplayFrames = a.present.rates.emulated, a.present.rates.onDisplay
