@@ -157,7 +157,7 @@ func (h *HUD) Highlight(i int) {
 func (h *HUD) SetLines(n int) { h.nlines = min(max(n, 0), HUDLines) }
 
 // HUDCaptionLines is how many caption lines SetCaption keeps.
-const HUDCaptionLines = 4
+const HUDCaptionLines = 6
 
 // SetCaption sets lines of text drawn after the numbered lines, whatever
 // SetLines says: what an app shows all along (a viewer's model name and
@@ -213,8 +213,8 @@ func (h *HUD) build() (textStart, lineStart int) {
 	// The caption's rows take the place of numbered lines beyond
 	// HUDLines, so the vertices fit the capacity newHUD gave them.
 	first, rows := 0, min(h.nlines+len(h.caption), HUDLines)
-	if h.Compact {
-		first = h.nlines
+	if h.Compact { // the caption alone: it always fits the vertices
+		first, rows = h.nlines, h.nlines+len(h.caption)
 		if first == rows {
 			return 0, 0 // no caption: nothing to draw
 		}

@@ -43,7 +43,7 @@ func TestHUDCaption(t *testing.T) {
 			}
 			return n, nil
 		}
-		h.SetCaption("####################", "####################", "", "", "past HUDCaptionLines: dropped")
+		h.SetCaption("####################", "####################", "", "", "", "", "past HUDCaptionLines: dropped")
 		with, err := lit()
 		if err != nil {
 			return err

@@ -30,7 +30,8 @@ const viewUsage = `usage: tickframe view [flags] FILE.glb|FILE.gltf
 
 Shows a glTF model alone, framed by its bounding sphere, in its own
 materials, turning on a turntable that the simulation steps at -hz; drag
-to orbit, the wheel zooms, N cycles shaded, normals and wireframe views.
+to orbit, the wheel zooms, N cycles shaded, normals and wireframe views,
+H shows the model's name and counts.
 Flags:
 `
 
@@ -87,7 +88,7 @@ func parseViewFlags(args []string, out io.Writer) (*viewOptions, error) {
 	// -hud is the app's where app.Flags registers it (it then sets
 	// cfg.HideHUD itself), the viewer's own otherwise.
 	if o.ownHUD = fs.Lookup("hud") == nil; o.ownHUD {
-		fs.BoolVar(&o.hud, "hud", true, "show the HUD")
+		fs.BoolVar(&o.hud, "hud", false, "show the model's name and counts at the start (H toggles them)")
 	}
 	fs.DurationVar(&o.turn, "turn", 12*time.Second, "one turn of the turntable takes this long (0: still)")
 	fs.IntVar(&o.anim, "anim", 0, "play animation `N` of the file, if it has any (-1: none)")
@@ -364,7 +365,10 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	cfg.Scene = func(r *renderer.Renderer) error {
 		rend = r
 		r.SetGroundVisible(o.ground)
+		// Compact: the caption alone, no timing; hidden unless -hud or H,
+		// as no panel fits beside the model in a small window.
 		r.HUD().SetCaption(hudCaption(name, m, world)...)
+		r.HUD().Compact = true
 		if world.anim == nil {
 			id, err := r.AddModel(m, fit.place)
 			if err != nil {
@@ -437,19 +441,23 @@ func modelCounts(m *gltf.Model) []string {
 	return c
 }
 
-// hudCaption is what the HUD shows under the app's lines: the model's
-// name and counts, the animation played, what is ignored, wrapped at
-// commas to the HUD's line length.
+// viewCaptionLen is where the caption's lines wrap: 64 characters of
+// 7 px and the panel's padding fit a 480 px window.
+const viewCaptionLen = 64
+
+// hudCaption is what the viewer's compact HUD shows: the model's name and
+// counts, the animation played, what is ignored, wrapped at commas to
+// viewCaptionLen, and the keys.
 func hudCaption(name string, m *gltf.Model, w *viewWorld) []string {
 	var lines []string
-	lines = append(lines, wrap(name+": "+strings.Join(modelCounts(m), ", "), renderer.HUDLineLen)...)
+	lines = append(lines, wrap(name+": "+strings.Join(modelCounts(m), ", "), viewCaptionLen)...)
 	if w.anim != nil {
 		lines = append(lines, fmt.Sprintf("animation %d of %d %q, %.2f s", slices.Index(animPtrs(m), w.anim), len(m.Animations), w.anim.Name, w.anim.End-w.anim.Start))
 	}
 	if len(m.Ignored) > 0 {
-		lines = append(lines, wrap("ignored: "+strings.Join(m.Ignored, ", "), renderer.HUDLineLen)...)
+		lines = append(lines, wrap("ignored: "+strings.Join(m.Ignored, ", "), viewCaptionLen)...)
 	}
-	return append(lines, "N shaded/normals/wireframe")
+	return append(lines, "N shaded/normals/wireframe, H hides this")
 }
 
 // animPtrs returns pointers to m's animations, to find one by identity.
