@@ -8,14 +8,17 @@
 # ordinary user (.ci/rtkit-env), and the xdg desktop portal that test asks
 # first; Weston (nested in Xvfb, with XWayland) and the Wayland headers,
 # for the -tags wayland build and its tests (wayland-protocols to
-# regenerate platform/present's protocol glue); mingw-w64 and Wine, with which make test
-# cross-builds for Windows and runs the Windows code (.ci/windows).
+# regenerate platform/present's protocol glue); jq, with which make soak
+# reads the reports; mingw-w64 and Wine,
+# with which make test cross-builds for Windows and runs the Windows code
+# (.ci/windows).
 set -euo pipefail
 
 packages=(
 	gcc pkg-config
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
 	xvfb xauth libgl1-mesa-dri x11-utils xdotool
+	jq
 	libxpresent-dev
 	dbus polkitd rtkit xdg-desktop-portal
 	weston libwayland-dev libxkbcommon-dev xwayland wayland-protocols
