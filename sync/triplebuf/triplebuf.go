@@ -66,8 +66,10 @@ type buffer[T any] struct {
 	_      cpu.CacheLinePad
 }
 
-// Producer is the publishing side of a buffer. Its zero value is not usable;
-// get one from New.
+// Producer is the publishing side of a buffer: fill Slot, then Publish;
+// Overwritten counts what the consumer never saw. Slot and Publish belong
+// to one goroutine at a time (the producer's); Overwritten may be called
+// from any. Its zero value is not usable; get one from New.
 type Producer[T any] struct {
 	_           noCopy
 	latest      *atomic.Uint32
@@ -76,8 +78,13 @@ type Producer[T any] struct {
 	overwritten atomic.Uint64
 }
 
-// Consumer is the acquiring side of a buffer. Its zero value is not usable;
-// get one from New.
+// Consumer is the acquiring side of a buffer and its history: Acquire takes
+// the newest published value, if there is one it has not seen; History(i)
+// reads the i-th newest acquired value back, valid until Cap()−i more
+// acquires rotate it out; Len and Cap say how many are held and can be;
+// Acquired counts the acquires, to index a mirror of the history. Every
+// method belongs to one goroutine at a time (the consumer's), none blocks
+// and none allocates. Its zero value is not usable; get one from New.
 type Consumer[T any] struct {
 	_        noCopy
 	latest   *atomic.Uint32
