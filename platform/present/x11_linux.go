@@ -91,6 +91,27 @@ static int64_t tf_mono(void) {
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+// tf_net_name reports whether window w's _NET_WM_NAME is name (a client
+// that sets no WM_NAME, as Weston's x11 backend, names its window so).
+static int tf_net_name(Display *d, Window w, const char *name) {
+	Atom net = XInternAtom(d, "_NET_WM_NAME", True), utf8 = XInternAtom(d, "UTF8_STRING", True);
+	if (net == None || utf8 == None)
+		return 0;
+	Atom type;
+	int format;
+	unsigned long n, after;
+	unsigned char *data = NULL;
+	if (XGetWindowProperty(d, w, net, 0, 1024, False, utf8, &type, &format, &n, &after, &data) != Success || !data)
+		return 0;
+	int ok = type == utf8 && format == 8 && strlen(name) == n && memcmp(data, name, n) == 0;
+	XFree(data);
+	return ok;
+}
+
+// tf_ignore is an X error handler that ignores: a window may go away
+// between the query of the tree and the read of its name.
+static int tf_ignore(Display *d, XErrorEvent *e) { return 0; }
+
 // tf_find looks for a top-level window (a child of the root, or the child
 // of one, as a window manager's frame holds it) named name, and gives its
 // position on the root and its size.
@@ -109,6 +130,10 @@ static int tf_find_in(Display *d, Window parent, const char *name, int depth, Wi
 			}
 			XFree(wn);
 		}
+		if (!ok && tf_net_name(d, kids[i], name)) {
+			*found = kids[i];
+			ok = 1;
+		}
 		if (!ok && depth > 0)
 			ok = tf_find_in(d, kids[i], name, depth - 1, found);
 	}
@@ -119,15 +144,19 @@ static int tf_find_in(Display *d, Window parent, const char *name, int depth, Wi
 
 static int tf_find(Display *d, const char *name, int *x, int *y, int *w, int *h) {
 	Window win, child;
-	if (!tf_find_in(d, DefaultRootWindow(d), name, 1, &win))
-		return 0;
+	XSync(d, False);
+	XErrorHandler old = XSetErrorHandler(tf_ignore);
+	int ok = 0;
 	XWindowAttributes a;
-	if (!XGetWindowAttributes(d, win, &a))
-		return 0;
-	XTranslateCoordinates(d, win, DefaultRootWindow(d), 0, 0, x, y, &child);
-	*w = a.width;
-	*h = a.height;
-	return 1;
+	if (tf_find_in(d, DefaultRootWindow(d), name, 1, &win) && XGetWindowAttributes(d, win, &a)) {
+		XTranslateCoordinates(d, win, DefaultRootWindow(d), 0, 0, x, y, &child);
+		*w = a.width;
+		*h = a.height;
+		ok = 1;
+	}
+	XSync(d, False);
+	XSetErrorHandler(old);
+	return ok;
 }
 */
 import "C"
