@@ -114,9 +114,23 @@ func (r *Renderer) SetGround(material MaterialID, tile float32) error {
 	return checkGL("set ground")
 }
 
-// groundRect is the default ground: the 400 m square about the origin,
-// x0, z0, x1, z1.
-var groundRect = [4]float32{-200, -200, 200, 200}
+// DefaultGroundSize is the side of the default ground's square about the
+// origin, in metres: it runs to the horizon of the default camera, whose
+// far plane is as far.
+const DefaultGroundSize = 400
+
+// groundRect is the default ground: the DefaultGroundSize square about the
+// origin, x0, z0, x1, z1.
+var groundRect = [4]float32{-DefaultGroundSize / 2, -DefaultGroundSize / 2, DefaultGroundSize / 2, DefaultGroundSize / 2}
+
+// SetGroundSize makes the ground the square of side metres about the
+// origin (the default is DefaultGroundSize): SetGroundRect's square.
+func (r *Renderer) SetGroundSize(side float32) error {
+	if !(side > 0) || !finite(side) {
+		return fmt.Errorf("renderer: ground size %v m: want a positive, finite side", side)
+	}
+	return r.SetGroundRect(mgl32.Vec2{-side / 2, -side / 2}, mgl32.Vec2{side / 2, side / 2})
+}
 
 // setRect makes the ground the rectangle x ∈ [rect[0], rect[2]],
 // z ∈ [rect[1], rect[3]].
