@@ -1,6 +1,7 @@
 package simthread_test
 
 import (
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -124,3 +125,24 @@ func TestOverlayAddReusesItems(t *testing.T) {
 }
 
 func nan() float64 { z := 0.0; return z / z }
+
+// A world writes its score, a bar and a label into every snapshot's
+// overlay; the number is appended to the item's own buffer, so a
+// changing score allocates nothing.
+func ExampleOverlay() {
+	var dst simthread.Snapshot
+	score, fuel := 1250, float32(0.4)
+	o := &dst.Overlay
+	o.Reset()
+	t := o.Text(simthread.TopLeft, 16, 16, 32, simthread.White, "score ")
+	t.Text = strconv.AppendInt(t.Text, int64(score), 10)
+	o.Bar(simthread.Bottom, 0, -16, 400, 16, fuel, simthread.RGB(80, 220, 120), simthread.RGBA(0, 0, 0, 160))
+	o.Label(0, 0, -40, 20, 0, "you")
+	for _, it := range dst.Overlay.Items {
+		fmt.Printf("kind %d anchor %d %q\n", it.Kind, it.Anchor, it.Text)
+	}
+	// Output:
+	// kind 0 anchor 0 "score 1250"
+	// kind 2 anchor 7 ""
+	// kind 0 anchor 9 "you"
+}
