@@ -70,7 +70,7 @@ const (
 // defaults.
 type Timing struct {
 	Rate     int           // ticks per second; 0 means DefaultRate
-	MaxDelta time.Duration // longest gap counted between wakes; 0 means DefaultMaxDelta
+	MaxDelta time.Duration // longest gap counted between wakes; 0 means DefaultMaxDelta, or two steps where that is longer (below 8 Hz)
 	MaxSteps int           // most steps one wake runs; 0 means DefaultMaxSteps, or DefaultCatchUp's worth at high rates
 	Overload Overload      // what happens to debt beyond MaxSteps
 }
@@ -81,7 +81,13 @@ func (t Timing) WithDefaults() Timing {
 		t.Rate = DefaultRate
 	}
 	if t.MaxDelta == 0 {
+		// Two steps at slow rates: a gap of one step and a little
+		// lateness must not be cut, and every rate in [1, MaxRate] must
+		// run with the default.
 		t.MaxDelta = DefaultMaxDelta
+		if t.Rate > 0 {
+			t.MaxDelta = max(DefaultMaxDelta, 2*time.Second/time.Duration(t.Rate))
+		}
 	}
 	if t.MaxSteps == 0 {
 		t.MaxSteps = DefaultMaxSteps

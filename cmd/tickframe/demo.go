@@ -297,6 +297,14 @@ func loadReplay(o *options) (*record.Log, error) {
 		}
 	}
 	o.hz, o.bodies, o.seed = rec.Rate, rec.Bodies, rec.Seed
+	// The recording's rate may make a -maxdelta given with it too short;
+	// the default follows the rate.
+	if err := maxDeltaIn(o.maxDelta, o.hz); err != nil {
+		return nil, usagef("-replay %s: the recording runs at %d Hz: %v", o.replay, rec.Rate, err)
+	}
+	if o.bodies < 1 || o.bodies > refworld.MaxBodies {
+		return nil, usagef("-replay %s: offset 14: the recording's %d bodies, out of the demo's range [1, %d]", o.replay, rec.Bodies, refworld.MaxBodies)
+	}
 	return rec, nil
 }
 

@@ -105,7 +105,7 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	fs.BoolVar(&o.hud, "hud", true, "show the HUD")
 	fs.DurationVar(&o.delay, "delay", 0, "fix the render delay (0: adapt it to the publish jitter)")
 	fs.IntVar(&o.maxSteps, "maxsteps", simthread.DefaultMaxSteps, "most simulation steps per wake")
-	fs.DurationVar(&o.maxDelta, "maxdelta", simthread.DefaultMaxDelta, "longest gap between wakes that is caught up")
+	fs.DurationVar(&o.maxDelta, "maxdelta", 0, "longest gap between wakes that is caught up (0: 250ms, or two steps below -hz 8)")
 	fs.StringVar(&overload, "overload", "discard", "debt beyond -maxsteps: discard or keep")
 	fs.DurationVar(&o.spin, "spin", simthread.DefaultSpin, "spin this long before each deadline instead of sleeping (0: sleep only)")
 	fs.BoolVar(&o.focusPause, "focuspause", true, "pause the simulation when the window loses focus")
@@ -192,7 +192,7 @@ func (o *options) validate() error {
 		intIn("brokerrt", o.brokerRT, -1, 99),
 		durIn("duration", o.duration, 0, 24*time.Hour),
 		durIn("delay", o.delay, 0, 10*time.Second),
-		durIn("maxdelta", o.maxDelta, time.Second/time.Duration(o.hz), time.Minute),
+		maxDeltaIn(o.maxDelta, o.hz),
 		durIn("spin", o.spin, 0, 5*time.Millisecond),
 		durIn("stepcost", o.stepCost, 0, time.Second),
 	} {
@@ -261,6 +261,15 @@ func (o *options) validate() error {
 	return nil
 }
 
+// maxDeltaIn checks -maxdelta against the rate: 0 (the default, which
+// follows the rate) or one step to a minute.
+func maxDeltaIn(d time.Duration, hz int) error {
+	if step := time.Second / time.Duration(hz); d != 0 && (d < step || d > time.Minute) {
+		return usagef("-maxdelta %v: out of range [%v, %v] at -hz %d (or 0 for the default)", d, step, time.Minute, hz)
+	}
+	return nil
+}
+
 // checkPprofAddr refuses to serve profiles beyond this machine unless told.
 func checkPprofAddr(addr string, remote bool) error {
 	host, port, err := net.SplitHostPort(addr)
@@ -269,6 +278,9 @@ func checkPprofAddr(addr string, remote bool) error {
 	}
 	if port == "" {
 		return usagef("-pprof %s: missing port", addr)
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return usagef("-pprof %s: port %q: want a number in [0, 65535] or a service name", addr, port)
 	}
 	if remote {
 		return nil

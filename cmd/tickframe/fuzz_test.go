@@ -35,7 +35,7 @@ func FuzzFlags(f *testing.F) {
 		switch {
 		case o.hz < 1 || o.hz > 10000, o.bodies < 1, o.maxSteps < 1,
 			o.refresh != 0 && !(o.refresh >= 1 && o.refresh <= 10000),
-			o.duration < 0, o.maxDelta < time.Second/time.Duration(o.hz), o.stress < 0,
+			o.duration < 0, o.maxDelta != 0 && o.maxDelta < time.Second/time.Duration(o.hz), o.stress < 0,
 			!(o.gcPressureMB >= 0) || math.IsInf(o.gcPressureMB, 0), o.stepCost < 0, o.msaa < 0:
 			t.Fatalf("%v accepted: %+v", args, o)
 		}
