@@ -158,7 +158,9 @@ func presentLine(b *[]byte, st *Stats, t *presentTracker, pacedHz float64) (mism
 	if t.measured() {
 		*b = append(*b, t.src.Source()...)
 		if g := t.src.Grid(); mismatch && t.rates.emulatedMost() {
-			*b = append(*b, " on emulated; display "...)
+			// The frame line says the figures' rate, emulated; this one
+			// the display system's, highlighted (80 columns).
+			*b = append(*b, ", display "...)
 			*b = appendF(*b, dispHz, 2)
 			*b = append(*b, " Hz"...)
 		} else if g.Known() {
