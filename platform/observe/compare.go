@@ -71,9 +71,10 @@ func Compare(res Result, log []LogFrame) Comparison {
 // on: the display's, period (as the observer measured it), where the
 // log's display times step by it; else the step of those times, where the
 // app's figures are on vblanks of another rate (an emulated display
-// beside a fake CRTC at another rate): the median of the steps within a
-// quarter of the 10th percentile step (one vblank apart). With fewer than
-// 16 steps it is period.
+// beside a fake CRTC at another rate): the median of the shortest steps
+// that recur (at least 3 times and 1 % of the steps, within 10 %: frames
+// shown one vblank apart; a frame that missed its vblank steps by more).
+// With fewer than 16 steps it is period.
 func LogPeriod(log []LogFrame, period time.Duration) time.Duration {
 	var steps []time.Duration
 	var last time.Duration
@@ -90,16 +91,20 @@ func LogPeriod(log []LogFrame, period time.Duration) time.Duration {
 		return period
 	}
 	slices.Sort(steps)
-	base := steps[len(steps)/10]
-	var one []time.Duration
-	for _, d := range steps {
-		if d >= base-base/4 && d <= base+base/4 {
-			one = append(one, d)
+	need := max(3, len(steps)/100)
+	for i, s := range steps {
+		j := i
+		for j < len(steps) && steps[j] <= s+s/10 {
+			j++
 		}
+		if j-i < need {
+			continue
+		}
+		p := steps[i+(j-i)/2]
+		if period > 0 && absDur(p-period) <= period/50 {
+			return period
+		}
+		return p
 	}
-	p := one[len(one)/2]
-	if period > 0 && absDur(p-period) <= period/50 {
-		return period
-	}
-	return p
+	return period
 }
