@@ -1,0 +1,41 @@
+package observe
+
+import (
+	"testing"
+	"time"
+)
+
+// LogPeriod finds the period of the vblanks an app's log puts its frames
+// on, whether they are the display's or an emulated display's at another
+// rate, and however many vblanks most frames miss.
+func TestLogPeriod(t *testing.T) {
+	// frames returns a log of shown frames on a grid of period p, each
+	// step[i%len(step)] vblanks after the one before.
+	frames := func(p time.Duration, step ...int) []LogFrame {
+		var log []LogFrame
+		k := 10
+		for i := range 300 {
+			log = append(log, LogFrame{ID: uint64(i + 1), Display: time.Second + time.Duration(k)*p, Shown: true})
+			k += step[i%len(step)]
+		}
+		return log
+	}
+	p144, p60, p240, p360 := time.Second/144, time.Second/60, time.Second/240, time.Second/360
+	for _, c := range []struct {
+		name    string
+		log     []LogFrame
+		display time.Duration
+		want    time.Duration
+	}{
+		{"the display's own vblanks", frames(p144, 1), p144 + 3*time.Microsecond, p144 + 3*time.Microsecond},
+		{"an emulated 144 Hz beside a 60 Hz CRTC", frames(p144, 1), p60, p144},
+		{"an emulated 60 Hz beside a 144 Hz CRTC", frames(p60, 1, 1, 2), p144, p60},
+		{"an emulated 60 Hz beside a 240 Hz CRTC (a multiple)", frames(p60, 1), p240, p60},
+		{"a 360 Hz display, most frames two vblanks apart", frames(p360, 2, 2, 2, 1), p360, p360},
+		{"too few frames", frames(p144, 1)[:10], p60, p60},
+	} {
+		if got := LogPeriod(c.log, c.display); absDur(got-c.want) > time.Microsecond {
+			t.Errorf("%s: LogPeriod %v, want %v", c.name, got, c.want)
+		}
+	}
+}
