@@ -39,7 +39,6 @@ Flags:
 type viewOptions struct {
 	cfg    app.Config
 	file   string
-	ground bool
 	hud    bool
 	ownHUD bool          // -hud is the viewer's flag, not app.Flags'
 	turn   time.Duration // one turn of the turntable; 0: still
@@ -83,8 +82,7 @@ func parseViewFlags(args []string, out io.Writer) (*viewOptions, error) {
 	fs := flag.NewFlagSet("tickframe view", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	app.Flags(fs, &o.cfg)
-	fs.BoolVar(&o.ground, "ground", true, "draw the ground under the model")
+	app.Flags(fs, &o.cfg) // -ground among them: the ground under the model
 	// -hud is the app's where app.Flags registers it (it then sets
 	// cfg.HideHUD itself), the viewer's own otherwise.
 	if o.ownHUD = fs.Lookup("hud") == nil; o.ownHUD {
@@ -346,6 +344,9 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	cfg := o.cfg
 	name := filepath.Base(o.file)
 	cfg.Title = "tickframe view " + name
+	if c := o.cfg.Camera; c != nil { // -near, -far
+		fit.camera.Near, fit.camera.Far = c.Near, c.Far
+	}
 	cfg.Camera = &fit.camera
 	if o.ownHUD {
 		cfg.HideHUD = !o.hud
@@ -364,7 +365,7 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	}
 	cfg.Scene = func(r *renderer.Renderer) error {
 		rend = r
-		r.SetGroundVisible(o.ground)
+		r.SetGroundVisible(!o.cfg.Ground.Hidden)
 		// Compact: the caption alone, no timing; hidden unless -hud or H,
 		// as no panel fits beside the model in a small window.
 		r.HUD().SetCaption(hudCaption(name, m, world)...)
