@@ -201,6 +201,13 @@ func (t *presentTracker) collectReported(pacer *platform.Pacer, final bool) {
 		t.wHead++
 		s := shownFrame{valid: true, probe: p, poll: rec.poll, present: rec.present, display: rec.display, msc: rec.msc, sim: rec.sim}
 		if rec.mode == present.ModeSkip {
+			// The display system reported the frame before it as shown:
+			// it is final, and is logged first, so that the frame log
+			// stays in frame order.
+			if t.cand.valid {
+				t.finish(t.cand, pacer)
+				t.cand.valid = false
+			}
 			t.dropped(s)
 			continue
 		}
