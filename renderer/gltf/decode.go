@@ -49,7 +49,10 @@ const (
 // file held in data. The name is used in errors only. Decode calls open,
 // which may be nil, to read each buffer or image that the file refers to by
 // a relative URI; it passes the URI percent-decoded, a slash-separated path
-// relative to the file. Decode does not retain data or open.
+// relative to the file, and uses at most a buffer's byteLength of what
+// open returns (bounding the read itself is open's business: Load's
+// reads regular files only, and no further). Decode does not retain data
+// or open.
 //
 // Errors are *Error values; those for valid files that use features outside
 // the subset (see the package comment) satisfy errors.Is(err,
