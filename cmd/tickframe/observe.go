@@ -242,6 +242,9 @@ type FitReport struct {
 	Arrivals int     `json:"arrivals"` // changes it was fitted to
 	OffLine  int     `json:"off_line"` // of them, more than a quarter period off the fitted line
 	Emptiest float64 `json:"emptiest"` // share of arrivals within ±1/64 period of the fitted vblank
+	// Determined: at least two thirds of the arrivals on the grid; only
+	// then are frames placed on it (own_frames).
+	Determined bool `json:"determined"`
 }
 
 // FramesReport is the join with the app's frame log.
@@ -337,11 +340,15 @@ func observeReport(o *observeOptions, obs *observed, stdout io.Writer) error {
 		r.Frames.GridOffsetMs = [2]float64{msDur(c.GridOffsetP50), msDur(c.GridOffsetMax)}
 		printFrames(stdout, "on the display system's vblanks, as the app had them", r.Frames)
 		fmt.Fprintf(stdout, "  the observer's fit of those vblanks from the app's: p50 %.3f ms, max %.3f ms\n", r.Frames.GridOffsetMs[0], r.Frames.GridOffsetMs[1])
-		if c.Fit.Known() {
-			r.OwnFit = &FitReport{Hz: round(1e9/float64(c.Fit.Period), 3), Arrivals: c.Fit.Arrivals, OffLine: c.Fit.OffLine, Emptiest: round(c.Fit.Emptiest, 4)}
+		switch {
+		case c.Fit.Determined():
+			r.OwnFit = &FitReport{Hz: round(1e9/float64(c.Fit.Period), 3), Arrivals: c.Fit.Arrivals, OffLine: c.Fit.OffLine, Emptiest: round(c.Fit.Emptiest, 4), Determined: true}
 			r.OwnFrames = framesReport(c.Own)
 			printFrames(stdout, fmt.Sprintf("on the observer's own vblanks (%.3f Hz fitted to %d changes, %d off the line)", r.OwnFit.Hz, c.Fit.Arrivals, c.Fit.OffLine), r.OwnFrames)
-		} else {
+		case c.Fit.Known():
+			r.OwnFit = &FitReport{Hz: round(1e9/float64(c.Fit.Period), 3), Arrivals: c.Fit.Arrivals, OffLine: c.Fit.OffLine, Emptiest: round(c.Fit.Emptiest, 4)}
+			fmt.Fprintf(stdout, "no vblanks of its own: %d of the %d marker changes lie off any grid (the content does not change once a vblank), frames not placed on its own\n", c.Fit.OffLine, c.Fit.Arrivals)
+		default:
 			fmt.Fprintf(stdout, "no vblanks of its own: too few marker changes to fit\n")
 		}
 	}

@@ -75,6 +75,13 @@ func TestObserverAgreesWithTheApp(t *testing.T) {
 				name string
 				f    *FramesReport
 			}{{"on the app's vblanks", o.Frames}, {"on the observer's own vblanks", o.OwnFrames}} {
+				if pl.f == nil {
+					// The content did not change on a grid the observer
+					// could see (a frame every few vblanks, at random):
+					// there is no independent placement to compare with.
+					t.Logf("%s: none (own fit %+v)", pl.name, o.OwnFit)
+					continue
+				}
 				for _, d := range disagreements(pl.f, o.FloorMs, tc.broken) {
 					t.Errorf("%s: %s", pl.name, d)
 				}
@@ -189,31 +196,38 @@ func observeOnce(t *testing.T, run demoRun, dur string) observation {
 const minCompared = 150
 
 // instrumentFault says why the observer could not measure a run, "" when
-// it could: too few frames to compare, or it was blind (its polling thread stalled) over more than 5 %
-// of the run, or more than 5 % of the frames compared went unseen across
-// its stalls, or it could not place more than 10 % of them on a vblank
-// (the bounds widen by those), or it had no vblanks of the display or of
-// its own. None of these says anything of the app.
+// it could: fewer than minCompared frames compared on a placement (after
+// those it did not see or could not place), or it was blind (its polling
+// thread stalled) over more than a quarter of the run, or it had no
+// vblanks of the display or of its own. None of these says anything of
+// the app. Short of those, its stalls are not a fault: the frames it did
+// not see across them are left out and the frames it saw across them
+// could not be placed (a vblank in the gap), and the bounds widen by
+// those.
+//
+// Stalls are what this machine gives: a SCHED_FIFO thread doing nothing
+// but the observer's sleep loop (no Go code beside it, no allocation)
+// went 137 ms without running, 68 times over 1 ms in 8 s, while the
+// team's builds and tests loaded the two cores (load average 19).
 func instrumentFault(ob observation) string {
 	o := ob.obs
 	runMs := 1000 * ob.report.DurationS
 	switch {
-	case o.Frames == nil || o.OwnFrames == nil || o.OwnFit == nil:
-		return "no frames placed, or too few marker changes for a grid of its own"
+	case o.Frames == nil:
+		return "no frames placed"
 	case o.VblankSource != "present-msc":
 		return fmt.Sprintf("its vblanks from %q, not the display system's", o.VblankSource)
-	case runMs > 0 && o.StalledMs > 0.05*runMs:
+	case runMs > 0 && o.StalledMs > 0.25*runMs:
 		return fmt.Sprintf("blind %.0f ms of the %.0f ms run (%d stalls; poll gap max %.1f ms)", o.StalledMs, runMs, o.Stalls, o.PollGapMs[2])
 	}
 	for _, f := range []*FramesReport{o.Frames, o.OwnFrames} {
-		span := float64(f.LastID - f.FirstID + 1)
-		switch {
-		case span < minCompared:
-			return fmt.Sprintf("frames %d to %d compared: fewer than %d (the machine let the app draw %d frames in %.1f s)", f.FirstID, f.LastID, minCompared, ob.report.Frames, ob.report.DurationS)
-		case float64(f.Unseen) > 0.05*span:
-			return fmt.Sprintf("%d of %.0f frames unseen across its stalls", f.Unseen, span)
-		case float64(f.Ambiguous) > 0.10*span:
-			return fmt.Sprintf("%d of %.0f frames it could not place on a vblank (poll gap p99 %.3f ms)", f.Ambiguous, span, o.PollGapMs[1])
+		if f == nil {
+			continue
+		}
+		span := float64(f.LastID-f.FirstID+1) - float64(f.Unseen+f.Ambiguous)
+		if span < minCompared {
+			return fmt.Sprintf("frames %d to %d compared, %d not seen across its stalls and %d it could not place: fewer than %d left (the app drew %d frames in %.1f s)",
+				f.FirstID, f.LastID, f.Unseen, f.Ambiguous, minCompared, ob.report.Frames, ob.report.DurationS)
 		}
 	}
 	return ""

@@ -26,7 +26,8 @@ import (
 // (Report.Ambiguous).
 type Comparison struct {
 	Server, Own Report
-	// Fit is the observer's own grid.
+	// Fit is the observer's own grid; Own is empty where it is not
+	// Determined.
 	Fit Fit
 	// GridOffsetP50 and GridOffsetMax are how far the observer's own fit
 	// of the display system's vblanks (Result.Grid) lies from the app's
@@ -56,7 +57,7 @@ func Compare(res Result, log []LogFrame) Comparison {
 		sp = own // no vblanks from the display: the arrival times
 	}
 	c.Server = analyze(res.Changes, log, lg, sp, res.Watch.Stalls)
-	if c.Fit.Known() {
+	if c.Fit.Determined() {
 		c.Own = analyze(res.Changes, log, c.Fit.Grid(), own, res.Watch.Stalls)
 	}
 	ts := make([]time.Duration, 0, len(log))

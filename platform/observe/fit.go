@@ -43,6 +43,13 @@ type Fit struct {
 // Known reports whether the fit has a period.
 func (f Fit) Known() bool { return f.Period > 0 }
 
+// Determined reports whether the changes show the grid: at least two
+// thirds of the arrivals lie within a quarter period of the fitted line.
+// Where fewer do (an app drawing a frame every two, three, four vblanks
+// at random, under load), the content does not change on a grid the
+// observer can see, and a grid fitted to it says nothing of the display.
+func (f Fit) Determined() bool { return f.Known() && 3*f.OffLine <= f.Arrivals }
+
 // Grid places a time on the fitted vblanks: the first at or after t.
 func (f Fit) Grid() Grid {
 	if !f.Known() {
