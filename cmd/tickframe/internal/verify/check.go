@@ -279,7 +279,9 @@ func (c *checker) calm() {
 				"p99 correction %.4f ticks over %d switches of basis (limit %g)", row.Correction.P99, row.Corrections, CorrectionLimit)
 		}
 	}
-	if steadyKinds[row.Kind] {
+	// A panel's steady and jittery costs never outrun the policy's
+	// prediction once its window has seen them; heavy-tailed ones do.
+	if steadyKinds[row.Kind] || row.Kind == Panel && !strings.HasSuffix(row.Pattern, ":"+PanelHeavy) {
 		c.add("pos max", row.PosErr.Max <= posLimit, "largest position error %.4f ticks (limit %.3g)", row.PosErr.Max, posLimit)
 		c.add("anim max", row.AnimErr.Max <= AnimErrLimit, "largest animation error %.3f ms (limit %g)", row.AnimErr.Max, AnimErrLimit)
 	}

@@ -77,6 +77,13 @@
 // upload one slot off) in the lerp and hermite rows, each of which must
 // fail.
 //
+// The VRR matrix (-vrr, panel.go) runs variable-refresh panels instead:
+// each frame is scanned out when presented, within the panel's range,
+// repeated below it, and animated to the scan-out the pacing policy
+// predicts; the drawn error bounds hold on steady, jittery and
+// heavy-tailed frame costs, and -break vrr-grid (frames animated to a
+// fixed grid) fails every row.
+//
 // Results depend only on the Options: the same options give the same
 // rows, whatever the machine's speed or the number of workers.
 package verify

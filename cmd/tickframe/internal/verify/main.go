@@ -52,6 +52,8 @@ Display patterns (-display names, -pattern specs):
   hitch[:HZ[:MS[:EVERY]]]   a MS-ms stall of the render thread every EVERY s; default 144 Hz, 100 ms, 1 s
   pause[:HZ[:SECONDS]]      window hidden (simulation paused) for SECONDS; default 144 Hz, 5 s
   vrr[:MINHZ:MAXHZ]         random intervals between 1/MAXHZ and 1/MINHZ; default 48 to 165 Hz
+  panel[:MINHZ:MAXHZ[:COSTS]]  a variable-refresh panel driven by the VRR pacing policy, frame costs
+                            steady, jitter or heavy; default 48 to 144 Hz, steady (-vrr runs the matrix)
   overload[:HZ[:COST]]      each step costs COST steps (> 1); default 60 Hz display, 1.25
   intervals:MS,MS,...       these frame intervals, repeated
 each optionally followed by @LATENESS, how late the simulation wakes (-lateness):
@@ -59,6 +61,7 @@ each optionally followed by @LATENESS, how late the simulation wakes (-lateness)
   stress[:P50[:P99[:STALLS]]]      lognormal with median P50 ms and p99 P99 ms, and STALLS render-thread
                                    stalls of 10 to 20 ms a second; default 15 ms, 40 ms, 1
   heavy                            stress:15:100:1
+-vrr runs panels of 48-144 and 48-360 Hz with each kind of frame cost instead, in lerp and hermite.
 The default matrix runs every display calm, and 60, 144 and vrr under stress and heavy too. The 144
 and 144@stress rows run again with the simulation on its own goroutine (Sim.Run, mode "run").
 Each interpolated row runs in every motion mode (-motion): lerp (mode interp), hermite (velocities)
@@ -147,7 +150,9 @@ func parseFlags(args []string, stderr io.Writer) (Options, outputs, error) {
 	fs.StringVar(&out.json, "json", "", "write the results as JSON to `file`")
 	fs.StringVar(&out.plot, "plot", "", "plot the p99 errors to `file` (.png or .svg)")
 	lateness := fs.String("lateness", "", "comma-separated lateness `patterns` every display runs under (default: calm, and stress and heavy on 60, 144 and vrr)")
-	brk := fs.String("break", "", "run a deliberately broken `renderer`, which must fail: "+strings.Join(Lies(), ", "))
+	brk := fs.String("break", "", "run a deliberately broken `renderer`, which must fail: "+strings.Join(Lies(), ", ")+
+		", or "+breakVRRGrid+" (with -vrr: panel frames animated to a fixed grid, not their present time)")
+	vrr := fs.Bool("vrr", false, "run the variable-refresh matrix instead of the default one: panels of 48-144 and 48-360 Hz, with steady, jittery and heavy-tailed frame costs")
 	baselines := fs.Bool("baselines", true, "also run the no-interpolation and naive baselines")
 	motions := fs.String("motion", "all", "comma-separated motion `modes` of the interpolated rows (lerp, hermite, extrapolate), or all")
 	fs.BoolVar(&opts.Verbose, "v", false, "report every row on stderr")
@@ -173,6 +178,9 @@ func parseFlags(args []string, stderr io.Writer) (Options, outputs, error) {
 	if opts.Motions, err = parseMotions(*motions); err != nil {
 		return opts, out, err
 	}
+	if *vrr && !set["motion"] {
+		opts.Motions = panelMotions
+	}
 	// Zero means the default to Options, but on the command line it is a
 	// mistake.
 	if opts.Duration <= 0 {
@@ -188,7 +196,13 @@ func parseFlags(args []string, stderr io.Writer) (Options, outputs, error) {
 	// The default matrix runs every display with the baselines on a few;
 	// an explicit -display or -pattern list is a closer look, so the
 	// baselines run on all of it.
-	if !set["pattern"] || set["display"] {
+	if *vrr && !set["display"] && !set["pattern"] {
+		// The VRR matrix, calm, without baselines (they know no panel).
+		for _, name := range panelRows {
+			p, _ := ParsePattern(name)
+			opts.Displays = append(opts.Displays, p)
+		}
+	} else if !set["pattern"] || set["display"] {
 		names := DefaultDisplays()
 		if *displays != "all" {
 			names = strings.Split(*displays, ",")
@@ -228,7 +242,7 @@ func parseFlags(args []string, stderr io.Writer) (Options, outputs, error) {
 		if opts.Displays, err = underLateness(opts.Displays, *lateness); err != nil {
 			return opts, out, fmt.Errorf("-lateness: %w", err)
 		}
-	} else if !set["display"] && !set["pattern"] {
+	} else if !set["display"] && !set["pattern"] && !*vrr {
 		for _, name := range defaultStress {
 			for _, l := range defaultStressLat {
 				p, _ := parseDisplay(name + "@" + l)
@@ -237,13 +251,18 @@ func parseFlags(args []string, stderr io.Writer) (Options, outputs, error) {
 		}
 	}
 	for _, name := range defaultDriven {
+		if *vrr {
+			break
+		}
 		p, _ := parseDisplay(name)
 		opts.Driven = append(opts.Driven, p)
 	}
-	if set["break"] {
+	if set["break"] && *brk == breakVRRGrid {
+		opts.gridAlpha, opts.broken = true, *brk
+	} else if set["break"] {
 		lie, ok := lies[*brk]
 		if !ok {
-			return opts, out, fmt.Errorf("-break: unknown renderer %q (want %s)", *brk, strings.Join(Lies(), ", "))
+			return opts, out, fmt.Errorf("-break: unknown renderer %q (want %s or %s)", *brk, strings.Join(Lies(), ", "), breakVRRGrid)
 		}
 		opts.breakInterpolation, opts.broken = lie, *brk
 	}

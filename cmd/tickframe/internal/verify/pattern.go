@@ -20,6 +20,7 @@ const (
 	Hitch     Kind = "hitch"     // the render thread stalls once every Every
 	Pause     Kind = "pause"     // the window is hidden for Hidden and the app pauses the simulation
 	VRR       Kind = "vrr"       // variable refresh: random intervals between 1/MaxHz and 1/MinHz
+	Panel     Kind = "panel"     // a variable-refresh panel that scans a frame out when it is ready (panel.go)
 	Overload  Kind = "overload"  // steady display, but each simulation step costs more than a step
 	Intervals Kind = "intervals" // a list of frame intervals, repeated
 )
@@ -75,6 +76,9 @@ type Pattern struct {
 	Cost float64
 	// List is the frame intervals, repeated (Intervals).
 	List []time.Duration
+	// Costs is how a Panel row's frames cost: PanelSteady, PanelJitter or
+	// PanelHeavy.
+	Costs string
 	// Late is how late the simulation wakes and how often the render
 	// thread stalls; the zero value is the default calm pattern.
 	Late Lateness
@@ -168,6 +172,15 @@ func parseDisplayPattern(s string) (Pattern, error) {
 		if err == nil && p.MinHz >= p.MaxHz {
 			err = fmt.Errorf("pattern %q: the lowest rate must be below the highest", s)
 		}
+	case Panel:
+		p.MinHz, p.MaxHz, p.Costs = DefaultVRRMinHz, DefaultPanelMaxHz, PanelSteady
+		if len(args) == 1 {
+			return p, fmt.Errorf("pattern %q: want panel[:MINHZ:MAXHZ[:COSTS]]", s)
+		}
+		err = parseArgs(s, "panel[:MINHZ:MAXHZ[:COSTS]]", args, hzArg(&p.MinHz), hzArg(&p.MaxHz), costsArg(&p.Costs))
+		if err == nil && p.MaxHz < 2*p.MinHz {
+			err = fmt.Errorf("pattern %q: a panel's range must span a factor of two at least (low-framerate compensation repeats frames)", s)
+		}
 	case Overload:
 		p.Hz, p.Cost = DefaultOverloadHz, DefaultOverloadCost
 		err = parseArgs(s, "overload[:HZ[:COST]]", args,
@@ -189,7 +202,7 @@ func parseDisplayPattern(s string) (Pattern, error) {
 			p.List = append(p.List, time.Duration(math.Round(ms*float64(time.Millisecond))))
 		}
 	default:
-		return p, fmt.Errorf("pattern %q: unknown kind %q (want a rate, steady, jitter, hitch, pause, vrr, overload or intervals)", s, kind)
+		return p, fmt.Errorf("pattern %q: unknown kind %q (want a rate, steady, jitter, hitch, pause, vrr, panel, overload or intervals)", s, kind)
 	}
 	if err != nil {
 		if !strings.HasPrefix(err.Error(), "pattern ") {
@@ -289,6 +302,8 @@ func (p Pattern) displayString() string {
 		return fmt.Sprintf("pause:%s:%s", f(p.Hz), f(p.Hidden.Seconds()))
 	case VRR:
 		return fmt.Sprintf("vrr:%s:%s", f(p.MinHz), f(p.MaxHz))
+	case Panel:
+		return fmt.Sprintf("panel:%s:%s:%s", f(p.MinHz), f(p.MaxHz), p.Costs)
 	case Overload:
 		return fmt.Sprintf("overload:%s:%s", f(p.Hz), f(p.Cost))
 	case Intervals:
@@ -322,6 +337,8 @@ func (p Pattern) displayLabel() string {
 		return fmt.Sprintf("pause %s", f(p.Hz))
 	case VRR:
 		return fmt.Sprintf("vrr %s-%s", f(p.MinHz), f(p.MaxHz))
+	case Panel:
+		return fmt.Sprintf("panel %s-%s %s", f(p.MinHz), f(p.MaxHz), p.Costs)
 	case Overload:
 		return fmt.Sprintf("overload %s", f(p.Hz))
 	case Intervals:
@@ -367,6 +384,8 @@ type frames struct {
 	// stalled reports that the render thread stalled just before the last
 	// frame: a hitch, or a stall that missed frames.
 	stalled bool
+	// panel is a Panel pattern's state.
+	panel panelState
 }
 
 // newFrames starts a pattern's frames at a random phase within its first
@@ -388,6 +407,11 @@ func newFrames(p Pattern, rng, stallRng *rand.Rand, simLen time.Duration) *frame
 // next returns the next frame's time.
 func (f *frames) next() time.Duration {
 	f.stalled = false
+	if f.p.Kind == Panel {
+		// A panel's frames are its own: its render stalls are the
+		// heavy costs' tail.
+		return f.panelNext()
+	}
 	for {
 		t := f.nextRaw()
 		if !f.stalls.stalled(t) {
@@ -424,6 +448,8 @@ func (f *frames) period() time.Duration {
 	switch f.p.Kind {
 	case VRR:
 		return time.Duration((1/f.p.MinHz + 1/f.p.MaxHz) / 2 * float64(time.Second))
+	case Panel:
+		return f.p.panelCost()
 	case Intervals:
 		var sum time.Duration
 		for _, d := range f.p.List {
@@ -441,7 +467,7 @@ func (p Pattern) shortestInterval() time.Duration {
 	switch p.Kind {
 	case Jitter:
 		return time.Duration(float64(time.Second) / p.Hz * (1 - p.Jitter))
-	case VRR:
+	case VRR, Panel:
 		return time.Duration(float64(time.Second) / p.MaxHz)
 	case Intervals:
 		return slices.Min(p.List)
@@ -473,6 +499,8 @@ func (f *frames) interval(n int64, last time.Duration) time.Duration {
 		return time.Duration((lo + (hi-lo)*f.rng.Float64()) * float64(time.Second))
 	case Intervals:
 		return p.List[int(n%int64(len(p.List)))]
+	case Panel:
+		return f.period()
 	}
 	return time.Second
 }

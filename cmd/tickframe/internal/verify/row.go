@@ -560,8 +560,19 @@ func (r *rowRun) peek() (event, time.Duration) {
 	return evFrame, r.nextFrame
 }
 
-// frame plans and measures one frame displayed at f.
+// frame plans and measures one frame displayed at f. A Panel row's frame
+// starts at f: it is planned for its predicted scan-out (or, broken, the
+// fixed grid's vblank) and measured at its real one.
 func (r *rowRun) frame(f time.Duration) {
+	shown := f
+	if r.c.disp.Kind == Panel {
+		pf := r.disp.panel.cur
+		r.plan.SetLead(r.c.disp.panelPlanLead())
+		f, shown = pf.planned, pf.shown
+		if r.opts.gridAlpha {
+			f = pf.grid
+		}
+	}
 	plan := r.plan.Frame(f)
 	if plan.Ready {
 		switch {
@@ -576,7 +587,7 @@ func (r *rowRun) frame(f time.Duration) {
 	if r.edit != nil {
 		r.edit(f, &plan, held{r.view}) // a deliberately broken renderer
 	}
-	r.observe(f, plan)
+	r.observe(shown, plan)
 }
 
 // chord returns, in ticks of the reference body's motion, the error an

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -108,6 +109,9 @@ func writeTable(w io.Writer, res *Results) error {
 	}
 	bw.WriteString(notes)
 	bw.WriteString(bounceNotes)
+	if slices.ContainsFunc(res.Rows, func(r Row) bool { return r.Kind == Panel }) {
+		bw.WriteString(panelNotes)
+	}
 	if res.Pass {
 		fmt.Fprintf(bw, "\nPASS: %s\n", hashSummary(res))
 	} else {

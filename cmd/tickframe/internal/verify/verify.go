@@ -190,6 +190,10 @@ type Options struct {
 	// expect the run to fail. broken names it in the results.
 	breakInterpolation func() planEdit
 	broken             string
+	// gridAlpha plans a Panel row's frames for a fixed grid at the
+	// panel's highest rate instead of their predicted scan-out (-break
+	// vrr-grid): the broken variant of the VRR rows.
+	gridAlpha bool
 	// tamper, if set, rewrites the inputs of every simulated step: the
 	// tests change the world on purpose and expect the hash check to fail.
 	tamper func(tick uint64, inputs []simthread.Input) []simthread.Input
