@@ -276,7 +276,7 @@ func (run *displayRun) judge(t *testing.T, c displayCell) {
 func displayDisagreements(f *FramesReport, floorMs, periodMs float64, allow [3]float64) []string {
 	var e []string
 	span := float64(f.LastID-f.FirstID+1) - float64(f.Unseen)
-	if span < 100 {
+	if span < 60 {
 		return []string{fmt.Sprintf("only %.0f frames compared", span)}
 	}
 	for i, c := range []struct {
