@@ -246,7 +246,7 @@ func instrumentFault(ob observation) string {
 func disagreements(f *FramesReport, floorMs float64, broken bool) []string {
 	var out []string
 	span := float64(f.LastID-f.FirstID+1) - float64(f.Unseen)
-	if f.Unmatched > 0 {
+	if float64(f.Unmatched) > 0.01*span {
 		out = append(out, fmt.Sprintf("%d marker changes no frame of the app's log explains", f.Unmatched))
 	}
 	for _, c := range []struct {

@@ -17,14 +17,15 @@ import (
 // The period is the one at which the arrivals' phases agree best (a
 // periodogram), refined by the least-squares slope of the arrival times
 // against their cycle numbers (arrivals more than a quarter period off
-// the line left out). The phase is the one at which the arrivals read
-// most like one frame a vblank: the fewest frames replaced before a
-// vblank and vblanks without a new frame (weighted 3 to 1 over the
-// frames arriving within a 64th of a period of it, which break ties);
-// of the stretch of the cycle where that holds, the middle, so that
-// moving the vblank within it moves no frame from one vblank to another.
-// A display scanning at that phase shows the most of the frames as they
-// arrived; frames arriving later than the bulk cross it and count late.
+// the line left out). The phase is where the fewest frames arrive: the
+// middle of the emptiest stretch of the cycle (64 bins, each counted with
+// its neighbours), so that moving the vblank within that stretch moves
+// no frame from one vblank to another. A display scanning at that phase
+// tears or misses the fewest of the frames as they arrived; frames that
+// arrive later than the bulk cross it and count late, and a frame and
+// the one that replaces it a millisecond later stay on one vblank (a
+// phase chosen to make the frames read one a vblank split such pairs,
+// and hid the drops of -breakpresent).
 type Fit struct {
 	// Period is the fitted period; zero when there were too few changes.
 	Period time.Duration
@@ -120,11 +121,7 @@ func FitChanges(changes []Change, maxGap time.Duration) Fit {
 		}
 	}
 	f := Fit{Period: p, Arrivals: len(at)}
-	// The phase: the one at which the arrivals read most like one frame
-	// a vblank (the fewest frames replaced within a vblank and vblanks
-	// without a new frame), and, of the stretch of the cycle where that
-	// holds, the middle; the emptiest stretch where all phases read
-	// alike.
+	// The phase: the middle of the emptiest stretch of the cycle.
 	const bins = 64
 	var h [bins]int
 	for _, t := range at {
@@ -138,10 +135,11 @@ func FitChanges(changes []Change, maxGap time.Duration) Fit {
 		}
 		h[min(int(ph*bins), bins-1)]++
 	}
+	// The arrivals near each phase (a bin and its neighbours): the
+	// vblank goes where the fewest are.
 	var score [bins]int
 	for i := range bins {
-		phase := a + time.Duration(float64(i)/bins*float64(p))
-		score[i] = 3*disruption(at, phase, p) + h[(i+bins-1)%bins] + h[i]
+		score[i] = h[(i+bins-1)%bins] + h[i] + h[(i+1)%bins]
 	}
 	low := slices.Min(score[:])
 	// The longest circular run of bins at the minimum; its middle.
@@ -171,27 +169,6 @@ func FitChanges(changes []Change, maxGap time.Duration) Fit {
 	}
 	f.Emptiest = float64(near) / float64(len(at))
 	return f
-}
-
-// disruption counts, for the times at placed on the vblanks phase +
-// k·p (each at the first at or after it), the frames replaced within a
-// vblank and the vblanks that brought no new frame between the first and
-// the last.
-func disruption(at []time.Duration, phase, p time.Duration) int {
-	n := 0
-	prev := int64(math.MinInt64)
-	for _, t := range at {
-		k := int64(math.Ceil(float64(t-phase) / float64(p)))
-		if prev != math.MinInt64 {
-			if k == prev {
-				n++
-			} else if k > prev+1 {
-				n += int(k - prev - 1)
-			}
-		}
-		prev = k
-	}
-	return n
 }
 
 // coherentPeriod is the period within 15 % of p0 at which the phases of

@@ -3,7 +3,9 @@
 package observe_test
 
 import (
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,8 +35,27 @@ func TestMain(m *testing.M) {
 // (replaced before its vblank: dropped), and twice a second a swap is held
 // back 20 ms. The observer, reading the server's framebuffer, must count
 // the same frames displayed, dropped and repeated, and see the same
-// animation error, as the tracker's figures.
+// animation error, as the tracker's figures, on the tracker's vblanks and
+// on its own grid fitted to the changes; and both must show the broken
+// swaps. A run whose instrument failed (the observer blind over a quarter
+// of it, its fit of the display's vblanks off, too few frames left to
+// compare) is run again, the reason logged.
 func TestObserverAgreesWithTheDisplaysFeedback(t *testing.T) {
+	var faults []string
+	for try := 1; try <= 3; try++ {
+		fault := observeWindow(t)
+		if fault == "" {
+			return
+		}
+		t.Logf("run %d of 3: the observer could not measure it (%s); running it again", try, fault)
+		faults = append(faults, fault)
+	}
+	t.Fatalf("the observer could not measure the run in 3 tries: %s", strings.Join(faults, "; "))
+}
+
+// observeWindow runs the window and the observer once and checks what
+// they saw; it returns why the observer could not measure the run, or "".
+func observeWindow(t *testing.T) string {
 	x, err := observe.StartXvfb(observe.XvfbConfig{FPS: 144, Nice: -10})
 	if err != nil {
 		t.Fatal(err)
@@ -137,50 +158,70 @@ func TestObserverAgreesWithTheDisplaysFeedback(t *testing.T) {
 		log.Add(observe.LogFrame{ID: f.ID, Swap: f.Swap, Display: f.Display, Sim: plan[f.ID].Seconds(), HasSim: true, Shown: shown})
 	}
 	// The frames seen in the framebuffer, placed on the display's vblanks
-	// as the tracker has them; the observer's own fit of those vblanks
-	// must lie close.
-	lg := observe.LogGrid(log.Frames(), res.Period)
-	r := observe.Analyze(res.Changes, log.Frames(), lg, res.Period)
-	var ts []time.Duration
-	for _, f := range log.Frames() {
-		ts = append(ts, f.Swap)
+	// as the tracker has them and on the observer's own grid; the
+	// observer's own fit of the display's vblanks must lie close to the
+	// tracker's.
+	c := observe.Compare(res, log.Frames())
+	t.Logf("the observer's vblanks from the tracker's: p50 %v, max %v; own grid %+v; floor %v, blind %v; watch %+v",
+		c.GridOffsetP50, c.GridOffsetMax, c.Fit, c.Floor, c.Stalled, res.Watch)
+	switch {
+	case res.VblankSource != present.VblankPresentMSC:
+		return fmt.Sprintf("its vblanks from %q", res.VblankSource)
+	case c.GridOffsetP50 > 2*time.Millisecond:
+		return fmt.Sprintf("its fit of the display's vblanks lies %v from the tracker's (p50)", c.GridOffsetP50)
+	case c.Stalled > time.Second:
+		return fmt.Sprintf("blind %v of the 4 s run (%d stalls)", c.Stalled, len(res.Watch.Stalls))
 	}
-	p50, worst := observe.GridOffset(lg, res.Grid, res.Period, ts)
-	t.Logf("the observer's vblanks from the tracker's: p50 %v, max %v", p50, worst)
-	if p50 > 2*time.Millisecond {
-		t.Errorf("the observer's fit of the vblanks lies %v from the tracker's (p50)", p50)
+	places := []struct {
+		name string
+		r    observe.Report
+	}{{"on the tracker's vblanks", c.Server}}
+	if c.Fit.Determined() {
+		places = append(places, struct {
+			name string
+			r    observe.Report
+		}{"on the observer's own vblanks", c.Own})
+	} else {
+		t.Errorf("no grid of its own in changes one a vblank: %+v", c.Fit)
 	}
-	t.Logf("observer: %+v; watch %+v; vblanks %s at %v", r, res.Watch, res.VblankSource, res.Period)
-	if res.VblankSource != present.VblankPresentMSC || res.Watch.GapP50 > time.Millisecond/2 {
-		t.Fatalf("the observer's vblanks from %q, its poll gap p50 %v: not a 2 kHz observer of the display", res.VblankSource, res.Watch.GapP50)
-	}
-	// Within 1 % of the frames compared, beyond the frames the observer
-	// could not place (a vblank between two of its polls).
-	span := float64(r.LastID - r.FirstID + 1)
-	slack := 0.01*span + float64(r.Ambiguous)
-	if r.Displayed < 250 || r.Unmatched > 0 || float64(r.AppOnly) > 0.01*span {
-		t.Fatalf("displayed %d, unmatched %d, counted by the app and never seen %d", r.Displayed, r.Unmatched, r.AppOnly)
-	}
-	within := func(name string, a, b uint64) {
-		if d := max(a, b) - min(a, b); float64(d) > slack {
-			t.Errorf("%s: observer %d, the display's feedback %d", name, a, b)
+	for _, pl := range places {
+		r := pl.r
+		t.Logf("%s: %+v", pl.name, r)
+		// Within 1 % of the frames compared, beyond the frames the
+		// observer could not place (a vblank between two of its polls).
+		span := float64(r.LastID-r.FirstID+1) - float64(r.Unseen)
+		if span-float64(r.Ambiguous) < 250 {
+			return fmt.Sprintf("%s: frames %d to %d, %d unseen and %d unplaced: too few left", pl.name, r.FirstID, r.LastID, r.Unseen, r.Ambiguous)
+		}
+		slack := 0.01*span + float64(r.Ambiguous)
+		if float64(r.Unmatched) > 0.01*span || float64(r.AppOnly) > 0.01*span {
+			t.Errorf("%s: unmatched %d, counted by the tracker and never seen %d", pl.name, r.Unmatched, r.AppOnly)
+		}
+		within := func(name string, a, b uint64) {
+			if d := max(a, b) - min(a, b); float64(d) > slack {
+				t.Errorf("%s: %s: observer %d, the display's feedback %d", pl.name, name, a, b)
+			}
+		}
+		within("displayed", r.Displayed, r.AppDisplayed)
+		within("dropped", r.Dropped, r.AppDropped)
+		within("repeated", r.Repeated, r.AppRepeated)
+		// The broken present path shows in both: a drop in ten, and the
+		// held back swap's repeats.
+		if r.Dropped < r.Displayed/12 || r.Repeated < 2 || r.AppDropped < r.AppDisplayed/12 || r.AppRepeated < 2 {
+			t.Errorf("%s: the replaced frames and held back swaps do not show: dropped %d/%d, repeated %d/%d", pl.name, r.Dropped, r.AppDropped, r.Repeated, r.AppRepeated)
+		}
+		tol := max(r.Period/4, c.Floor)
+		if o := r.AnimErr.P99; o < r.AppP99Band[0]-tol || o > r.AppP99Band[1]+tol {
+			t.Errorf("%s: animation error p99: observer %v, feedback %v (%v to %v with the frames placed differently, ± %v)", pl.name, o, r.AppAnimErr.P99, r.AppP99Band[0], r.AppP99Band[1], tol)
+		}
+		for _, m := range [][2]time.Duration{{r.AnimErr.Max, r.AppAnimErr.Max}, {r.SeenAnimErr.Max, r.AppSpanAnimErr.Max}} {
+			if d := m[0] - m[1]; d > r.Period+c.Floor || d < -r.Period-c.Floor {
+				t.Errorf("%s: animation error max: observer %v, feedback %v", pl.name, m[0], m[1])
+			}
+		}
+		if r.SeenAnimErr.Max < 3*r.Period/2 {
+			t.Errorf("%s: the held back swap's animation error does not show: max %v", pl.name, r.SeenAnimErr.Max)
 		}
 	}
-	within("displayed", r.Displayed, r.AppDisplayed)
-	within("dropped", r.Dropped, r.AppDropped)
-	within("repeated", r.Repeated, r.AppRepeated)
-	// The broken present path shows in both: a drop in ten, and the held
-	// back swap's repeats.
-	if r.Dropped < r.Displayed/12 || r.Repeated < 2 {
-		t.Errorf("the replaced frames and held back swaps do not show: dropped %d, repeated %d", r.Dropped, r.Repeated)
-	}
-	if o := r.AnimErr.P99; o < r.AppP99Band[0]-time.Millisecond/2 || o > r.AppP99Band[1]+time.Millisecond/2 {
-		t.Errorf("animation error p99: observer %v, feedback %v (%v to %v with the frames placed differently)", o, r.AppAnimErr.P99, r.AppP99Band[0], r.AppP99Band[1])
-	}
-	if d := r.AnimErr.Max - r.AppAnimErr.Max; d > period || d < -period {
-		t.Errorf("animation error max: observer %v, feedback %v", r.AnimErr.Max, r.AppAnimErr.Max)
-	}
-	if r.SeenAnimErr.Max < 3*period/2 {
-		t.Errorf("the held back swap's animation error does not show: max %v", r.SeenAnimErr.Max)
-	}
+	return ""
 }
