@@ -171,9 +171,11 @@ func TestUnderWeston(t *testing.T) {
 }
 
 // observeWeston runs app (-fullscreen, so that it fills Weston's output,
-// -marker, -framelog, 64 bodies, 8 s: at 320×240 under stress on two loaded cores the app drew 8 frames a second, and a comparison needs minCompared) under Weston under tickframe
-// observe, with args, and returns what both saw; a run whose instrument
-// failed is run again, as observeDemo does.
+// -marker, -framelog, 64 bodies) under Weston under tickframe observe,
+// with args, for 8 s (under -stress on two loaded cores the app drew 8
+// frames a second here, and a comparison needs minCompared frames), and
+// returns what both saw; a run whose instrument failed is run again, as
+// observeDemo does.
 func observeWeston(t *testing.T, mode, app string, args []string) observation {
 	t.Helper()
 	var faults []string
