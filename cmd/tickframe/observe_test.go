@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -284,7 +285,8 @@ func TestObserveBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"observe"}, // neither -fb nor a command
 		{"observe", "-interval", "1ms", "--", "true"}, // under 2 kHz
-		{"observe", "-fps", "0", "--", "true"},
+		{"observe", "-fps", "-1", "--", "true"},
+		{"observe", "-fps", "601", "--", "true"},
 		{"observe", "-nosuch"},
 	} {
 		r := tickframe(t, opts{limit: 10 * time.Second}, args...)
@@ -343,5 +345,83 @@ func TestStressObserve(t *testing.T) {
 	}
 	if ds := res.Rows[0].DisplayServer; ds == nil || ds.Server.Name != "Xvfb" || ds.SpanMs < 1000 {
 		t.Errorf("display server %+v: not the observer's Xvfb over the run", ds)
+	}
+}
+
+// -framelog FILE.csv writes the demo's frames in PresentMon's CSV columns,
+// then tickframe's: the header is PresentMon's, every frame the report
+// counts is a row, and PresentMon's columns recompute from tickframe's
+// (platform/observe's TestFrameLogCSV checks each column's arithmetic).
+func TestFrameLogCSVFromTheDemo(t *testing.T) {
+	dir := t.TempDir()
+	flog, rep := filepath.Join(dir, "frames.csv"), filepath.Join(dir, "report.json")
+	wantOK(t, tickframe(t, opts{}, "-framelog", flog, "-report", rep, "-duration", "1500ms", "-width", "160", "-height", "120", "-bodies", "8", "-focuspause=false"))
+	r, _ := readReport(t, rep)
+	f, err := os.Open(flog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append(append([]string{}, observe.PresentMonColumns...), observe.TickframeColumns...)
+	if !slices.Equal(rows[0], want) {
+		t.Fatalf("header %q, want %q", rows[0], want)
+	}
+	if uint64(len(rows)-1) != r.DisplayedFrames+r.DroppedFrames {
+		t.Fatalf("%d rows, the report %d displayed and %d dropped", len(rows)-1, r.DisplayedFrames, r.DroppedFrames)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	var prevSwap int64
+	for i, row := range rows[1:] {
+		swap, _ := strconv.ParseInt(row[col["TfSwapNs"]], 10, 64)
+		disp, _ := strconv.ParseInt(row[col["TfDisplayNs"]], 10, 64)
+		if i > 0 {
+			got, err := strconv.ParseFloat(row[col["MsBetweenPresents"]], 64)
+			if err != nil || math.Abs(got-float64(swap-prevSwap)/1e6) > 1e-5 {
+				t.Fatalf("row %d: MsBetweenPresents %q, the swaps %d ns apart", i+1, row[col["MsBetweenPresents"]], swap-prevSwap)
+			}
+		}
+		if row[col["TfShown"]] == "1" && disp > 0 {
+			got, err := strconv.ParseFloat(row[col["MsUntilDisplayed"]], 64)
+			if err != nil || math.Abs(got-float64(disp-swap)/1e6) > 1e-5 {
+				t.Fatalf("row %d: MsUntilDisplayed %q, shown %d ns after its swap", i+1, row[col["MsUntilDisplayed"]], disp-swap)
+			}
+		} else if row[col["MsUntilDisplayed"]] != "NA" {
+			t.Fatalf("row %d: a frame not shown has MsUntilDisplayed %q", i+1, row[col["MsUntilDisplayed"]])
+		}
+		prevSwap = swap
+	}
+	log, err := observe.ReadFrameLog(flog)
+	if err != nil || len(log) != len(rows)-1 {
+		t.Fatalf("read back %d frames (%v), want %d", len(log), err, len(rows)-1)
+	}
+}
+
+// tickframe observe -fps 0 starts its Xvfb without -fakescreenfps, at the
+// server's own default rate, as a CI machine's Xvfb runs: the observer's
+// own connection measures its vblanks at 60 Hz.
+func TestObserveDefaultXvfb(t *testing.T) {
+	dir := t.TempDir()
+	js := filepath.Join(dir, "o.json")
+	r := tickframe(t, opts{}, "observe", "-fps", "0", "-json", js, "--", binary, "-marker", "-duration", "1500ms", "-width", "160", "-height", "120", "-bodies", "8", "-focuspause=false")
+	if r.code != 0 {
+		t.Fatalf("exit status %d; stderr:\n%s", r.code, r.stderr)
+	}
+	data, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o ObserveReport
+	if err := json.Unmarshal(data, &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.VblankSource != "present-msc" || math.Abs(o.VblankHz-observe.XvfbBuiltinFPS) > 0.6 || o.Changes < 30 {
+		t.Fatalf("vblanks %q at %.3f Hz, %d marker changes: want present-msc at %d Hz", o.VblankSource, o.VblankHz, o.Changes, observe.XvfbBuiltinFPS)
 	}
 }
