@@ -93,6 +93,7 @@ type Report struct {
 	PresentRoundTripMs float64 `json:"present_round_trip_mean_ms"` // the software path's round trip after the swap
 	PresentRoundMaxMs  float64 `json:"present_round_trip_max_ms"`
 	PresentStamped     uint64  `json:"present_stamped_frames"` // frames placed by the server's own stamp (the rest: by the round trip's return)
+	PresentSynced      uint64  `json:"present_synced_swaps"`   // swaps that ended with a round trip of their own (Mesa's drisw): in the framebuffer when the swap returned, an earlier bound than the stamp
 	// PresentClock is how the compositor's presentation times were
 	// converted to the app's clock (Wayland's wp_presentation); nil
 	// elsewhere.
@@ -327,7 +328,7 @@ func (a *App) reportPresent(r *Report) {
 		r.PresentVblankHz = src.Grid().Hz()
 		if st := src.Stats(); st.RoundTrips > 0 {
 			r.PresentRoundTripMs, r.PresentRoundMaxMs = ms(int64(st.RoundTripTotal)/int64(st.RoundTrips)), ms(int64(st.RoundTripMax))
-			r.PresentStamped = st.Stamped
+			r.PresentStamped, r.PresentSynced = st.Stamped, st.SyncedSwaps
 		}
 		dispHz, mismatch := a.present.rateMismatch(a.pacing.hz)
 		r.PresentRateMismatch, r.PresentFiguresHz = mismatch, round(a.pacing.hz, 3)

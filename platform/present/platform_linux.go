@@ -40,6 +40,10 @@ func (p *platform) open(t *Tracker, o Options) error {
 // of what was sent before: see Tracker.Swapped.
 func (p *platform) stamp(serial uint32) { stamp(p.dpy, p.win, serial) }
 
+func init() {
+	swapSynced = func(p *platform) bool { return p.dpy != nil && synced(p.dpy) }
+}
+
 func (p *platform) roundTrip() {
 	if p.dpy != nil {
 		roundTrip(p.dpy)

@@ -67,6 +67,11 @@ type Stats struct {
 	RoundTripMax   time.Duration
 	RoundTripTotal time.Duration
 	Stamped        uint64
+	// SyncedSwaps counts the software-path swaps that returned with
+	// every request on the app's connection processed (the swap's own
+	// round trip): those frames were in the framebuffer when the swap
+	// returned, an earlier bound than a stamp sent after it.
+	SyncedSwaps uint64
 	// Completions counts PresentCompleteNotify events for the window's
 	// pixmaps; Unmatched those no swap matched; Lost the frames whose
 	// report did not fit the queue.
@@ -92,6 +97,11 @@ type rtFrame struct {
 	pending, stamped bool
 	stamp            time.Duration
 }
+
+// swapSynced, where the platform sets it (X11), reports whether the
+// swap that just returned left every request on the app's connection
+// processed: it ended with a round trip.
+var swapSynced func(p *platform) bool
 
 // stampSerial marks the stamps asked for on the app's connection after a
 // software swap (serial stampSerial | swap number mod 2¹⁶).
@@ -185,16 +195,26 @@ func (t *Tracker) Swapped(id uint64, swapAt time.Duration) {
 		}
 		return
 	}
+	start := t.now()
+	sync := swapSynced != nil && swapSynced(&t.plat)
 	if t.stamped {
 		t.plat.stamp(stampSerial | uint32(n&0xffff))
 	}
-	start := t.now()
 	t.plat.roundTrip()
 	landed := t.now()
 	d := landed - start
 	t.stats.RoundTrips++
 	t.stats.RoundTripTotal += d
 	t.stats.RoundTripMax = max(t.stats.RoundTripMax, d)
+	if sync {
+		// The swap ended with a round trip of its own (Mesa's drisw
+		// does one after its XShmPutImage): the image was in the
+		// framebuffer when it returned, before the stamp below was even
+		// sent (a render thread descheduled in between, or a server
+		// that served others first, stamps it later than that).
+		t.stats.SyncedSwaps++
+		landed = start
+	}
 	f := Frame{ID: id, Swap: swapAt, Landed: landed, Display: landed, Mode: ModeLanded}
 	if at, msc, ok := t.grid.Next(landed); ok {
 		f.Display, f.MSC = at, msc

@@ -81,6 +81,15 @@ static int tf_next(Display *d, int opcode, tf_complete *c) {
 
 static void tf_sync(void *d) { XSync((Display *)d, False); }
 
+// tf_synced reports whether every request sent on connection d has been
+// processed by the server, as far as Xlib knows from the replies read: a
+// swap that ended with a round trip (Mesa's drisw: XShmPutImage, XSync)
+// leaves it so.
+static int tf_synced(void *d) {
+	Display *dpy = d;
+	return XLastKnownRequestProcessed(dpy) + 1 == XNextRequest(dpy);
+}
+
 // tf_stamp asks, on connection d, for a completion at once: the server
 // answers it when it processes the request, after every earlier one.
 static void tf_stamp(void *d, Window w, uint32_t serial) { XPresentNotifyMSC((Display *)d, w, serial, 0, 0, 0); }
@@ -325,6 +334,10 @@ func glfwX11() (unsafe.Pointer, uint64) {
 // roundTrip makes an X round trip on connection d: it returns once the
 // server has processed every request sent on it before.
 func roundTrip(d unsafe.Pointer) { C.tf_sync(d) }
+
+// synced reports whether the server has processed every request sent on
+// connection d (Xlib's count of the replies read says so).
+func synced(d unsafe.Pointer) bool { return C.tf_synced(d) != 0 }
 
 // stamp asks for a completion on window win from connection d, processed
 // after every request sent on d before it (not flushed: the round trip
