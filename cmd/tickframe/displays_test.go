@@ -233,7 +233,8 @@ func (run *displayRun) instrumentFailure(figuresHz float64) string {
 // than a period between the two phases is shown by one grid and dropped
 // by the other, whoever is right. Its counts may therefore differ from the
 // app's by as much more as the observer's own two placements of the same
-// arrivals differ from each other (where the two grids have one rate);
+// arrivals differ from each other, and the frames the placement on the
+// app's vblanks could not place (where the two grids have one rate);
 // its p99, worst frame and frames never seen are held to the issue's
 // bounds. With -breakpresent both must see the drops, the repeats and
 // the animation error it causes.
@@ -250,8 +251,12 @@ func (run *displayRun) judge(t *testing.T, c displayCell) {
 	} else {
 		var phase [3]float64
 		if math.Abs(own.PeriodMs-srv.PeriodMs) <= 0.01*period {
-			// Two grids of one rate: what differs is the phase.
-			phase = [3]float64{absDiff(own.Displayed[0], srv.Displayed[0]), absDiff(own.Dropped[0], srv.Dropped[0]), absDiff(own.Repeated[0], srv.Repeated[0])}
+			// Two grids of one rate: what differs is the phase. The
+			// observer's own two placements differ by phase; the one on
+			// the app's vblanks from the app by what that placement could
+			// not place.
+			amb := float64(srv.Ambiguous)
+			phase = [3]float64{absDiff(own.Displayed[0], srv.Displayed[0]) + amb, absDiff(own.Dropped[0], srv.Dropped[0]) + amb, absDiff(own.Repeated[0], srv.Repeated[0]) + amb}
 		}
 		for _, e := range displayDisagreements(own, run.o.FloorMs, period, phase) {
 			t.Errorf("on the observer's own vblanks: %s", e)
