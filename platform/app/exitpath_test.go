@@ -243,6 +243,22 @@ func runExitCase(t *testing.T, tc exitCase) {
 			}
 		}
 	}
+	if kind, at, _ := strings.Cut(tc.fault, ":"); kind == "step" {
+		// The app itself replays the recording to the tick before the
+		// panic, and says so.
+		want := "exitpath: -record run.rec: recorded up to tick " + strconv.Itoa(mustAtoi(t, at)-1) + ", the last before the world panicked"
+		if !strings.Contains(c.stdout.String(), want) {
+			t.Errorf("stdout %q, want %q", c.stdout.String(), want)
+		}
+		r := startChild(t, dir, []string{childEnv + "=-replay\nrun.rec\n-width\n320\n-height\n240", faultEnv + "="})
+		if code := r.wait(t); code != 0 {
+			t.Fatalf("-replay of the panicked run: exit %d; stderr:\n%s", code, r.stderr.String())
+		}
+		want = "replay matches the recording: 0 inputs, 2 checkpoints, final tick " + strconv.Itoa(mustAtoi(t, at)-1)
+		if !strings.Contains(r.stdout.String(), want) {
+			t.Errorf("-replay stdout %q, want %q", r.stdout.String(), want)
+		}
+	}
 	// Temporary files are left only by a process that was killed.
 	if ents, _ := os.ReadDir(dir); tc.files || tc.name == "no display" {
 		for _, e := range ents {
@@ -251,6 +267,15 @@ func runExitCase(t *testing.T, tc exitCase) {
 			}
 		}
 	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // checkReport parses the report and checks that every number in it is
@@ -374,9 +399,9 @@ func checkProfile(t *testing.T, name string, b []byte) {
 
 // child is the app running in a child process.
 type child struct {
-	cmd    *exec.Cmd
-	stderr syncBuf
-	done   chan struct{}
+	cmd            *exec.Cmd
+	stdout, stderr syncBuf
+	done           chan struct{}
 }
 
 type syncBuf struct {
@@ -404,7 +429,7 @@ func startChild(t *testing.T, dir string, env []string) *child {
 	c.cmd = exec.CommandContext(ctx, os.Args[0], "-test.run=^TestExitPathChild$")
 	c.cmd.Dir = dir
 	c.cmd.Env = append(os.Environ(), env...)
-	c.cmd.Stderr = &c.stderr
+	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
