@@ -55,15 +55,15 @@ const (
 // slot is one snapshot buffer of the ring, and what the renderer derived
 // from its snapshot when it was uploaded.
 type slot struct {
-	buf   Buffer // the snapshot's bodies, as they are
-	seq   uint64 // acquire sequence number held, 0: none
-	count int    // bodies held
+	buf   glBuffer // the snapshot's bodies, as they are
+	seq   uint64   // acquire sequence number held, 0: none
+	count int      // bodies held
 	// sorted is true when the bodies are already grouped by mesh and
 	// material (keys in order): the interpolation pass then reads them in
 	// order. Else order holds the body indices grouped (perm, its copy on
 	// the CPU), and the pass reads them through it.
 	sorted bool
-	order  Buffer
+	order  glBuffer
 	perm   []uint32
 	// items are the frame's draw calls for this snapshot: one per mesh
 	// part and material, with its range of the pose buffer.
@@ -92,13 +92,13 @@ type drawItem struct {
 // one is set up again only when what it points at changes, so a steady
 // scene draws each item with one bind and one call.
 type itemVAO struct {
-	vao          VertexArray
+	vao          glVertexArray
 	part         int32
 	mat          uint16
 	first        int32
 	gen          uint64 // bodyPass.gen it was set up under
 	initialized  bool
-	vertexBuffer Buffer
+	vertexBuffer glBuffer
 }
 
 // bodyPass draws every body with one interpolation pass and one
@@ -126,8 +126,8 @@ type itemVAO struct {
 // access is an extension it does not promise).
 type bodyPass struct {
 	interp               Program
-	interpVAO            VertexArray
-	poses                Buffer
+	interpVAO            glVertexArray
+	poses                glBuffer
 	feedback             uint32 // transform feedback object
 	slotCap              int    // bodies every slot's storage and the pose buffer hold
 	slots                []slot
@@ -304,7 +304,7 @@ func (b *bodyPass) upload(i int, seq uint64, bodies []simthread.Body) error {
 // every new one has its storage, so a failure leaves the pass as it was.
 func (b *bodyPass) grow(capacity, skip int) error {
 	n := len(b.slots)
-	fresh := make([]Buffer, 2*n+1) // bodies, orders, then the pose buffer
+	fresh := make([]glBuffer, 2*n+1) // bodies, orders, then the pose buffer
 	for i := range fresh {
 		fresh[i] = newBuffer()
 		gl.BindBuffer(gl.COPY_WRITE_BUFFER, uint32(fresh[i]))
@@ -324,7 +324,7 @@ func (b *bodyPass) grow(capacity, skip int) error {
 		}
 		return err
 	}
-	cp := func(from, to Buffer, size int) {
+	cp := func(from, to glBuffer, size int) {
 		gl.BindBuffer(gl.COPY_READ_BUFFER, uint32(from))
 		gl.BindBuffer(gl.COPY_WRITE_BUFFER, uint32(to))
 		gl.CopyBufferSubData(gl.COPY_READ_BUFFER, gl.COPY_WRITE_BUFFER, 0, 0, size)

@@ -26,7 +26,7 @@ func SetNoTimerQueries(on bool) { noTimerQueries = on }
 // the pose buffer, and the bodies each snapshot buffer holds.
 func (r *Renderer) Storage() (slots []int, poses int, counts []int) {
 	b := r.bodies
-	size := func(buf Buffer) int {
+	size := func(buf glBuffer) int {
 		var n int32
 		gl.BindBuffer(gl.COPY_READ_BUFFER, uint32(buf))
 		gl.GetBufferParameteriv(gl.COPY_READ_BUFFER, gl.BUFFER_SIZE, &n)

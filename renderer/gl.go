@@ -17,25 +17,25 @@ import (
 type (
 	// Program is a linked GL program; see LoadProgram.
 	Program uint32
-	// Buffer is a GL buffer object.
-	Buffer uint32
-	// VertexArray is a GL vertex array object.
-	VertexArray uint32
-	// Texture is a GL texture object.
-	Texture uint32
+	// glBuffer is a GL buffer object.
+	glBuffer uint32
+	// glVertexArray is a GL vertex array object.
+	glVertexArray uint32
+	// glTexture is a GL texture object.
+	glTexture uint32
 )
 
 // Valid reports whether p names a program: GL never names one 0.
 func (p Program) Valid() bool { return p != 0 }
 
 // Valid reports whether b names a buffer: GL never names one 0.
-func (b Buffer) Valid() bool { return b != 0 }
+func (b glBuffer) Valid() bool { return b != 0 }
 
 // Valid reports whether v names a vertex array: GL never names one 0.
-func (v VertexArray) Valid() bool { return v != 0 }
+func (v glVertexArray) Valid() bool { return v != 0 }
 
 // Valid reports whether t names a texture: GL never names one 0.
-func (t Texture) Valid() bool { return t != 0 }
+func (t glTexture) Valid() bool { return t != 0 }
 
 // Delete deletes the program, if p names one, and sets p to 0, so that
 // failure paths can delete every object unconditionally.
@@ -48,7 +48,7 @@ func (p *Program) Delete() {
 
 // Delete deletes the buffer, if b names one, and sets b to 0, so that
 // failure paths can delete every object unconditionally.
-func (b *Buffer) Delete() {
+func (b *glBuffer) Delete() {
 	if b.Valid() {
 		n := uint32(*b)
 		gl.DeleteBuffers(1, &n)
@@ -58,7 +58,7 @@ func (b *Buffer) Delete() {
 
 // Delete deletes the vertex array, if v names one, and sets v to 0, so that
 // failure paths can delete every object unconditionally.
-func (v *VertexArray) Delete() {
+func (v *glVertexArray) Delete() {
 	if v.Valid() {
 		n := uint32(*v)
 		gl.DeleteVertexArrays(1, &n)
@@ -68,7 +68,7 @@ func (v *VertexArray) Delete() {
 
 // Delete deletes the texture, if t names one, and sets t to 0, so that
 // failure paths can delete every object unconditionally.
-func (t *Texture) Delete() {
+func (t *glTexture) Delete() {
 	if t.Valid() {
 		n := uint32(*t)
 		gl.DeleteTextures(1, &n)
@@ -76,16 +76,16 @@ func (t *Texture) Delete() {
 	}
 }
 
-func newBuffer() Buffer {
+func newBuffer() glBuffer {
 	var n uint32
 	gl.GenBuffers(1, &n)
-	return Buffer(n)
+	return glBuffer(n)
 }
 
-func newVertexArray() VertexArray {
+func newVertexArray() glVertexArray {
 	var n uint32
 	gl.GenVertexArrays(1, &n)
-	return VertexArray(n)
+	return glVertexArray(n)
 }
 
 // ErrGL is wrapped by every error that reports a GL error code.

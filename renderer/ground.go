@@ -14,11 +14,11 @@ import (
 // colour or a material's (see Renderer.SetGround).
 type groundPass struct {
 	prog                 Program
-	vao                  VertexArray
-	vbo                  Buffer
+	vao                  glVertexArray
+	vbo                  glBuffer
 	uViewProj, uEye, uLD int32
-	tex                  Texture // the material's texture, or none
-	hidden               bool    // SetGroundVisible(false)
+	tex                  glTexture // the material's texture, or none
+	hidden               bool      // SetGroundVisible(false)
 }
 
 // groundBase is the plain ground's colour, linear.
@@ -53,7 +53,7 @@ func newGroundPass() (*groundPass, error) {
 
 // set makes the ground base colour base (linear), times texture tex (if
 // valid) repeating every tile metres.
-func (g *groundPass) set(base mgl32.Vec3, tex Texture, tile float32) {
+func (g *groundPass) set(base mgl32.Vec3, tex glTexture, tile float32) {
 	gl.UseProgram(uint32(g.prog))
 	gl.Uniform3f(g.prog.uniform("uBase"), base[0], base[1], base[2])
 	textured := int32(0)

@@ -59,9 +59,9 @@ type HUD struct {
 	highlight [HUDLines]bool
 
 	prog      Program
-	vao       VertexArray
-	vbo       Buffer
-	atlas     Texture
+	vao       glVertexArray
+	vbo       glBuffer
+	atlas     glTexture
 	verts     []hudVertex
 	uViewport int32
 	uText     int32
@@ -92,7 +92,7 @@ func newHUD() (*HUD, error) {
 	atlas := glyphAtlas()
 	var tex uint32
 	gl.GenTextures(1, &tex)
-	h.atlas = Texture(tex)
+	h.atlas = glTexture(tex)
 	gl.BindTexture(gl.TEXTURE_2D, tex)
 	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
 	b := atlas.Bounds()

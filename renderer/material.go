@@ -83,11 +83,8 @@ type Material struct {
 // The texture slots, samplers and alpha modes are glTF's (package gltf
 // documents them), so that a decoded material maps field by field.
 type (
-	Slot             = gltf.Slot
-	TextureInfo      = gltf.TextureInfo
-	Sampler          = gltf.Sampler
-	TextureTransform = gltf.TextureTransform
-	AlphaMode        = gltf.AlphaMode
+	TextureInfo = gltf.TextureInfo
+	AlphaMode   = gltf.AlphaMode
 )
 
 // Texture slots and alpha modes.
@@ -112,7 +109,7 @@ func DefaultMaterial() Material {
 }
 
 // texture returns the material's texture in slot s, nil for none.
-func (m *Material) texture(s Slot) image.Image {
+func (m *Material) texture(s gltf.Slot) image.Image {
 	switch s {
 	case BaseColorSlot:
 		return m.BaseColorTexture
@@ -135,7 +132,7 @@ const materialBlockSize = 15 * 16
 // material is a registered material.
 type material struct {
 	block    [materialBlockSize / 4]float32 // the uniform block's bytes (ints stored as their bits)
-	tex      [Slots]Texture                 // 0: none
+	tex      [Slots]glTexture               // 0: none
 	sampler  [Slots]uint32                  // GL sampler objects
 	program  int                            // index into scene.programs
 	blend    bool
@@ -395,7 +392,7 @@ func setupMaterialUniforms(p Program) {
 // each material binds only what changes.
 type boundMaterial struct {
 	mat      int // -1: none
-	tex      [Slots]Texture
+	tex      [Slots]glTexture
 	sampler  [Slots]uint32
 	twoSided bool
 }

@@ -168,8 +168,8 @@ func TestMaterialFrameDoesNotAllocate(t *testing.T) {
 			mat.BaseColor[3] = 0.6
 			mat.BaseColorTexture, mat.MetallicRoughnessTexture, mat.NormalTexture = grey, grey, grey
 			mat.OcclusionTexture, mat.EmissiveTexture = grey, grey
-			mat.Sampling[renderer.NormalSlot].Sampler = renderer.Sampler{MagFilter: gltf.Nearest, WrapS: gltf.ClampToEdge}
-			mat.Sampling[renderer.EmissiveSlot].Transform = &renderer.TextureTransform{Scale: mgl32.Vec2{2, 2}}
+			mat.Sampling[renderer.NormalSlot].Sampler = gltf.Sampler{MagFilter: gltf.Nearest, WrapS: gltf.ClampToEdge}
+			mat.Sampling[renderer.EmissiveSlot].Transform = &gltf.TextureTransform{Scale: mgl32.Vec2{2, 2}}
 			id, err := r.AddMaterial(mat)
 			if err != nil {
 				return err

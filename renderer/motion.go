@@ -53,7 +53,7 @@ type motionPass struct {
 	uMotion, uSpan, uAhead, uBlend, uStateCount int32
 
 	attribs   interp.MotionMode // the modes whose attributes the interpolation VAO has enabled
-	boundCorr Buffer            // the offset buffer interp.vert's attributes point at
+	boundCorr glBuffer          // the offset buffer interp.vert's attributes point at
 	// The slots (and bodyPass.gen) the velocity attributes point at, set
 	// only for the modes that read them: a lerp frame makes no GL call
 	// for them. hasVel is false until they are set.
@@ -68,10 +68,10 @@ type motionPass struct {
 	setSpan float32
 
 	prog                                              Program // correct.vert
-	vao                                               VertexArray
+	vao                                               glVertexArray
 	feedback                                          uint32
 	uCarry, uPrevAhead, uCAhead, uCPrev, uCStateCount int32
-	bufs                                              [2]Buffer
+	bufs                                              [2]glBuffer
 	cur                                               int // bufs[cur] holds the offsets
 	capacity                                          int // bodies each buffer holds
 	count                                             int // bodies with an offset in bufs[cur]
@@ -110,7 +110,7 @@ func (m *motionPass) reserve(capacity int) error {
 	if m.capacity >= capacity {
 		return nil
 	}
-	var fresh [2]Buffer
+	var fresh [2]glBuffer
 	for i := range fresh {
 		fresh[i] = newBuffer()
 		gl.BindBuffer(gl.COPY_WRITE_BUFFER, uint32(fresh[i]))

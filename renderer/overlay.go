@@ -27,8 +27,8 @@ const overlayLineGap = lineGap
 // nothing once it has.
 type overlayPass struct {
 	hud   *HUD // the program and atlas
-	vao   VertexArray
-	vbo   Buffer
+	vao   glVertexArray
+	vbo   glBuffer
 	cap   int // vertices the buffer holds
 	verts []hudVertex
 	runs  []overlayRun

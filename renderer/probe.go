@@ -102,9 +102,9 @@ type probeRing struct {
 
 // probeSlot is one frame's read-back in flight.
 type probeSlot struct {
-	buf   Buffer // the frame's pose, probeBytes
-	query query  // the frame's GL_TIMESTAMP, when timestamps are on
-	fence fence  // signalled when the frame's commands have completed
+	buf   glBuffer // the frame's pose, probeBytes
+	query query    // the frame's GL_TIMESTAMP, when timestamps are on
+	fence fence    // signalled when the frame's commands have completed
 	frame uint64
 	valid bool // the pose was copied: the probe body existed
 }
@@ -212,7 +212,7 @@ func (p *probeRing) begin(frame uint64) {
 // index at, where the pass put the probe body (it groups bodies by mesh;
 // −1: the body does not exist). The copy runs on the GPU, in order after
 // the pass.
-func (p *probeRing) capture(poses Buffer, at int) {
+func (p *probeRing) capture(poses glBuffer, at int) {
 	if p.cur < 0 || at < 0 {
 		return
 	}

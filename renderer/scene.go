@@ -53,7 +53,7 @@ const vertexStride = 72
 
 // part is a registered mesh part on the GPU.
 type part struct {
-	vbo, ebo Buffer
+	vbo, ebo glBuffer
 	indices  int32
 	material uint16
 	centre   mgl32.Vec3 // of its bounding box, for ordering blended parts
@@ -73,19 +73,19 @@ type scene struct {
 	parts       []part
 	meshes      [][2]int32 // each mesh's parts: first and count in parts
 	materials   []material
-	materialBuf Buffer // every material's uniform block, blockStride apart
+	materialBuf glBuffer // every material's uniform block, blockStride apart
 	blockStride int
 	programs    []program      // 0: the built-in lighting, for the default material
 	builtin     map[uint32]int // the built-in lighting's program for each set of material features
-	textures    []Texture
-	textureOf   map[textureKey]Texture
+	textures    []glTexture
+	textureOf   map[textureKey]glTexture
 	samplers    map[glSampler]uint32
 	anisotropy  float32 // the anisotropic filtering used, 1 for none
 }
 
 // init registers the defaults: mesh 0, the cube, and material 0.
 func (s *scene) init() error {
-	s.textureOf = make(map[textureKey]Texture)
+	s.textureOf = make(map[textureKey]glTexture)
 	s.anisotropy = maxAnisotropy()
 	p, err := s.newProgram(builtinStage(0)) // the default material's: no features
 	if err != nil {

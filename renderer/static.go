@@ -24,7 +24,7 @@ type staticPass struct {
 	// since may be one a static body names (group counts unknown ids as 0).
 	meshes, materials int
 	slot              slot      // its items and draw order; its buffers are unused
-	poses             Buffer    // the poses, in item order
+	poses             glBuffer  // the poses, in item order
 	capacity          int       // poses the buffer holds
 	vaos              []itemVAO // the items' vertex arrays, pointing into poses
 	scratch           []float32 // the poses before upload

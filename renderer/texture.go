@@ -56,7 +56,7 @@ type textureKey struct {
 
 // texture returns the texture of img in the given colour space, uploading
 // it the first time.
-func (s *scene) texture(img image.Image, srgb bool) (Texture, error) {
+func (s *scene) texture(img image.Image, srgb bool) (glTexture, error) {
 	comparable := reflect.TypeOf(img).Comparable()
 	key := textureKey{img, srgb}
 	if comparable {
@@ -80,7 +80,7 @@ func (s *scene) texture(img image.Image, srgb bool) (Texture, error) {
 // linear data (GL_RGBA8), with mipmaps. Its own parameters are the
 // default sampler's (trilinear, anisotropic, repeat); a material's
 // sampler object overrides them.
-func uploadTexture(img image.Image, srgb bool, anisotropy float32) (Texture, error) {
+func uploadTexture(img image.Image, srgb bool, anisotropy float32) (glTexture, error) {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	var limit int32
@@ -101,7 +101,7 @@ func uploadTexture(img image.Image, srgb bool, anisotropy float32) (Texture, err
 	}
 	var n uint32
 	gl.GenTextures(1, &n)
-	t := Texture(n)
+	t := glTexture(n)
 	gl.BindTexture(gl.TEXTURE_2D, n)
 	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
 	gl.TexImage2D(gl.TEXTURE_2D, 0, format, int32(w), int32(h), 0, gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&pix.Pix[0]))
@@ -130,7 +130,7 @@ type glSampler struct {
 }
 
 // samplerParams checks s and returns its GL parameters.
-func samplerParams(s Sampler) (glSampler, error) {
+func samplerParams(s gltf.Sampler) (glSampler, error) {
 	g := glSampler{mag: gl.LINEAR, min: gl.LINEAR_MIPMAP_LINEAR, wrapS: gl.REPEAT, wrapT: gl.REPEAT}
 	switch s.MagFilter {
 	case 0:
@@ -165,7 +165,7 @@ func samplerParams(s Sampler) (glSampler, error) {
 // time. Mipmaps exist for every texture; the sampler's minification
 // filter decides whether they are used. Anisotropic filtering (where the
 // renderer uses it) goes with trilinear filtering only.
-func (s *scene) sampler(smp Sampler) (uint32, error) {
+func (s *scene) sampler(smp gltf.Sampler) (uint32, error) {
 	g, err := samplerParams(smp)
 	if err != nil {
 		return 0, err
