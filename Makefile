@@ -72,7 +72,7 @@ stress: build
 # at 144 Hz, watched by tickframe observe; RSS, GC, allocations, the worst
 # frame and the vblanks without a new frame, by the app and the observer
 # (.ci/soak.sh). make test runs the virtual one: TestSoakVirtualDay, a day
-# of virtual time (the -race pass runs two hours of it).
+# of virtual time (the -race pass runs half an hour of it).
 SOAK_DURATION ?= 30m
 soak: build
 	SOAK_DURATION=$(SOAK_DURATION) .ci/soak.sh
@@ -91,4 +91,4 @@ fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeValidated$$' -fuzztime $(FUZZTIME) ./renderer/gltf
 
 clean:
-	rm -rf bin tickframe.png tickframe-report.json
+	rm -rf bin tickframe.png tickframe-report.json soak
