@@ -231,7 +231,7 @@ type App struct {
 	sched   scheduling     // thread priorities and the governor (schedule.go)
 	fault   fault          // the present path broken on purpose (fault.go)
 	notice  string         // why the simulation is paused, on screen (settings.go)
-	stats   Stats
+	stats   frameStats
 }
 
 var nan32 = float32(math.NaN())

@@ -53,7 +53,7 @@ func TestFramePathDoesNotAllocate(t *testing.T) {
 			next, _ = a.Sim().Wake()
 		}
 		a.plan(&frameState{at: frame, since: frame})
-		a.stats.Series.add(Sample{At: frame})
+		a.stats.Series.add(frameSample{At: frame})
 		a.stats.swapped(frame)
 	}
 	for i := 0; i < 300; i++ { // warm up: fill every slot and the series
@@ -80,7 +80,7 @@ func TestGCCyclesReadDoesNotAllocate(t *testing.T) {
 }
 
 func TestBeatDetector(t *testing.T) {
-	var steady, beating BeatDetector
+	var steady, beating beatDetector
 	for i := 0; i < 400; i++ {
 		steady.Add(1) // 60 Hz on 60 Hz, in phase
 		if i%2 == 0 {
@@ -96,7 +96,7 @@ func TestBeatDetector(t *testing.T) {
 		t.Fatal("0/2 alternation was not flagged")
 	}
 	// 120 Hz on 144 Hz: 0 or 1 tick per frame is the floor/ceil, no beat.
-	var ratio BeatDetector
+	var ratio beatDetector
 	for i := 0; i < 400; i++ {
 		ratio.Add(uint64((i*5)/6 - ((i-1)*5)/6))
 	}

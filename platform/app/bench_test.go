@@ -25,7 +25,7 @@ const benchWarmTicks = 24
 func frameWork(a *App, frame time.Duration) interp.Plan {
 	plan := a.plan(&frameState{at: frame, since: benchSince})
 	if plan.Ready {
-		a.stats.Series.add(Sample{At: frame, Alpha: plan.Alpha, NewTicks: uint8(min(plan.NewTicks, 255)),
+		a.stats.Series.add(frameSample{At: frame, Alpha: plan.Alpha, NewTicks: uint8(min(plan.NewTicks, 255)),
 			PosErr: float32(a.pipe.Meter().LastPos), AnimErr: float32(a.pipe.Meter().LastAnim)})
 	}
 	a.stats.swapped(frame)

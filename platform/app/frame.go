@@ -170,7 +170,7 @@ func (a *App) swap(f *frameState, plan *interp.Plan, drawn bool) {
 		}
 	}
 	if plan.Ready {
-		x := Sample{At: f.since, Interval: float32(interval) / 1e6, Alpha: plan.Alpha,
+		x := frameSample{At: f.since, Interval: float32(interval) / 1e6, Alpha: plan.Alpha,
 			NewTicks: uint8(min(plan.NewTicks, 255)), PosErr: nan32, AnimErr: nan32}
 		if f.metered {
 			m := a.pipe.Meter()

@@ -124,7 +124,7 @@ func (m *hudModel) rebuild(h *renderer.HUD, a *App, vsync bool, now time.Duratio
 	h.SetLines(hudLineCount)
 }
 
-func frameLine(b *[]byte, st *Stats, fps float64, p *pacing) {
+func frameLine(b *[]byte, st *frameStats, fps float64, p *pacing) {
 	fi := &st.FrameInterval
 	*b = append(*b, "fps "...)
 	*b = appendF(*b, fps, 1)
@@ -152,7 +152,7 @@ func frameLine(b *[]byte, st *Stats, fps float64, p *pacing) {
 // another rate than pacedHz, it says so and that rate (the figures are
 // on the emulated display's vblanks then) and reports true: the line is
 // highlighted.
-func presentLine(b *[]byte, st *Stats, t *presentTracker, pacedHz float64) (mismatch bool) {
+func presentLine(b *[]byte, st *frameStats, t *presentTracker, pacedHz float64) (mismatch bool) {
 	*b = append(*b, "present "...)
 	dispHz, mismatch := t.rateMismatch(pacedHz)
 	if t.measured() {
@@ -183,7 +183,7 @@ func presentLine(b *[]byte, st *Stats, t *presentTracker, pacedHz float64) (mism
 	return mismatch
 }
 
-func simLine(b *[]byte, st *Stats, rate int, tps float64) {
+func simLine(b *[]byte, st *frameStats, rate int, tps float64) {
 	*b = append(*b, "sim "...)
 	*b = strconv.AppendInt(*b, int64(rate), 10)
 	*b = append(*b, " Hz  ticks/s "...)
@@ -206,7 +206,7 @@ func simLine(b *[]byte, st *Stats, rate int, tps float64) {
 	}
 }
 
-func alphaLine(b *[]byte, st *Stats, step time.Duration) {
+func alphaLine(b *[]byte, st *frameStats, step time.Duration) {
 	*b = append(*b, "alpha "...)
 	*b = appendF(*b, float64(st.Alpha.Quantile(0.5))/1e6, 3)
 	*b = append(*b, "  clamped "...)

@@ -26,7 +26,7 @@ func steadyFrames(t testing.TB, a *App, clock interface{ Set(time.Duration) }) f
 		}
 		f := frameState{at: frame, since: frame}
 		plan := a.plan(&f)
-		a.stats.Series.add(Sample{At: frame})
+		a.stats.Series.add(frameSample{At: frame})
 		a.stats.swapped(frame)
 		return plan
 	}
@@ -55,9 +55,9 @@ func TestPeriodicPathsDoNotAllocate(t *testing.T) {
 	// past its buffer would allocate in the first call measured.
 	const huge = ^uint64(0)
 	a.stats.Clamped, a.stats.Paused, a.stats.Delay = huge, huge, 1<<62
-	a.stats.Present = PresentStats{Displayed: huge, Dropped: huge, Repeated: huge, Unknown: huge}
+	a.stats.Present = presentStats{Displayed: huge, Dropped: huge, Repeated: huge, Unknown: huge}
 	for i := range a.stats.TicksPerFrame {
-		a.stats.TicksPerFrame[i] = huge / TicksPerFrameBuckets
+		a.stats.TicksPerFrame[i] = huge / ticksPerFrameBuckets
 	}
 	for _, tc := range []struct {
 		name string

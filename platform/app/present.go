@@ -48,15 +48,15 @@ type shownFrame struct {
 }
 
 // presentTracker accounts for when each drawn frame reached the display,
-// as PresentMon does, into Stats.Present and Stats.InputAge, and hands the
+// as PresentMon does, into frameStats.Present and frameStats.InputAge, and hands the
 // meter what each shown frame drew and when. It belongs to the render
 // thread and does not allocate.
 //
 // Where the display system reports when frames were shown (src, package
 // present), those reports are the display times; elsewhere they are the
-// model below, and Stats.Present.Source says so.
+// model below, and frameStats.Present.Source says so.
 type presentTracker struct {
-	stats     *Stats
+	stats     *frameStats
 	meter     *interp.WarmMeter // nil: no meter
 	src       *present.Tracker  // nil, or not Measured: the model
 	err       string            // why the display system says nothing, if so

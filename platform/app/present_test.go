@@ -7,7 +7,7 @@ import (
 )
 
 func TestStutterCountsFramesTwiceTheLocalMedian(t *testing.T) {
-	var d StutterDetector
+	var d stutterDetector
 	ms := time.Millisecond
 	for i := 0; i < 200; i++ {
 		iv := 7 * ms
@@ -25,7 +25,7 @@ func TestStutterCountsFramesTwiceTheLocalMedian(t *testing.T) {
 		t.Fatalf("%d stutters in %d frames judged, want 3 in 182", d.Count, d.Frames)
 	}
 	// A slow but steady stretch is not stutter: the median follows it.
-	var slow StutterDetector
+	var slow stutterDetector
 	for i := 0; i < 100; i++ {
 		iv := 7 * ms
 		if i >= 40 {
@@ -39,7 +39,7 @@ func TestStutterCountsFramesTwiceTheLocalMedian(t *testing.T) {
 }
 
 func TestLowFPS(t *testing.T) {
-	var s Stats
+	var s frameStats
 	for i := 0; i < 1000; i++ {
 		iv := 7 * time.Millisecond
 		if i%100 == 0 {

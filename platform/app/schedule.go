@@ -134,8 +134,8 @@ func (s *scheduling) close() {
 	}
 }
 
-// SchedReport is what the scheduling design did during Run.
-type SchedReport struct {
+// schedReport is what the scheduling design did during Run.
+type schedReport struct {
 	// Latency is the runtime's scheduling latency after the warm-up.
 	Latency sched.LatencySummary
 	// Procs is GOMAXPROCS before Run, at its end, and the most it was.
@@ -155,8 +155,8 @@ type SchedReport struct {
 	DisplayServer *sched.ServerWaitSummary
 }
 
-func (s *scheduling) report() SchedReport {
-	r := SchedReport{Latency: s.latency, ProcsStart: s.procsStart, ProcsEnd: runtime.GOMAXPROCS(0),
+func (s *scheduling) report() schedReport {
+	r := schedReport{Latency: s.latency, ProcsStart: s.procsStart, ProcsEnd: runtime.GOMAXPROCS(0),
 		Sim: s.sim, Render: s.render, Drivers: s.drivers, BackgroundNice: -1}
 	r.ProcsMax = max(r.ProcsStart, r.ProcsEnd)
 	select {

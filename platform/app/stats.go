@@ -10,14 +10,14 @@ import (
 	"github.com/tickframe/tickframe/sync/histogram"
 )
 
-// TicksPerFrameBuckets is the size of the ticks-per-frame histogram: frames
+// ticksPerFrameBuckets is the size of the ticks-per-frame histogram: frames
 // that brought 0, 1, ... 7 new ticks, and 8 or more in the last bucket.
-const TicksPerFrameBuckets = 9
+const ticksPerFrameBuckets = 9
 
-// Stats are the render thread's measurements. The render thread writes
+// frameStats are the render thread's measurements. The render thread writes
 // them; the histograms may be read from any goroutine, the other fields
 // only from the render thread or after Run has returned.
-type Stats struct {
+type frameStats struct {
 	// Frames counts the frames planned with a snapshot to show: all but
 	// those before the simulation's first publish.
 	Frames uint64
@@ -34,25 +34,25 @@ type Stats struct {
 	// histogram rounds.
 	AlphaMin, AlphaMax float32
 	// TicksPerFrame counts frames by the new ticks they brought, bucketed
-	// as TicksPerFrameBuckets says.
-	TicksPerFrame [TicksPerFrameBuckets]uint64
+	// as ticksPerFrameBuckets says.
+	TicksPerFrame [ticksPerFrameBuckets]uint64
 	// Clamped counts frames whose alpha was clamped (no bracketing pair).
 	Clamped uint64
 	// Paused counts the frames of a pause (interp.Plan.Paused), which are
 	// in Frames but in none of the measurements.
 	Paused uint64
 	// Beat tracks ticks per frame oscillating around their mean.
-	Beat BeatDetector
+	Beat beatDetector
 	// Delay is the render delay of the last frame.
 	Delay time.Duration
 
-	// Series keeps the last SeriesLen frames for plotting.
-	Series Series
+	// Series keeps the last seriesLen frames for plotting.
+	Series frameSeries
 
 	// Present is when frames reached the display, as PresentMon counts.
-	Present PresentStats
+	Present presentStats
 	// Stutter counts frames much longer than those around them.
-	Stutter StutterDetector
+	Stutter stutterDetector
 	// InputAge is from when a frame polled its input to when it was
 	// displayed (ns).
 	InputAge histogram.H
@@ -70,11 +70,11 @@ type Stats struct {
 	haveSwap            bool
 }
 
-// SeriesLen is how many frames Series keeps: over seven minutes at 144 Hz.
-const SeriesLen = 1 << 16
+// seriesLen is how many frames Series keeps: over seven minutes at 144 Hz.
+const seriesLen = 1 << 16
 
-// Sample is one frame of the series.
-type Sample struct {
+// frameSample is one frame of the series.
+type frameSample struct {
 	At       time.Duration // frame time since the first frame
 	Interval float32       // ms since the previous swap
 	Alpha    float32       // the interpolation factor
@@ -83,16 +83,16 @@ type Sample struct {
 	AnimErr  float32       // ms, signed; NaN where not measured
 }
 
-// Series is a ring of the last SeriesLen frames, allocated on first use.
-type Series struct {
-	buf  []Sample
+// frameSeries is a ring of the last seriesLen frames, allocated on first use.
+type frameSeries struct {
+	buf  []frameSample
 	next int
 	full bool
 }
 
-func (s *Series) add(x Sample) {
+func (s *frameSeries) add(x frameSample) {
 	if s.buf == nil {
-		s.buf = make([]Sample, SeriesLen)
+		s.buf = make([]frameSample, seriesLen)
 	}
 	s.buf[s.next] = x
 	s.next++
@@ -102,14 +102,14 @@ func (s *Series) add(x Sample) {
 }
 
 // Samples returns the kept frames, oldest first, in a new slice.
-func (s *Series) Samples() []Sample {
+func (s *frameSeries) Samples() []frameSample {
 	if !s.full {
-		return append([]Sample(nil), s.buf[:s.next]...)
+		return append([]frameSample(nil), s.buf[:s.next]...)
 	}
-	return append(append([]Sample(nil), s.buf[s.next:]...), s.buf[:s.next]...)
+	return append(append([]frameSample(nil), s.buf[s.next:]...), s.buf[:s.next]...)
 }
 
-func (s *Stats) frame(now time.Duration, plan *interp.Plan) {
+func (s *frameStats) frame(now time.Duration, plan *interp.Plan) {
 	if !plan.Ready {
 		return
 	}
@@ -128,7 +128,7 @@ func (s *Stats) frame(now time.Duration, plan *interp.Plan) {
 	}
 	s.AlphaMin = min(s.AlphaMin, plan.Alpha)
 	s.AlphaMax = max(s.AlphaMax, plan.Alpha)
-	s.TicksPerFrame[min(plan.NewTicks, TicksPerFrameBuckets-1)]++
+	s.TicksPerFrame[min(plan.NewTicks, ticksPerFrameBuckets-1)]++
 	if plan.Clamp != interp.NoClamp {
 		s.Clamped++
 	}
@@ -136,7 +136,7 @@ func (s *Stats) frame(now time.Duration, plan *interp.Plan) {
 	s.Delay = plan.Delay
 }
 
-func (s *Stats) swapped(now time.Duration) {
+func (s *frameStats) swapped(now time.Duration) {
 	if s.haveSwap {
 		s.FrameInterval.Record(int64(now - s.lastSwap))
 		s.Stutter.Add(now - s.lastSwap)
@@ -148,20 +148,20 @@ func (s *Stats) swapped(now time.Duration) {
 }
 
 // Duration is the time from the first swap to the last.
-func (s *Stats) Duration() time.Duration { return s.lastSwap - s.firstSwap }
+func (s *frameStats) Duration() time.Duration { return s.lastSwap - s.firstSwap }
 
 // beatWindow is how many frames the beat detector looks at: about a second
 // at 120 Hz.
 const beatWindow = 128
 
-// BeatDetector spots the classic stutter of fixed-step loops: the number of
+// beatDetector spots the classic stutter of fixed-step loops: the number of
 // new ticks per frame should only ever be the floor or the ceiling of the
 // tick rate over the frame rate (at equal rates, always 1); when a display
 // and a simulation of nearly equal rates drift in phase, frames alternate 0
 // and 2 instead. It flags a beat when more than 5 % of the last 128 frames
 // brought a count outside {floor, ceil} of their mean. Interpolation hides
 // the beat on screen; the detector says it is there.
-type BeatDetector struct {
+type beatDetector struct {
 	ring    [beatWindow]uint8
 	count   [256]uint16 // how many frames in the window brought each count
 	n, head int
@@ -173,7 +173,7 @@ type BeatDetector struct {
 
 // Add records one frame's count of new ticks. It is O(1): the window is
 // kept as a count per value, so nothing is rescanned.
-func (b *BeatDetector) Add(ticks uint64) {
+func (b *beatDetector) Add(ticks uint64) {
 	t := uint8(min(ticks, 255))
 	if b.n == beatWindow {
 		old := b.ring[b.head]
@@ -204,7 +204,7 @@ func (b *BeatDetector) Add(ticks uint64) {
 }
 
 // Beating reports whether the last window beats.
-func (b *BeatDetector) Beating() bool { return b.beating }
+func (b *beatDetector) Beating() bool { return b.beating }
 
 // gcMetrics reads the runtime's GC and allocation counters. cycles reads
 // the GC count alone, which does not allocate (the HUD shows it four times
@@ -232,12 +232,12 @@ func newGCMetrics() *gcMetrics {
 	return g
 }
 
-// GCReading is one reading of the runtime's counters: completed GC cycles,
+// gcReading is one reading of the runtime's counters: completed GC cycles,
 // heap objects and bytes allocated, and the total of stop-the-world GC
 // pauses (estimated: the runtime keeps only a histogram of them). Each is
 // a total since the program started: subtract two readings for what
 // happened between them.
-type GCReading struct {
+type gcReading struct {
 	Cycles, Allocs, AllocBytes uint64
 	PauseTotal                 time.Duration
 	// SchedAllocs is the part of Allocs the scheduling governor's
@@ -246,9 +246,9 @@ type GCReading struct {
 	SchedAllocs uint64
 }
 
-func (g *gcMetrics) read() GCReading {
+func (g *gcMetrics) read() gcReading {
 	metrics.Read(g.samples[:])
-	var r GCReading
+	var r gcReading
 	if g.samples[0].Value.Kind() == metrics.KindUint64 {
 		r.Cycles = g.samples[0].Value.Uint64()
 	}
@@ -286,7 +286,7 @@ func pauseTotal(h *metrics.Float64Histogram) time.Duration {
 
 // LowFPS returns the "1 % low" frame rate: the mean frame rate of the
 // slowest 1 % of frames (from the FrameInterval histogram, to its 3 %).
-func (s *Stats) LowFPS() float64 {
+func (s *frameStats) LowFPS() float64 {
 	if s.FrameInterval.Count() == 0 {
 		return 0
 	}
@@ -311,10 +311,10 @@ func (s *Stats) LowFPS() float64 {
 // the nine on each side, as frame-time analysis tools count stutter.
 const stutterWindow = 19
 
-// StutterDetector counts stutters as players see them: frames that took
+// stutterDetector counts stutters as players see them: frames that took
 // more than twice the median of the 19 frames around them. Each frame is
 // judged once the nine after it are in, with no allocation.
-type StutterDetector struct {
+type stutterDetector struct {
 	ring   [stutterWindow]time.Duration
 	sorted [stutterWindow]time.Duration
 	n      uint64
@@ -323,7 +323,7 @@ type StutterDetector struct {
 }
 
 // Add records the interval of the latest frame.
-func (d *StutterDetector) Add(interval time.Duration) {
+func (d *stutterDetector) Add(interval time.Duration) {
 	d.ring[d.n%stutterWindow] = interval
 	d.n++
 	if d.n < stutterWindow {
@@ -339,9 +339,9 @@ func (d *StutterDetector) Add(interval time.Duration) {
 	}
 }
 
-// PresentStats are PresentMon's figures, from the time each frame reached
+// presentStats are PresentMon's figures, from the time each frame reached
 // the display (see presentTracker). Histograms in ns.
-type PresentStats struct {
+type presentStats struct {
 	// Source says where display times came from: "gpu-timestamp" (the GPU's
 	// finish time, from GL timestamp queries, on the display's vblank
 	// grid) or "swap" (the return of the buffer swap, on that grid).

@@ -18,7 +18,7 @@ type steadyState struct {
 	gc             *gcMetrics
 	start, elapsed time.Duration // the first frame's time; Run's length
 	at             time.Duration // when the warm-up ended; 0 before
-	warm, end      GCReading     // the counters then, and at the end
+	warm, end      gcReading     // the counters then, and at the end
 	frames         uint64        // frames drawn by the end of the warm-up
 	ticks          uint64        // ticks run by then
 	paused         time.Duration // time paused by then
