@@ -42,8 +42,8 @@ var (
 // scale, linear tint (four vec4). The probe reads its first 48 bytes.
 const poseStride = 64
 
-// Feedback are interp.vert's outputs, captured in this order.
-var Feedback = []string{"oPos", "oRot", "oScale", "oAlbedo"}
+// feedbackVaryings are interp.vert's outputs, captured in this order.
+var feedbackVaryings = []string{"oPos", "oRot", "oScale", "oAlbedo"}
 
 // Vertex attribute locations of body.vert.
 const (
@@ -173,7 +173,7 @@ func newBodyPass(history, probeBody int) (b *bodyPass, err error) {
 			pass.delete()
 		}
 	}()
-	if b.interp, err = LoadProgram(shaders.FS, "interp.vert", "", Feedback...); err != nil {
+	if b.interp, err = LoadProgram(shaders.FS, "interp.vert", "", feedbackVaryings...); err != nil {
 		return nil, err
 	}
 	b.uAlpha = b.interp.uniform("uAlpha")
