@@ -194,6 +194,14 @@ func observeWindow(t *testing.T) string {
 			return fmt.Sprintf("%s: frames %d to %d, %d unseen and %d unplaced: too few left", pl.name, r.FirstID, r.LastID, r.Unseen, r.Ambiguous)
 		}
 		slack := 0.01*span + float64(r.Ambiguous)
+		if pl.name != "on the tracker's vblanks" {
+			// The two definitions of when a frame is shown (the display
+			// system's vblank, the emptiest stretch of the content's
+			// cycle) differ on these frames: each moves one repeat or
+			// drop from one side to the other (cmd/tickframe's
+			// ownDisagreements says more).
+			slack += float64(r.OtherVblank + r.ObserverOnly)
+		}
 		if float64(r.Unmatched) > 0.01*span || float64(r.AppOnly) > 0.01*span {
 			t.Errorf("%s: unmatched %d, counted by the tracker and never seen %d", pl.name, r.Unmatched, r.AppOnly)
 		}
