@@ -229,7 +229,7 @@ type App struct {
 	hud     hudModel       // (hud.go)
 	steady  steadyState    // warm-up, GC and allocation accounting (steady.go)
 	sched   scheduling     // thread priorities and the governor (schedule.go)
-	fault   fault          // the present path broken on purpose (fault.go)
+	hooks   []loopHook     // instruments and faults at the loop's seams (fault.go)
 	notice  string         // why the simulation is paused, on screen (settings.go)
 	stats   frameStats
 }
@@ -266,7 +266,7 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	}
 	a.pipe = pipe
 	a.present = presentTracker{stats: &a.stats, meter: pipe.Meter(), log: cfg.FrameLog}
-	a.fault = fault{cfg: cfg.PresentFault}
+	a.hooks = cfg.hooks(a)
 	before := sched.Threads()
 	if err := a.open(); err != nil {
 		a.Close()

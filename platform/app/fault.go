@@ -31,7 +31,51 @@ func (f PresentFault) Validate() error {
 	return nil
 }
 
-// fault carries out a PresentFault on the render thread.
+// A loopHook is called by the frame loop at its seams, for each hook
+// attached to the App (App.hooks, in order): the instruments that draw
+// into a frame and the tests' faults attach here, and the loop has no
+// branch of its own for what any of them does. Hooks run on the render
+// thread and must not allocate.
+type loopHook interface {
+	// beforePace is asked before the pacer waits for the next frame: a
+	// hook may give the frame's display time itself (take: the frame
+	// starts at once, for that time), or ask for it to start a whole
+	// period ahead (ahead).
+	beforePace() (at time.Duration, take, ahead bool)
+	// paced sees the display time chosen for the frame.
+	paced(at time.Duration)
+	// beforeSwap runs once the frame is drawn (or not: drawn), just
+	// before its swap.
+	beforeSwap(ctx context.Context, clock simthread.Clock, drawn bool)
+}
+
+// hooks returns the loop hooks cfg asks for: the marker, drawn before
+// anything holds the swap back, then the present fault.
+func (cfg *Config) hooks(a *App) []loopHook {
+	var hs []loopHook
+	if cfg.Marker {
+		hs = append(hs, marker{a})
+	}
+	if cfg.PresentFault != (PresentFault{}) {
+		hs = append(hs, &fault{cfg: cfg.PresentFault})
+	}
+	return hs
+}
+
+// marker draws each drawn frame's marker (renderer.DrawMarker) for an
+// observer outside the app.
+type marker struct{ a *App }
+
+func (marker) beforePace() (time.Duration, bool, bool) { return 0, false, false }
+func (marker) paced(time.Duration)                     {}
+func (m marker) beforeSwap(_ context.Context, _ simthread.Clock, drawn bool) {
+	if drawn {
+		w, h := m.a.win.FramebufferSize()
+		m.a.rend.DrawMarker(m.a.rend.Frames(), w, h)
+	}
+}
+
+// fault carries out a PresentFault on the render thread: a loopHook.
 type fault struct {
 	cfg      PresentFault
 	nextHold time.Duration // when the next swap is held back
@@ -42,20 +86,15 @@ type fault struct {
 	Drops    uint64
 }
 
-// skipPacing reports whether the frame about to start follows a dropped
-// one at once, for the same display time, and counts the frame.
-func (f *fault) skipPacing() (at time.Duration, skip bool) {
+// beforePace starts the frame that follows a dropped one at once, for
+// the same display time; the frame its successor replaces starts a whole
+// period ahead, so that both make its vblank.
+func (f *fault) beforePace() (at time.Duration, take, ahead bool) {
 	if f.again {
 		f.again = false
-		return f.lastAt, true
+		return f.lastAt, true, false
 	}
-	return 0, false
-}
-
-// replacing reports whether the frame about to start is one the next
-// frame replaces.
-func (f *fault) replacing() bool {
-	return f.cfg.DropEvery > 0 && (f.frames+1)%uint64(f.cfg.DropEvery) == 0
+	return 0, false, f.cfg.DropEvery > 0 && (f.frames+1)%uint64(f.cfg.DropEvery) == 0
 }
 
 // paced records a frame's display time and decides whether the next
@@ -69,8 +108,8 @@ func (f *fault) paced(at time.Duration) {
 	}
 }
 
-// hold holds the swap back when it is due.
-func (f *fault) hold(ctx context.Context, clock simthread.Clock) {
+// beforeSwap holds the swap back when it is due.
+func (f *fault) beforeSwap(ctx context.Context, clock simthread.Clock, _ bool) {
 	if f.cfg.Hold <= 0 {
 		return
 	}

@@ -48,13 +48,15 @@ func (a *App) pace(ctx, rctx context.Context) (frameState, bool) {
 	if trace.IsEnabled() {
 		f.ctx, f.task = trace.NewTask(rctx, "frame")
 	}
-	at, lead, err := a.pacing.frameAt(ctx, a.clock, &a.fault)
+	at, lead, err := a.pacing.frameAt(ctx, a.clock, a.hooks)
 	if err != nil {
 		f.end()
 		return f, false
 	}
 	f.at = at
-	a.fault.paced(at)
+	for _, h := range a.hooks {
+		h.paced(at)
+	}
 	a.pipe.Planner().SetLead(lead)
 	a.stats.Lead = lead
 	f.start = a.clock.Now()
@@ -150,11 +152,9 @@ func (a *App) swap(f *frameState, plan *interp.Plan, drawn bool) {
 		// Hold every other measured frame back: see MeasureRefresh.
 		a.clock.SleepUntil(f.ctx, a.clock.Now()+platform.ProbeDelay)
 	}
-	if drawn && a.cfg.Marker {
-		w, h := a.win.FramebufferSize()
-		a.rend.DrawMarker(a.rend.Frames(), w, h)
+	for _, h := range a.hooks {
+		h.beforeSwap(f.ctx, a.clock, drawn)
 	}
-	a.fault.hold(f.ctx, a.clock)
 	presentAt := a.clock.Now()
 	region := trace.StartRegion(f.ctx, "render.swap")
 	a.win.Swap()

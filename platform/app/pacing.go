@@ -87,10 +87,10 @@ func (p *pacing) choose(win *platform.Window, clock simthread.Clock, refresh flo
 //
 // Where the display system reports its vblanks (grid), a software pacer
 // follows them: its grid is re-anchored on the measured one every frame
-// (platform.Pacer.Follow), when their rates agree within 1 %. A frame
-// that fault says replaces the last one starts at once, for the same
-// display time.
-func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, fault *fault) (at, lead time.Duration, err error) {
+// (platform.Pacer.Follow), when their rates agree within 1 %. A hook
+// may start the frame at once for a time of its own, or a period ahead
+// (loopHook.beforePace).
+func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, hooks []loopHook) (at, lead time.Duration, err error) {
 	if p.pacer == nil {
 		return clock.Now(), 0, nil
 	}
@@ -98,13 +98,13 @@ func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, fault *faul
 	if p.latency == LowLatency && p.pacer.Software() {
 		lead = p.jit.next(p.pacer.Period())
 	}
-	if at, skip := fault.skipPacing(); skip {
-		return at, lead, nil
-	}
-	if fault.replacing() {
-		// The frame its successor replaces starts a whole period ahead,
-		// so that both make its vblank.
-		lead = p.pacer.Period()
+	for _, h := range hooks {
+		switch at, take, ahead := h.beforePace(); {
+		case take:
+			return at, lead, nil
+		case ahead:
+			lead = p.pacer.Period()
+		}
 	}
 	if p.grid != nil && p.pacer.Software() {
 		if v, _, ok := p.grid.Next(clock.Now()); ok {

@@ -332,7 +332,7 @@ func runSoak(t *testing.T, length time.Duration) soakTruth {
 		}
 		oldPeriod := s.disp.period
 		missed := a.pacing.pacer.Missed()
-		at, lead, err := a.pacing.frameAt(s.ctx, s, &a.fault)
+		at, lead, err := a.pacing.frameAt(s.ctx, s, a.hooks)
 		if err != nil {
 			t.Fatal(err)
 		}
