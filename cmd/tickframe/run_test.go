@@ -64,10 +64,12 @@ func TestReport(t *testing.T) {
 			}
 		}
 	}
-	// Every field of Report is written, documented above or not.
+	// Every field of Report is written, documented above or not, but
+	// those written only where they apply (omitempty: present_clock is the
+	// Wayland build's, checked by TestUnderWeston).
 	for f := range reflect.TypeFor[Report]().Fields() {
-		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if _, ok := raw[key]; !ok {
+		key, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if _, ok := raw[key]; !ok && !strings.Contains(opts, "omitempty") {
 			t.Errorf("report lacks %q (Report.%s)", key, f.Name)
 		}
 	}
