@@ -46,6 +46,7 @@ type Window struct {
 	version    string
 	renderer   string
 	selfPaced  bool // the swap does not wait for the display (SelfPaced)
+	xwayland   bool // the X server is a Wayland compositor's (XWayland)
 }
 
 // maxEvents bounds the events kept between two Polls; more are dropped
@@ -124,7 +125,8 @@ func Open(cfg Config) (w *Window, err error) {
 	}
 	w.fullscreen = cfg.Fullscreen
 	w.winW, w.winH = cfg.Width, cfg.Height
-	w.selfPaced = waylandBuild || onXWayland()
+	w.xwayland = onXWayland()
+	w.selfPaced = waylandBuild || w.xwayland
 	w.SetVSync(w.vsync)
 	w.fbW, w.fbH = win.GetFramebufferSize()
 	w.install()
@@ -283,6 +285,12 @@ func (w *Window) SetVSync(on bool) {
 // hidden), and under XWayland, whose swap returns at once. It is
 // decided at Open.
 func (w *Window) SelfPaced() bool { return w.selfPaced }
+
+// XWayland reports whether the window's X server is XWayland, a Wayland
+// compositor's X server: what the X server reports of a frame is its hand
+// over to the compositor, which may still drop it or show it later. It is
+// decided at Open.
+func (w *Window) XWayland() bool { return w.xwayland }
 
 // onXWayland reports whether the X server is XWayland (a Wayland
 // compositor's X server), which names its outputs XWAYLANDn.

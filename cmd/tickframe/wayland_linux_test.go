@@ -111,6 +111,8 @@ func TestUnderWeston(t *testing.T) {
 					t.Errorf("present_time_source %q: not the compositor's wp_presentation", r.PresentTimeSource)
 				case mode == "xwayland" && !strings.HasPrefix(r.PresentTimeSource, "x11-"):
 					t.Errorf("present_time_source %q: not the X server's feedback", r.PresentTimeSource)
+				case mode == "xwayland" && !strings.Contains(r.PresentTimeSource, "XWayland: the hand-over"):
+					t.Errorf("present_time_source %q does not say that XWayland's times are the hand-over to the compositor", r.PresentTimeSource)
 				}
 				if mode == "wayland" {
 					c := r.PresentClock

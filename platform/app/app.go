@@ -338,6 +338,7 @@ func (a *App) openPresent() {
 	}
 	a.pacing.grid = g
 	a.present.pacing = &a.pacing
+	a.present.handOff = a.win.XWayland()
 }
 
 // Pipeline returns the chain from the world to the plans that New builds

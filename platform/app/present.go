@@ -71,6 +71,7 @@ type presentTracker struct {
 	lastMSC   uint64
 	rates     rateFigures // the display system's rate against the paced one
 	pacing    *pacing     // whether the pacer emulates a display of its own (nil: never)
+	handOff   bool        // the display system is XWayland's: its times are the hand-over to a compositor
 }
 
 // rateFigures is what the present figures say of a display system whose
@@ -337,7 +338,10 @@ func (t *presentTracker) finish(s shownFrame, pacer *platform.Pacer) {
 
 // sourceName names the display system's source, with where its vblanks
 // come from: the display system's, or (where it ran at another rate and
-// the frames reached its framebuffer) the emulated display's.
+// the frames reached its framebuffer) the emulated display's. Under
+// XWayland it says that what the X server saw is not what the compositor
+// showed: XWayland reports a frame done when it hands it over, and the
+// compositor may still drop it (docs/platforms.md).
 func (t *presentTracker) sourceName() string {
 	src := t.src.Source()
 	switch g := t.src.Grid(); {
@@ -345,6 +349,9 @@ func (t *presentTracker) sourceName() string {
 		src += " on emulated vblanks"
 	case g.Known():
 		src += " on " + g.Source() + " vblanks"
+	}
+	if t.handOff {
+		src += " (XWayland: the hand-over to the compositor, not the screen)"
 	}
 	return src
 }
