@@ -3,7 +3,7 @@
 //
 // The app draws a per-frame marker (renderer.DrawMarker: a column of one
 // of 16 colours down the window's left edge, frame n in colour n mod 16).
-// A Watcher reads the X server's framebuffer (Xvfb's -fbdir file, memory
+// A Session reads the X server's framebuffer (Xvfb's -fbdir file, memory
 // mapped: the server's own pixels, not a copy the app made) at a few
 // kilohertz, at real-time priority where the system allows, and records
 // every change of the marker with its time. Analyze joins those changes
@@ -18,7 +18,7 @@
 // the server put a frame into its framebuffer; the scanout of a real
 // display (and a compositor between the two) comes after, at a vblank the
 // observer can only take from the display system's grid. Its own
-// precision is its polling interval (Watcher.Interval) plus its wake-up
+// precision is its polling interval (Config.Interval) plus its wake-up
 // latency, both reported.
 //
 // Times are CLOCK_MONOTONIC (present.Monotonic), shared by every process

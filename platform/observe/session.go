@@ -15,7 +15,8 @@ type Config struct {
 	Display, FB string
 	// Title is the title of the window whose marker is read.
 	Title string
-	// Interval and Priority are the Watcher's.
+	// Interval is the time between reads of the framebuffer, Priority
+	// the real-time priority the reading thread asks for.
 	Interval time.Duration
 	Priority int
 	// WindowTimeout is how long to wait for the window to appear; 0
@@ -91,7 +92,7 @@ func (s *Session) run(ctx context.Context) {
 		}
 	}
 	s.res.Window = [4]int{x, y, w, h}
-	wa := Watcher{FB: s.fb, X: x, Y: y, W: w, H: h, Interval: s.cfg.Interval, Priority: s.cfg.Priority}
+	wa := watcher{FB: s.fb, X: x, Y: y, W: w, H: h, Interval: s.cfg.Interval, Priority: s.cfg.Priority}
 	s.res.Changes, s.res.Watch, s.err = wa.Run(ctx)
 }
 

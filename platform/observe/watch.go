@@ -18,9 +18,9 @@ type Change struct {
 	Index    uint8
 }
 
-// Watcher polls the marker of the window at X, Y (W×H pixels, on the
+// watcher polls the marker of the window at X, Y (W×H pixels, on the
 // screen) in a framebuffer.
-type Watcher struct {
+type watcher struct {
 	FB         *Framebuffer
 	X, Y, W, H int
 	// Interval is the time between polls; 0 means DefaultInterval.
@@ -78,7 +78,7 @@ const maxStalls = 4096
 const sampleRows = 3
 
 // Run polls until ctx is done and returns the changes seen, in order.
-func (w *Watcher) Run(ctx context.Context) ([]Change, WatchStats, error) {
+func (w *watcher) Run(ctx context.Context) ([]Change, WatchStats, error) {
 	var st WatchStats
 	if w.FB == nil || w.W < 1 || w.H < sampleRows {
 		return nil, st, errors.New("observe: watcher without a framebuffer or a window")

@@ -1,0 +1,78 @@
+package archtest
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestEveryExportIsReachable is the check make test runs: no library
+// package exports a type that no caller can hold.
+func TestEveryExportIsReachable(t *testing.T) {
+	u, err := Unreachable(root(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range u {
+		t.Errorf("%s is exported, but no exported API reaches it: unexport it, or move it where a caller can hold it", name)
+	}
+}
+
+// TestUnreachableFindsPlantedTypes plants a module with each kind of
+// exported type and checks that exactly the ones no caller can hold are
+// reported.
+func TestUnreachableFindsPlantedTypes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, src string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := Module + "/"
+	write("go.mod", "module "+Module+"\n")
+	write("a/a.go", `package a
+
+import "`+m+`b"
+
+type Returned struct{ F Field; g Hidden }  // reached: New returns it
+type Field struct{}                        // reached: an exported field of a reached type
+type Hidden struct{}                       // not: only an unexported field names it
+type Param int                             // reached: a parameter of a method of a reached type
+type Orphan struct{}                       // not: nothing names it
+type ViaVar struct{}                       // reached: an exported var's value
+type ViaOther b.Other                      // not: its definition names b.Other, but nothing names it
+type Contract interface{ Do() }            // reached: a caller implements it
+type Fail struct{}                         // reached: an error type
+func (Fail) Error() string { return "" }
+
+// Ready is ready to use at its zero value.
+type Ready struct{}
+
+type alias = Orphan
+
+func New() *Returned { return nil }
+func (r *Returned) Set(p Param) {}
+func (o Orphan) Method() Orphan { return o }
+var V = makeViaVar()
+func makeViaVar() ViaVar { return ViaVar{} }
+func Remote() b.Used { return 0 }
+`)
+	write("b/b.go", "package b\n\ntype Used int\ntype Other int\n")
+	write("cmd/tool/main.go", "package main\n\ntype Unused int\n\nfunc main() {}\n")
+	write("a/internal/x/x.go", "package x\n\ntype Unused int\n")
+	write("a/a_test.go", "package a\n\ntype TestOnly int\n")
+	got, err := Unreachable(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{m + "a.Hidden", m + "a.Orphan", m + "a.ViaOther", m + "b.Other"}
+	if !slices.Equal(got, want) {
+		t.Errorf("unreachable %v, want %v", got, want)
+	}
+}
