@@ -120,6 +120,9 @@ type wlMatcher struct {
 	// Counts: Presented and Discarded events, and the events for swaps
 	// the tracker no longer (or never) had.
 	presented, discarded uint64
+	// hidden: the newest event was a discard (the compositor shows none
+	// of the window's frames: minimised, occluded, another workspace).
+	hidden bool
 }
 
 // reportWait bounds a wait for reports (WaitReported) by two of the
@@ -127,7 +130,13 @@ type wlMatcher struct {
 // commit it does not show (a minimised or hidden window) until the next
 // commit replaces it, so a frame not reported by then will not be before
 // the next frame is swapped, and waiting longer only slows the loop.
+// While the compositor discards the window's frames (its newest event a
+// discard) nothing will be reported before the next swap, and the wait
+// is none: a hidden window's loop keeps its pace.
 func (t *Tracker) reportWait(timeout time.Duration) time.Duration {
+	if t.wl != nil && t.wl.hidden {
+		return 0
+	}
 	if p := t.grid.Period(); t.wl != nil && p > 0 {
 		return min(timeout, 2*p)
 	}
@@ -145,6 +154,7 @@ func nextCommit(t *Tracker) uint64 { return t.nSwaps }
 func (m *wlMatcher) take(t *Tracker, e wlEvent) {
 	t.completions++
 	t.stats.Completions++
+	m.hidden = e.discarded // whatever swap it names, the compositor's now
 	rec := t.swaps[e.swap%swapRing]
 	if e.swap >= t.nSwaps || rec.n != e.swap {
 		t.stats.Unmatched++

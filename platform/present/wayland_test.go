@@ -317,3 +317,25 @@ func absDur(d time.Duration) time.Duration {
 	}
 	return d
 }
+
+// While the compositor discards the window's frames, a wait for reports
+// is none (a hidden window's frame loop keeps its pace); once it presents
+// one again, the wait is two periods, as for any frame on Wayland.
+func TestWaylandHiddenWindowWaitsForNoReport(t *testing.T) {
+	comp := newWLCompositor(3)
+	_, _, tr := wlRun(t, comp, nextCommit, exactClock)
+	if !tr.Grid().Known() {
+		t.Fatal("no grid from the run")
+	}
+	p := tr.Grid().Period()
+	m := tr.wl
+	rec := tr.swaps[(tr.nSwaps-1)%swapRing]
+	m.take(tr, wlEvent{swap: rec.n, discarded: true})
+	if w := tr.reportWait(time.Second); w != 0 {
+		t.Errorf("after a discard the wait is %v, want none", w)
+	}
+	m.take(tr, wlEvent{swap: tr.nSwaps + 5, refresh: uint32(p)}) // names no swap: counted unmatched, grid untouched
+	if w := tr.reportWait(time.Second); w != 2*p {
+		t.Errorf("after a presented frame the wait is %v, want two periods (%v)", w, 2*p)
+	}
+}
