@@ -143,10 +143,17 @@ func TestReport(t *testing.T) {
 	if rep.GCPauseTotalMs < 0 {
 		t.Errorf("gc_pause_total_ms %v", rep.GCPauseTotalMs)
 	}
-	// The frame and tick paths must not allocate: in a run with no load
-	// of its own, the steady state allocates nothing in the whole process.
-	if rep.AllocsPerFrame != 0 {
-		t.Errorf("allocs_per_frame %v, want 0", rep.AllocsPerFrame)
+	// The frame and tick paths must not allocate (TestPeriodicPathsDoNotAllocate
+	// and the soak hold them to 0 by allocation site). Here the whole
+	// process is counted, the Go runtime's own objects with it (such as a
+	// new thread's: allocs_per_frame read 0.003 in one make test run of
+	// three, 0 in the others), so a frame path that allocates (one object
+	// a frame is hundreds over the steady state's frames) is told from
+	// the runtime by a bound of a few objects, not by 0.
+	if rep.SteadyAllocs > 4 {
+		t.Errorf("steady_allocs %d (allocs_per_frame %v): tickframe allocates in the steady state", rep.SteadyAllocs, rep.AllocsPerFrame)
+	} else if rep.SteadyAllocs > 0 {
+		t.Logf("steady_allocs %d: the runtime's own, within the bound of 4", rep.SteadyAllocs)
 	}
 	if !regexp.MustCompile(`^[0-9a-f]{16}$`).MatchString(rep.StateHash) {
 		t.Errorf("state_hash %q: want 16 hex digits", rep.StateHash)

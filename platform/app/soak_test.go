@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -217,7 +218,14 @@ func (tr *soakTruth) settle(dropped bool) {
 // Without since it returns the profile, by stack; with it, the objects
 // allocated since then whose stacks pass through tickframe's code, under
 // the zero key (and logs nothing: it must not allocate while counting).
+// ourStacks are the stacks ourAllocs found allocating in tickframe's code.
+var ourStacks []string
+
 func ourAllocs(since map[[32]uintptr]int64) map[[32]uintptr]int64 {
+	// The profile may be two collections old: after three, it holds every
+	// allocation made before the first (other tests' included, which
+	// -shuffle may have run just before).
+	runtime.GC()
 	runtime.GC()
 	runtime.GC()
 	n, _ := runtime.MemProfile(nil, true)
@@ -225,19 +233,28 @@ func ourAllocs(since map[[32]uintptr]int64) map[[32]uintptr]int64 {
 	n, _ = runtime.MemProfile(recs, true)
 	out := make(map[[32]uintptr]int64, n)
 	var ours int64
+	if since == nil {
+		ourStacks = nil
+	}
 	for _, r := range recs[:n] {
 		out[r.Stack0] = r.AllocObjects
 		if since == nil || r.AllocObjects <= since[r.Stack0] {
 			continue
 		}
 		frames := runtime.CallersFrames(r.Stack())
+		var stack []string
 		for {
 			f, more := frames.Next()
+			stack = append(stack, fmt.Sprintf("%s:%d", f.Function, f.Line))
 			if strings.HasSuffix(f.Function, ".ourAllocs") {
 				break // its own reading
 			}
+			if strings.HasPrefix(f.Function, "testing.") {
+				break // the test harness's own (t.Logf), called from a test
+			}
 			if strings.HasPrefix(f.Function, "github.com/tickframe/tickframe/") {
 				ours += r.AllocObjects - since[r.Stack0]
+				ourStacks = append(ourStacks, strings.Join(stack, " < "))
 				break
 			}
 			if !more {
@@ -327,6 +344,7 @@ func runSoak(t *testing.T, length time.Duration) soakTruth {
 		if !measured && now-start >= time.Minute {
 			measured = true
 			prof0 = ourAllocs(nil)
+			runtime.GC()
 			runtime.ReadMemStats(&ms)
 			mallocs0, heap0 = ms.Mallocs, ms.HeapAlloc
 		}
@@ -413,8 +431,9 @@ func runSoak(t *testing.T, length time.Duration) soakTruth {
 	runtime.ReadMemStats(&ms)
 	tr.mallocs = ms.Mallocs - mallocs0
 	if tr.ours = uint64(ourAllocs(prof0)[[32]uintptr{}]); tr.ours != 0 {
-		t.Errorf("%d allocations by tickframe's code after the first minute (the allocation profile has their stacks)", tr.ours)
+		t.Errorf("%d allocations by tickframe's code after the first minute, at %s", tr.ours, strings.Join(ourStacks, "; "))
 	}
+	runtime.GC() // the reading's own garbage is not the run's
 	runtime.ReadMemStats(&ms)
 	if grow := int64(ms.HeapAlloc) - int64(heap0); grow > 64<<10 {
 		t.Errorf("the heap grew by %d bytes after the first minute", grow)
