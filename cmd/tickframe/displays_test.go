@@ -259,6 +259,13 @@ func (run *displayRun) judge(t *testing.T, c displayCell) {
 			phase = [3]float64{absDiff(own.Displayed[0], srv.Displayed[0]) + amb, absDiff(own.Dropped[0], srv.Dropped[0]) + amb, absDiff(own.Repeated[0], srv.Repeated[0]) + amb}
 		}
 		for _, e := range displayDisagreements(own, run.o.FloorMs, period, phase) {
+			if c.loaded() {
+				// Under a load the observer's own grid is fitted to
+				// arrivals the load scatters: its placement is reported,
+				// the app is judged on its vblanks (above).
+				t.Logf("on the observer's own vblanks, under load: %s", e)
+				continue
+			}
 			t.Errorf("on the observer's own vblanks: %s", e)
 		}
 	}
@@ -319,3 +326,6 @@ func displayDisagreements(f *FramesReport, floorMs, periodMs float64, allow [3]f
 }
 
 func absDiff(a, b uint64) float64 { return math.Abs(float64(a) - float64(b)) }
+
+// loaded reports whether the cell runs beside a load of its own.
+func (c displayCell) loaded() bool { return c.busy > 0 || len(c.args) > 0 }
