@@ -25,8 +25,9 @@
 // Config.Input, which may turn it into a simulation input: the only way
 // input reaches the world. A left drag also orbits the camera and the
 // wheel zooms it, unless Config.NoMouseCamera. Events carry platform's
-// own key and button types: apps never import GLFW. For mouse look,
-// capture the cursor with a.Window().CaptureCursor(true) before Run.
+// own key and button types: apps never import GLFW. For mouse look, set
+// Config.CaptureCursor (and MouseLook); an app that holds its App (New)
+// may also call a.Window().CaptureCursor at any time.
 package app
 
 import (
@@ -72,9 +73,10 @@ type Config struct {
 	Sim simthread.Config
 	// Sched configures how the simulation and render threads are kept on
 	// time when other goroutines keep every core busy (package sched):
-	// its zero value is P headroom 2, busy background threads at nice 10,
-	// and nice −10 asked for the simulation thread (CriticalNice), half of
-	// it for the render thread (see New).
+	// its zero value is P headroom 2, nice −10 asked for the simulation
+	// thread (CriticalNice), half of it for the render thread (see New),
+	// and busy background threads sched.BackgroundGap (10) levels below
+	// the least raised of them: nice 5 beside a render thread at −5.
 	Sched sched.Config
 	// Spin is how long the simulation and the software pacer spin before
 	// a deadline; 0 means simthread.DefaultSpin, -1 none.
