@@ -86,7 +86,7 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 	presentConfig(o, &cfg)
 	cfg.Finish = func(a *app.App, r *app.Report, runErr error) error {
 		// The world has stopped: it may be read here.
-		r.Stress, r.StepCostMs, r.GCPressureMBs = o.stress, round(float64(o.stepCost)/1e6, 4), o.gcPressureMB
+		r.Extra = loads(o)
 		var errs []error
 		if cfg.FrameLog != nil {
 			errs = append(errs, cfg.FrameLog.WriteFile(o.frameLog))

@@ -6,17 +6,26 @@ import (
 	"github.com/tickframe/tickframe/platform/app"
 )
 
-// Report is the live timing report (-report FILE.json): platform/app's,
-// with the demo's loads filled in.
-type Report = app.Report
+// Loads are the demo's own figures in its timing report (-report
+// FILE.json), written after platform/app's keys through app.Report.Extra:
+// the loads it was asked to run under.
+type Loads struct {
+	Stress        int     `json:"stress"`          // -stress: goroutines of busy work
+	StepCostMs    float64 `json:"stepcost_ms"`     // -stepcost: busy work added to every step
+	GCPressureMBs float64 `json:"gcpressure_mb_s"` // -gcpressure: garbage allocated on a side goroutine
+}
 
-// buildReport gathers the run's measurements; the simulation has stopped.
-func buildReport(a *app.App, o *options) *Report {
-	r := a.Report()
-	r.Stress = o.stress
-	r.StepCostMs = round(float64(o.stepCost)/1e6, 4)
-	r.GCPressureMBs = o.gcPressureMB
-	return r
+// loads returns the demo's figures for o.
+func loads(o *options) Loads {
+	return Loads{Stress: o.stress, StepCostMs: round(float64(o.stepCost)/1e6, 4), GCPressureMBs: o.gcPressureMB}
+}
+
+// Report is a demo report as read back: the runtime's keys (app.Report)
+// and the demo's (Loads). Write one through app.Report.Extra, not by
+// marshalling this type (app.Report's MarshalJSON would drop Loads).
+type Report struct {
+	app.Report
+	Loads
 }
 
 func round(v float64, digits int) float64 {
@@ -26,8 +35,3 @@ func round(v float64, digits int) float64 {
 	p := math.Pow(10, float64(digits))
 	return math.Round(v*p) / p
 }
-
-func writeReport(path string, r *Report) error { return r.WriteFile(path) }
-
-// writePlot plots the run (App.WritePlot).
-func writePlot(path string, a *app.App, r *Report) error { return a.WritePlot(path, r) }

@@ -197,6 +197,13 @@ func TestReport(t *testing.T) {
 			t.Errorf("report lacks %q", key)
 		}
 	}
+	// The demo's loads are the demo's keys (app.Report.Extra), not every
+	// app's.
+	for _, key := range []string{"stress", "stepcost_ms", "gcpressure_mb_s"} {
+		if _, ok := r[key]; ok {
+			t.Errorf("report has the demo's key %q", key)
+		}
+	}
 	// The figures are the run's: 3 s of a 120 Hz simulation, twelve
 	// cubes, frames drawn. (A loaded machine may discard ticks or miss
 	// frames: the bounds are what no run can pass.)

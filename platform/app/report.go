@@ -15,8 +15,8 @@ import (
 // measured. Its keys are stable: tools may rely on them. Durations are in
 // the unit their key names; quantiles come from log-linear histograms,
 // exact to about 3 %. FinalTick and StateHash are the world's when it
-// implements Checked; Stress, StepCostMs and GCPressureMBs are the
-// loads an app (the demo) adds itself, 0 otherwise.
+// implements Checked. An app adds figures of its own through Extra (the
+// demo writes its loads there: stress, stepcost_ms, gcpressure_mb_s).
 type Report struct {
 	DurationS          float64   `json:"duration_s"`           // time the simulation ran and frames were drawn
 	SimHz              int       `json:"sim_hz"`               // configured tick rate
@@ -59,7 +59,7 @@ type Report struct {
 	RenderDelayMs      float64   `json:"render_delay_ms"`   // at the end
 	DiscardedTicks     uint64    `json:"discarded_ticks"`
 	DiscardedS         float64   `json:"discarded_s"`
-	ClampedS           float64   `json:"clamped_s"` // gaps beyond -maxdelta not caught up
+	ClampedS           float64   `json:"clamped_s"` // time of wake gaps beyond simthread.Config.MaxDelta, not caught up
 	PausedS            float64   `json:"paused_s"`
 	GCCycles           uint64    `json:"gc_cycles"`         // after the 2 s warm-up
 	GCPauseTotalMs     float64   `json:"gc_pause_total_ms"` // after the warm-up
@@ -73,9 +73,6 @@ type Report struct {
 	FinalTick          uint64    `json:"final_tick"`
 	StateHash          string    `json:"state_hash"` // hex: JSON numbers lose 64-bit values
 	Bodies             int       `json:"bodies"`
-	Stress             int       `json:"stress"`
-	StepCostMs         float64   `json:"stepcost_ms"`
-	GCPressureMBs      float64   `json:"gcpressure_mb_s"`
 	SchedLatencyMs     Quant3    `json:"sched_latency_ms"` // runtime/metrics /sched/latencies:seconds after the warm-up (bucket upper bounds)
 	GOMAXPROCS         Procs     `json:"gomaxprocs"`
 	ThreadPriority     Priority  `json:"thread_priority"` // what the critical threads asked for and got
@@ -123,6 +120,57 @@ type Report struct {
 	// gets a CPU, so its wait is part of the frame. Null where the server
 	// is not a process of this machine that /proc shows.
 	DisplayServer *sched.ServerWaitSummary `json:"display_server"`
+
+	// Extra is the app's own figures, set in Config.Finish: a value that
+	// encodes to a JSON object (a struct with json tags, a map), whose
+	// keys the report carries at its top level after the runtime's. A key
+	// the runtime writes already is an error (ExtraError). Decode a
+	// report's extra keys into a struct of your own beside Report.
+	Extra any `json:"-"`
+}
+
+// reportKeys is Report without its methods: the runtime's keys alone.
+type reportKeys Report
+
+// MarshalJSON writes the runtime's keys, then Extra's. (A type that embeds
+// Report gets this method: its own fields belong in Extra.)
+func (r Report) MarshalJSON() ([]byte, error) {
+	own, err := json.Marshal(reportKeys(r))
+	if err != nil || r.Extra == nil {
+		return own, err
+	}
+	extra, err := json.Marshal(r.Extra)
+	if err != nil {
+		return nil, fmt.Errorf("app: Report.Extra: %w", err)
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(extra, &keys); err != nil || keys == nil {
+		return nil, fmt.Errorf("app: Report.Extra is a %T, not a JSON object", r.Extra)
+	}
+	if len(keys) == 0 {
+		return own, nil
+	}
+	var runtimeKeys map[string]json.RawMessage
+	if err := json.Unmarshal(own, &runtimeKeys); err != nil {
+		return nil, err
+	}
+	for k := range keys {
+		if _, ok := runtimeKeys[k]; ok {
+			return nil, &ExtraError{Key: k}
+		}
+	}
+	// Both are objects: the runtime's members, then Extra's, in the order
+	// each encodes them.
+	out := append(own[:len(own)-1:len(own)-1], ',')
+	return append(out, extra[1:]...), nil
+}
+
+// ExtraError is a key of Report.Extra that the runtime's report has
+// already.
+type ExtraError struct{ Key string }
+
+func (e *ExtraError) Error() string {
+	return fmt.Sprintf("app: Report.Extra's key %q is the runtime's own", e.Key)
 }
 
 // Quant2, Quant3 and Quant4 are quantile sets.
