@@ -49,6 +49,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return viewMain(args[1:], stdout, stderr)
 		case busyCommand:
 			return busyProcess()
+		case underWestonCommand:
+			return underWeston(args[1:], stderr)
 		}
 	}
 	o, err := parseFlags(args, stderr)

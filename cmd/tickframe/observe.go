@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -360,4 +361,81 @@ func observeReport(o *observeOptions, obs *observed, stdout io.Writer) error {
 		return err
 	}
 	return os.WriteFile(o.jsonOut, append(data, '\n'), 0o644)
+}
+
+// disagreements lists how one placement's figures disagree with the
+// app's beyond issue 22's bounds, none when they agree: the displayed,
+// dropped and repeated counts within 1 % of the frames compared (beyond
+// those the observer could not place); no more than 1 % of them counted
+// displayed by the app and never on the screen; the animation error's p99
+// (on the pairs both count) within max(period/4, floorMs) of the app's,
+// up to the ranks the frames the two place differently move it (skipped
+// when broken: there the p99 sits on the held swaps' step); its max within
+// one period (and the floor) both on those pairs and over every pair each
+// side counts: the app neither misses the worst frame nor invents one.
+func disagreements(f *FramesReport, floorMs float64, broken bool) []string {
+	return disagree(f, floorMs, broken, false)
+}
+
+// ownDisagreements is disagreements on the observer's own grid. There the
+// frames the two place a vblank apart beyond the grids' phase
+// (other_vblank) and the frames the observer saw shown that the app
+// counted replaced before its vblank (seen_app_dropped) are where the two
+// definitions of when a frame is shown differ (the display system's
+// vblank; the emptiest stretch of the content's cycle): each moves one
+// repeat or one drop from one side to the other, and the counts' slack
+// takes them in, and the animation error's max is held on the pairs both
+// count (over every pair each side counts, a frame one counts shown and
+// the other replaced makes other pairs). What stays held to the bounds:
+// frames the app counted shown that were never in the framebuffer, and
+// the animation error's p99 and max on the common pairs both ways.
+func ownDisagreements(f *FramesReport, floorMs float64, broken bool) []string {
+	return disagree(f, floorMs, broken, true)
+}
+
+func disagree(f *FramesReport, floorMs float64, broken, own bool) []string {
+	var out []string
+	span := float64(f.LastID-f.FirstID+1) - float64(f.Unseen)
+	if float64(f.Unmatched) > 0.01*span {
+		out = append(out, fmt.Sprintf("%d marker changes no frame of the app's log explains", f.Unmatched))
+	}
+	slack := 0.01*span + float64(f.Ambiguous)
+	if own {
+		slack += float64(f.OtherVblank + f.ObserverOnly)
+	}
+	for _, c := range []struct {
+		name string
+		v    [2]uint64
+	}{{"displayed", f.Displayed}, {"dropped", f.Dropped}, {"repeated", f.Repeated}} {
+		if d := math.Abs(float64(c.v[0]) - float64(c.v[1])); d > slack {
+			out = append(out, fmt.Sprintf("%s frames: observer %d, app %d: more than 1 %% of %.0f apart (and %d it could not place; own grid: %v, %d placed a vblank apart, %d seen shown that the app counted dropped)", c.name, c.v[0], c.v[1], span, f.Ambiguous, own, f.OtherVblank, f.ObserverOnly))
+		}
+	}
+	if float64(f.AppOnly) > 0.01*span {
+		out = append(out, fmt.Sprintf("%d frames the app counted displayed were never on the screen", f.AppOnly))
+	}
+	tol := max(f.PeriodMs/4, floorMs)
+	if o99 := f.AnimErrMs[1]; !broken && (o99 < f.AppP99BandMs[0]-tol || o99 > f.AppP99BandMs[1]+tol) {
+		out = append(out, fmt.Sprintf("animation error p99: observer %.3f ms, the app %.3f ms (%.3f to %.3f with the frames placed differently; ± %.3f)", o99, f.AppAnimErrMs[1], f.AppP99BandMs[0], f.AppP99BandMs[1], tol))
+	}
+	maxes := []struct {
+		what     string
+		obs, app float64
+	}{{"on the pairs both count", f.AnimErrMs[2], f.AppAnimErrMs[2]}, {"over every pair each counts", f.SeenAnimErr[2], f.AppSpanAnimErrMs[2]}}
+	if own {
+		// Which pairs each side has depends on its definition of shown
+		// (a frame one counts shown and the other replaced makes other
+		// pairs): the max is held on the pairs both count.
+		maxes = maxes[:1]
+	}
+	for _, m := range maxes {
+		if d := m.obs - m.app; math.Abs(d) > f.PeriodMs+floorMs {
+			who := "the app misses a worse frame the observer saw"
+			if d < 0 {
+				who = "the app counts a frame later than the observer saw it"
+			}
+			out = append(out, fmt.Sprintf("animation error max %s: observer %.3f ms, the app %.3f ms: more than a period (%.3f ms) and the floor (%.3f) apart: %s", m.what, m.obs, m.app, f.PeriodMs, floorMs, who))
+		}
+	}
+	return out
 }

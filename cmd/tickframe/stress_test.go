@@ -127,6 +127,8 @@ func TestStressCommandBadFlags(t *testing.T) {
 		{"stress", "-bogus"},
 		{"stress", "extra"},
 		{"stress", "-json", "/nonexistent-dir/s.json"},
+		{"stress", "-compositor", "mir"},
+		{"stress", "-compositor", "wayland", "-wayland-app", "/nonexistent/tickframe-wayland"},
 	} {
 		r := tickframe(t, opts{dir: t.TempDir()}, args...)
 		line, ok := strings.CutSuffix(r.stderr, "\n")

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/app/outfile"
+	"github.com/tickframe/tickframe/platform/observe"
 	"github.com/tickframe/tickframe/platform/sched"
 )
 
@@ -38,6 +39,17 @@ its ratio to the unloaded row:
               processes while the collector stops the world for them
 
 Flags after -- go to every demo run (e.g. -- -headroom -1 -bgnice -1).
+
+-compositor wayland or xwayland runs each load behind a Weston nested in
+the observer's Xvfb (implies -observe): the demo fills Weston's output
+and is paced to it (-refresh 0 unless given), as a Wayland client (the
+-tags wayland build, -wayland-app) or as an X11 client of Weston's
+XWayland (this X11 build):
+
+  go build -o bin/tickframe ./cmd/tickframe
+  go build -tags wayland -o bin/tickframe-wayland ./cmd/tickframe
+  .ci/with-display bin/tickframe stress -compositor wayland
+  .ci/with-display bin/tickframe stress -compositor xwayland
 
 -as USER runs the demo and the busy processes as USER, with no
 capabilities and no supplementary groups, as an ordinary desktop user runs
@@ -60,6 +72,8 @@ type StressRow struct {
 	Load            string  `json:"load"`
 	TickRateHz      float64 `json:"tick_rate_hz"`
 	FPS             float64 `json:"fps"`
+	RefreshHz       float64 `json:"refresh_hz"`          // the rate frames were paced at (the report's)
+	PresentSource   string  `json:"present_time_source"` // where the app's display times came from
 	FrameP99Ms      float64 `json:"frame_p99_ms"`
 	LatenessP99Ms   float64 `json:"tick_lateness_p99_ms"`
 	SchedLatP99Ms   float64 `json:"sched_latency_p99_ms"`
@@ -85,6 +99,11 @@ type StressRow struct {
 	// Observer is what a viewer saw (-observe): tickframe observe's
 	// figures for the run, beside the app's own for the same frames.
 	Observer *FramesReport `json:"observer,omitempty"`
+	// ObserverFloorMs is the observer's measured floor (twice its poll
+	// gap p99), and Disagreements how the app's figures disagree with
+	// the observer's beyond issue 22's bounds (none: they agree).
+	ObserverFloorMs float64  `json:"observer_floor_ms,omitempty"`
+	Disagreements   []string `json:"disagreements,omitempty"`
 }
 
 // StressResult is what -json writes.
@@ -97,6 +116,9 @@ type StressResult struct {
 	Rows     []StressRow `json:"rows"`
 	// As is the user the demo ran as (-as), "" for this command's own.
 	As string `json:"as,omitempty"`
+	// Compositor is where the demo ran (-compositor): "wayland" or
+	// "xwayland" behind a nested Weston, "" on the X server.
+	Compositor string `json:"compositor,omitempty"`
 }
 
 // stressMain runs `tickframe stress`.
@@ -112,6 +134,8 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 	as := fs.String("as", "", "run the demo and the busy processes as `USER`, unprivileged (needs root)")
 	only := fs.String("loads", "", "comma-separated loads to run (none, stress, stress4, procs, gc, procsgc); all if empty")
 	watch := fs.Bool("observe", false, "run each load under tickframe observe, in an Xvfb of its own (the demo draws -marker and writes -framelog), and add what a viewer saw")
+	compositor := fs.String("compositor", "", "run each load behind a Weston nested in the observer's Xvfb: `wayland` (the -tags wayland build, -wayland-app) or xwayland (this build); implies -observe")
+	waylandApp := fs.String("wayland-app", "", "the -tags wayland build of the demo that -compositor wayland runs (`FILE`; default: tickframe-wayland beside this binary)")
 	// Demo flags follow "--": split them off before parsing.
 	var extra []string
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -130,6 +154,23 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "tickframe stress: unexpected argument %q (demo flags go after --)\n", fs.Arg(0))
 		return 2
+	}
+	switch {
+	case *compositor != "" && *compositor != "wayland" && *compositor != "xwayland":
+		fmt.Fprintf(stderr, "tickframe stress: -compositor %q: wayland or xwayland\n", *compositor)
+		return 2
+	case *compositor != "" && waylandBuild:
+		// The observer reads an Xvfb and its vblanks: the X11 build's.
+		fmt.Fprintln(stderr, "tickframe stress: -compositor runs from the X11 build (this one is -tags wayland); -compositor wayland runs the Wayland build given by -wayland-app")
+		return 2
+	}
+	if *compositor != "" {
+		*watch = true
+		set := false
+		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "refresh" })
+		if !set {
+			*refresh = 0 // the compositor's rate
+		}
 	}
 	if *dur < time.Second || *dur > time.Hour {
 		fmt.Fprintf(stderr, "tickframe stress: -duration %v out of range [1s, 1h]\n", *dur)
@@ -180,6 +221,16 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tickframe stress: %v\n", err)
 		return 1
 	}
+	app := exe // the demo each load runs
+	if *compositor == "wayland" {
+		if app = *waylandApp; app == "" {
+			app = filepath.Join(filepath.Dir(exe), "tickframe-wayland")
+		}
+		if st, err := os.Stat(app); err != nil || st.IsDir() {
+			fmt.Fprintf(stderr, "tickframe stress: -compositor wayland: no Wayland build of the demo at %s (go build -tags wayland -o %s ./cmd/tickframe, or -wayland-app FILE)\n", app, app)
+			return 2
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	tmp, err := os.MkdirTemp("", "tickframe-stress-")
@@ -199,14 +250,17 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 
 	base := []string{"-width", strconv.Itoa(*width), "-height", strconv.Itoa(*height), "-bodies", strconv.Itoa(*bodies),
 		"-refresh", strconv.FormatFloat(*refresh, 'g', -1, 64), "-duration", dur.String(), "-focuspause=false"}
-	res := &StressResult{Duration: dur.String(), NumCPU: n, SimHz: 120, Refresh: *refresh, Args: extra, As: *as}
+	if *compositor != "" {
+		base = append(base, "-fullscreen") // Weston's output, as the observer reads it
+	}
+	res := &StressResult{Duration: dur.String(), NumCPU: n, SimHz: 120, Refresh: *refresh, Args: extra, As: *as, Compositor: *compositor}
 	failed := false
 	for i, l := range loads {
 		if ctx.Err() != nil {
 			break
 		}
 		fmt.Fprintf(stderr, "tickframe stress: [%d/%d] %s for %v ...\n", i+1, len(loads), l.Name, *dur)
-		row := runStressLoad(ctx, exe, tmp, base, extra, l, user, *watch)
+		row := runStressLoad(ctx, exe, app, tmp, base, extra, l, user, *watch, *compositor)
 		if row.Err != "" {
 			failed = true
 			fmt.Fprintf(stderr, "tickframe stress: %s: %s\n", l.Name, row.Err)
@@ -239,7 +293,9 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // runStressLoad runs the demo once under load l and reads its report.
-func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l stressLoad, user *stressUser, watch bool) StressRow {
+// exe is this binary (the busy processes, the observer, the compositor's
+// harness) and app the demo (exe, or its Wayland build).
+func runStressLoad(ctx context.Context, exe, app, tmp string, base, extra []string, l stressLoad, user *stressUser, watch bool, compositor string) StressRow {
 	row := StressRow{Load: l.Name}
 	name := strings.NewReplacer("=", "-", "+", "-").Replace(l.Name)
 	report := filepath.Join(tmp, name+".json")
@@ -264,8 +320,15 @@ func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l
 	args := append(append(append([]string{}, base...), l.args...), "-report", report)
 	args = append(args, extra...)
 	if watch {
-		// The observer starts an Xvfb of its own and runs the demo there.
-		args = append(append([]string{"observe", "-framelog", flog, "-json", ojs, "--", exe}, args...), "-marker", "-framelog", flog)
+		// The observer starts an Xvfb of its own and runs the demo there;
+		// behind a compositor, in a Weston nested in that Xvfb, whose
+		// output window the observer reads.
+		cmd := []string{"observe", "-framelog", flog, "-json", ojs, "--", app}
+		if compositor != "" {
+			cmd = []string{"observe", "-fps", "60", "-window", observe.WestonTitle, "-framelog", flog, "-json", ojs, "--",
+				exe, underWestonCommand, compositor, app}
+		}
+		args = append(append(cmd, args...), "-marker", "-framelog", flog)
 	}
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) } // the demo flushes its report
@@ -293,7 +356,8 @@ func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l
 			row.Err = fmt.Sprintf("no observer report (%v)", err)
 			return row
 		}
-		row.Observer, row.DisplayServer = o.Frames, o.DisplayServer
+		row.Observer, row.DisplayServer, row.ObserverFloorMs = o.Frames, o.DisplayServer, o.FloorMs
+		row.Disagreements = disagreements(o.Frames, o.FloorMs, false)
 	}
 	data, err := os.ReadFile(report)
 	if err != nil {
@@ -303,6 +367,8 @@ func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l
 	var r struct {
 		TickRateHz      float64               `json:"tick_rate_hz"`
 		FPS             float64               `json:"fps"`
+		RefreshHz       float64               `json:"refresh_hz"`
+		PresentSource   string                `json:"present_time_source"`
 		Frames          uint64                `json:"frames"`
 		SimHz           int                   `json:"sim_hz"`
 		FrameIntervalMs struct{ P99 float64 } `json:"frame_interval_ms"`
@@ -327,6 +393,7 @@ func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l
 		return row
 	}
 	row.TickRateHz, row.FPS, row.Frames = r.TickRateHz, r.FPS, r.Frames
+	row.RefreshHz, row.PresentSource = r.RefreshHz, r.PresentSource
 	row.FrameP99Ms, row.LatenessP99Ms, row.SchedLatP99Ms = r.FrameIntervalMs.P99, r.TickLatenessMs.P99, r.SchedLatencyMs.P99
 	row.AnimErrP99Ticks, row.AnimErrP99Ms = r.AnimErrorTicks.P99, r.AnimErrorMs.P99
 	row.Discarded, row.Clamped, row.GOMAXPROCS = r.DiscardedTicks, r.Clamped, r.GOMAXPROCS.Max
@@ -339,8 +406,17 @@ func runStressLoad(ctx context.Context, exe, tmp string, base, extra []string, l
 // printStressTable prints the rows, each figure with its ratio to the
 // first (unloaded) row, and which of the issue's targets each row meets.
 func printStressTable(w io.Writer, res *StressResult, refresh float64) {
-	fmt.Fprintf(w, "stress benchmark: %s per load, %d CPUs, sim %d Hz, display %g Hz (emulated)\n\n",
-		res.Duration, res.NumCPU, res.SimHz, refresh)
+	display := fmt.Sprintf("display %g Hz (emulated)", refresh)
+	switch {
+	case res.Compositor != "":
+		display = fmt.Sprintf("behind Weston (%s client) nested in Xvfb, display: its output", res.Compositor)
+		if refresh > 0 {
+			display += fmt.Sprintf(", %g Hz emulated", refresh)
+		}
+	case refresh == 0:
+		display = "display: the X server's rate"
+	}
+	fmt.Fprintf(w, "stress benchmark: %s per load, %d CPUs, sim %d Hz, %s\n\n", res.Duration, res.NumCPU, res.SimHz, display)
 	fmt.Fprintf(w, "%-14s %14s %14s %13s %13s %13s %15s %13s %5s %7s %5s %9s  %s\n",
 		"load", "tick Hz", "fps", "frame p99 ms", "late p99 ms", "sched p99 ms", "anim err p99 tk", "anim p99 ms", "disc", "clamped", "Ps", "nice s/r", "targets")
 	var ref *StressRow
@@ -423,7 +499,10 @@ func stressTargets(r StressRow, ref *StressRow, simHz, refresh float64) string {
 	if ref != nil && r.FPS < 0.85*ref.FPS {
 		miss = append(miss, "fps")
 	}
-	if r.FrameP99Ms > 2*1000/refresh {
+	if refresh <= 0 {
+		refresh = r.RefreshHz // followed the display
+	}
+	if refresh > 0 && r.FrameP99Ms > 2*1000/refresh {
 		miss = append(miss, "frame p99")
 	}
 	if r.LatenessP99Ms > 4 {
@@ -456,8 +535,9 @@ func printStressObserved(w io.Writer, res *StressResult, refresh float64) {
 		return
 	}
 	fmt.Fprintf(w, "\nwhat a viewer saw (tickframe observe: the X server's framebuffer at 5 kHz; observer / app, the same frames)\n")
-	fmt.Fprintf(w, "%-14s %13s %11s %11s %23s %23s %9s %9s %9s\n", "load", "displayed", "dropped", "repeated",
-		"anim seen p50/p99/max", "anim app p50/p99/max", "app-only", "unplaced", "X wait ms")
+	fmt.Fprintf(w, "%-14s %13s %11s %11s %23s %23s %9s %9s %9s  %s\n", "load", "displayed", "dropped", "repeated",
+		"anim seen p50/p99/max", "anim app p50/p99/max", "app-only", "unplaced", "X wait ms", "agreement")
+	period := 0.0
 	for _, r := range res.Rows {
 		o := r.Observer
 		if o == nil {
@@ -467,13 +547,27 @@ func printStressObserved(w io.Writer, res *StressResult, refresh float64) {
 		if r.DisplayServer != nil {
 			wait = strconv.FormatFloat(r.DisplayServer.WaitMs, 'f', 0, 64)
 		}
-		fmt.Fprintf(w, "%-14s %13s %11s %11s %23s %23s %9d %9d %9s\n", r.Load,
+		agree := "agrees"
+		if len(r.Disagreements) > 0 {
+			agree = fmt.Sprintf("%d beyond the bounds", len(r.Disagreements))
+		}
+		period = max(period, o.PeriodMs)
+		fmt.Fprintf(w, "%-14s %13s %11s %11s %23s %23s %9d %9d %9s  %s\n", r.Load,
 			fmt.Sprintf("%d/%d", o.Displayed[0], o.Displayed[1]), fmt.Sprintf("%d/%d", o.Dropped[0], o.Dropped[1]),
 			fmt.Sprintf("%d/%d", o.Repeated[0], o.Repeated[1]),
 			fmt.Sprintf("%.2f/%.2f/%.1f", o.SeenAnimErr[0], o.SeenAnimErr[1], o.SeenAnimErr[2]),
 			fmt.Sprintf("%.2f/%.2f/%.1f", o.AppAnimErrMs[0], o.AppAnimErrMs[1], o.AppAnimErrMs[2]),
-			o.AppOnly, o.Ambiguous, wait)
+			o.AppOnly, o.Ambiguous, wait, agree)
+	}
+	for _, r := range res.Rows {
+		for _, d := range r.Disagreements {
+			fmt.Fprintf(w, "  %s: %s\n", r.Load, d)
+		}
+	}
+	if refresh > 0 {
+		period = 1000 / refresh
 	}
 	fmt.Fprintf(w, "(anim: PresentMon's animation error in ms; app-only: frames the app counted displayed that never reached the screen;\n")
-	fmt.Fprintf(w, " unplaced: frames the observer could not place on a vblank; targets: seen p99 ≤ 1 ms quiet, ≤ one period (%.2f ms) loaded, max ≤ two)\n", 1000/refresh)
+	fmt.Fprintf(w, " unplaced: frames the observer could not place on a vblank; agreement: issue 22's bounds, as make test holds them;\n")
+	fmt.Fprintf(w, " targets: seen p99 ≤ 1 ms quiet, ≤ one period (%.2f ms) loaded, max ≤ two)\n", period)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,47 +15,6 @@ import (
 
 	"github.com/tickframe/tickframe/platform/observe"
 )
-
-// westonEnv, set to "wayland" or "xwayland", makes the test binary the
-// harness that tickframe observe runs: it starts a Weston nested in the
-// observer's Xvfb (observe.StartWeston) and runs the rest of its command
-// line there, as a Wayland client or under Weston's XWayland.
-const westonEnv = "TICKFRAME_TEST_UNDER_WESTON"
-
-func init() {
-	mode := os.Getenv(westonEnv)
-	if mode == "" {
-		return
-	}
-	os.Exit(underWeston(mode, os.Args[1:]))
-}
-
-func underWeston(mode string, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprintln(os.Stderr, "under weston: no command")
-		return 2
-	}
-	x11 := mode == "xwayland"
-	w, err := observe.StartWeston(observe.WestonConfig{XWayland: x11})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer w.Close()
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = w.Env(os.Environ(), x11)
-	cmd.Env = append(cmd.Env, westonEnv+"=")
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "under weston:", err)
-		var ee *exec.ExitError
-		if errors.As(err, &ee) && ee.ExitCode() > 0 {
-			return ee.ExitCode()
-		}
-		return 1
-	}
-	return 0
-}
 
 // waylandBinary is the demo built with -tags wayland (GLFW on Wayland, the
 // wayland-presentation source), built once, without -race like binary.
@@ -210,14 +168,10 @@ func observeWeston(t *testing.T, mode, app string, args []string) observation {
 	for try := 1; try <= observeTries; try++ {
 		dir := t.TempDir()
 		flog, js, rep := filepath.Join(dir, "frames.log"), filepath.Join(dir, "observe.json"), filepath.Join(dir, "report.json")
-		self, err := os.Executable()
-		if err != nil {
-			t.Fatal(err)
-		}
 		cmd := append([]string{"observe", "-fps", "60", "-window", observe.WestonTitle, "-framelog", flog, "-json", js, "--",
-			self, app, "-fullscreen", "-marker", "-framelog", flog, "-report", rep, "-duration", "8s",
+			binary, underWestonCommand, mode, app, "-fullscreen", "-marker", "-framelog", flog, "-report", rep, "-duration", "8s",
 			"-bodies", "64", "-focuspause=false"}, args...)
-		res := tickframe(t, opts{env: []string{westonEnv + "=" + mode}}, cmd...)
+		res := tickframe(t, opts{}, cmd...)
 		if res.code != 0 {
 			t.Fatalf("exit status %d; stderr:\n%s", res.code, res.stderr)
 		}
@@ -243,4 +197,53 @@ func observeWeston(t *testing.T, mode, app string, args []string) observation {
 	}
 	t.Fatalf("the observer could not measure the run in %d tries: %s", observeTries, strings.Join(faults, "; "))
 	return observation{}
+}
+
+// tickframe stress -compositor runs the stress table behind a Weston
+// nested in the observer's Xvfb, as a Wayland client (the Wayland build,
+// -wayland-app) and under XWayland (this build), each row with what the
+// observer saw and whether the app's figures agree with it.
+func TestStressBehindCompositor(t *testing.T) {
+	needDisplay(t)
+	wl, err := waylandBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ mode, source string }{{"wayland", "wayland-presentation"}, {"xwayland", "x11-"}} {
+		t.Run(tc.mode, func(t *testing.T) {
+			dir := t.TempDir()
+			r := tickframe(t, opts{dir: dir}, "stress", "-compositor", tc.mode, "-wayland-app", wl, "-duration", "3s", "-loads", "none", "-json", "s.json")
+			t.Logf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+			if r.code != 0 {
+				t.Fatalf("exit status %d", r.code)
+			}
+			for _, want := range []string{"behind Weston (" + tc.mode + " client)", "what a viewer saw", "agreement"} {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("table lacks %q", want)
+				}
+			}
+			data, err := os.ReadFile(filepath.Join(dir, "s.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var res StressResult
+			if err := json.Unmarshal(data, &res); err != nil {
+				t.Fatal(err)
+			}
+			if res.Compositor != tc.mode || res.Refresh != 0 || len(res.Rows) != 1 {
+				t.Fatalf("compositor %q, refresh %v, %d rows: want %s, 0 (the compositor's rate), 1", res.Compositor, res.Refresh, len(res.Rows), tc.mode)
+			}
+			row := res.Rows[0]
+			switch {
+			case row.Err != "":
+				t.Errorf("row failed: %s", row.Err)
+			case row.Observer == nil || row.Observer.Displayed[0] == 0:
+				t.Errorf("no observer figures: %+v", row.Observer)
+			case !strings.HasPrefix(row.PresentSource, tc.source):
+				t.Errorf("present_time_source %q, want %s...", row.PresentSource, tc.source)
+			case row.RefreshHz <= 0 || row.FPS > 1.03*row.RefreshHz:
+				t.Errorf("%.1f fps at %.2f Hz: not paced to the compositor's output", row.FPS, row.RefreshHz)
+			}
+		})
+	}
 }

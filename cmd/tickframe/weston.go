@@ -1,0 +1,48 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+
+	"github.com/tickframe/tickframe/platform/observe"
+)
+
+// underWestonCommand is the hidden subcommand that runs a command inside
+// a Weston nested in the X display ($DISPLAY, an observer's Xvfb): as a
+// Wayland client, or as an X11 client of Weston's XWayland. tickframe
+// stress -compositor and the tests run the demo behind a compositor
+// through it, under tickframe observe:
+//
+//	tickframe under-weston wayland|xwayland COMMAND [ARGS...]
+const underWestonCommand = "under-weston"
+
+// underWeston runs args[1:] under a Weston of mode args[0] and returns its
+// exit status (1 when Weston would not start, 2 on a bad command line).
+func underWeston(args []string, stderr io.Writer) int {
+	if len(args) < 2 || args[0] != "wayland" && args[0] != "xwayland" {
+		fmt.Fprintf(stderr, "tickframe %s: usage: tickframe %s wayland|xwayland COMMAND [ARGS...]\n", underWestonCommand, underWestonCommand)
+		return 2
+	}
+	x11 := args[0] == "xwayland"
+	w, err := observe.StartWeston(observe.WestonConfig{XWayland: x11})
+	if err != nil {
+		fmt.Fprintf(stderr, "tickframe %s: %v\n", underWestonCommand, err)
+		return 1
+	}
+	defer w.Close()
+	cmd := exec.Command(args[1], args[2:]...)
+	cmd.Env = w.Env(os.Environ(), x11)
+	cmd.Stdout, cmd.Stderr = os.Stdout, stderr
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() > 0 {
+			return ee.ExitCode()
+		}
+		fmt.Fprintf(stderr, "tickframe %s: %v\n", underWestonCommand, err)
+		return 1
+	}
+	return 0
+}
