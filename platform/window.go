@@ -364,6 +364,13 @@ func (w *Window) Iconify() { w.w.Iconify() }
 // Restore brings a minimised window back.
 func (w *Window) Restore() { w.w.Restore() }
 
+// Hide unmaps the window (on Wayland its surface loses its role: the
+// compositor shows none of its frames); Show maps it again.
+func (w *Window) Hide() { w.w.Hide() }
+
+// Show maps a hidden window.
+func (w *Window) Show() { w.w.Show() }
+
 // CaptureCursor, on, hides the cursor and locks it to the window, for
 // mouse look: CursorEvents then carry an unbounded virtual position and
 // its motion (DX, DY), unaccelerated where the system offers raw mouse

@@ -116,7 +116,13 @@ func (m *KeyMap) lookup(k platform.Key) reserved {
 type control struct {
 	cam                              renderer.Camera // the orbit camera, and the pose drawn (camera.go)
 	userPaused, iconified, unfocused bool
-	simPaused                        bool // the pipeline is paused
+	// hidden: the compositor shows none of the window's frames
+	// (present.Tracker.Hidden: Wayland, where no event says that the
+	// window was minimised or unmapped). Unlike an iconified window's,
+	// its frames are still drawn: the compositor's feedback on them is
+	// how the app learns that it shows the window again.
+	hidden    bool
+	simPaused bool // the pipeline is paused
 	quit                             bool
 	dragging                         bool
 	dragX, dragY                     float64
@@ -125,9 +131,10 @@ type control struct {
 }
 
 // wantPause reports whether the simulation should be paused: by the
-// user, an iconified window, or an unfocused one unless keepUnfocused.
+// user, an iconified or hidden window, or an unfocused one unless
+// keepUnfocused.
 func (c *control) wantPause(keepUnfocused bool) bool {
-	return c.userPaused || c.iconified || (c.unfocused && !keepUnfocused)
+	return c.userPaused || c.iconified || c.hidden || (c.unfocused && !keepUnfocused)
 }
 
 // handle applies the window's events. Reserved keys (Config.Keys) are the
@@ -154,6 +161,7 @@ func (a *App) handle(events []platform.Event) {
 			a.ctl.quit = true
 		}
 	}
+	a.ctl.hidden = a.present.hidden()
 	if want := a.ctl.wantPause(a.cfg.KeepRunningUnfocused); want != a.ctl.simPaused {
 		a.ctl.simPaused = want
 		if want {

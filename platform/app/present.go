@@ -96,6 +96,10 @@ const flushWait = 250 * time.Millisecond
 // measured reports whether the display system reports the frames.
 func (t *presentTracker) measured() bool { return t.src != nil && t.src.Measured() }
 
+// hidden reports whether the display system shows none of the window's
+// frames (present.Tracker.Hidden).
+func (t *presentTracker) hidden() bool { return t.src != nil && t.src.Hidden() }
+
 // swapped records that drawn frame id, showing sim, was presented at
 // present after polling its input at poll, and that its swap returned at
 // done; the display system's tracker learns of the swap (on the software

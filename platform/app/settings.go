@@ -370,6 +370,8 @@ func (a *App) showPause() {
 		if k := a.cfg.Keys.resolved().Pause; k != platform.KeyNone {
 			why = "paused: " + keyName(k) + " resumes"
 		}
+	case c.hidden:
+		why = "paused: the window is hidden"
 	case c.unfocused && !a.cfg.KeepRunningUnfocused:
 		why = "paused: the window lost the focus"
 	}

@@ -3,6 +3,8 @@
 package app
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -74,5 +76,82 @@ func TestWaylandMinimisedNeverStalls(t *testing.T) {
 	// discarded, or still unreported at the end.
 	if st.Displayed > shownBefore+uint64(rateBefore/2)+2 {
 		t.Errorf("displayed %d frames, %d of them after minimising: a hidden window's frames counted shown", st.Displayed, st.Displayed-shownBefore)
+	}
+}
+
+// On Wayland no event says that a window was minimised or unmapped: the
+// app learns it from the compositor's feedback (present.Tracker.Hidden,
+// every frame discarded). Unmapped under Weston, the window's simulation
+// pauses, and the frame loop goes on drawing (the feedback is how it
+// learns that the window is shown again); mapped again, it resumes
+// without catching up: the ticks run are the time not paused at the
+// tick rate, and the time paused is the time hidden.
+func TestWaylandHiddenPausesTheSimulation(t *testing.T) {
+	w, err := observe.StartWeston(observe.WestonConfig{Desktop: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	t.Setenv("WAYLAND_DISPLAY", w.Socket)
+	t.Setenv("XDG_RUNTIME_DIR", w.RuntimeDir)
+	const hideAt, showAt, run = 1500 * time.Millisecond, 3000 * time.Millisecond, 4500 * time.Millisecond
+	var hid, shown, paused, resumed time.Duration // on the app's clock
+	var ticksPaused, ticksShown uint64
+	var framesHidden int
+	var flips []string // the pause's changes, when (since the start)
+	was := false
+	a := runApp(t, Config{}, run, func(a *App, _ int) {
+		now := a.clock.Now()
+		if a.ctl.simPaused != was {
+			was = a.ctl.simPaused
+			flips = append(flips, fmt.Sprintf("%v at %v", was, (now-a.steady.start).Round(time.Millisecond)))
+		}
+		tel := a.pipe.Sim().Telemetry()
+		switch since := now - a.steady.start; {
+		case hid == 0 && since >= hideAt:
+			a.win.Hide()
+			hid = now
+		case hid > 0 && shown == 0 && since >= showAt:
+			ticksShown = tel.Ticks()
+			a.win.Show()
+			shown = now
+		case hid > 0 && shown == 0:
+			framesHidden++
+		}
+		if hid > 0 && paused == 0 && a.ctl.simPaused {
+			paused, ticksPaused = now, tel.Ticks()
+		}
+		if paused > 0 && resumed == 0 && !a.ctl.simPaused {
+			resumed = now
+		}
+	})
+	tel := a.pipe.Sim().Telemetry().Read()
+	rate := float64(a.pipe.Sim().Config().Rate)
+	running := (a.steady.elapsed - tel.PausedTotal).Seconds()
+	t.Logf("paused: %v", flips)
+	t.Logf("hidden at %v, paused %v later (%d frames planned while hidden), shown at %v, resumed %v later; %d ticks while paused; %d ticks in %.3f s not paused (%.1f Hz), paused %v, discarded %d",
+		hid-a.steady.start, paused-hid, framesHidden, shown-a.steady.start, resumed-shown, ticksShown-ticksPaused, tel.Ticks, running, float64(tel.Ticks)/running, tel.PausedTotal, tel.DiscardedTicks)
+	switch {
+	case hid == 0 || shown == 0:
+		t.Fatal("the run ended before the window was hidden and shown again")
+	case paused == 0 || paused-hid > 500*time.Millisecond:
+		t.Fatalf("hidden, the simulation did not pause within 500 ms (paused %v after)", paused-hid)
+	case resumed == 0 || resumed-shown > 500*time.Millisecond:
+		t.Fatalf("shown again, the simulation did not resume within 500 ms (resumed %v after)", resumed-shown)
+	}
+	if d := ticksShown - ticksPaused; d > 1 {
+		t.Errorf("%d ticks ran while the window was hidden", d)
+	}
+	// Without catch-up: the ticks run are the time not paused at the
+	// rate (within 2 % and two ticks), and the pause is the time between
+	// the pause and the resume (within 50 ms: both are seen a frame late).
+	if want := running * rate; math.Abs(float64(tel.Ticks)-want) > 0.02*want+2 {
+		t.Errorf("%d ticks in %.3f s not paused: want %.0f (the hidden time caught up, or lost)", tel.Ticks, running, want)
+	}
+	if d := tel.PausedTotal - (resumed - paused); d < -50*time.Millisecond || d > 50*time.Millisecond {
+		t.Errorf("paused %v in all, %v between the pause and the resume", tel.PausedTotal, resumed-paused)
+	}
+	if framesHidden < 10 {
+		t.Errorf("%d frames planned while hidden: the loop stalled", framesHidden)
 	}
 }

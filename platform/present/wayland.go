@@ -123,6 +123,48 @@ type wlMatcher struct {
 	// hidden: the newest event was a discard (the compositor shows none
 	// of the window's frames: minimised, occluded, another workspace).
 	hidden bool
+	// discardRun counts the discards since the last presented event of
+	// swaps after the last one presented (shownSwap, +1: 0 is none): the
+	// feedback of frames swapped while the window was hidden may be
+	// discarded after a newer frame was presented, once it is shown again.
+	discardRun int
+	shownSwap  uint64
+	// heard is when the last event came (the tracker's clock; 0: none
+	// yet), and heardSwaps how many swaps had been made then.
+	heard      time.Duration
+	heardSwaps uint64
+}
+
+// hiddenDiscards is how many frames in a row the compositor must discard
+// before the window counts as hidden (Tracker.Hidden): a compositor that
+// repaints discards the frames a newer one replaced before its repaint,
+// but it presents one per repaint; eight in a row, none presented, are a
+// window it does not show. hiddenSilence is how long it must have said
+// nothing of that many frames swapped since its last event: a surface
+// with no role (an unmapped window) has its feedback neither presented
+// nor discarded.
+const (
+	hiddenDiscards = 8
+	hiddenSilence  = 250 * time.Millisecond
+)
+
+// Hidden reports whether the compositor shows none of the window's frames
+// (Wayland, where no event says that a window was minimised or
+// unmapped): it has discarded the last hiddenDiscards frames and
+// presented none since, or said nothing for hiddenSilence of at least
+// that many frames swapped. The window's next presented frame ends it.
+// False where the display system is not a Wayland compositor. It does
+// not allocate.
+func (t *Tracker) Hidden() bool {
+	m := t.wl
+	if m == nil {
+		return false
+	}
+	if m.discardRun >= hiddenDiscards {
+		return true
+	}
+	t.plat.pump(t)
+	return m.heard > 0 && t.nSwaps-m.heardSwaps >= hiddenDiscards && t.now()-m.heard >= hiddenSilence
 }
 
 // reportWait bounds a wait for reports (WaitReported) by two of the
@@ -134,7 +176,7 @@ type wlMatcher struct {
 // discard) nothing will be reported before the next swap, and the wait
 // is none: a hidden window's loop keeps its pace.
 func (t *Tracker) reportWait(timeout time.Duration) time.Duration {
-	if t.wl != nil && t.wl.hidden {
+	if t.wl != nil && (t.wl.hidden || t.Hidden()) {
 		return 0
 	}
 	if p := t.grid.Period(); t.wl != nil && p > 0 {
@@ -155,6 +197,13 @@ func (m *wlMatcher) take(t *Tracker, e wlEvent) {
 	t.completions++
 	t.stats.Completions++
 	m.hidden = e.discarded // whatever swap it names, the compositor's now
+	m.heard, m.heardSwaps = t.now(), t.nSwaps
+	switch {
+	case !e.discarded:
+		m.discardRun, m.shownSwap = 0, max(m.shownSwap, e.swap+1)
+	case e.swap+1 > m.shownSwap:
+		m.discardRun++
+	}
 	rec := t.swaps[e.swap%swapRing]
 	if e.swap >= t.nSwaps || rec.n != e.swap {
 		t.stats.Unmatched++

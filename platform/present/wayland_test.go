@@ -339,3 +339,92 @@ func TestWaylandHiddenWindowWaitsForNoReport(t *testing.T) {
 		t.Errorf("after a presented frame the wait is %v, want two periods (%v)", w, 2*p)
 	}
 }
+
+// A window counts as hidden once the compositor has discarded
+// hiddenDiscards frames in a row and presented none; one presented frame
+// ends it. A compositor that replaces frames within a repaint (a discard,
+// then a presented frame, as under load) never makes it hidden, nor does
+// a run of fewer discards.
+func TestWaylandHiddenAfterDiscardsInARow(t *testing.T) {
+	comp := newWLCompositor(3)
+	_, _, tr := wlRun(t, comp, nextCommit, exactClock)
+	m := tr.wl
+	if tr.Hidden() {
+		t.Fatal("hidden after a run the compositor showed")
+	}
+	last := tr.swaps[(tr.nSwaps-1)%swapRing].n
+	for range 50 {
+		// Replaced within a repaint, then shown: the normal case.
+		m.take(tr, wlEvent{swap: last, discarded: true})
+		m.take(tr, wlEvent{swap: last, refresh: 16_666_667})
+	}
+	if tr.Hidden() {
+		t.Error("hidden after discards each followed by a presented frame")
+	}
+	for i := range hiddenDiscards {
+		if tr.Hidden() {
+			t.Fatalf("hidden after %d discards in a row, want %d", i, hiddenDiscards)
+		}
+		m.take(tr, wlEvent{swap: last + 1 + uint64(i), discarded: true}) // frames after the one shown
+	}
+	if !tr.Hidden() {
+		t.Errorf("not hidden after %d discards in a row", hiddenDiscards)
+	}
+	m.take(tr, wlEvent{swap: last + 1 + hiddenDiscards, refresh: 16_666_667})
+	if tr.Hidden() {
+		t.Error("still hidden after a presented frame")
+	}
+}
+
+// Shown again, a window's compositor may discard the feedback of the
+// frames swapped while it was hidden after it presented a newer one: those
+// stale discards do not make it hidden again.
+func TestWaylandStaleDiscardsDoNotHide(t *testing.T) {
+	comp := newWLCompositor(3)
+	_, _, tr := wlRun(t, comp, nextCommit, exactClock)
+	m := tr.wl
+	last := tr.swaps[(tr.nSwaps-1)%swapRing].n
+	m.take(tr, wlEvent{swap: last, refresh: 16_666_667})
+	for i := range 2 * hiddenDiscards {
+		m.take(tr, wlEvent{swap: last - 1 - uint64(i), discarded: true})
+	}
+	if tr.Hidden() {
+		t.Errorf("hidden by %d discards of frames older than the one presented", 2*hiddenDiscards)
+	}
+}
+
+// An unmapped window's feedback is neither presented nor discarded: once
+// the compositor has said nothing for hiddenSilence while hiddenDiscards
+// frames or more were swapped, the window counts as hidden; fewer frames,
+// or a shorter silence (a compositor late under load), do not.
+func TestWaylandHiddenAfterSilence(t *testing.T) {
+	comp := newWLCompositor(3)
+	_, _, tr := wlRun(t, comp, nextCommit, exactClock)
+	m := tr.wl
+	var now time.Duration = time.Hour
+	tr.now = func() time.Duration { return now }
+	last := tr.swaps[(tr.nSwaps-1)%swapRing].n
+	m.take(tr, wlEvent{swap: last, refresh: 16_666_667}) // heard now
+	for _, c := range []struct {
+		swaps  uint64
+		silent time.Duration
+		hidden bool
+	}{
+		{hiddenDiscards - 1, time.Second, false},
+		{hiddenDiscards, hiddenSilence - time.Millisecond, false},
+		{hiddenDiscards, hiddenSilence, true},
+		{100, 10 * time.Second, true},
+	} {
+		saved := tr.nSwaps
+		tr.nSwaps += c.swaps
+		now += c.silent
+		if got := tr.Hidden(); got != c.hidden {
+			t.Errorf("%d swaps in %v of silence: hidden %v, want %v", c.swaps, c.silent, got, c.hidden)
+		}
+		if got := tr.reportWait(time.Second) == 0; c.hidden && !got {
+			t.Errorf("%d swaps in %v of silence: hidden, but a wait for reports is not none", c.swaps, c.silent)
+		}
+		tr.nSwaps = saved
+		now -= c.silent
+	}
+}
