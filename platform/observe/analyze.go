@@ -333,7 +333,11 @@ func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, 
 }
 
 // walk counts the repeats between consecutive displayed frames, their
-// frame times and their animation error.
+// frame times and their animation error. A pair with a frame the
+// observer could not place (unsure: a vblank between the polls around its
+// change, as after a stall of the observer, whose change spans the stall)
+// counts none of them, on either side: the frame's time is a guess
+// within that span.
 func walk(s []seen, log []LogFrame, period time.Duration, unsure map[int]bool, between func(i, j int) bool) (repeated uint64, ft []time.Duration, anim Summary, pairs map[[2]int]time.Duration) {
 	var errs []time.Duration
 	pairs = make(map[[2]int]time.Duration, len(s))
@@ -341,6 +345,9 @@ func walk(s []seen, log []LogFrame, period time.Duration, unsure map[int]bool, b
 		a, b := s[n-1], s[n]
 		if between(a.i, b.i) {
 			continue // a frame between them the observer could not see
+		}
+		if unsure[a.i] || unsure[b.i] {
+			continue // a frame the observer could not place on a vblank
 		}
 		dt := b.display - a.display
 		ft = append(ft, dt)
@@ -350,9 +357,6 @@ func walk(s []seen, log []LogFrame, period time.Duration, unsure map[int]bool, b
 			}
 		}
 		fa, fb := &log[a.i], &log[b.i]
-		if unsure[a.i] || unsure[b.i] {
-			continue // a frame the observer could not place on a vblank
-		}
 		if fa.HasSim && fb.HasSim && math.Abs(fa.Seg-fb.Seg) < 1e-6 && dt > 0 {
 			e := time.Duration(math.Abs((fb.Sim-fa.Sim)-dt.Seconds()) * 1e9)
 			errs = append(errs, e)

@@ -200,3 +200,25 @@ func TestStallIsNotABrokenApp(t *testing.T) {
 		}
 	}
 }
+
+// The first change the observer sees after a stall spans the stall (its
+// poll before it came before the stall): the frame's arrival is known
+// only to within the stall, and the vblanks after it up to the next
+// frame must not count as repeats on its guess (a 216 ms stall under load
+// read 19 repeats more than the app's). Such a frame is unsure: the
+// repeats around it are left out on both sides.
+func TestStallDoesNotMakeRepeats(t *testing.T) {
+	// Frames 100..115 are hidden by the stall, as in
+	// TestStallIsNotABrokenApp, but the change after it is read with the
+	// poll before the stall as its Prev, as the watcher reads it.
+	ch, log := run(200, nil, nil, nil)
+	stall := observe.Span{From: ch[99].At + 50*time.Microsecond, To: ch[115].At + 50*time.Microsecond}
+	kept := append(append([]observe.Change{}, ch[:100]...), ch[116:]...)
+	kept[100].Prev = ch[99].At // the poll before the change: before the stall
+	res := observe.Result{Changes: kept, Period: period, Watch: observe.WatchStats{GapP99: 200 * time.Microsecond, Stalls: []observe.Span{stall}}}
+	c := observe.Compare(res, log)
+	r := c.Server
+	if r.Repeated != r.AppRepeated || r.AppOnly != 0 {
+		t.Errorf("repeated %d (observer) against %d (app), %d counted displayed never seen: the stall's guess made repeats", r.Repeated, r.AppRepeated, r.AppOnly)
+	}
+}
