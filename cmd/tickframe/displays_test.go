@@ -95,6 +95,14 @@ func TestDisplayMatrix(t *testing.T) {
 			var why []string
 			for try := 1; try <= displayRuns; try++ {
 				run := runDisplayCell(t, c)
+				if run.instrument == "" && c.broken && !run.keptUp() && try < displayRuns {
+					// -breakpresent drops a frame by following it at once
+					// with the next, which replaces it only if it lands
+					// before the vblank: a machine too busy to draw at the
+					// paced rate does not drop it.
+					t.Logf("try %d: the app drew %.1f fps at %.0f Hz, too slow for -breakpresent to drop frames; run again", try, run.r.FPS, run.r.RefreshHz)
+					continue
+				}
 				if run.instrument == "" {
 					run.judge(t, c)
 					return
@@ -106,6 +114,9 @@ func TestDisplayMatrix(t *testing.T) {
 		})
 	}
 }
+
+// keptUp reports whether the app drew at 80 % of the paced rate or more.
+func (run *displayRun) keptUp() bool { return run.r.FPS >= 0.8*run.r.RefreshHz }
 
 // displayRun is what one run of a cell gave.
 type displayRun struct {
@@ -273,11 +284,18 @@ func (run *displayRun) judge(t *testing.T, c displayCell) {
 		// 3 s: a frame in ten replaced before its vblank, two or three
 		// swaps held back 20 ms.
 		span := float64(own.LastID - own.FirstID + 1)
+		minDropped := 0.04 * span
+		if !run.keptUp() {
+			// Too busy in every try (above): the drops are judged by the
+			// agreement alone; the held swaps must still show.
+			t.Logf("the app drew %.1f fps at %.0f Hz in every try: -breakpresent's drops not required", run.r.FPS, run.r.RefreshHz)
+			minDropped = 0
+		}
 		for who, v := range map[string][3]float64{
 			"observer": {float64(own.Dropped[0]), float64(own.Repeated[0]), own.SeenAnimErr[2]},
 			"app":      {float64(run.r.DroppedFrames), float64(run.r.RepeatedFrames), run.r.AnimErrorMs.Max},
 		} {
-			if v[0] < 0.04*span || v[1] < 2 || v[2] < 1.5*period {
+			if v[0] < minDropped || v[1] < 2 || v[2] < 1.5*period {
 				t.Errorf("the broken present path does not show to the %s: dropped %.0f, repeated %.0f, animation error max %.2f ms",
 					who, v[0], v[1], v[2])
 			}
