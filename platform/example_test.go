@@ -31,7 +31,7 @@ func ExamplePacer() {
 		return
 	}
 	for i, draw := range []time.Duration{4 * time.Millisecond, 4 * time.Millisecond, 14 * time.Millisecond, 4 * time.Millisecond} {
-		t, err := p.Frame(context.Background())
+		t, err := p.Next(context.Background())
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -98,10 +98,10 @@ func (p *Pacer) DisplayAt(t time.Duration) time.Duration {
 	return p.vblank(k)
 }
 
-// Frame waits, in software mode, for the next vblank, and returns the
+// Next waits, in software mode, for the next vblank, and returns the
 // display time of the frame about to be drawn. It returns ctx.Err() if ctx
 // is done while it waits.
-func (p *Pacer) Frame(ctx context.Context) (time.Duration, error) {
+func (p *Pacer) Next(ctx context.Context) (time.Duration, error) {
 	now := p.clock.Now()
 	if !p.started {
 		p.started = true
@@ -155,7 +155,7 @@ func (p *Pacer) Frame(ctx context.Context) (time.Duration, error) {
 func (p *Pacer) FrameAt(ctx context.Context, lead time.Duration) (time.Duration, error) {
 	lead = min(max(lead, 0), p.Period())
 	if !p.software {
-		t, err := p.Frame(ctx)
+		t, err := p.Next(ctx)
 		return t + p.Period(), err
 	}
 	now := p.clock.Now()

@@ -19,10 +19,10 @@ func TestSoftwarePacerHitsTheGrid(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
-		f0, _ := p.Frame(ctx)
+		f0, _ := p.Next(ctx)
 		for k := 1; k <= int(hz)*10; k++ {
 			c.now += time.Duration(k%3) * 100 * time.Microsecond // some work
-			f, err := p.Frame(ctx)
+			f, err := p.Next(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,16 +44,16 @@ func TestSoftwarePacerSkipsMissedVblanks(t *testing.T) {
 	c := &fakeClock{}
 	p, _ := platform.NewPacer(c, 100, true) // 10 ms
 	ctx := context.Background()
-	p.Frame(ctx)
-	p.Frame(ctx)                   // 10 ms
+	p.Next(ctx)
+	p.Next(ctx)                    // 10 ms
 	c.now += 25 * time.Millisecond // a 25 ms frame: misses 20 and 30
-	f, _ := p.Frame(ctx)
+	f, _ := p.Next(ctx)
 	if f != 40*time.Millisecond || p.Missed() != 2 {
 		t.Fatalf("after a 25 ms frame: frame at %v, missed %d; want 40ms, 2", f, p.Missed())
 	}
 	ctx2, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := p.Frame(ctx2); err == nil {
+	if _, err := p.Next(ctx2); err == nil {
 		t.Fatal("Frame ignored a cancelled context")
 	}
 }
@@ -63,11 +63,11 @@ func TestHardwarePacerSnapsJitterToTheGrid(t *testing.T) {
 	p, _ := platform.NewPacer(c, 144, false)
 	ctx := context.Background()
 	period := time.Second / 144
-	f0, _ := p.Frame(ctx)
+	f0, _ := p.Next(ctx)
 	jitter := []time.Duration{300, -200, 500, 0, -400, 100}
 	for k := 1; k < 1000; k++ {
 		c.now = f0 + time.Duration(k)*period + jitter[k%len(jitter)]*time.Microsecond
-		f, _ := p.Frame(ctx)
+		f, _ := p.Next(ctx)
 		if d := f - (f0 + time.Duration(k)*period); d < -200*time.Microsecond || d > 200*time.Microsecond {
 			t.Fatalf("frame %d at %v, %v off the grid", k, f, d)
 		}
@@ -76,7 +76,7 @@ func TestHardwarePacerSnapsJitterToTheGrid(t *testing.T) {
 	// vblank nearest to its start, and the skipped ones are counted.
 	missed := p.Missed()
 	c.now += 500 * time.Millisecond
-	f, _ := p.Frame(ctx)
+	f, _ := p.Next(ctx)
 	if d := f - c.now; d < -period/2 || d > period/2 {
 		t.Fatalf("after a stall the frame is at %v, %v from its start", f, d)
 	}
@@ -85,7 +85,7 @@ func TestHardwarePacerSnapsJitterToTheGrid(t *testing.T) {
 	}
 	// A start far off the grid (a mode change) re-anchors the grid on it.
 	c.now = f + period + period/3
-	if f2, _ := p.Frame(ctx); f2 != c.now {
+	if f2, _ := p.Next(ctx); f2 != c.now {
 		t.Fatalf("off-grid start at %v gave frame %v", c.now, f2)
 	}
 }
@@ -134,7 +134,7 @@ func TestDisplayAtIsTheNextVblank(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := p.Frame(ctx); err != nil { // vblank 0 at time 0
+	if _, err := p.Next(ctx); err != nil { // vblank 0 at time 0
 		t.Fatal(err)
 	}
 	ms := time.Millisecond

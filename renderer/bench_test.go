@@ -18,7 +18,7 @@ import (
 	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
-// BenchmarkGLFrame measures Renderer.Frame with a real GL context, for a
+// BenchmarkGLFrame measures Renderer.Draw with a real GL context, for a
 // frame that gets no new snapshot (nothing to upload) with the reference
 // world at three sizes: one op is Frame plus gl.Finish, so that the work is
 // not hidden in the driver's queue, into a 320×240 viewport without MSAA,
@@ -104,8 +104,8 @@ func glFrames(b *testing.B, n, width, height int, probe bool) error {
 		clock.Set(next)
 		frame := next
 		next, err = sim.Wake()
-		plan = planner.Frame(frame)
-		if err := r.Frame(&plan, &cam, width, height); err != nil {
+		plan = planner.Plan(frame)
+		if err := r.Draw(&plan, &cam, width, height); err != nil {
 			return err
 		}
 	}
@@ -125,7 +125,7 @@ func glFrames(b *testing.B, n, width, height int, probe bool) error {
 	for b.Loop() {
 		plan.Alpha = float32(i%64) / 64
 		i++
-		if err := r.Frame(&plan, &cam, width, height); err != nil {
+		if err := r.Draw(&plan, &cam, width, height); err != nil {
 			return err
 		}
 		gl.Finish()
@@ -144,14 +144,14 @@ func glFrames(b *testing.B, n, width, height int, probe bool) error {
 }
 
 // BenchmarkFrameCPU measures the render thread's own CPU work in
-// Renderer.Frame, apart from the driver's: after a warm-up with the real
+// Renderer.Draw, apart from the driver's: after a warm-up with the real
 // driver (every buffer grown, every draw item set up), it loads a driver
 // that does nothing (renderer/internal/glnoop: every GL entry point is one
 // C function that counts the call and returns 0) and times Frame, with the
 // probe on as the app runs it, HUD hidden, into a 320×240 viewport.
 //
 // Under llvmpipe a GL call runs the software GPU on the CPU, so timing
-// Frame with the real driver measures llvmpipe (BenchmarkGLFrame); on a
+// Draw with the real driver measures llvmpipe (BenchmarkGLFrame); on a
 // GPU the driver's share is its own. What is left here is what the
 // renderer decides and pays to ask for. ns/op is Frame alone: the Go code
 // plus one cgo transition per GL call, gl-calls/op of them. Right after
@@ -241,7 +241,7 @@ func frameCPU(b *testing.B, meshes, n int, fresh bool) error {
 	plan := interp.Plan{Prev: snaps[0], Next: snaps[1], PrevSeq: 1, NextSeq: 2, Alpha: 0.5, Ready: true}
 	// With the real driver: the buffers grow, the draw items are set up.
 	for range 4 {
-		if err := r.Frame(&plan, &cam, 320, 240); err != nil {
+		if err := r.Draw(&plan, &cam, 320, 240); err != nil {
 			return err
 		}
 	}
@@ -264,7 +264,7 @@ func frameCPU(b *testing.B, meshes, n int, fresh bool) error {
 		} else {
 			plan.Alpha = float32(i%64) / 64
 		}
-		return r.Frame(&plan, &cam, 320, 240)
+		return r.Draw(&plan, &cam, 320, 240)
 	}
 	// A few frames first: the probe gives up the read-backs the real
 	// driver left in flight, which costs calls the steady state does not.

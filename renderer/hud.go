@@ -37,10 +37,10 @@ type hudVertex struct {
 }
 
 // HUD is the heads-up display: lines of text over a graph of the last few
-// seconds of frame intervals. The app fills it; Renderer.Frame draws it.
+// seconds of frame intervals. The app fills it; Renderer.Draw draws it.
 // Nothing in it allocates after newHUD.
 type HUD struct {
-	// Visible says whether Frame draws the HUD.
+	// Visible says whether Draw draws the HUD.
 	Visible bool
 	// Scale multiplies the HUD's pixel size (2 on HiDPI displays).
 	Scale int

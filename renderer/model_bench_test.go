@@ -126,7 +126,7 @@ func modelFrames(b *testing.B, m *gltf.Model, w, h int) error {
 	cam := renderer.DefaultCamera()
 	cam.Target, cam.Distance, cam.Pitch = mgl32.Vec3{0, 1.5, 0}, 4.2, 0.3
 	for range 3 {
-		if err := r.Frame(&plan, &cam, w, h); err != nil {
+		if err := r.Draw(&plan, &cam, w, h); err != nil {
 			return err
 		}
 	}
@@ -137,7 +137,7 @@ func modelFrames(b *testing.B, m *gltf.Model, w, h int) error {
 	for b.Loop() {
 		plan.Alpha = float32(i%64) / 64
 		i++
-		if err := r.Frame(&plan, &cam, w, h); err != nil {
+		if err := r.Draw(&plan, &cam, w, h); err != nil {
 			return err
 		}
 		gl.Finish()
@@ -196,7 +196,7 @@ func TestMaterialFrameDoesNotAllocate(t *testing.T) {
 		var ferr error
 		frame := func() {
 			cam.Yaw += 0.01 // the blended parts' order is sorted again
-			if err := r.Frame(&plan, &cam, width, height); err != nil && ferr == nil {
+			if err := r.Draw(&plan, &cam, width, height); err != nil && ferr == nil {
 				ferr = err
 			}
 		}

@@ -165,7 +165,7 @@ func TestFrameDoesNotAllocatePerMode(t *testing.T) {
 				i++
 				p.PrevSeq += 100
 				p.NextSeq += 100
-				if err := r.Frame(p, &cam, width, height); err != nil && ferr == nil {
+				if err := r.Draw(p, &cam, width, height); err != nil && ferr == nil {
 					ferr = err
 				}
 				gl.Finish()

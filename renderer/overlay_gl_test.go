@@ -287,7 +287,7 @@ func TestOverlayFrameDoesNotAllocate(t *testing.T) {
 			score += 7
 			seq += 2
 			plan := interp.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
-			err = r.Frame(&plan, &cam, width, height)
+			err = r.Draw(&plan, &cam, width, height)
 		}
 		for range 10 {
 			frame()

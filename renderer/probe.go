@@ -13,7 +13,7 @@ import (
 // body at (Options.ProbeBody), read back from the interpolation pass's
 // output, and when it finished the frame. Renderer.Probed returns them.
 type Probe struct {
-	// Frame is the frame's id: what Frames returned right after Frame drew
+	// Frame is the frame's id: what Frames returned right after Draw drew
 	// it.
 	Frame uint64
 	// Pos, Scale and Rot are the probe body's interpolated pose, exactly

@@ -147,7 +147,7 @@ func newSimRig(w *platform.Window, bodies int, opts renderer.Options) (*simRig, 
 // the CPU from queueing frames far ahead of the GPU.
 func (g *simRig) draw(plan *interp.Plan) error {
 	cam := renderer.DefaultCamera()
-	if err := g.r.Frame(plan, &cam, width, height); err != nil {
+	if err := g.r.Draw(plan, &cam, width, height); err != nil {
 		return err
 	}
 	g.win.Swap()
@@ -164,7 +164,7 @@ func (g *simRig) plan(dt time.Duration) (interp.Plan, error) {
 			return interp.Plan{}, err
 		}
 	}
-	return g.planner.Frame(g.now), nil
+	return g.planner.Plan(g.now), nil
 }
 
 // TestProbeMatchesCPUReference draws the real simulation for a second of
@@ -414,7 +414,7 @@ func spawnPastHeadroom(t *testing.T, meshes int) error {
 				s.publish(uint64(len(s.snaps)+1), move(s.snaps[len(s.snaps)-1].Bodies, step.n))
 			}
 			plan := s.pair(step.alpha)
-			if err := r.Frame(&plan, &cam, width, height); err != nil {
+			if err := r.Draw(&plan, &cam, width, height); err != nil {
 				return err
 			}
 			n := len(plan.Next.Bodies)
@@ -516,7 +516,7 @@ func TestBadQuaternionsDrawIdentity(t *testing.T) {
 		s.publish(2, next)
 		cam := renderer.DefaultCamera()
 		plan := s.pair(0.5)
-		if err := r.Frame(&plan, &cam, width, height); err != nil {
+		if err := r.Draw(&plan, &cam, width, height); err != nil {
 			return err
 		}
 		got := make([]float32, len(cases)*poseFloats)
@@ -602,7 +602,7 @@ func TestProbeTimestamps(t *testing.T) {
 				last = 0
 			}
 			began[r.Frames()+1] = now()
-			if err := r.Frame(ptr(s.newest()), &cam, width, height); err != nil {
+			if err := r.Draw(ptr(s.newest()), &cam, width, height); err != nil {
 				return err
 			}
 			w.Swap()
@@ -637,7 +637,7 @@ func TestProbeTimestamps(t *testing.T) {
 		if r2.GPUTimestamps() {
 			return errors.New("GPUTimestamps without timer queries")
 		}
-		if err := r2.Frame(ptr(s.newest()), &cam, width, height); err != nil {
+		if err := r2.Draw(ptr(s.newest()), &cam, width, height); err != nil {
 			return err
 		}
 		gl.Finish()
@@ -676,7 +676,7 @@ func TestProbeOffAndAbsent(t *testing.T) {
 			plan := s.newest()
 			plan.Ready = c.ready
 			for range 3 {
-				if err := r.Frame(&plan, &cam, width, height); err != nil {
+				if err := r.Draw(&plan, &cam, width, height); err != nil {
 					r.Delete()
 					return err
 				}
@@ -761,7 +761,7 @@ func frameAllocs(meshes int) error {
 		// are uploaded again, as after a long stall.
 		p.PrevSeq += 100
 		p.NextSeq += 100
-		if err := r.Frame(p, &cam, width, height); err != nil && ferr == nil {
+		if err := r.Draw(p, &cam, width, height); err != nil && ferr == nil {
 			ferr = err
 		}
 		gl.Finish() // the swap's stand-in: no frames queued far ahead

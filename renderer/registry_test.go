@@ -106,7 +106,7 @@ func TestRegistryQueuesFromAnyGoroutine(t *testing.T) {
 		s := newScene()
 		s.publish(1, bodies)
 		plan := s.newest()
-		if err := r.Frame(&plan, &cam, width, height); err == nil || !strings.Contains(err.Error(), "missing.frag") ||
+		if err := r.Draw(&plan, &cam, width, height); err == nil || !strings.Contains(err.Error(), "missing.frag") ||
 			!strings.Contains(err.Error(), fmt.Sprintf("material %d is drawn as the default", broken)) {
 			return fmt.Errorf("the frame after a broken material was queued returned %v", err)
 		}
@@ -224,7 +224,7 @@ func TestStaticFrameDoesNotAllocate(t *testing.T) {
 		cam := frontCamera()
 		var ferr error
 		frame := func() {
-			if err := r.Frame(&plan, &cam, width, height); err != nil && ferr == nil {
+			if err := r.Draw(&plan, &cam, width, height); err != nil && ferr == nil {
 				ferr = err
 			}
 		}

@@ -149,7 +149,7 @@ func (r *Renderer) Probed() (Probe, bool) {
 	return r.probe.pop()
 }
 
-// Frame draws one frame as plan says, into a viewport of width×height
+// Draw draws one frame as plan says, into a viewport of width×height
 // pixels, and returns any GL error the frame raised. It first uploads
 // what the registry holds queued (returning, once, the failures: the ids
 // that failed are drawn as 0), then
@@ -161,7 +161,7 @@ func (r *Renderer) Probed() (Probe, bool) {
 // instanced call per part of its mesh. With Options.Probe it also starts the frame's
 // read-back and collects those that have completed (see Probed). It does
 // not allocate.
-func (r *Renderer) Frame(plan *interp.Plan, cam *Camera, width, height int) error {
+func (r *Renderer) Draw(plan *interp.Plan, cam *Camera, width, height int) error {
 	var prev, next int
 	// What was registered before the plan's snapshots were published is
 	// uploaded before they are.

@@ -116,7 +116,7 @@ func (s *scene) pair(alpha float32) interp.Plan {
 }
 
 func render(r *renderer.Renderer, plan interp.Plan, cam renderer.Camera) (*image.RGBA, error) {
-	if err := r.Frame(&plan, &cam, width, height); err != nil {
+	if err := r.Draw(&plan, &cam, width, height); err != nil {
 		return nil, err
 	}
 	return renderer.ReadFrame(nil, width, height)
@@ -174,8 +174,8 @@ func TestFrameShowsTheReferenceBodyWhereTheSimulationPutsIt(t *testing.T) {
 				clock.Set(next)
 				next, _ = sim.Wake()
 			}
-			plan = planner.Frame(frame)
-			if err := r.Frame(&plan, ptr(renderer.DefaultCamera()), width, height); err != nil {
+			plan = planner.Plan(frame)
+			if err := r.Draw(&plan, ptr(renderer.DefaultCamera()), width, height); err != nil {
 				return err
 			}
 		}
@@ -239,7 +239,7 @@ func TestTeleportDoesNotStreak(t *testing.T) {
 		cam := renderer.DefaultCamera()
 		ref := simthread.Body{Pos: mgl32.Vec3{-8, 2, 0}, Scale: simthread.UniformScale(0.8), Rot: mgl32.QuatIdent(), Color: refworld.RefColor}
 		s.publish(1, []simthread.Body{ref})
-		r.Frame(ptr(s.newest()), &cam, width, height)
+		r.Draw(ptr(s.newest()), &cam, width, height)
 		jumped := ref
 		jumped.Pos = mgl32.Vec3{8, 2, 0}
 		for _, epoch := range []uint32{0, 1} {
@@ -263,7 +263,7 @@ func TestTeleportDoesNotStreak(t *testing.T) {
 			}
 			// Put the body back for the next round.
 			s.publish(uint64(10+epoch), []simthread.Body{ref})
-			r.Frame(ptr(s.newest()), &cam, width, height)
+			r.Draw(ptr(s.newest()), &cam, width, height)
 		}
 		return nil
 	})
@@ -345,7 +345,7 @@ func absDiff(a, b uint8) int {
 }
 
 // TestGLErrorsSurface makes GL raise an error in the middle of a frame and
-// checks that Frame returns it as an error instead of drawing a silent
+// checks that Draw returns it as an error instead of drawing a silent
 // black frame, and that the next frame is clean.
 func TestGLErrorsSurface(t *testing.T) {
 	onMain(t, func(*platform.Window) error {
@@ -358,11 +358,11 @@ func TestGLErrorsSurface(t *testing.T) {
 		cam := renderer.DefaultCamera()
 		s.publish(1, []simthread.Body{{Scale: simthread.UniformScale(1), Rot: mgl32.QuatIdent(), Color: refworld.RefColor}})
 		gl.BindBuffer(gl.ARRAY_BUFFER, 0xdead) // never generated: GL_INVALID_OPERATION in core
-		err = r.Frame(ptr(s.newest()), &cam, width, height)
+		err = r.Draw(ptr(s.newest()), &cam, width, height)
 		if !errors.Is(err, renderer.ErrGL) || !strings.Contains(err.Error(), "GL_INVALID_OPERATION") {
 			return fmt.Errorf("a GL error during the frame gave %v, want a renderer error naming GL_INVALID_OPERATION", err)
 		}
-		if err := r.Frame(ptr(s.newest()), &cam, width, height); err != nil {
+		if err := r.Draw(ptr(s.newest()), &cam, width, height); err != nil {
 			return fmt.Errorf("the next frame: %v", err)
 		}
 		return nil

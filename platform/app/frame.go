@@ -190,7 +190,7 @@ func (a *App) drawPlan(ctx context.Context, plan *interp.Plan) (bool, error) {
 		return false, nil // minimised to nothing
 	}
 	a.showPause()
-	return true, a.rend.Frame(plan, &a.ctl.cam, w, h)
+	return true, a.rend.Draw(plan, &a.ctl.cam, w, h)
 }
 
 // swapped accounts for a swap, delayed by a refresh-rate probe or not, and

@@ -121,13 +121,13 @@ type control struct {
 	// window was minimised or unmapped). Unlike an iconified window's,
 	// its frames are still drawn: the compositor's feedback on them is
 	// how the app learns that it shows the window again.
-	hidden    bool
-	simPaused bool // the pipeline is paused
-	quit                             bool
-	dragging                         bool
-	dragX, dragY                     float64
-	look                             lookLedger // mouse motion sent to the world (camera.go)
-	testFrame                        func()     // called every frame after the input; tests only
+	hidden       bool
+	simPaused    bool // the pipeline is paused
+	quit         bool
+	dragging     bool
+	dragX, dragY float64
+	look         lookLedger // mouse motion sent to the world (camera.go)
+	testFrame    func()     // called every frame after the input; tests only
 }
 
 // wantPause reports whether the simulation should be paused: by the

@@ -11,14 +11,14 @@ import (
 
 // What was drawn and when it was shown.
 //
-// Frame measures what the planner asked for, computed on the CPU at the
+// Measure measures what the planner asked for, computed on the CPU at the
 // time the frame was meant for. That cannot see a GPU path that draws
 // something else, nor a frame that reaches the screen late. So a renderer
 // that can read back the reference body's pose from its interpolation pass
 // (renderer.Probe) and an app that knows when each frame was displayed
 // report both a few frames later, and the meter measures again from them:
 //
-//	m.Frame(frameTime, &plan) // what was planned
+//	m.Measure(frameTime, &plan) // what was planned
 //	m.Track(id)               // the frame is drawn as id
 //	…                         // frames later, from the GPU read-back:
 //	m.Shown(Shown{Frame: id, Pos: probe.Pos, HasPos: probe.Valid, At: displayTime})

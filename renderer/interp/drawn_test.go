@@ -42,8 +42,8 @@ func drawnRun(t *testing.T, gpu func(*interp.Plan) mgl32.Vec3, display func(i in
 			tick++
 			pub(tick)
 		}
-		plan := pl.Frame(f)
-		m.Frame(f, &plan)
+		plan := pl.Plan(f)
+		m.Measure(f, &plan)
 		id := uint64(i)
 		m.Track(id)
 		queue = append(queue, waiting{id, gpu(&plan), display(i, f)})
@@ -136,8 +136,8 @@ func TestPlannerMarksPausedFrames(t *testing.T) {
 		p.Publish()
 	}
 	frame := func(f time.Duration) interp.Plan {
-		plan := pl.Frame(f)
-		m.Frame(f, &plan)
+		plan := pl.Plan(f)
+		m.Measure(f, &plan)
 		return plan
 	}
 	for k := uint64(0); k <= 50; k++ {

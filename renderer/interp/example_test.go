@@ -45,7 +45,7 @@ func ExamplePlanner() {
 		s.Tick, s.Time = tick, time.Duration(tick)*step
 		s.Published = s.Time + time.Millisecond // the simulation wakes and steps a little late
 		sim.Publish()
-		plan = planner.Frame(s.Time + 15*time.Millisecond) // a frame between two publishes
+		plan = planner.Plan(s.Time + 15*time.Millisecond) // a frame between two publishes
 	}
 
 	prev, next := plan.Prev, plan.Next

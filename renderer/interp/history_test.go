@@ -50,7 +50,7 @@ func TestHistoryCoversTheDelayAfterAStall(t *testing.T) {
 					tick++
 				}
 			}
-			planner.Frame(now)
+			planner.Plan(now)
 		}
 		st := planner.Stats()
 		t.Logf("history %d: %d frames, late clamps %d, early clamps %d, delay now %v (limit %v)",

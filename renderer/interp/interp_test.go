@@ -203,17 +203,17 @@ func TestPlannerBrackets(t *testing.T) {
 	ms := time.Millisecond
 	p, c := newView(t, 4)
 	pl := interp.NewPlanner(c, interp.NewFixedDelay(10*ms, 12*ms))
-	if plan := pl.Frame(0); plan.Ready {
+	if plan := pl.Plan(0); plan.Ready {
 		t.Fatal("ready before any snapshot")
 	}
 	publish(p, 0, 0)
-	plan := pl.Frame(5 * ms) // render time −7 ms, only tick 0 held
+	plan := pl.Plan(5 * ms) // render time −7 ms, only tick 0 held
 	if !plan.Ready || !plan.Acquired || plan.Prev != c.History(0) || plan.Next != c.History(0) || plan.PrevSeq != 1 || plan.NextSeq != 1 || plan.Clamp != interp.Early {
 		t.Fatalf("one snapshot: %+v", plan)
 	}
 	for k := uint64(1); k <= 3; k++ {
 		publish(p, k, ms)
-		pl.Frame(time.Duration(k)*10*ms + ms)
+		pl.Plan(time.Duration(k)*10*ms + ms)
 	}
 	// Held, newest first: ticks 3 2 1 0 at 30 20 10 0 ms. Render time is
 	// the frame time − 12 ms.
@@ -233,7 +233,7 @@ func TestPlannerBrackets(t *testing.T) {
 		{27 * ms, 2, 1, 0.5, interp.NoClamp, 1.5}, // r 15 ms
 	}
 	for _, tt := range tests {
-		plan := pl.Frame(tt.frame)
+		plan := pl.Plan(tt.frame)
 		if plan.Acquired || plan.Prev != c.History(tt.prev) || plan.Next != c.History(tt.next) ||
 			plan.PrevSeq != 4-uint64(tt.prev) || plan.NextSeq != 4-uint64(tt.next) || math.Abs(float64(plan.Alpha-tt.alpha)) > 1e-6 ||
 			plan.Clamp != tt.clamp || math.Abs(plan.SimTick-tt.simTick) > 1e-6 || plan.RenderTime != tt.frame-12*ms {
@@ -273,7 +273,7 @@ func TestPlannerSmoothUnderJitter(t *testing.T) {
 			pub(tick, nextLate)
 			nextLate = time.Duration(rng.Int64N(int64(2 * time.Millisecond)))
 		}
-		plan := pl.Frame(f)
+		plan := pl.Plan(f)
 		if i < 144 {
 			lastSim = plan.SimTick
 			continue
@@ -303,7 +303,7 @@ func TestPlannerDoesNotAllocate(t *testing.T) {
 		if k%2 == 0 {
 			publish(p, k/2, time.Millisecond)
 		}
-		pl.Frame(f)
+		pl.Plan(f)
 	}); a != 0 {
 		t.Fatalf("Frame allocates %.1f times", a)
 	}
@@ -335,14 +335,14 @@ func TestMeter(t *testing.T) {
 				tick++
 				pub(tick, late)
 			}
-			plan := pl.Frame(f)
+			plan := pl.Plan(f)
 			if broken { // show the newest snapshot: fixed step without interpolation
 				plan.Prev, plan.Next, plan.Alpha = c.History(0), c.History(0), 1
 				plan.SimTick = float64(c.History(0).Tick)
 				plan.RenderTime = f - time.Second/rate
 			}
 			if i > 144 {
-				m.Frame(f, &plan)
+				m.Measure(f, &plan)
 			}
 		}
 		p50, p99 := m.PosErrTicks(0.5), m.PosErrTicks(0.99)
@@ -381,12 +381,12 @@ func TestMeterAnimErrAfterDiscontinuousFrame(t *testing.T) {
 	pub(11, 11*step+pause) // tick 11 after a 5 s pause: a new segment
 	// Frame 1: render time between tick 10 (old segment) and 11 (new): no truth.
 	f1 := 11*step + pause - step/100
-	m.Frame(f1+20*time.Millisecond, &interp.Plan{Prev: c.History(1), Next: c.History(0), Alpha: 0.998, RenderTime: f1, SimTick: 10.998, Ready: true})
+	m.Measure(f1+20*time.Millisecond, &interp.Plan{Prev: c.History(1), Next: c.History(0), Alpha: 0.998, RenderTime: f1, SimTick: 10.998, Ready: true})
 	pub(12, 12*step+pause)
 	// Frame 2, 6.9 ms later: between 11 and 12, both on the new segment.
 	f2 := f1 + 6944*time.Microsecond
 	a := float32((f2 - (11*step + pause)).Seconds() * rate)
-	m.Frame(f2+20*time.Millisecond, &interp.Plan{Prev: c.History(1), Next: c.History(0), Alpha: a, RenderTime: f2, SimTick: 11 + float64(a), Ready: true})
+	m.Measure(f2+20*time.Millisecond, &interp.Plan{Prev: c.History(1), Next: c.History(0), Alpha: a, RenderTime: f2, SimTick: 11 + float64(a), Ready: true})
 	if n := m.AnimErr().Count(); n != 0 {
 		t.Errorf("animation error measured against a frame across the pause: %d samples, max %.3f ms", n, float64(m.AnimErr().Max())/1e6)
 	}

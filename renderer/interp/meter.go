@@ -190,8 +190,8 @@ func segment(s *simthread.Snapshot, rate int) float64 {
 	return s.Time.Seconds() - float64(s.Tick)/float64(rate)
 }
 
-// Frame measures the frame planned by plan for frameTime.
-func (m *Meter) Frame(frameTime time.Duration, plan *Plan) {
+// Measure measures the frame planned by plan for frameTime.
+func (m *Meter) Measure(frameTime time.Duration, plan *Plan) {
 	m.LastPos, m.LastAnim, m.LastCorr = math.NaN(), math.NaN(), math.NaN()
 	m.cur = tracked{}
 	if !plan.Ready || m.Rate <= 0 {

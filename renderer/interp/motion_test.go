@@ -222,7 +222,7 @@ func TestPlannerExtrapolates(t *testing.T) {
 		case f >= pause[1] && i == 144*4+1:
 			pl.Resume(f)
 		}
-		plan := pl.Frame(f)
+		plan := pl.Plan(f)
 		if plan.Delay != 0 || plan.RenderTime != f || plan.Motion != interp.MotionExtrapolate || plan.Alpha != 1 {
 			t.Fatalf("frame %d: delay %v, render time %v, motion %v, alpha %v", i, plan.Delay, plan.RenderTime, plan.Motion, plan.Alpha)
 		}
@@ -324,11 +324,11 @@ func modeRun(t *testing.T, mode interp.MotionMode) *interp.Meter {
 			refPub(prod, w, tick, time.Duration(tick)*step, time.Duration(tick)*step+late)
 			late = time.Duration(rng.Int64N(int64(2 * time.Millisecond)))
 		}
-		plan := pl.Frame(f)
+		plan := pl.Plan(f)
 		if i == 144 {
 			m.Reset()
 		}
-		m.Frame(f, &plan)
+		m.Measure(f, &plan)
 	}
 	return m
 }
@@ -382,8 +382,8 @@ func TestExtrapolatePlannerAndMeterDoNotAllocate(t *testing.T) {
 			s.Bodies = append(s.Bodies[:0], bodies...)
 			p.Publish()
 		}
-		plan := pl.Frame(f)
-		m.Frame(f, &plan)
+		plan := pl.Plan(f)
+		m.Measure(f, &plan)
 	}); a != 0 {
 		t.Fatalf("Frame allocates %.1f times", a)
 	}
@@ -400,21 +400,21 @@ func TestExtrapolateAfterARenderStall(t *testing.T) {
 	pl := interp.NewPlanner(c, interp.NewDelay(10*ms, 0))
 	pl.SetMotion(interp.MotionExtrapolate)
 	publish(p, 0, 0)
-	pl.Frame(ms)
+	pl.Plan(ms)
 	publish(p, 1, 0)
-	if plan := pl.Frame(11 * ms); !plan.Switched || plan.Prev.Tick != 0 || plan.Carry != 1 || plan.Blend >= 1 || plan.Blend <= 0 {
+	if plan := pl.Plan(11 * ms); !plan.Switched || plan.Prev.Tick != 0 || plan.Carry != 1 || plan.Blend >= 1 || plan.Blend <= 0 {
 		t.Errorf("switch 10 ms after the last frame: prev tick %d next %d, carry %v, blend %v", plan.Prev.Tick, plan.Next.Tick, plan.Carry, plan.Blend)
 	}
 	publish(p, 2, 0)
 	f := 11*ms + interp.CorrectionTime + ms
-	if plan := pl.Frame(f); !plan.Switched || plan.Prev.Tick != 1 || plan.Carry != 0 || plan.Blend != 0 {
+	if plan := pl.Plan(f); !plan.Switched || plan.Prev.Tick != 1 || plan.Carry != 0 || plan.Blend != 0 {
 		t.Errorf("switch after a stall: prev tick %d next %d, carry %v, blend %v", plan.Prev.Tick, plan.Next.Tick, plan.Carry, plan.Blend)
 	}
-	if plan := pl.Frame(f + 5*ms); plan.Switched || plan.Blend != 0 {
+	if plan := pl.Plan(f + 5*ms); plan.Switched || plan.Blend != 0 {
 		t.Errorf("the frame after the snap: switched %v, blend %v", plan.Switched, plan.Blend)
 	}
 	publish(p, 3, 0)
-	if plan := pl.Frame(f + 10*ms); !plan.Switched || plan.Carry != 0 || plan.Blend >= 1 || plan.Blend <= 0 {
+	if plan := pl.Plan(f + 10*ms); !plan.Switched || plan.Carry != 0 || plan.Blend >= 1 || plan.Blend <= 0 {
 		t.Errorf("the next switch: carry %v, blend %v", plan.Carry, plan.Blend)
 	}
 }

@@ -116,17 +116,17 @@ func (p *Pipeline) Begin(now time.Duration) {
 	}
 }
 
-// Plan plans the frame displayed at frameTime (Planner.Frame). It does
+// Plan plans the frame displayed at frameTime (Planner.Plan). It does
 // not allocate.
-func (p *Pipeline) Plan(frameTime time.Duration) Plan { return p.planner.Frame(frameTime) }
+func (p *Pipeline) Plan(frameTime time.Duration) Plan { return p.planner.Plan(frameTime) }
 
-// Measure measures a ready plan with the meter (WarmMeter.Frame) and
+// Measure measures a ready plan with the meter (WarmMeter.Measure) and
 // reports whether the frame is past the warm-up; false without a meter.
 func (p *Pipeline) Measure(frameTime time.Duration, plan *Plan) bool {
 	if p.meter == nil {
 		return false
 	}
-	return p.meter.Frame(frameTime, plan)
+	return p.meter.Measure(frameTime, plan)
 }
 
 // WarmMeter is a Meter whose figures start over once, at the first ready
@@ -161,9 +161,9 @@ func NewWarmMeter(m *Meter, warmup time.Duration) *WarmMeter {
 // Warmup returns how long the warm-up lasts.
 func (w *WarmMeter) Warmup() time.Duration { return w.warmup }
 
-// Frame measures the frame planned by plan for frameTime, unless the plan
+// Measure measures the frame planned by plan for frameTime, unless the plan
 // is not ready, and reports whether the frame is past the warm-up.
-func (w *WarmMeter) Frame(frameTime time.Duration, plan *Plan) bool {
+func (w *WarmMeter) Measure(frameTime time.Duration, plan *Plan) bool {
 	if !plan.Ready {
 		return w.warm
 	}
@@ -171,6 +171,6 @@ func (w *WarmMeter) Frame(frameTime time.Duration, plan *Plan) bool {
 		w.warm = true
 		w.Reset()
 	}
-	w.Meter.Frame(frameTime, plan)
+	w.Meter.Measure(frameTime, plan)
 	return w.warm
 }

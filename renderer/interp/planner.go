@@ -352,7 +352,7 @@ func (p *Planner) Resume(now time.Duration) {
 	}
 }
 
-// Frame acquires the newest snapshot and plans a frame displayed at
+// Plan acquires the newest snapshot and plans a frame displayed at
 // frameTime. It does not allocate.
 //
 // In Extrapolate mode the render time is the frame time itself and the
@@ -362,7 +362,7 @@ func (p *Planner) Resume(now time.Duration) {
 // shows the earlier frame's time instead, and a pause freezes it; after
 // the resume, frames stay Paused until the prediction has caught up with
 // the frozen time.
-func (p *Planner) Frame(frameTime time.Duration) Plan {
+func (p *Planner) Plan(frameTime time.Duration) Plan {
 	var plan Plan
 	plan.Motion = p.motion
 	if p.view.Acquire() {

@@ -60,7 +60,7 @@ func TestDisplayedTimeNeverRunsBackwards(t *testing.T) {
 				lead = max(lead-leadFall, 0)
 			}
 			pl.SetLead(lead)
-			plan := pl.Frame(f)
+			plan := pl.Plan(f)
 			if plan.RenderTime != f-plan.Delay {
 				t.Fatalf("seed %d frame %d: render time %v is not the frame time %v minus the delay %v", seed, i, plan.RenderTime, f, plan.Delay)
 			}

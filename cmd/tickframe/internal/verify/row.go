@@ -573,7 +573,7 @@ func (r *rowRun) frame(f time.Duration) {
 			f = pf.grid
 		}
 	}
-	plan := r.plan.Frame(f)
+	plan := r.plan.Plan(f)
 	if plan.Ready {
 		switch {
 		case plan.Paused:
@@ -622,7 +622,7 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 	r.shown, r.lastSim = true, sim
 
 	r.resume(f, &plan)
-	if warm := r.meter.Frame(f, &plan); !warm {
+	if warm := r.meter.Measure(f, &plan); !warm {
 		return
 	}
 	r.row.Frames++
