@@ -117,7 +117,7 @@ type CameraPose struct {
 	// shown at once instead of swinging there from the old one.
 	Epoch uint32
 	// Look says how the world turns this camera by mouse motion, for the
-	// render side's late latch (platform/app's Config.MouseLook). Its zero
+	// render side's late latch (platform/app's Config.Mouse.MouseLook). Its zero
 	// value turns nothing.
 	Look Look
 }

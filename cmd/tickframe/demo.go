@@ -88,8 +88,8 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 		// The world has stopped: it may be read here.
 		r.Extra = loads(o)
 		var errs []error
-		if cfg.FrameLog != nil {
-			errs = append(errs, cfg.FrameLog.WriteFile(o.frameLog))
+		if cfg.Tools.FrameLog != nil {
+			errs = append(errs, cfg.Tools.FrameLog.WriteFile(o.frameLog))
 		}
 		if o.record != "" {
 			errs = append(errs, saveRecording(o, a.Sim(), world, stdout))
@@ -191,32 +191,36 @@ func appConfig(o *options, simCfg simthread.Config, model *gltf.Model) app.Confi
 		spin = -1 // app: none
 	}
 	return app.Config{
-		Title:                "tickframe",
-		Width:                o.width,
-		Height:               o.height,
-		Fullscreen:           o.fullscreen,
-		Samples:              samples(o),
-		NoVSync:              !o.vsync,
-		Refresh:              o.refresh,
-		Sim:                  simCfg,
-		Sched:                schedConfig(o),
-		Latency:              o.latency,
-		Spin:                 spin,
-		Delay:                o.delay,
-		Motion:               o.motion,
-		Duration:             o.duration,
-		Screenshot:           o.screenshot,
-		Report:               o.report,
-		Plot:                 o.plot,
-		CPUProfile:           o.cpuProfile,
-		Trace:                o.tracePath,
-		MemProfile:           o.memProfile,
-		HideHUD:              !o.hud,
-		KeepRunningUnfocused: !o.focusPause,
-		Input:                inputFor,
-		Truth:                refworld.RefPosition,
-		TruthSpeed:           refworld.RefSpeed,
-		Scene:                modelScene(model),
+		Title:  "tickframe",
+		Width:  o.width,
+		Height: o.height,
+		Sim:    simCfg,
+		Input:  inputFor,
+		Scene:  modelScene(model),
+		Look:   app.Look{HideHUD: !o.hud},
+		Display: app.Display{
+			Fullscreen:           o.fullscreen,
+			NoVSync:              !o.vsync,
+			Samples:              samples(o),
+			Refresh:              o.refresh,
+			Latency:              o.latency,
+			Motion:               o.motion,
+			Delay:                o.delay,
+			Spin:                 spin,
+			Sched:                schedConfig(o),
+			KeepRunningUnfocused: !o.focusPause,
+		},
+		Tools: app.Tools{
+			Duration:   o.duration,
+			Screenshot: o.screenshot,
+			Report:     o.report,
+			Plot:       o.plot,
+			CPUProfile: o.cpuProfile,
+			Trace:      o.tracePath,
+			MemProfile: o.memProfile,
+			Truth:      refworld.RefPosition,
+			TruthSpeed: refworld.RefSpeed,
+		},
 	}
 }
 
@@ -236,7 +240,7 @@ func schedConfig(o *options) sched.Config {
 	return c
 }
 
-// samples maps -msaa to app.Config.Samples: the renderer's automatic choice
+// samples maps -msaa to app.Config.Display.Samples: the renderer's automatic choice
 // unless the flag was given, -1 for 0 (off).
 func samples(o *options) int {
 	switch {

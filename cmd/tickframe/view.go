@@ -127,14 +127,14 @@ func parseViewFlags(args []string, out io.Writer) (*viewOptions, error) {
 	if o.cfg.Width < 1 || o.cfg.Height < 1 {
 		return nil, usagef("view: window size %dx%d: want at least 1x1", o.cfg.Width, o.cfg.Height)
 	}
-	if o.cfg.Record != "" || o.cfg.Replay != "" {
+	if o.cfg.Tools.Record != "" || o.cfg.Tools.Replay != "" {
 		// The turntable is a function of time: nothing to record.
 		return nil, usagef("view: -record and -replay are the demo's and the apps': the viewer's turntable has no inputs to record")
 	}
 	if err := o.cfg.Validate(); err != nil {
 		return nil, usagef("view: %v", err)
 	}
-	if s := o.cfg.Screenshot; s != "" {
+	if s := o.cfg.Tools.Screenshot; s != "" {
 		if strings.ToLower(filepath.Ext(s)) != ".png" {
 			return nil, usagef("view: -screenshot %s: want a .png file", s)
 		}
@@ -349,11 +349,11 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	}
 	cfg.Camera = &fit.camera
 	if o.ownHUD {
-		cfg.HideHUD = !o.hud
+		cfg.Look.HideHUD = !o.hud
 	}
-	cfg.KeepRunningUnfocused = true
-	cfg.Truth = world.markerAt
-	cfg.TruthSpeed = world.omega * markerRadius
+	cfg.Display.KeepRunningUnfocused = true
+	cfg.Tools.Truth = world.markerAt
+	cfg.Tools.TruthSpeed = world.omega * markerRadius
 	// N cycles the view: shaded, normals, wireframe. The renderer is
 	// the render thread's, as the input callback is.
 	var rend *renderer.Renderer
@@ -365,7 +365,7 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	}
 	cfg.Scene = func(r *renderer.Renderer) error {
 		rend = r
-		r.SetGroundVisible(!o.cfg.Ground.Hidden)
+		r.SetGroundVisible(!o.cfg.Look.Ground.Hidden)
 		// Compact: the caption alone, no timing; hidden unless -hud or H,
 		// as no panel fits beside the model in a small window.
 		r.HUD().SetCaption(hudCaption(name, m, world)...)

@@ -199,11 +199,13 @@ func axis(plus, minus bool) float64 {
 func config(speed *float64, w **flyer) app.Config {
 	var keys steering
 	return app.Config{
-		Title:      "flyer",
-		HideHUD:    true,
-		ClearColor: simthread.RGB(120, 170, 220),
-		Ground:     app.Ground{Size: 40000}, // 20 km of course each way
-		Input:      keys.input,
+		Title: "flyer",
+		Look: app.Look{
+			HideHUD:    true,
+			ClearColor: simthread.RGB(120, 170, 220),
+			Ground:     app.Ground{Size: 40000}, // 20 km of course each way
+		},
+		Input: keys.input,
 		AppFlags: func(fs *flag.FlagSet) {
 			fs.Float64Var(speed, "speed", 20, "the ship's `speed` along the course, m/s (1 to 100)")
 		},

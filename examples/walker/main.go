@@ -168,8 +168,8 @@ func scene(r *renderer.Renderer) error {
 
 func main() {
 	w := &walker{pitch: -0.3}
-	app.Main(app.Config{Title: "tickframe: walker", Input: input, Scene: scene, HideHUD: true,
-		MouseLook: true, CaptureCursor: true, NoMouseCamera: true,
+	app.Main(app.Config{Title: "tickframe: walker", Input: input, Scene: scene, Look: app.Look{HideHUD: true},
+		Mouse: app.Mouse{MouseLook: true, CaptureCursor: true, NoMouseCamera: true},
 		Finish: func(*app.App, *app.Report, error) error {
 			// Run has stopped the simulation: the world is ours to read again.
 			fmt.Printf("walker: walked %.2f m, to (%.2f, %.2f)\n", w.walked, w.x, w.z)

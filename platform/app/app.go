@@ -24,9 +24,9 @@
 // release), every mouse button, cursor and scroll event goes to
 // Config.Input, which may turn it into a simulation input: the only way
 // input reaches the world. A left drag also orbits the camera and the
-// wheel zooms it, unless Config.NoMouseCamera. Events carry platform's
+// wheel zooms it, unless Config.Mouse.NoMouseCamera. Events carry platform's
 // own key and button types: apps never import GLFW. For mouse look, set
-// Config.CaptureCursor (and MouseLook); an app that holds its App (New)
+// Config.Mouse.CaptureCursor (and MouseLook); an app that holds its App (New)
 // may also call a.Window().CaptureCursor at any time.
 package app
 
@@ -49,106 +49,40 @@ import (
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// Config configures an App. Its zero value runs a 1280×720 window with
-// vsync at the display's refresh and the simulation at 120 Hz.
+// Config configures an App: what a game sets. Its zero value runs a
+// 1280×720 window with vsync at the display's refresh and the simulation
+// at 120 Hz. How frames are made (Display), the instruments and the
+// files a run leaves (Tools) are groups of their own, which the flags
+// every app has set (Flags): most apps leave them alone.
 type Config struct {
-	// Title, Width, Height, Fullscreen and NoVSync configure the window
-	// as platform.Config does.
+	// Title and the window's size (0: 1280×720). The title also names
+	// the app's screenshots and recordings.
 	Title         string
 	Width, Height int
-	Fullscreen    bool
-	NoVSync       bool
-	// Samples is the MSAA sample count: 0 means 4, or none on a software
-	// rasterizer; -1 none.
-	Samples int
-	// Refresh, if above 0, emulates a display of that many Hz in software
-	// (where none paces the swaps, or to test other rates). 0 uses the
-	// monitor's rate, or the measured swap rate, or else 60 Hz in software.
-	Refresh float64
-	// Latency chooses just-in-time frames with at most one frame in
-	// flight (LowLatency, the default) or frames started a vblank ahead
-	// with the driver queueing (Throughput).
-	Latency LatencyMode
-	// Sim configures the simulation goroutine.
+	// Sim configures the simulation goroutine: its rate, its catch-up
+	// and its first snapshot.
 	Sim simthread.Config
-	// Sched configures how the simulation and render threads are kept on
-	// time when other goroutines keep every core busy (package sched):
-	// its zero value is P headroom 2, nice −10 asked for the simulation
-	// thread (CriticalNice), half of it for the render thread (see New),
-	// and busy background threads sched.BackgroundGap (10) levels below
-	// the least raised of them: nice 5 beside a render thread at −5.
-	Sched sched.Config
-	// Spin is how long the simulation and the software pacer spin before
-	// a deadline; 0 means simthread.DefaultSpin, -1 none.
-	Spin time.Duration
-	// Delay, if above 0, fixes the render delay instead of adapting it.
-	Delay time.Duration
-	// Motion is how bodies move between snapshots (interp.MotionMode):
-	// lerp and slerp (the zero value), Hermite with the bodies'
-	// velocities, or Extrapolate, with no render delay.
-	Motion interp.MotionMode
-	// Duration, if above 0, ends Run that long after the first frame.
-	Duration time.Duration
-	// Screenshot, if set, is where Run saves the last frame as a PNG
-	// (its name must end in .png).
-	Screenshot string
-	// Report, if set, is where the package-level Run writes the timing
-	// report (App.Report) as JSON once the run ends, whatever ended it;
-	// Plot where it plots the frame intervals and the animation error
-	// (.png or .svg).
-	Report, Plot string
-	// CPUProfile and Trace, if set, are where the package-level Run
-	// writes a CPU profile and a runtime/trace of the run; MemProfile
-	// where it writes a heap profile at its end. A run whose window never
-	// opened leaves none of them.
-	CPUProfile, Trace, MemProfile string
-	// Record, if set, is where the package-level Run records the run
-	// (package simthread/record: the inputs by tick, the world's hash
-	// every second of ticks, the final tick and hash); Replay, if set, is
-	// a recording it replays at the recording's rate, live input refused,
-	// and checks hash by hash. Both need a world that implements
-	// simthread.Hasher; the recording names the world by Title.
-	Record, Replay string
-	// Finish, if set, is called by the package-level Run once the
-	// simulation has stopped, with the report it is about to write and
-	// the error the run ended with (nil after a clean stop): the world
-	// may be read again, the report given more figures, the app's own
-	// files written. Its error is joined to Run's.
-	Finish func(a *App, r *Report, runErr error) error
-	// AppFlags, if set, registers the app's own flags beside the
-	// template's when ParseFlags (and so Main) parses the command line;
-	// they are parsed, checked for stray arguments and listed by -h with
-	// the others, a bad value exiting 2 like theirs. Bind them to
-	// variables the world reads once Run has started it (the parse comes
-	// first).
-	AppFlags func(fs *flag.FlagSet)
-	// ScreenshotDir is where F12 saves screenshots, named after Title
-	// ("Falling Cubes": falling-cubes-<unix ms>.png); "" means the
-	// working directory.
-	ScreenshotDir string
+	// Seed is the world's random seed: -seed sets it, -record writes it
+	// into the recording and -replay restores it, with the app's own
+	// flags (AppFlags), before MainFunc's constructor builds the world.
+	Seed uint64
+	// Scene, if set, is called once by New on the main thread right after
+	// the renderer is created, before any frame and before the simulation
+	// starts (the world has been neither stepped nor snapshotted, and the
+	// renderer can say what draws: r.Software()): register meshes and
+	// materials there (renderer.AddMesh, AddMaterial, AddModel), or keep
+	// r.Registry() to register more at any time from any goroutine, the
+	// world's Step included. Each returns a handle (simthread.MeshID,
+	// MaterialID) that bodies name as it is; never count on the order.
+	// An error closes the window and New returns it.
+	Scene func(*renderer.Renderer) error
 	// Camera, if set, is where the orbit camera starts; nil frames the
 	// reference world (renderer.DefaultCamera: near 0.1 m, far 400 m).
 	// Its Near and Far clip every frame, the world's own camera
 	// (simthread.Snapshot.Camera) included; -near and -far set them.
 	Camera *renderer.Camera
-	// ClearColor is the sky, the colour every frame starts from, as
-	// simthread.RGB makes it; 0 means the default near-black
-	// (renderer.SetClearColor). -clear sets it.
-	ClearColor uint32
-	// Ground is the ground plane the app starts with; its zero value is
-	// the default, shown. Config.Scene may change it further
-	// (renderer.SetGround, SetGroundRect).
-	Ground Ground
-	// Seed is the world's random seed: -seed sets it, -record writes it
-	// into the recording and -replay restores it, with the app's own
-	// flags (AppFlags), before MainFunc's constructor builds the world.
-	Seed uint64
-	// HideHUD starts with the HUD hidden.
-	HideHUD bool
-	// KeepRunningUnfocused keeps the simulation running when the window
-	// loses focus (iconifying always pauses it); -focuspause=false sets
-	// it. A paused app says so on screen, HUD shown or not.
-	KeepRunningUnfocused bool
+	// Look is the sky, the ground and the HUD at the start.
+	Look Look
 	// Input turns a key, button, cursor or scroll event into an input for
 	// the world, applied at the start of the next tick. It sees every such
 	// event but the reserved keys' (Keys): presses, repeats and releases
@@ -158,6 +92,50 @@ type Config struct {
 	// Keys remaps or turns off the keys the app reserves; its zero value
 	// is DefaultKeys().
 	Keys KeyMap
+	// Mouse is what the mouse does besides reaching Input: the orbit
+	// camera's drag and zoom, a captured cursor, mouse look.
+	Mouse Mouse
+	// AppFlags, if set, registers the app's own flags beside the
+	// template's when ParseFlags (and so Main) parses the command line;
+	// they are parsed, checked for stray arguments and listed by -h with
+	// the others, a bad value exiting 2 like theirs. Bind them to
+	// variables the world reads once Run has started it (the parse comes
+	// first).
+	AppFlags func(fs *flag.FlagSet)
+	// Finish, if set, is called by the package-level Run once the
+	// simulation has stopped, with the report it is about to write and
+	// the error the run ended with (nil after a clean stop): the world
+	// may be read again, the report given figures of the app's own
+	// (Report.Extra), the app's own files written. Its error is joined to
+	// Run's.
+	Finish func(a *App, r *Report, runErr error) error
+	// Display is how frames are made and paced: the flags set it.
+	Display Display
+	// Tools are the instruments and the files a run leaves (report,
+	// plot, profiles, recording, screenshot, frame log), and the faults
+	// tests inject: the flags set them.
+	Tools Tools
+
+	flags *appFlags // the app's own flags as ParseFlags found them (settings.go)
+}
+
+// Look is the scene's look at the start: -clear, -ground, -groundsize and
+// -hud set it.
+type Look struct {
+	// ClearColor is the sky, the colour every frame starts from, as
+	// simthread.RGB makes it; 0 means the default near-black
+	// (renderer.SetClearColor).
+	ClearColor uint32
+	// Ground is the ground plane the app starts with; its zero value is
+	// the default, shown. Config.Scene may change it further
+	// (renderer.SetGround, SetGroundRect).
+	Ground Ground
+	// HideHUD starts with the HUD hidden.
+	HideHUD bool
+}
+
+// Mouse is what the mouse does besides reaching Config.Input.
+type Mouse struct {
 	// CaptureCursor hides and locks the cursor from the start, with raw
 	// mouse motion where the system has it (mouse look);
 	// Window().CaptureCursor changes it later.
@@ -174,21 +152,82 @@ type Config struct {
 	// cursor events into the world's look inputs, which the world sums.
 	// Pair it with CaptureCursor and NoMouseCamera.
 	MouseLook bool
+}
+
+// Display is how frames are made and paced. Its zero value is vsync at
+// the display's rate, low latency, interpolated motion, an adaptive render
+// delay and the scheduling design's defaults; the flags set each field.
+type Display struct {
+	// Fullscreen and NoVSync configure the window as platform.Config
+	// does.
+	Fullscreen bool
+	NoVSync    bool
+	// Samples is the MSAA sample count: 0 means 4, or none on a software
+	// rasterizer; -1 none.
+	Samples int
+	// Refresh, if above 0, emulates a display of that many Hz in software
+	// (where none paces the swaps, or to test other rates). 0 uses the
+	// monitor's rate, or the measured swap rate, or else 60 Hz in software.
+	Refresh float64
+	// Latency chooses just-in-time frames with at most one frame in
+	// flight (LowLatency, the default) or frames started a vblank ahead
+	// with the driver queueing (Throughput).
+	Latency LatencyMode
+	// Motion is how bodies move between snapshots (interp.MotionMode):
+	// lerp and slerp (the zero value), Hermite with the bodies'
+	// velocities, or Extrapolate, with no render delay.
+	Motion interp.MotionMode
+	// Delay, if above 0, fixes the render delay instead of adapting it.
+	Delay time.Duration
+	// Spin is how long the simulation and the software pacer spin before
+	// a deadline; 0 means simthread.DefaultSpin, -1 none.
+	Spin time.Duration
+	// Sched configures how the simulation and render threads are kept on
+	// time when other goroutines keep every core busy (package sched):
+	// its zero value is P headroom 2, nice −10 asked for the simulation
+	// thread (CriticalNice), half of it for the render thread (see New),
+	// and busy background threads sched.BackgroundGap (10) levels below
+	// the least raised of them: nice 5 beside a render thread at −5.
+	Sched sched.Config
+	// KeepRunningUnfocused keeps the simulation running when the window
+	// loses focus (iconifying always pauses it); -focuspause=false sets
+	// it. A paused app says so on screen, HUD shown or not.
+	KeepRunningUnfocused bool
+}
+
+// Tools are a run's instruments and the files it leaves, and the faults
+// tests inject. Main sets them from the flags every app has; the
+// package-level Run writes every file asked for on every path out once
+// the window has opened (a run whose window never opened leaves none).
+type Tools struct {
+	// Duration, if above 0, ends Run that long after the first frame.
+	Duration time.Duration
+	// Screenshot, if set, is where Run saves the last frame as a PNG
+	// (its name must end in .png); ScreenshotDir is where F12 saves
+	// screenshots, named after the title ("Falling Cubes":
+	// falling-cubes-<unix ms>.png), "" meaning the working directory.
+	Screenshot, ScreenshotDir string
+	// Report, if set, is where the package-level Run writes the timing
+	// report (App.Report) as JSON once the run ends, whatever ended it;
+	// Plot where it plots the frame intervals and the animation error
+	// (.png or .svg).
+	Report, Plot string
+	// CPUProfile and Trace, if set, are where the package-level Run
+	// writes a CPU profile and a runtime/trace of the run; MemProfile
+	// where it writes a heap profile at its end.
+	CPUProfile, Trace, MemProfile string
+	// Record, if set, is where the package-level Run records the run
+	// (package simthread/record: the inputs by tick, the world's hash
+	// every second of ticks, the final tick and hash); Replay, if set, is
+	// a recording it replays at the recording's rate, live input refused,
+	// and checks hash by hash. Both need a world that implements
+	// simthread.Hasher; the recording names the world by Title.
+	Record, Replay string
 	// Truth, if set, is the exact position of the body at index 0 at a
 	// simulated time in seconds, and TruthSpeed its speed: the app then
 	// measures its animation error against it (see interp.Meter).
 	Truth      func(simSeconds float64) mgl64.Vec3
 	TruthSpeed float64
-	// Scene, if set, is called once by New on the main thread right after
-	// the renderer is created, before any frame and before the simulation
-	// starts (the world has been neither stepped nor snapshotted, and the
-	// renderer can say what draws: r.Software()): register meshes and
-	// materials there (renderer.AddMesh, AddMaterial, AddModel), or keep
-	// r.Registry() to register more at any time from any goroutine, the
-	// world's Step included. Each returns a handle (simthread.MeshID,
-	// MaterialID) that bodies name as it is; never count on the order.
-	// An error closes the window and New returns it.
-	Scene func(*renderer.Renderer) error
 	// Marker draws every frame's marker (renderer.DrawMarker), for an
 	// observer outside the app (package observe, tickframe observe).
 	Marker bool
@@ -198,8 +237,6 @@ type Config struct {
 	FrameLog *observe.FrameLog
 	// PresentFault breaks the present path on purpose (tests).
 	PresentFault PresentFault
-
-	flags *appFlags // the app's own flags as ParseFlags found them (settings.go)
 }
 
 // Ground is the ground plane: a square about the origin at y = 0 with a
@@ -245,10 +282,10 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := cfg.PresentFault.Validate(); err != nil {
+	if err := cfg.Tools.PresentFault.Validate(); err != nil {
 		return nil, err
 	}
-	spin := cfg.Spin
+	spin := cfg.Display.Spin
 	switch {
 	case spin == 0:
 		spin = simthread.DefaultSpin
@@ -256,18 +293,18 @@ func New(cfg Config, world simthread.World) (*App, error) {
 		spin = 0
 	}
 	a := &App{cfg: cfg, world: world, clock: simthread.NewRealClock(spin), ctl: control{cam: renderer.DefaultCamera()},
-		steady: newSteadyState(), shots: newScreenshots(cfg.Title, cfg.ScreenshotDir, os.Stderr)}
+		steady: newSteadyState(), shots: newScreenshots(cfg.Title, cfg.Tools.ScreenshotDir, os.Stderr)}
 	if cfg.Camera != nil {
 		a.ctl.cam = *cfg.Camera
 	}
-	a.sched.renderCritical(cfg.Sched)
+	a.sched.renderCritical(cfg.Display.Sched)
 	pipe, err := interp.NewPipeline(cfg.Pipeline(), world, a.clock)
 	if err != nil {
 		a.Close()
 		return nil, err
 	}
 	a.pipe = pipe
-	a.present = presentTracker{stats: &a.stats, meter: pipe.Meter(), log: cfg.FrameLog}
+	a.present = presentTracker{stats: &a.stats, meter: pipe.Meter(), log: cfg.Tools.FrameLog}
 	a.hooks = cfg.hooks(a)
 	before := sched.Threads()
 	if err := a.open(); err != nil {
@@ -285,7 +322,7 @@ func (a *App) open() error {
 	var err error
 	a.win, err = platform.Open(platform.Config{
 		Title: cfg.Title, Width: cfg.Width, Height: cfg.Height,
-		Fullscreen: cfg.Fullscreen, NoVSync: cfg.NoVSync,
+		Fullscreen: cfg.Display.Fullscreen, NoVSync: cfg.Display.NoVSync,
 	})
 	if err != nil {
 		return err
@@ -293,7 +330,7 @@ func (a *App) open() error {
 	// The renderer reads back the reference body (index 0) and times each
 	// frame on the GPU, so that what was drawn and when it was shown are
 	// measured, not assumed.
-	a.rend, err = renderer.New(a.pipe.Planner().Depth(), renderer.Options{Samples: cfg.Samples,
+	a.rend, err = renderer.New(a.pipe.Planner().Depth(), renderer.Options{Samples: cfg.Display.Samples,
 		Probe: true, ProbeBody: 0, Now: a.clock.Now})
 	if err != nil {
 		return err
@@ -306,14 +343,14 @@ func (a *App) open() error {
 			return err
 		}
 	}
-	if cfg.CaptureCursor {
+	if cfg.Mouse.CaptureCursor {
 		a.win.CaptureCursor(true)
 	}
 	hud := a.rend.HUD()
-	hud.Visible = !cfg.HideHUD
+	hud.Visible = !cfg.Look.HideHUD
 	hud.Scale = max(1, int(a.win.ContentScale()+0.5))
 	a.openPresent()
-	return a.pacing.choose(a.win, a.clock, cfg.Refresh, cfg.Latency)
+	return a.pacing.choose(a.win, a.clock, cfg.Display.Refresh, cfg.Display.Latency)
 }
 
 // presentSettle is how long New waits for the display's first
@@ -349,9 +386,9 @@ func (a *App) openPresent() {
 // fixed or adaptive, the motion mode, and with Truth the meter following
 // body 0.
 func (cfg Config) Pipeline() interp.PipelineConfig {
-	pc := interp.PipelineConfig{Sim: cfg.Sim, Delay: cfg.Delay, Motion: cfg.Motion}
-	if cfg.Truth != nil {
-		pc.Reference = &interp.Reference{Body: 0, Truth: cfg.Truth, Speed: cfg.TruthSpeed}
+	pc := interp.PipelineConfig{Sim: cfg.Sim, Delay: cfg.Display.Delay, Motion: cfg.Display.Motion}
+	if cfg.Tools.Truth != nil {
+		pc.Reference = &interp.Reference{Body: 0, Truth: cfg.Tools.Truth, Speed: cfg.Tools.TruthSpeed}
 	}
 	return pc
 }
@@ -363,7 +400,7 @@ func (a *App) Config() Config { return a.cfg }
 // input log and checkpoints once Run has returned.
 func (a *App) Sim() *simthread.Sim { return a.pipe.Sim() }
 
-// Meter returns the animation-error meter, nil without Config.Truth.
+// Meter returns the animation-error meter, nil without Config.Tools.Truth.
 func (a *App) Meter() *interp.Meter {
 	if m := a.pipe.Meter(); m != nil {
 		return m.Meter
@@ -375,7 +412,7 @@ func (a *App) Meter() *interp.Meter {
 func (a *App) Window() *platform.Window { return a.win }
 
 // Run starts the simulation and draws frames until the window is closed,
-// Esc is pressed, ctx is done or Config.Duration has passed; then it stops
+// Esc is pressed, ctx is done or Config.Tools.Duration has passed; then it stops
 // the simulation, waits for it and saves the last frame if asked. It
 // returns the first error of the world, of GL or of saving.
 //
@@ -433,12 +470,12 @@ func (a *App) finish(rctx context.Context, stopSim func(), plan *interp.Plan, dr
 	if err := errors.Join(drawErr, simErr); err != nil {
 		return err
 	}
-	if a.cfg.Screenshot != "" {
+	if a.cfg.Tools.Screenshot != "" {
 		// Draw the last plan once more and keep it.
 		if _, err := a.drawPlan(rctx, plan); err != nil {
 			return err
 		}
-		a.shots.save(a.win, a.cfg.Screenshot, false)
+		a.shots.save(a.win, a.cfg.Tools.Screenshot, false)
 	}
 	return nil
 }

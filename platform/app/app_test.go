@@ -27,7 +27,7 @@ func newHeadlessInputs(t testing.TB, bodies, inputs int) (*App, *simthread.Virtu
 		t.Fatal(err)
 	}
 	clock := new(simthread.VirtualClock)
-	cfg := Config{Truth: refworld.RefPosition, TruthSpeed: refworld.RefSpeed}
+	cfg := Config{Tools: Tools{Truth: refworld.RefPosition, TruthSpeed: refworld.RefSpeed}}
 	cfg.Sim = simthread.Config{Inputs: inputs, InitSnapshot: func(s *simthread.Snapshot) {
 		s.Bodies = make([]simthread.Body, 0, bodies)
 	}}
@@ -163,7 +163,7 @@ func TestEventsPauseAndForward(t *testing.T) {
 	if len(rec.seen) != 0 {
 		t.Fatalf("Config.Input saw %v; the reserved Space's events must stay in the app", rec.seen)
 	}
-	a.cfg.KeepRunningUnfocused = true
+	a.cfg.Display.KeepRunningUnfocused = true
 	a.handle([]platform.Event{{Kind: platform.FocusEvent, On: false}})
 	if paused() {
 		t.Fatal("KeepRunningUnfocused: a focus loss paused the simulation")
@@ -275,7 +275,7 @@ func TestKeyMapValidate(t *testing.T) {
 
 // TestMouseForwarded: buttons, cursor motion and scroll all reach
 // Config.Input; the camera orbits on a left drag and zooms on the wheel,
-// unless Config.NoMouseCamera.
+// unless Config.Mouse.NoMouseCamera.
 func TestMouseForwarded(t *testing.T) {
 	events := []platform.Event{
 		{Kind: platform.ButtonEvent, Button: platform.ButtonLeft, Action: platform.Press, X: 10, Y: 10},
@@ -290,7 +290,7 @@ func TestMouseForwarded(t *testing.T) {
 		a.ctl.cam = renderer.DefaultCamera()
 		start := a.ctl.cam
 		rec := new(recorder)
-		a.cfg.Input, a.cfg.NoMouseCamera = rec.input, noCam
+		a.cfg.Input, a.cfg.Mouse.NoMouseCamera = rec.input, noCam
 		a.handle(events)
 		if len(rec.seen) != len(events) {
 			t.Errorf("NoMouseCamera %v: Config.Input saw %d events, want all %d", noCam, len(rec.seen), len(events))

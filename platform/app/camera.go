@@ -16,7 +16,7 @@ import (
 //     frame for frame, without jitter. A change of the camera's Epoch
 //     cuts. Else the render thread's orbit camera (Config.Camera, drag and
 //     wheel).
-//  2. With Config.MouseLook, that camera is turned by the mouse motion the
+//  2. With Config.Mouse.MouseLook, that camera is turned by the mouse motion the
 //     world has not simulated yet: late latching.
 //
 // Late latching. The world turns its camera by cursor motion at its ticks,
@@ -54,7 +54,7 @@ type lookLedger struct {
 	x, y float64 // sums of the DX, DY of cursor events the queue accepted
 }
 
-// forwardCursor is forward for a cursor event: with Config.MouseLook, the
+// forwardCursor is forward for a cursor event: with Config.Mouse.MouseLook, the
 // motion of an input the queue accepts goes into the ledger.
 func (a *App) forwardCursor(e platform.Event) {
 	if a.cfg.Input == nil {
@@ -64,7 +64,7 @@ func (a *App) forwardCursor(e platform.Event) {
 	if !ok || !a.pipe.Sim().Send(in) {
 		return
 	}
-	if a.cfg.MouseLook {
+	if a.cfg.Mouse.MouseLook {
 		a.ctl.look.x += e.DX
 		a.ctl.look.y += e.DY
 	}
@@ -73,7 +73,7 @@ func (a *App) forwardCursor(e platform.Event) {
 // latchCamera settles the camera the plan is drawn from (see above). It
 // does not allocate.
 func (a *App) latchCamera(plan *interp.Plan) {
-	if a.cfg.MouseLook && a.win != nil {
+	if a.cfg.Mouse.MouseLook && a.win != nil {
 		a.handle(a.win.Poll()) // the newest motion, just before drawing
 	}
 	if !plan.Ready || !plan.Next.Camera.Valid {
@@ -81,7 +81,7 @@ func (a *App) latchCamera(plan *interp.Plan) {
 		return
 	}
 	a.ctl.cam.Pose = renderer.LerpPose(&plan.Prev.Camera, &plan.Next.Camera, plan.Alpha)
-	if a.cfg.MouseLook && a.cfg.Sim.Replay == nil {
+	if a.cfg.Mouse.MouseLook && a.cfg.Sim.Replay == nil {
 		a.ctl.cam.Latch(a.ctl.look.x, a.ctl.look.y)
 	}
 }

@@ -77,7 +77,7 @@ type lookApp struct {
 func newLookApp(t *testing.T, mouseLook bool, inputs int) *lookApp {
 	t.Helper()
 	clock := new(simthread.VirtualClock)
-	cfg := Config{MouseLook: mouseLook, Input: lookInput, Sim: simthread.Config{Inputs: inputs}}
+	cfg := Config{Input: lookInput, Sim: simthread.Config{Inputs: inputs}, Mouse: Mouse{MouseLook: mouseLook}}
 	pipe, err := interp.NewPipeline(cfg.Pipeline(), &lookWorld{}, clock)
 	if err != nil {
 		t.Fatal(err)
@@ -206,7 +206,7 @@ func TestMouseLookLatchesBetweenTicks(t *testing.T) {
 	}
 
 	// Without MouseLook the view waits for the simulation.
-	l.cfg.MouseLook = false
+	l.cfg.Mouse.MouseLook = false
 	l.handle([]platform.Event{motion(50, 0)})
 	plan = l.draw()
 	if want := pathPose(plan.SimTick, 42.5, -5, 0); !samePose(l.ctl.cam.Pose, want, 1e-4) {
@@ -266,7 +266,7 @@ func TestMouseLookReplayTurnsTheView(t *testing.T) {
 		{Tick: 5, Input: simthread.Input{Kind: lookKind, X: 40, Y: -10}},
 		{Tick: 9, Input: simthread.Input{Kind: lookKind, X: 25, Y: 4}},
 	}
-	cfg := Config{MouseLook: true, Input: lookInput, Sim: simthread.Config{Replay: replay}}
+	cfg := Config{Input: lookInput, Sim: simthread.Config{Replay: replay}, Mouse: Mouse{MouseLook: true}}
 	pipe, err := interp.NewPipeline(cfg.Pipeline(), &lookWorld{}, clock)
 	if err != nil {
 		t.Fatal(err)

@@ -94,7 +94,7 @@ func TestExitPathChild(t *testing.T) {
 		fw.at, _ = strconv.ParseUint(at, 10, 64)
 	}
 	cfg := Config{Title: "exitpath", Sim: simthread.Config{Timing: simthread.Timing{Rate: exitRate}},
-		KeepRunningUnfocused: true, HideHUD: true}
+		Display: Display{KeepRunningUnfocused: true}, Look: Look{HideHUD: true}}
 	cfg.Sim.InitSnapshot = func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, exitBodies) }
 	cfg.Scene = func(r *renderer.Renderer) error {
 		fw.reg = r.Registry()

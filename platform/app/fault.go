@@ -53,11 +53,11 @@ type loopHook interface {
 // anything holds the swap back, then the present fault.
 func (cfg *Config) hooks(a *App) []loopHook {
 	var hs []loopHook
-	if cfg.Marker {
+	if cfg.Tools.Marker {
 		hs = append(hs, marker{a})
 	}
-	if cfg.PresentFault != (PresentFault{}) {
-		hs = append(hs, &fault{cfg: cfg.PresentFault})
+	if cfg.Tools.PresentFault != (PresentFault{}) {
+		hs = append(hs, &fault{cfg: cfg.Tools.PresentFault})
 	}
 	return hs
 }

@@ -27,7 +27,7 @@ func (f *frameState) end() {
 }
 
 // running reports whether Run goes on: not after the window's close, Esc,
-// ctx, the world's end or Config.Duration.
+// ctx, the world's end or Config.Tools.Duration.
 func (a *App) running(ctx context.Context) bool {
 	if a.ctl.quit || ctx.Err() != nil || a.win.ShouldClose() {
 		return false
@@ -61,9 +61,9 @@ func (a *App) pace(ctx, rctx context.Context) (frameState, bool) {
 	a.stats.Lead = lead
 	f.start = a.clock.Now()
 	f.since = f.at - a.steady.start
-	// Config.Duration is wall time from the start: the frame's display
+	// Config.Tools.Duration is wall time from the start: the frame's display
 	// time lies its lead ahead.
-	if a.cfg.Duration > 0 && f.start-a.steady.start >= a.cfg.Duration {
+	if a.cfg.Tools.Duration > 0 && f.start-a.steady.start >= a.cfg.Tools.Duration {
 		a.ctl.quit = true // this frame is the last
 	}
 	return f, true
@@ -118,7 +118,7 @@ func (a *App) draw(f *frameState, plan *interp.Plan) error {
 		return nil
 	}
 	a.stats.InFlight = max(a.stats.InFlight, a.rend.InFlight())
-	if a.cfg.Latency == LowLatency {
+	if a.cfg.Display.Latency == LowLatency {
 		// At most one frame in flight: the GPU has finished the last
 		// frame before this one's GL work starts, and where the display
 		// system reports frames, the last one is on the screen: the one

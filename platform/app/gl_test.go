@@ -29,9 +29,9 @@ func runApp(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame i
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Title, cfg.Width, cfg.Height, cfg.HideHUD = t.Name(), 320, 240, true
-	cfg.KeepRunningUnfocused, cfg.Duration = true, d
-	cfg.Truth, cfg.TruthSpeed = refworld.RefPosition, refworld.RefSpeed
+	cfg.Title, cfg.Width, cfg.Height, cfg.Look.HideHUD = t.Name(), 320, 240, true
+	cfg.Display.KeepRunningUnfocused, cfg.Tools.Duration = true, d
+	cfg.Tools.Truth, cfg.Tools.TruthSpeed = refworld.RefPosition, refworld.RefSpeed
 	cfg.Sim.InitSnapshot = func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }
 	var a *App
 	platform.Call(func() {
@@ -65,7 +65,7 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 		{2300 * time.Millisecond, 2600 * time.Millisecond},
 		{3000 * time.Millisecond, 3050 * time.Millisecond},
 	}
-	a := runApp(t, Config{Refresh: 144}, 4*time.Second, func(a *App, n int) {
+	a := runApp(t, Config{Display: Display{Refresh: 144}}, 4*time.Second, func(a *App, n int) {
 		since := a.clock.Now() - a.steady.start
 		switch {
 		case len(cycles) > 0 && !a.ctl.iconified && since >= cycles[0].hide:
@@ -116,7 +116,7 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 // run without a pause.
 func TestPausedFramesAreNotMeasured(t *testing.T) {
 	space := []platform.Event{{Kind: platform.KeyEvent, Key: platform.KeySpace, Action: platform.Press}}
-	a := runApp(t, Config{Refresh: 60}, 9*time.Second, func(a *App, n int) {
+	a := runApp(t, Config{Display: Display{Refresh: 60}}, 9*time.Second, func(a *App, n int) {
 		if n == 180 || n == 360 {
 			a.handle(space)
 		}

@@ -120,7 +120,7 @@ func (m *hudModel) rebuild(h *renderer.HUD, a *App, vsync bool, now time.Duratio
 		h.Highlight(hudBeat)
 	}
 	b := h.Line(hudKeys)
-	*b = appendKeysHelp(*b, a.cfg.Keys, !a.cfg.NoMouseCamera)
+	*b = appendKeysHelp(*b, a.cfg.Keys, !a.cfg.Mouse.NoMouseCamera)
 	h.SetLines(hudLineCount)
 }
 

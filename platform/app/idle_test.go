@@ -24,7 +24,7 @@ func TestHiddenWindowMissesNoVblanks(t *testing.T) {
 	var hiddenFor time.Duration
 	var missedHidden, before uint64
 	var hiddenAt time.Duration
-	a := runApp(t, Config{Refresh: 144}, 3500*time.Millisecond, func(a *App, n int) {
+	a := runApp(t, Config{Display: Display{Refresh: 144}}, 3500*time.Millisecond, func(a *App, n int) {
 		now := a.clock.Now()
 		since := now - a.steady.start
 		switch {

@@ -22,7 +22,7 @@ type KeyMap struct {
 	Fullscreen platform.Key // toggles fullscreen; default F
 	VSync      platform.Key // toggles vsync; default V
 	HUD        platform.Key // shows and hides the HUD; default H
-	Screenshot platform.Key // saves a screenshot (Config.ScreenshotDir); default F12
+	Screenshot platform.Key // saves a screenshot (Config.Tools.ScreenshotDir); default F12
 }
 
 // DefaultKeys returns the keys the app reserves unless Config.Keys says
@@ -139,7 +139,7 @@ func (c *control) wantPause(keepUnfocused bool) bool {
 
 // handle applies the window's events. Reserved keys (Config.Keys) are the
 // app's; every other key, button, cursor and scroll event goes to
-// Config.Input. Unless Config.NoMouseCamera, a left drag also orbits the
+// Config.Input. Unless Config.Mouse.NoMouseCamera, a left drag also orbits the
 // camera and the wheel also zooms it.
 func (a *App) handle(events []platform.Event) {
 	keys := a.cfg.Keys.resolved()
@@ -162,7 +162,7 @@ func (a *App) handle(events []platform.Event) {
 		}
 	}
 	a.ctl.hidden = a.present.hidden()
-	if want := a.ctl.wantPause(a.cfg.KeepRunningUnfocused); want != a.ctl.simPaused {
+	if want := a.ctl.wantPause(a.cfg.Display.KeepRunningUnfocused); want != a.ctl.simPaused {
 		a.ctl.simPaused = want
 		if want {
 			a.pipe.Pause()
@@ -173,9 +173,9 @@ func (a *App) handle(events []platform.Event) {
 }
 
 // mouse applies a button, cursor or scroll event: the camera's drag and
-// zoom unless Config.NoMouseCamera, and Config.Input.
+// zoom unless Config.Mouse.NoMouseCamera, and Config.Input.
 func (a *App) mouse(e platform.Event) {
-	mouseCamera := !a.cfg.NoMouseCamera
+	mouseCamera := !a.cfg.Mouse.NoMouseCamera
 	switch e.Kind {
 	case platform.ButtonEvent:
 		if mouseCamera && e.Button == platform.ButtonLeft {

@@ -30,29 +30,29 @@ func Flags(fs *flag.FlagSet, cfg *Config) {
 	if cfg.Width == 0 && cfg.Height == 0 {
 		cfg.Width, cfg.Height = 1280, 720
 	}
-	fs.DurationVar(&cfg.Duration, "duration", cfg.Duration, "run this long, then exit cleanly (0: until the window is closed)")
-	fs.StringVar(&cfg.Screenshot, "screenshot", cfg.Screenshot, "save the last frame to `FILE`.png on exit")
-	fs.Float64Var(&cfg.Refresh, "refresh", cfg.Refresh, "emulate a display of `HZ` in software (0: the display's own)")
-	fs.BoolVar(&cfg.Fullscreen, "fullscreen", cfg.Fullscreen, "start fullscreen")
+	fs.DurationVar(&cfg.Tools.Duration, "duration", cfg.Tools.Duration, "run this long, then exit cleanly (0: until the window is closed)")
+	fs.StringVar(&cfg.Tools.Screenshot, "screenshot", cfg.Tools.Screenshot, "save the last frame to `FILE`.png on exit")
+	fs.Float64Var(&cfg.Display.Refresh, "refresh", cfg.Display.Refresh, "emulate a display of `HZ` in software (0: the display's own)")
+	fs.BoolVar(&cfg.Display.Fullscreen, "fullscreen", cfg.Display.Fullscreen, "start fullscreen")
 	fs.IntVar(&cfg.Width, "width", cfg.Width, "window width")
 	fs.IntVar(&cfg.Height, "height", cfg.Height, "window height")
 	cfg.Sim.Rate = cfg.Sim.WithDefaults().Rate
 	intFlag(fs, &cfg.Sim.Rate, "hz", "simulation `rate` in ticks per second", 1, simthread.MaxRate)
-	fs.Func("motion", "`mode` of motion between snapshots: lerp, hermite (with the velocities) or extrapolate (no render delay) (default "+cfg.Motion.String()+")", func(s string) (err error) {
-		cfg.Motion, err = interp.ParseMotion(s)
+	fs.Func("motion", "`mode` of motion between snapshots: lerp, hermite (with the velocities) or extrapolate (no render delay) (default "+cfg.Display.Motion.String()+")", func(s string) (err error) {
+		cfg.Display.Motion, err = interp.ParseMotion(s)
 		return err
 	})
-	fs.Func("latency", "`mode`: low (frames just in time, one in flight) or throughput (a vblank ahead) (default "+cfg.Latency.String()+")", func(s string) (err error) {
-		cfg.Latency, err = ParseLatency(s)
+	fs.Func("latency", "`mode`: low (frames just in time, one in flight) or throughput (a vblank ahead) (default "+cfg.Display.Latency.String()+")", func(s string) (err error) {
+		cfg.Display.Latency, err = ParseLatency(s)
 		return err
 	})
-	fs.StringVar(&cfg.Report, "report", cfg.Report, "write the timing report to `FILE`.json on exit")
-	fs.StringVar(&cfg.Plot, "plot", cfg.Plot, "plot frame intervals and animation error to `FILE`.png or .svg on exit")
-	fs.StringVar(&cfg.CPUProfile, "cpuprofile", cfg.CPUProfile, "write a CPU profile to `FILE`")
-	fs.StringVar(&cfg.MemProfile, "memprofile", cfg.MemProfile, "write a heap profile to `FILE` on exit")
-	fs.StringVar(&cfg.Trace, "trace", cfg.Trace, "write a runtime/trace to `FILE`")
-	fs.StringVar(&cfg.Record, "record", cfg.Record, "record the run's inputs and hashes to `FILE` (a world with a Hash method)")
-	fs.StringVar(&cfg.Replay, "replay", cfg.Replay, "replay a recording from `FILE` and check its hashes (with its -seed, -hz and the app's own flags)")
+	fs.StringVar(&cfg.Tools.Report, "report", cfg.Tools.Report, "write the timing report to `FILE`.json on exit")
+	fs.StringVar(&cfg.Tools.Plot, "plot", cfg.Tools.Plot, "plot frame intervals and animation error to `FILE`.png or .svg on exit")
+	fs.StringVar(&cfg.Tools.CPUProfile, "cpuprofile", cfg.Tools.CPUProfile, "write a CPU profile to `FILE`")
+	fs.StringVar(&cfg.Tools.MemProfile, "memprofile", cfg.Tools.MemProfile, "write a heap profile to `FILE` on exit")
+	fs.StringVar(&cfg.Tools.Trace, "trace", cfg.Tools.Trace, "write a runtime/trace to `FILE`")
+	fs.StringVar(&cfg.Tools.Record, "record", cfg.Tools.Record, "record the run's inputs and hashes to `FILE` (a world with a Hash method)")
+	fs.StringVar(&cfg.Tools.Replay, "replay", cfg.Tools.Replay, "replay a recording from `FILE` and check its hashes (with its -seed, -hz and the app's own flags)")
 	settingsFlags(fs, cfg)
 }
 
@@ -71,10 +71,10 @@ func intFlag(fs *flag.FlagSet, p *int, name, usage string, lo, hi int) {
 
 // HUDFlag registers -hud on fs, bound to the inverse of cfg.HideHUD.
 func HUDFlag(fs *flag.FlagSet, cfg *Config) {
-	fs.Var((*hudFlag)(&cfg.HideHUD), "hud", "show the timing HUD (H toggles it)")
+	fs.Var((*hudFlag)(&cfg.Look.HideHUD), "hud", "show the timing HUD (H toggles it)")
 }
 
-// hudFlag is -hud, the inverse of Config.HideHUD.
+// hudFlag is -hud, the inverse of Config.Look.HideHUD.
 type hudFlag bool
 
 func (h *hudFlag) String() string {
@@ -124,7 +124,7 @@ func ParseFlags(args []string, cfg *Config, usage io.Writer) error {
 		return configErrorf("unexpected argument %q", fs.Arg(0))
 	}
 	cfg.flags = own
-	if cfg.Replay != "" {
+	if cfg.Tools.Replay != "" {
 		return cfg.restoreReplay(fs, own)
 	}
 	return nil

@@ -48,12 +48,14 @@ func TestFlagsSetTheConfig(t *testing.T) {
 	if err := ParseFlags(args, &cfg, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Motion: interp.MotionHermite, Latency: Throughput, HideHUD: true, Report: "r.json", Plot: "p.svg",
-		CPUProfile: "c.pprof", MemProfile: "m.pprof", Trace: "t.out", Record: "run.tfr", Width: 320, Height: 720}
+	want := Config{Width: 320, Height: 720,
+		Display: Display{Motion: interp.MotionHermite, Latency: Throughput},
+		Look:    Look{HideHUD: true},
+		Tools:   Tools{Report: "r.json", Plot: "p.svg", CPUProfile: "c.pprof", MemProfile: "m.pprof", Trace: "t.out", Record: "run.tfr"}}
 	want.Sim.Rate = 240
-	if cfg.Motion != want.Motion || cfg.Latency != want.Latency || cfg.HideHUD != want.HideHUD || cfg.Report != want.Report ||
-		cfg.Plot != want.Plot || cfg.CPUProfile != want.CPUProfile || cfg.MemProfile != want.MemProfile || cfg.Trace != want.Trace ||
-		cfg.Record != want.Record || cfg.Sim.Rate != 240 || cfg.Width != 320 || cfg.Height != 720 {
+	if cfg.Display != want.Display || cfg.Look != want.Look || cfg.Tools.Report != want.Tools.Report ||
+		cfg.Tools.Plot != want.Tools.Plot || cfg.Tools.CPUProfile != want.Tools.CPUProfile || cfg.Tools.MemProfile != want.Tools.MemProfile || cfg.Tools.Trace != want.Tools.Trace ||
+		cfg.Tools.Record != want.Tools.Record || cfg.Sim.Rate != 240 || cfg.Width != 320 || cfg.Height != 720 {
 		t.Errorf("flags gave %+v", cfg)
 	}
 	for _, bad := range [][]string{{"-motion", "cubic"}, {"-latency", "none"}, {"-hud=maybe"}, {"-hz", "0"}} {
@@ -65,7 +67,7 @@ func TestFlagsSetTheConfig(t *testing.T) {
 	}
 	// A default of the app's own shows through -h.
 	var usage strings.Builder
-	if err := ParseFlags([]string{"-h"}, &Config{Motion: interp.MotionExtrapolate}, &usage); !errors.Is(err, flag.ErrHelp) ||
+	if err := ParseFlags([]string{"-h"}, &Config{Display: Display{Motion: interp.MotionExtrapolate}}, &usage); !errors.Is(err, flag.ErrHelp) ||
 		!strings.Contains(usage.String(), "(default extrapolate)") {
 		t.Errorf("-h: %v\n%s", err, usage.String())
 	}

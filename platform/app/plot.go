@@ -25,7 +25,7 @@ func (r *Report) WriteFile(path string) error {
 // WritePlot draws the frame intervals and the animation error of the run
 // over time, one panel above the other, as PNG or SVG by path's
 // extension, titled with r's figures (a.Report()). Call it after Run.
-// Without a Config.Truth the animation error is not measured, and its
+// Without a Config.Tools.Truth the animation error is not measured, and its
 // panel says so instead of drawing empty axes.
 func (a *App) WritePlot(path string, r *Report) error {
 	format, err := chart.ParseFormat(filepath.Ext(path))
@@ -57,7 +57,7 @@ func (a *App) WritePlot(path string, r *Report) error {
 		XLabel: "time (s)", YLabel: "animation error (ms, PresentMon)",
 		Series: []chart.Series{{Name: "animation error", X: t, Y: anim, Style: chart.Dots,
 			Colour: color.RGBA{0x1f, 0x4e, 0xa8, 0xff}}},
-		Empty: "animation error not measured: the app has no Config.Truth",
+		Empty: "animation error not measured: the app has no Config.Tools.Truth",
 	}
 	// 12×7 inches at 96 dpi, the size the plot has always had.
 	return outfile.Write(path, func(w io.Writer) error {

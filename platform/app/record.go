@@ -9,8 +9,8 @@ import (
 	"github.com/tickframe/tickframe/simthread/record"
 )
 
-// runRecorder records a run (Config.Record) or replays one and checks it
-// (Config.Replay), for a world that implements simthread.Hasher: the
+// runRecorder records a run (Config.Tools.Record) or replays one and checks it
+// (Config.Tools.Replay), for a world that implements simthread.Hasher: the
 // recording holds the inputs by tick and the world's hash every second of
 // ticks, and names the world by the app's title.
 type runRecorder struct {
@@ -27,14 +27,14 @@ type runRecorder struct {
 // (a replay runs at the recording's rate). Its errors are *ConfigError.
 // It returns nil when cfg asks for neither.
 func newRecorder(cfg *Config, world simthread.World, out io.Writer) (*runRecorder, error) {
-	if cfg.Record == "" && cfg.Replay == "" {
+	if cfg.Tools.Record == "" && cfg.Tools.Replay == "" {
 		return nil, nil
 	}
 	if _, ok := world.(simthread.Hasher); !ok {
 		return nil, configErrorf("app: -record and -replay need a world that implements simthread.Hasher")
 	}
 	r := &runRecorder{world: world, name: fileStem(cfg.Title), out: out, seed: cfg.Seed}
-	if cfg.Record != "" {
+	if cfg.Tools.Record != "" {
 		params, err := cfg.params()
 		if err != nil {
 			return nil, err
@@ -51,7 +51,7 @@ func newRecorder(cfg *Config, world simthread.World, out io.Writer) (*runRecorde
 	cfg.Seed = rec.Seed
 	// A replay takes no live input: it runs on when the window loses
 	// focus, so that it reaches the recording's end.
-	cfg.KeepRunningUnfocused = true
+	cfg.Display.KeepRunningUnfocused = true
 	if rec.FinalTick == 0 {
 		r.replay = rec
 		return r, nil // nothing to step: Run checks the world as built

@@ -297,7 +297,7 @@ func (a *App) reportRun(r *Report) {
 	r.OverwrittenSnaps = sim.Overwritten()
 	r.PausedFrames = st.Paused
 	r.InputsDropped = a.InputsDropped()
-	r.LatencyMode, r.MotionMode = a.cfg.Latency.String(), a.cfg.Motion.String()
+	r.LatencyMode, r.MotionMode = a.cfg.Display.Latency.String(), a.cfg.Display.Motion.String()
 	r.InputAgeMs = Quant2{ms(st.InputAge.Quantile(0.5)), ms(st.InputAge.Quantile(0.99))}
 	r.FramesInFlight = st.InFlight
 	r.FrameLeadMs = ms(int64(st.Lead))

@@ -53,22 +53,22 @@ func Run(ctx context.Context, cfg Config, world simthread.World) (err error) {
 	errs := []error{runErr}
 	r := a.Report()
 	if rec != nil {
-		errs = append(errs, rec.finish(a.pipe.Sim(), cfg.Record, runErr))
+		errs = append(errs, rec.finish(a.pipe.Sim(), cfg.Tools.Record, runErr))
 	}
 	if cfg.Finish != nil {
 		errs = append(errs, cfg.Finish(a, r, runErr))
 	}
-	if cfg.Report != "" {
-		errs = append(errs, r.WriteFile(cfg.Report))
+	if cfg.Tools.Report != "" {
+		errs = append(errs, r.WriteFile(cfg.Tools.Report))
 	}
-	if cfg.Plot != "" {
-		errs = append(errs, a.WritePlot(cfg.Plot, r))
+	if cfg.Tools.Plot != "" {
+		errs = append(errs, a.WritePlot(cfg.Tools.Plot, r))
 	}
-	if cfg.MemProfile != "" {
-		errs = append(errs, writeHeapProfile(cfg.MemProfile))
+	if cfg.Tools.MemProfile != "" {
+		errs = append(errs, writeHeapProfile(cfg.Tools.MemProfile))
 	}
-	if cfg.Screenshot != "" && runErr == nil {
-		fmt.Fprintf(os.Stderr, "%s: last frame saved to %s\n", a.shots.name, cfg.Screenshot)
+	if cfg.Tools.Screenshot != "" && runErr == nil {
+		fmt.Fprintf(os.Stderr, "%s: last frame saved to %s\n", a.shots.name, cfg.Tools.Screenshot)
 	}
 	return errors.Join(errs...)
 }
@@ -107,8 +107,8 @@ func startProfiles(cfg *Config) (*profiles, error) {
 		start func(io.Writer) error
 		stop  func()
 	}{
-		{cfg.CPUProfile, pprof.StartCPUProfile, pprof.StopCPUProfile},
-		{cfg.Trace, trace.Start, trace.Stop},
+		{cfg.Tools.CPUProfile, pprof.StartCPUProfile, pprof.StopCPUProfile},
+		{cfg.Tools.Trace, trace.Start, trace.Stop},
 	} {
 		if f.path == "" {
 			continue

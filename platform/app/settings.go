@@ -66,7 +66,7 @@ func RunFunc(ctx context.Context, cfg Config, newWorld NewWorld) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	if cfg.Replay != "" {
+	if cfg.Tools.Replay != "" {
 		rec, err := cfg.replayLog()
 		if err != nil {
 			return err
@@ -88,21 +88,21 @@ func RunFunc(ctx context.Context, cfg Config, newWorld NewWorld) error {
 // -far.
 func settingsFlags(fs *flag.FlagSet, cfg *Config) {
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "the world's random `seed` (recorded by -record, restored by -replay)")
-	fs.Var((*notFlag)(&cfg.KeepRunningUnfocused), "focuspause", "pause the simulation while the window is unfocused (iconifying always pauses it)")
-	fs.Var((*notFlag)(&cfg.Ground.Hidden), "ground", "draw the ground plane")
-	fs.Func("clear", "the sky's colour, sRGB as hex `RRGGBB` (default "+hexRGB(cfg.ClearColor)+")", func(s string) error {
+	fs.Var((*notFlag)(&cfg.Display.KeepRunningUnfocused), "focuspause", "pause the simulation while the window is unfocused (iconifying always pauses it)")
+	fs.Var((*notFlag)(&cfg.Look.Ground.Hidden), "ground", "draw the ground plane")
+	fs.Func("clear", "the sky's colour, sRGB as hex `RRGGBB` (default "+hexRGB(cfg.Look.ClearColor)+")", func(s string) error {
 		v, err := strconv.ParseUint(strings.TrimPrefix(s, "#"), 16, 32)
 		if err != nil || len(strings.TrimPrefix(s, "#")) != 6 {
 			return errors.New("want six hex digits RRGGBB, such as 87ceeb")
 		}
-		cfg.ClearColor = simthread.RGB(uint8(v>>16), uint8(v>>8), uint8(v))
+		cfg.Look.ClearColor = simthread.RGB(uint8(v>>16), uint8(v>>8), uint8(v))
 		return nil
 	})
-	size := cfg.Ground.Size
+	size := cfg.Look.Ground.Size
 	if size == 0 {
 		size = defaultGroundSize
 	}
-	metresFlag(fs, "groundsize", "side of the ground's square about the origin, `metres`", size, func(v float32) { cfg.Ground.Size = v })
+	metresFlag(fs, "groundsize", "side of the ground's square about the origin, `metres`", size, func(v float32) { cfg.Look.Ground.Size = v })
 	cam := renderer.DefaultCamera()
 	if cfg.Camera != nil {
 		cam = *cfg.Camera
@@ -163,7 +163,7 @@ func (cfg Config) validateSettings() error {
 	if c := cfg.Camera; c != nil && !(c.Near > 0 && c.Far > c.Near && finite32(c.Near, c.Far)) {
 		return configErrorf("app: camera clip planes near %v m, far %v m: want 0 < near < far, both finite", c.Near, c.Far)
 	}
-	if s := cfg.Ground.Size; s != 0 && !(s > 0 && finite32(s)) {
+	if s := cfg.Look.Ground.Size; s != 0 && !(s > 0 && finite32(s)) {
 		return configErrorf("app: ground size %v m: want a positive, finite side (or 0 for %d m)", s, defaultGroundSize)
 	}
 	return nil
@@ -181,11 +181,11 @@ func finite32(vs ...float32) bool {
 // applyLook gives the renderer the sky and the ground cfg asks for, before
 // Config.Scene may change them further.
 func (a *App) applyLook() error {
-	if c := a.cfg.ClearColor; c != 0 {
+	if c := a.cfg.Look.ClearColor; c != 0 {
 		a.rend.SetClearColor(c)
 	}
-	a.rend.SetGroundVisible(!a.cfg.Ground.Hidden)
-	if s := a.cfg.Ground.Size; s > 0 && s != defaultGroundSize {
+	a.rend.SetGroundVisible(!a.cfg.Look.Ground.Hidden)
+	if s := a.cfg.Look.Ground.Size; s > 0 && s != defaultGroundSize {
 		return a.rend.SetGroundRect(mgl32.Vec2{-s / 2, -s / 2}, mgl32.Vec2{s / 2, s / 2})
 	}
 	return nil
@@ -261,7 +261,7 @@ func (cfg *Config) params() ([]byte, error) {
 		err = fmt.Errorf("the app's flags take %d bytes, more than a recording holds (%d)", len(b), record.MaxParamsLen)
 	}
 	if err != nil {
-		return nil, configErrorf("app: -record %s: %v", cfg.Record, err)
+		return nil, configErrorf("app: -record %s: %v", cfg.Tools.Record, err)
 	}
 	return b, nil
 }
@@ -269,20 +269,20 @@ func (cfg *Config) params() ([]byte, error) {
 // replayLog reads the recording cfg.Replay names (once: ParseFlags may
 // have read it) and checks that it is this app's.
 func (cfg *Config) replayLog() (*record.Log, error) {
-	if cfg.flags != nil && cfg.flags.replay != nil && cfg.flags.path == cfg.Replay {
+	if cfg.flags != nil && cfg.flags.replay != nil && cfg.flags.path == cfg.Tools.Replay {
 		return cfg.flags.replay, nil
 	}
-	rec, err := record.ReadFile(cfg.Replay)
+	rec, err := record.ReadFile(cfg.Tools.Replay)
 	if err != nil {
 		return nil, configErrorf("app: -replay: %v", err)
 	}
 	if name := fileStem(cfg.Title); rec.World != name {
-		return nil, configErrorf("app: -replay %s: a recording of world %q, this app runs %q", cfg.Replay, rec.World, name)
+		return nil, configErrorf("app: -replay %s: a recording of world %q, this app runs %q", cfg.Tools.Replay, rec.World, name)
 	}
 	if cfg.flags == nil {
 		cfg.flags = &appFlags{}
 	}
-	cfg.flags.replay, cfg.flags.path = rec, cfg.Replay
+	cfg.flags.replay, cfg.flags.path = rec, cfg.Tools.Replay
 	return rec, nil
 }
 
@@ -298,7 +298,7 @@ func (cfg *Config) restoreReplay(fs *flag.FlagSet, own *appFlags) error {
 	var p recordedParams
 	if len(rec.Params) > 0 {
 		if err := json.Unmarshal(rec.Params, &p); err != nil {
-			return configErrorf("app: -replay %s: the recorded settings cannot be read: %v", cfg.Replay, err)
+			return configErrorf("app: -replay %s: the recorded settings cannot be read: %v", cfg.Tools.Replay, err)
 		}
 	}
 	given := map[string]bool{}
@@ -324,7 +324,7 @@ func (cfg *Config) restoreReplay(fs *flag.FlagSet, own *appFlags) error {
 		f := fs.Lookup(n)
 		recorded, inRec := p.Flags[n]
 		if f == nil {
-			return configErrorf("app: -replay %s: the recording sets the flag %q, which this app does not have", cfg.Replay, n)
+			return configErrorf("app: -replay %s: the recording sets the flag %q, which this app does not have", cfg.Tools.Replay, n)
 		}
 		v, isGiven := own.given[n]
 		switch {
@@ -334,12 +334,12 @@ func (cfg *Config) restoreReplay(fs *flag.FlagSet, own *appFlags) error {
 			differ = append(differ, fmt.Sprintf("-%s %s (recorded %s)", n, v, recorded))
 		case !isGiven && inRec:
 			if err := fs.Set(n, recorded); err != nil {
-				return configErrorf("app: -replay %s: the recorded -%s %q: %v", cfg.Replay, n, recorded, err)
+				return configErrorf("app: -replay %s: the recorded -%s %q: %v", cfg.Tools.Replay, n, recorded, err)
 			}
 		}
 	}
 	if len(differ) > 0 {
-		return configErrorf("app: -replay %s: %s differ from the recording: leave them out to replay it as recorded", cfg.Replay, strings.Join(differ, ", "))
+		return configErrorf("app: -replay %s: %s differ from the recording: leave them out to replay it as recorded", cfg.Tools.Replay, strings.Join(differ, ", "))
 	}
 	cfg.Seed, cfg.Sim.Rate = rec.Seed, rec.Rate
 	return nil
@@ -372,7 +372,7 @@ func (a *App) showPause() {
 		}
 	case c.hidden:
 		why = "paused: the window is hidden"
-	case c.unfocused && !a.cfg.KeepRunningUnfocused:
+	case c.unfocused && !a.cfg.Display.KeepRunningUnfocused:
 		why = "paused: the window lost the focus"
 	}
 	if why != a.notice {

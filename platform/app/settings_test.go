@@ -31,17 +31,17 @@ func TestSettingsFlags(t *testing.T) {
 	if err := ParseFlags(args, &cfg, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Seed != 7 || !cfg.KeepRunningUnfocused || cfg.ClearColor != simthread.RGB(0x87, 0xce, 0xeb) ||
-		!cfg.Ground.Hidden || cfg.Ground.Size != 60 || cfg.Camera.Near != 0.5 || cfg.Camera.Far != 900 {
+	if cfg.Seed != 7 || !cfg.Display.KeepRunningUnfocused || cfg.Look.ClearColor != simthread.RGB(0x87, 0xce, 0xeb) ||
+		!cfg.Look.Ground.Hidden || cfg.Look.Ground.Size != 60 || cfg.Camera.Near != 0.5 || cfg.Camera.Far != 900 {
 		t.Errorf("%v gave seed %d, keep running %v, clear %08x, ground %+v, camera near %v far %v",
-			args, cfg.Seed, cfg.KeepRunningUnfocused, cfg.ClearColor, cfg.Ground, cfg.Camera.Near, cfg.Camera.Far)
+			args, cfg.Seed, cfg.Display.KeepRunningUnfocused, cfg.Look.ClearColor, cfg.Look.Ground, cfg.Camera.Near, cfg.Camera.Far)
 	}
 	if cam.Near != otherCamera().Near {
 		t.Errorf("-near wrote to the caller's camera")
 	}
 	var def Config
-	if err := ParseFlags(nil, &def, io.Discard); err != nil || def.KeepRunningUnfocused || def.Ground.Hidden || def.Camera != nil {
-		t.Errorf("no flags: %v, keep running %v, ground hidden %v, camera %v", err, def.KeepRunningUnfocused, def.Ground.Hidden, def.Camera)
+	if err := ParseFlags(nil, &def, io.Discard); err != nil || def.Display.KeepRunningUnfocused || def.Look.Ground.Hidden || def.Camera != nil {
+		t.Errorf("no flags: %v, keep running %v, ground hidden %v, camera %v", err, def.Display.KeepRunningUnfocused, def.Look.Ground.Hidden, def.Camera)
 	}
 	for _, bad := range [][]string{
 		{"-clear", "blue"}, {"-clear", "12345"}, {"-groundsize", "0"}, {"-groundsize", "NaN"},
@@ -158,8 +158,8 @@ func TestRecordingReplaysByItself(t *testing.T) {
 	var built []seeded
 	main := func(args ...string) (int, string) {
 		rings := 0
-		cfg := Config{Title: "seeded", Width: 160, Height: 120, HideHUD: true,
-			AppFlags: func(fs *flag.FlagSet) { fs.IntVar(&rings, "rings", 3, "rings") }}
+		cfg := Config{Title: "seeded", Width: 160, Height: 120,
+			AppFlags: func(fs *flag.FlagSet) { fs.IntVar(&rings, "rings", 3, "rings") }, Look: Look{HideHUD: true}}
 		var stderr bytes.Buffer
 		code := 0
 		platform.Call(func() {
@@ -201,12 +201,12 @@ func TestRecordingReplaysByItself(t *testing.T) {
 // returns its last frame.
 func shoot(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame int)) image.Image {
 	t.Helper()
-	cfg.Screenshot = filepath.Join(t.TempDir(), "last.png")
+	cfg.Tools.Screenshot = filepath.Join(t.TempDir(), "last.png")
 	if each == nil {
 		each = func(*App, int) {}
 	}
 	runApp(t, cfg, d, each)
-	f, err := os.Open(cfg.Screenshot)
+	f, err := os.Open(cfg.Tools.Screenshot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func TestLookSettingsReachTheScreen(t *testing.T) {
 	all, bottom, top := image.Rect(0, 0, 320, 240), image.Rect(0, 215, 50, 240), image.Rect(100, 0, 220, 40)
 	cam := renderer.DefaultCamera()
 	cam.Far = 5 // the default camera is 26 m from what it looks at: nothing within 5 m
-	base := Config{ClearColor: simthread.RGB(200, 30, 150), Ground: Ground{Hidden: true}}
+	base := Config{Look: Look{ClearColor: simthread.RGB(200, 30, 150), Ground: Ground{Hidden: true}}}
 	clipped := base
 	clipped.Camera = &cam
 	if n := count(shoot(t, clipped, time.Second, nil), all, notSky); n != 0 {
@@ -258,11 +258,11 @@ func TestLookSettingsReachTheScreen(t *testing.T) {
 		t.Errorf("no ground, the default far plane: %d pixels show the bodies, want 200 or more", n)
 	}
 	ground := base
-	ground.Ground.Hidden = false
+	ground.Look.Ground.Hidden = false
 	if n := count(shoot(t, ground, time.Second, nil), bottom, notSky); n < bottom.Dx()*bottom.Dy()*9/10 {
 		t.Errorf("the default ground: %d of the bottom's %d pixels are not the sky", n, bottom.Dx()*bottom.Dy())
 	}
-	ground.Ground.Size = 1 // a 1 m square about the origin: the bottom of the view is beyond it
+	ground.Look.Ground.Size = 1 // a 1 m square about the origin: the bottom of the view is beyond it
 	img := shoot(t, ground, time.Second, nil)
 	if n := count(img, bottom, notSky); n != 0 {
 		t.Errorf("a 1 m ground: %d of the bottom's pixels are not the sky", n)

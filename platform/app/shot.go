@@ -14,8 +14,8 @@ import (
 	"github.com/tickframe/tickframe/renderer"
 )
 
-// screenshots saves frames as PNG files: the key's (Config.ScreenshotDir,
-// named after the app's title) and the last frame (Config.Screenshot).
+// screenshots saves frames as PNG files: the key's (Config.Tools.ScreenshotDir,
+// named after the app's title) and the last frame (Config.Tools.Screenshot).
 // Encoding runs on goroutines of its own; wait waits for them.
 type screenshots struct {
 	name      string    // the file name's stem: the title, made safe

@@ -303,7 +303,7 @@ func TestSoakVirtualDay(t *testing.T) {
 func runSoak(t *testing.T, length time.Duration) soakTruth {
 	clock := new(simthread.VirtualClock)
 	s := &soakRun{t: t, clock: clock, ctx: context.Background()}
-	cfg := Config{Latency: LowLatency}
+	cfg := Config{Display: Display{Latency: LowLatency}}
 	pipe, err := interp.NewPipeline(cfg.Pipeline(), &lookWorld{}, clock)
 	if err != nil {
 		t.Fatal(err)

@@ -44,16 +44,16 @@ const maxWindow = 16384
 // temporary file beside it.
 func (cfg Config) Validate() error {
 	switch {
-	case cfg.Refresh != 0 && !(cfg.Refresh >= 1 && cfg.Refresh <= platform.MaxRefresh):
-		return configErrorf("app: refresh rate %v Hz out of range [1, %d] (or 0 for the display's)", cfg.Refresh, platform.MaxRefresh)
-	case cfg.Duration < 0:
-		return configErrorf("app: negative duration %v", cfg.Duration)
-	case cfg.Delay < 0:
-		return configErrorf("app: negative render delay %v", cfg.Delay)
+	case cfg.Display.Refresh != 0 && !(cfg.Display.Refresh >= 1 && cfg.Display.Refresh <= platform.MaxRefresh):
+		return configErrorf("app: refresh rate %v Hz out of range [1, %d] (or 0 for the display's)", cfg.Display.Refresh, platform.MaxRefresh)
+	case cfg.Tools.Duration < 0:
+		return configErrorf("app: negative duration %v", cfg.Tools.Duration)
+	case cfg.Display.Delay < 0:
+		return configErrorf("app: negative render delay %v", cfg.Display.Delay)
 	case !(cfg.Width == 0 && cfg.Height == 0) && (cfg.Width < 1 || cfg.Height < 1 || cfg.Width > maxWindow || cfg.Height > maxWindow):
 		return configErrorf("app: window size %dx%d out of range [1, %d] (or 0x0 for 1280x720)", cfg.Width, cfg.Height, maxWindow)
 	}
-	if err := cfg.Sched.Validate(); err != nil {
+	if err := cfg.Display.Sched.Validate(); err != nil {
 		return configErrorf("app: %w", err)
 	}
 	if err := cfg.Keys.Validate(); err != nil {
@@ -71,18 +71,18 @@ func (cfg Config) Validate() error {
 // validateOutputs checks the output files: their extensions, that no two
 // are the same file, and that each can be written.
 func (cfg Config) validateOutputs() error {
-	if cfg.Screenshot != "" && strings.ToLower(filepath.Ext(cfg.Screenshot)) != ".png" {
-		return configErrorf("app: -screenshot %s: want a .png file", cfg.Screenshot)
+	if cfg.Tools.Screenshot != "" && strings.ToLower(filepath.Ext(cfg.Tools.Screenshot)) != ".png" {
+		return configErrorf("app: -screenshot %s: want a .png file", cfg.Tools.Screenshot)
 	}
-	if ext := strings.ToLower(filepath.Ext(cfg.Plot)); cfg.Plot != "" && ext != ".png" && ext != ".svg" {
-		return configErrorf("app: -plot %s: want a .png or .svg file", cfg.Plot)
+	if ext := strings.ToLower(filepath.Ext(cfg.Tools.Plot)); cfg.Tools.Plot != "" && ext != ".png" && ext != ".svg" {
+		return configErrorf("app: -plot %s: want a .png or .svg file", cfg.Tools.Plot)
 	}
 	// Named by the flags that set them (Flags).
 	seen := map[string]string{}
 	for _, f := range [...]struct{ flag, path string }{
-		{"screenshot", cfg.Screenshot}, {"report", cfg.Report}, {"plot", cfg.Plot},
-		{"cpuprofile", cfg.CPUProfile}, {"trace", cfg.Trace}, {"memprofile", cfg.MemProfile},
-		{"record", cfg.Record},
+		{"screenshot", cfg.Tools.Screenshot}, {"report", cfg.Tools.Report}, {"plot", cfg.Tools.Plot},
+		{"cpuprofile", cfg.Tools.CPUProfile}, {"trace", cfg.Tools.Trace}, {"memprofile", cfg.Tools.MemProfile},
+		{"record", cfg.Tools.Record},
 	} {
 		if f.path == "" {
 			continue
@@ -96,16 +96,16 @@ func (cfg Config) validateOutputs() error {
 			return configErrorf("app: -%s %s: %v", f.flag, f.path, err)
 		}
 	}
-	switch abs, _ := filepath.Abs(cfg.Replay); {
-	case cfg.Replay == "":
-	case cfg.Record != "":
+	switch abs, _ := filepath.Abs(cfg.Tools.Replay); {
+	case cfg.Tools.Replay == "":
+	case cfg.Tools.Record != "":
 		return configErrorf("app: -record and -replay cannot be used together")
 	case seen[abs] != "":
-		return configErrorf("app: -replay %s is also an output (-%s)", cfg.Replay, seen[abs])
+		return configErrorf("app: -replay %s is also an output (-%s)", cfg.Tools.Replay, seen[abs])
 	}
-	if cfg.ScreenshotDir != "" {
-		if err := outfile.CheckWritable(filepath.Join(cfg.ScreenshotDir, "screenshot.png")); err != nil {
-			return configErrorf("app: screenshot directory %s: %v", cfg.ScreenshotDir, err)
+	if cfg.Tools.ScreenshotDir != "" {
+		if err := outfile.CheckWritable(filepath.Join(cfg.Tools.ScreenshotDir, "screenshot.png")); err != nil {
+			return configErrorf("app: screenshot directory %s: %v", cfg.Tools.ScreenshotDir, err)
 		}
 	}
 	return nil

@@ -34,19 +34,19 @@ func TestRunRefusesBadConfigsBeforeAnyWindow(t *testing.T) {
 		{"width 0", Config{Width: 0, Height: 720}, "window size 0x720"},
 		{"height 0", Config{Width: 1280}, "window size 1280x0"},
 		{"too wide", Config{Width: 20000, Height: 720}, "window size"},
-		{"screenshot dir", Config{Screenshot: filepath.Join(missing, "x.png")}, "-screenshot"},
-		{"screenshot kind", Config{Screenshot: filepath.Join(dir, "x.jpg")}, "want a .png file"},
-		{"report dir", Config{Report: filepath.Join(missing, "r.json")}, "does not exist"},
-		{"report is a dir", Config{Report: dir}, "is a directory"},
-		{"plot kind", Config{Plot: filepath.Join(dir, "p.pdf")}, "want a .png or .svg"},
-		{"two on one file", Config{Report: existing, Trace: dir + "/./r.json"}, "-report and -trace both write"},
-		{"profile dir", Config{CPUProfile: filepath.Join(missing, "c")}, "-cpuprofile"},
-		{"shots dir", Config{ScreenshotDir: missing}, "screenshot directory"},
-		{"record and replay", Config{Record: filepath.Join(dir, "a.tfr"), Replay: filepath.Join(dir, "b.tfr")}, "cannot be used together"},
-		{"replay an output", Config{Report: existing, Replay: existing}, "is also an output"},
-		{"replay missing", Config{Replay: filepath.Join(missing, "r.tfr")}, "-replay"},
-		{"duration", Config{Duration: -1}, "negative duration"},
-		{"refresh", Config{Refresh: -60}, "refresh rate"},
+		{"screenshot dir", Config{Tools: Tools{Screenshot: filepath.Join(missing, "x.png")}}, "-screenshot"},
+		{"screenshot kind", Config{Tools: Tools{Screenshot: filepath.Join(dir, "x.jpg")}}, "want a .png file"},
+		{"report dir", Config{Tools: Tools{Report: filepath.Join(missing, "r.json")}}, "does not exist"},
+		{"report is a dir", Config{Tools: Tools{Report: dir}}, "is a directory"},
+		{"plot kind", Config{Tools: Tools{Plot: filepath.Join(dir, "p.pdf")}}, "want a .png or .svg"},
+		{"two on one file", Config{Tools: Tools{Report: existing, Trace: dir + "/./r.json"}}, "-report and -trace both write"},
+		{"profile dir", Config{Tools: Tools{CPUProfile: filepath.Join(missing, "c")}}, "-cpuprofile"},
+		{"shots dir", Config{Tools: Tools{ScreenshotDir: missing}}, "screenshot directory"},
+		{"record and replay", Config{Tools: Tools{Record: filepath.Join(dir, "a.tfr"), Replay: filepath.Join(dir, "b.tfr")}}, "cannot be used together"},
+		{"replay an output", Config{Tools: Tools{Report: existing, Replay: existing}}, "is also an output"},
+		{"replay missing", Config{Tools: Tools{Replay: filepath.Join(missing, "r.tfr")}}, "-replay"},
+		{"duration", Config{Tools: Tools{Duration: -1}}, "negative duration"},
+		{"refresh", Config{Display: Display{Refresh: -60}}, "refresh rate"},
 	} {
 		world, _ := refworld.New(1, 1)
 		err := Run(context.Background(), tc.cfg, world)
@@ -68,7 +68,7 @@ func (noHash) Snapshot(*simthread.Snapshot)            {}
 
 func TestRecordNeedsAHasher(t *testing.T) {
 	t.Setenv("DISPLAY", "")
-	err := Run(context.Background(), Config{Record: filepath.Join(t.TempDir(), "r.tfr")}, noHash{})
+	err := Run(context.Background(), Config{Tools: Tools{Record: filepath.Join(t.TempDir(), "r.tfr")}}, noHash{})
 	if ExitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), "simthread.Hasher") {
 		t.Errorf("-record of a world without Hash: %v (exit %d)", err, ExitCode(err))
 	}

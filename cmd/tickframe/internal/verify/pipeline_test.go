@@ -23,7 +23,7 @@ func TestAppAndVerifierShareThePipeline(t *testing.T) {
 	interp.MeterWarmup = 3 * time.Second
 	defer func() { interp.MeterWarmup = old }()
 
-	acfg := app.Config{Truth: refworld.RefPosition, TruthSpeed: refworld.RefSpeed}
+	acfg := app.Config{Tools: app.Tools{Truth: refworld.RefPosition, TruthSpeed: refworld.RefSpeed}}
 	for name, pc := range map[string]interp.PipelineConfig{"app": acfg.Pipeline(), "verify": pipelineConfig(&o, c)} {
 		w, err := refworld.New(16, 1)
 		if err != nil {
