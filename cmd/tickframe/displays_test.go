@@ -253,7 +253,7 @@ func (run *displayRun) judge(t *testing.T, c displayCell) {
 	t.Helper()
 	period := 1000 / run.r.PresentFiguresHz
 	srv, own := run.o.Frames, run.o.OwnFrames
-	for _, e := range displayDisagreements(srv, run.o.FloorMs, period, [3]float64{}) {
+	for _, e := range displayDisagreements(srv, run.o.FloorMs, swapWaitMs(run.r), period, [3]float64{}) {
 		t.Errorf("on the app's vblanks: %s", e)
 	}
 	if own == nil {
@@ -269,7 +269,7 @@ func (run *displayRun) judge(t *testing.T, c displayCell) {
 			amb := float64(srv.Ambiguous)
 			phase = [3]float64{absDiff(own.Displayed[0], srv.Displayed[0]) + amb, absDiff(own.Dropped[0], srv.Dropped[0]) + amb, absDiff(own.Repeated[0], srv.Repeated[0]) + amb}
 		}
-		for _, e := range displayDisagreements(own, run.o.FloorMs, period, phase) {
+		for _, e := range displayDisagreements(own, run.o.FloorMs, swapWaitMs(run.r), period, phase) {
 			if c.loaded() {
 				// Under a load the observer's own grid is fitted to
 				// arrivals the load scatters: its placement is reported,
@@ -306,10 +306,12 @@ func (run *displayRun) judge(t *testing.T, c displayCell) {
 // displayDisagreements lists where the app's figures and the observer's
 // placement f of the same frames disagree beyond the bounds,
 // with the display period periodMs, the observer's measured floor
-// floorMs (twice its poll gap p99) and an allowance for the displayed,
-// dropped and repeated counts beyond the bound (see judge): none if they
-// agree.
-func displayDisagreements(f *FramesReport, floorMs, periodMs float64, allow [3]float64) []string {
+// floorMs (twice its poll gap p99), the app's own uncertainty of a
+// landing lateMs (an app worst frame later by up to that much more is
+// what it reported: see disagreements) and an allowance for the
+// displayed, dropped and repeated counts beyond the bound (see judge):
+// none if they agree.
+func displayDisagreements(f *FramesReport, floorMs, lateMs, periodMs float64, allow [3]float64) []string {
 	var e []string
 	span := float64(f.LastID-f.FirstID+1) - float64(f.Unseen)
 	if span < 60 {
@@ -332,13 +334,20 @@ func displayDisagreements(f *FramesReport, floorMs, periodMs float64, allow [3]f
 		e = append(e, fmt.Sprintf("animation error p99: observer %.3f ms, the app %.3f ms (%.3f to %.3f with the frames placed differently): more than %.3f ms apart",
 			o, f.AppAnimErrMs[1], f.AppP99BandMs[0], f.AppP99BandMs[1], tol))
 	}
-	if d := math.Abs(f.SeenAnimErr[2] - f.AppSpanAnimErrMs[2]); d > periodMs+floorMs {
-		e = append(e, fmt.Sprintf("worst frame: the observer saw an animation error of %.3f ms, the app counted %.3f ms: more than a period (%.3f ms) and the floor apart",
-			f.SeenAnimErr[2], f.AppSpanAnimErrMs[2], periodMs))
+	maxBound := func(obs, app float64) bool {
+		b := periodMs + floorMs
+		if app > obs {
+			b += lateMs
+		}
+		return math.Abs(obs-app) <= b
 	}
-	if d := math.Abs(f.AnimErrMs[2] - f.AppAnimErrMs[2]); d > periodMs+floorMs {
-		e = append(e, fmt.Sprintf("animation error max on the pairs both count: observer %.3f ms, the app %.3f ms: more than a period apart",
-			f.AnimErrMs[2], f.AppAnimErrMs[2]))
+	if !maxBound(f.SeenAnimErr[2], f.AppSpanAnimErrMs[2]) {
+		e = append(e, fmt.Sprintf("worst frame: the observer saw an animation error of %.3f ms, the app counted %.3f ms: more than a period (%.3f ms), the floor and the app's swap wait (%.3f ms) apart",
+			f.SeenAnimErr[2], f.AppSpanAnimErrMs[2], periodMs, lateMs))
+	}
+	if !maxBound(f.AnimErrMs[2], f.AppAnimErrMs[2]) {
+		e = append(e, fmt.Sprintf("animation error max on the pairs both count: observer %.3f ms, the app %.3f ms: more than a period, the floor and the app's swap wait (%.3f ms) apart",
+			f.AnimErrMs[2], f.AppAnimErrMs[2], lateMs))
 	}
 	return e
 }

@@ -373,8 +373,12 @@ func observeReport(o *observeOptions, obs *observed, stdout io.Writer) error {
 // when broken: there the p99 sits on the held swaps' step); its max within
 // one period (and the floor) both on those pairs and over every pair each
 // side counts: the app neither misses the worst frame nor invents one.
-func disagreements(f *FramesReport, floorMs float64, broken bool) []string {
-	return disagree(f, floorMs, broken, false)
+// lateMs is how late the app says it may have read a frame's landing (its
+// report's present_swap_wait_ms max: its render thread kept from a CPU
+// after the swap): an app worst frame later than the observer's by up to
+// that much more is the uncertainty it reported, not an invented frame.
+func disagreements(f *FramesReport, floorMs, lateMs float64, broken bool) []string {
+	return disagree(f, floorMs, lateMs, broken, false)
 }
 
 // ownDisagreements is disagreements on the observer's own grid. There the
@@ -389,11 +393,19 @@ func disagreements(f *FramesReport, floorMs float64, broken bool) []string {
 // the other replaced makes other pairs). What stays held to the bounds:
 // frames the app counted shown that were never in the framebuffer, and
 // the animation error's p99 and max on the common pairs both ways.
-func ownDisagreements(f *FramesReport, floorMs float64, broken bool) []string {
-	return disagree(f, floorMs, broken, true)
+func ownDisagreements(f *FramesReport, floorMs, lateMs float64, broken bool) []string {
+	return disagree(f, floorMs, lateMs, broken, true)
 }
 
-func disagree(f *FramesReport, floorMs float64, broken, own bool) []string {
+// swapWaitMs is the report's present_swap_wait_ms max (0 where absent).
+func swapWaitMs(r *Report) float64 {
+	if r.PresentSwapWaitMs == nil {
+		return 0
+	}
+	return r.PresentSwapWaitMs.Max
+}
+
+func disagree(f *FramesReport, floorMs, lateMs float64, broken, own bool) []string {
 	var out []string
 	span := float64(f.LastID-f.FirstID+1) - float64(f.Unseen)
 	if float64(f.Unmatched) > 0.01*span {
@@ -429,12 +441,17 @@ func disagree(f *FramesReport, floorMs float64, broken, own bool) []string {
 		maxes = maxes[:1]
 	}
 	for _, m := range maxes {
-		if d := m.obs - m.app; math.Abs(d) > f.PeriodMs+floorMs {
+		d := m.obs - m.app
+		bound := f.PeriodMs + floorMs
+		if d < 0 {
+			bound += lateMs // the app's own uncertainty of a landing
+		}
+		if math.Abs(d) > bound {
 			who := "the app misses a worse frame the observer saw"
 			if d < 0 {
 				who = "the app counts a frame later than the observer saw it"
 			}
-			out = append(out, fmt.Sprintf("animation error max %s: observer %.3f ms, the app %.3f ms: more than a period (%.3f ms) and the floor (%.3f) apart: %s", m.what, m.obs, m.app, f.PeriodMs, floorMs, who))
+			out = append(out, fmt.Sprintf("animation error max %s: observer %.3f ms, the app %.3f ms: more than a period (%.3f ms), the floor (%.3f) and the app's swap wait (%.3f) apart: %s", m.what, m.obs, m.app, f.PeriodMs, floorMs, lateMs, who))
 		}
 	}
 	return out

@@ -92,7 +92,7 @@ func TestObserverAgreesWithTheApp(t *testing.T) {
 				if pl.f == o.OwnFrames {
 					check = ownDisagreements
 				}
-				for _, d := range check(pl.f, o.FloorMs, tc.broken) {
+				for _, d := range check(pl.f, o.FloorMs, swapWaitMs(r), tc.broken) {
 					t.Errorf("%s: %s", pl.name, d)
 				}
 				if tc.broken {

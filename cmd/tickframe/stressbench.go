@@ -357,7 +357,6 @@ func runStressLoad(ctx context.Context, exe, app, tmp string, base, extra []stri
 			return row
 		}
 		row.Observer, row.DisplayServer, row.ObserverFloorMs = o.Frames, o.DisplayServer, o.FloorMs
-		row.Disagreements = disagreements(o.Frames, o.FloorMs, false)
 	}
 	data, err := os.ReadFile(report)
 	if err != nil {
@@ -365,20 +364,21 @@ func runStressLoad(ctx context.Context, exe, app, tmp string, base, extra []stri
 		return row
 	}
 	var r struct {
-		TickRateHz      float64               `json:"tick_rate_hz"`
-		FPS             float64               `json:"fps"`
-		RefreshHz       float64               `json:"refresh_hz"`
-		PresentSource   string                `json:"present_time_source"`
-		Frames          uint64                `json:"frames"`
-		SimHz           int                   `json:"sim_hz"`
-		FrameIntervalMs struct{ P99 float64 } `json:"frame_interval_ms"`
-		TickLatenessMs  struct{ P99 float64 } `json:"tick_lateness_ms"`
-		SchedLatencyMs  struct{ P99 float64 } `json:"sched_latency_ms"`
-		AnimErrorTicks  struct{ P99 float64 } `json:"animation_error_ticks"`
-		AnimErrorMs     struct{ P99 float64 } `json:"animation_error_ms"`
-		DiscardedTicks  uint64                `json:"discarded_ticks"`
-		Clamped         uint64                `json:"alpha_clamped_frames"`
-		GOMAXPROCS      struct{ Max int }     `json:"gomaxprocs"`
+		TickRateHz      float64                `json:"tick_rate_hz"`
+		FPS             float64                `json:"fps"`
+		RefreshHz       float64                `json:"refresh_hz"`
+		PresentSource   string                 `json:"present_time_source"`
+		Frames          uint64                 `json:"frames"`
+		SimHz           int                    `json:"sim_hz"`
+		FrameIntervalMs struct{ P99 float64 }  `json:"frame_interval_ms"`
+		TickLatenessMs  struct{ P99 float64 }  `json:"tick_lateness_ms"`
+		SchedLatencyMs  struct{ P99 float64 }  `json:"sched_latency_ms"`
+		AnimErrorTicks  struct{ P99 float64 }  `json:"animation_error_ticks"`
+		AnimErrorMs     struct{ P99 float64 }  `json:"animation_error_ms"`
+		SwapWaitMs      *struct{ Max float64 } `json:"present_swap_wait_ms"`
+		DiscardedTicks  uint64                 `json:"discarded_ticks"`
+		Clamped         uint64                 `json:"alpha_clamped_frames"`
+		GOMAXPROCS      struct{ Max int }      `json:"gomaxprocs"`
 		ThreadPriority  struct {
 			Sim, Render struct {
 				Nice       int
@@ -394,6 +394,13 @@ func runStressLoad(ctx context.Context, exe, app, tmp string, base, extra []stri
 	}
 	row.TickRateHz, row.FPS, row.Frames = r.TickRateHz, r.FPS, r.Frames
 	row.RefreshHz, row.PresentSource = r.RefreshHz, r.PresentSource
+	if row.Observer != nil {
+		late := 0.0
+		if r.SwapWaitMs != nil {
+			late = r.SwapWaitMs.Max
+		}
+		row.Disagreements = disagreements(row.Observer, row.ObserverFloorMs, late, false)
+	}
 	row.FrameP99Ms, row.LatenessP99Ms, row.SchedLatP99Ms = r.FrameIntervalMs.P99, r.TickLatenessMs.P99, r.SchedLatencyMs.P99
 	row.AnimErrP99Ticks, row.AnimErrP99Ms = r.AnimErrorTicks.P99, r.AnimErrorMs.P99
 	row.Discarded, row.Clamped, row.GOMAXPROCS = r.DiscardedTicks, r.Clamped, r.GOMAXPROCS.Max

@@ -102,7 +102,7 @@ func TestUnderWeston(t *testing.T) {
 				// its cause is not known (docs/platforms.md): one is let
 				// through and logged, two or more fail.
 				unexplained := func(d string) bool { return d == "1 marker changes no frame of the app's log explains" }
-				for _, d := range disagreements(o.Frames, o.FloorMs, false) {
+				for _, d := range disagreements(o.Frames, o.FloorMs, swapWaitMs(r), false) {
 					if unexplained(d) {
 						t.Logf("on the app's vblanks: %s (known, unexplained)", d)
 						continue
@@ -136,7 +136,7 @@ func TestUnderWeston(t *testing.T) {
 				// the rate the compositor states (44.5 Hz fitted for a
 				// stated 61 Hz): the frames the two grids place a vblank
 				// apart are allowed, as on X11 (ownDisagreements).
-				own := ownDisagreements(o.OwnFrames, o.FloorMs, false)
+				own := ownDisagreements(o.OwnFrames, o.FloorMs, swapWaitMs(r), false)
 				if !strings.Contains(r.PresentTimeSource, "vsync") {
 					own = slices.DeleteFunc(own, func(d string) bool { return strings.HasPrefix(d, "repeated ") })
 				}

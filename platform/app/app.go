@@ -370,6 +370,7 @@ func (a *App) openPresent() {
 	if err != nil {
 		a.present.err = err.Error()
 	}
+	a.present.wait, _ = sched.OpenThreadWait() // nil where the kernel keeps no account: its figure is absent
 	a.present.mono = present.MonotonicOffset(a.clock.Now)
 	g := src.Grid()
 	for start := time.Now(); src.Measured() && g.Count() < presentVblanks && time.Since(start) < presentSettle; {
@@ -501,6 +502,7 @@ func (a *App) Close() {
 		_ = a.present.src.Close() // its thread only reads events
 		a.present.src = nil
 	}
+	_ = a.present.wait.Close()
 	if a.rend != nil {
 		a.rend.Delete()
 		a.rend = nil

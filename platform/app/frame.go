@@ -155,6 +155,7 @@ func (a *App) swap(f *frameState, plan *interp.Plan, drawn bool) {
 	for _, h := range a.hooks {
 		h.beforeSwap(f.ctx, a.clock, drawn)
 	}
+	waited := a.present.waited()
 	presentAt := a.clock.Now()
 	region := trace.StartRegion(f.ctx, "render.swap")
 	a.win.Swap()
@@ -165,6 +166,7 @@ func (a *App) swap(f *frameState, plan *interp.Plan, drawn bool) {
 	if drawn {
 		id := a.rend.Frames()
 		a.present.swapped(id, f.poll, presentAt, a.stats.lastSwap, simOf(plan, a.pipe.Sim().Config().Rate, f.metered))
+		a.stats.Present.SwapWait.Record(int64(a.present.waited() - waited))
 		if f.metered {
 			a.pipe.Meter().Track(id)
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/observe"
 	"github.com/tickframe/tickframe/platform/present"
+	"github.com/tickframe/tickframe/platform/sched"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/interp"
 )
@@ -69,9 +70,10 @@ type presentTracker struct {
 	cand      shownFrame    // the last frame known shown, not yet final
 	lastShown time.Duration // the display time of the last frame shown
 	lastMSC   uint64
-	rates     rateFigures // the display system's rate against the paced one
-	pacing    *pacing     // whether the pacer emulates a display of its own (nil: never)
-	handOff   bool        // the display system is XWayland's: its times are the hand-over to a compositor
+	rates     rateFigures       // the display system's rate against the paced one
+	pacing    *pacing           // whether the pacer emulates a display of its own (nil: never)
+	wait      *sched.ThreadWait // the render thread's wait for a CPU (nil: not kept here)
+	handOff   bool              // the display system is XWayland's: its times are the hand-over to a compositor
 }
 
 // rateFigures is what the present figures say of a display system whose
@@ -95,6 +97,9 @@ const flushWait = 250 * time.Millisecond
 
 // measured reports whether the display system reports the frames.
 func (t *presentTracker) measured() bool { return t.src != nil && t.src.Measured() }
+
+// waited reads the render thread's wait for a CPU so far.
+func (t *presentTracker) waited() time.Duration { return t.wait.Read() }
 
 // hidden reports whether the display system shows none of the window's
 // frames (present.Tracker.Hidden).

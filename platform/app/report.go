@@ -89,8 +89,15 @@ type Report struct {
 	PresentVblankHz    float64 `json:"present_vblank_hz"`          // the display's rate measured from its vblanks (0: none)
 	PresentRoundTripMs float64 `json:"present_round_trip_mean_ms"` // the software path's round trip after the swap
 	PresentRoundMaxMs  float64 `json:"present_round_trip_max_ms"`
-	PresentStamped     uint64  `json:"present_stamped_frames"` // frames placed by the server's own stamp (the rest: by the round trip's return)
-	PresentSynced      uint64  `json:"present_synced_swaps"`   // swaps that ended with a round trip of their own (Mesa's drisw): in the framebuffer when the swap returned, an earlier bound than the stamp
+	// PresentSwapWaitMs is how long the render thread waited for a CPU
+	// (runnable, not running: the kernel's run_delay) from a drawn
+	// frame's swap call to the reading of its landing: a frame's display
+	// time may be late by up to that much where the thread was kept
+	// from a CPU after the image landed. Absent where the kernel keeps no
+	// per-thread account (not Linux).
+	PresentSwapWaitMs *Quant3 `json:"present_swap_wait_ms,omitempty"`
+	PresentStamped    uint64  `json:"present_stamped_frames"` // frames placed by the server's own stamp (the rest: by the round trip's return)
+	PresentSynced     uint64  `json:"present_synced_swaps"`   // swaps that ended with a round trip of their own (Mesa's drisw): in the framebuffer when the swap returned, an earlier bound than the stamp
 	// PresentClock is how the compositor's presentation times were
 	// converted to the app's clock (Wayland's wp_presentation); nil
 	// elsewhere.
@@ -377,6 +384,10 @@ func (a *App) reportPresent(r *Report) {
 		if st := src.Stats(); st.RoundTrips > 0 {
 			r.PresentRoundTripMs, r.PresentRoundMaxMs = ms(int64(st.RoundTripTotal)/int64(st.RoundTrips)), ms(int64(st.RoundTripMax))
 			r.PresentStamped, r.PresentSynced = st.Stamped, st.SyncedSwaps
+		}
+		if a.present.wait != nil {
+			w := &p.SwapWait
+			r.PresentSwapWaitMs = &Quant3{ms(w.Quantile(0.5)), ms(w.Quantile(0.99)), ms(w.Max())}
 		}
 		dispHz, mismatch := a.present.rateMismatch(a.pacing.hz)
 		r.PresentRateMismatch, r.PresentFiguresHz = mismatch, round(a.pacing.hz, 3)

@@ -358,4 +358,9 @@ type presentStats struct {
 	Displayed, Dropped, Repeated uint64
 	// Unknown counts drawn frames whose display time never came back.
 	Unknown uint64
+	// SwapWait is how long the render thread waited for a CPU (runnable,
+	// not running) between a drawn frame's swap call and the moment its
+	// landing was read (sched.ThreadWait): a frame placed by when its swap
+	// returned may have landed up to that much earlier.
+	SwapWait histogram.H
 }
