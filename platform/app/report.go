@@ -91,9 +91,10 @@ type Report struct {
 	PresentRoundMaxMs  float64 `json:"present_round_trip_max_ms"`
 	// PresentSwapWaitMs is how long the render thread waited for a CPU
 	// (runnable, not running: the kernel's run_delay) from a drawn
-	// frame's swap call to the reading of its landing: a frame's display
-	// time may be late by up to that much where the thread was kept
-	// from a CPU after the image landed. Absent where the kernel keeps no
+	// frame's swap call to the end of its present bookkeeping (the round
+	// trip after the swap included): a frame's display time may be late
+	// by up to that much where the thread was kept from a CPU after the
+	// image landed (an upper bound). Absent where the kernel keeps no
 	// per-thread account (not Linux).
 	PresentSwapWaitMs *Quant3 `json:"present_swap_wait_ms,omitempty"`
 	PresentStamped    uint64  `json:"present_stamped_frames"` // frames placed by the server's own stamp (the rest: by the round trip's return)

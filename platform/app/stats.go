@@ -359,8 +359,8 @@ type presentStats struct {
 	// Unknown counts drawn frames whose display time never came back.
 	Unknown uint64
 	// SwapWait is how long the render thread waited for a CPU (runnable,
-	// not running) between a drawn frame's swap call and the moment its
-	// landing was read (sched.ThreadWait): a frame placed by when its swap
-	// returned may have landed up to that much earlier.
+	// not running) between a drawn frame's swap call and the end of its
+	// present bookkeeping (sched.ThreadWait): a frame placed by when its
+	// swap returned may have landed up to that much earlier.
 	SwapWait histogram.H
 }
