@@ -296,14 +296,7 @@ func TestStressObserve(t *testing.T) {
 	if !strings.Contains(r.stdout, "what a viewer saw") || !strings.Contains(r.stdout, "anim seen p50/p99/max") {
 		t.Errorf("the table lacks the observer's columns")
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "s.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var res StressResult
-	if err := json.Unmarshal(data, &res); err != nil {
-		t.Fatal(err)
-	}
+	res := readStressResult(t, filepath.Join(dir, "s.json"))
 	if len(res.Rows) != 1 || res.Rows[0].Observer == nil || res.Rows[0].Observer.Displayed[0] < 100 {
 		t.Fatalf("rows %+v: no observer figures", res.Rows)
 	}

@@ -97,14 +97,7 @@ func TestStressCommand(t *testing.T) {
 	if got := strings.Count(r.stderr, "tickframe stress: ["); got != 2 {
 		t.Errorf("%d progress lines, want one per load (2)", got)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "s.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var res StressResult
-	if err := json.Unmarshal(data, &res); err != nil {
-		t.Fatal(err)
-	}
+	res := readStressResult(t, filepath.Join(dir, "s.json"))
 	if len(res.Rows) != 2 || res.Rows[0].Load != "none" || res.Rows[1].FPS <= 0 || res.Rows[1].TickRateHz <= 0 {
 		t.Errorf("rows %+v", res.Rows)
 	}
@@ -136,4 +129,18 @@ func TestStressCommandBadFlags(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and one line starting \"tickframe stress: \"", args, r.code, r.stdout, r.stderr)
 		}
 	}
+}
+
+// readStressResult reads the JSON tickframe stress -json wrote.
+func readStressResult(t *testing.T, path string) StressResult {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res StressResult
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

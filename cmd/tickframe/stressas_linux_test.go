@@ -55,14 +55,7 @@ func TestStressAsNobody(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v: %v\n%s", args, err, out)
 			}
-			data, err := os.ReadFile(filepath.Join(dir, "s.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var res StressResult
-			if err := json.Unmarshal(data, &res); err != nil {
-				t.Fatal(err)
-			}
+			res := readStressResult(t, filepath.Join(dir, "s.json"))
 			if res.As != "nobody" || len(res.Rows) != 1 {
 				t.Fatalf("as %q, %d rows", res.As, len(res.Rows))
 			}

@@ -222,14 +222,7 @@ func TestStressBehindCompositor(t *testing.T) {
 					t.Errorf("table lacks %q", want)
 				}
 			}
-			data, err := os.ReadFile(filepath.Join(dir, "s.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var res StressResult
-			if err := json.Unmarshal(data, &res); err != nil {
-				t.Fatal(err)
-			}
+			res := readStressResult(t, filepath.Join(dir, "s.json"))
 			if res.Compositor != tc.mode || res.Refresh != 0 || len(res.Rows) != 1 {
 				t.Fatalf("compositor %q, refresh %v, %d rows: want %s, 0 (the compositor's rate), 1", res.Compositor, res.Refresh, len(res.Rows), tc.mode)
 			}

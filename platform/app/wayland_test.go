@@ -23,13 +23,7 @@ import (
 // (With swap interval 1, Mesa's eglSwapBuffers waits for a frame callback
 // a hidden window never gets: glfw#2109.)
 func TestWaylandMinimisedNeverStalls(t *testing.T) {
-	w, err := observe.StartWeston(observe.WestonConfig{Desktop: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	t.Setenv("WAYLAND_DISPLAY", w.Socket)
-	t.Setenv("XDG_RUNTIME_DIR", w.RuntimeDir)
+	westonDesktop(t)
 	const hideAfter, run = 1500 * time.Millisecond, 4 * time.Second
 	var hidden time.Duration // when the window was minimised (the app's clock)
 	var before, after int    // frames planned before and after
@@ -87,13 +81,7 @@ func TestWaylandMinimisedNeverStalls(t *testing.T) {
 // without catching up: the ticks run are the time not paused at the
 // tick rate, and the time paused is the time hidden.
 func TestWaylandHiddenPausesTheSimulation(t *testing.T) {
-	w, err := observe.StartWeston(observe.WestonConfig{Desktop: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	t.Setenv("WAYLAND_DISPLAY", w.Socket)
-	t.Setenv("XDG_RUNTIME_DIR", w.RuntimeDir)
+	westonDesktop(t)
 	const hideAt, showAt, run = 1500 * time.Millisecond, 3000 * time.Millisecond, 4500 * time.Millisecond
 	var hid, shown, paused, resumed time.Duration // on the app's clock
 	var ticksPaused, ticksShown uint64
@@ -154,4 +142,18 @@ func TestWaylandHiddenPausesTheSimulation(t *testing.T) {
 	if framesHidden < 10 {
 		t.Errorf("%d frames planned while hidden: the loop stalled", framesHidden)
 	}
+}
+
+// westonDesktop starts a Weston with its desktop shell (where a window can
+// be minimised) nested in make test's Xvfb, for the rest of the test, and
+// points the test's Wayland clients at it.
+func westonDesktop(t *testing.T) {
+	t.Helper()
+	w, err := observe.StartWeston(observe.WestonConfig{Desktop: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	t.Setenv("WAYLAND_DISPLAY", w.Socket)
+	t.Setenv("XDG_RUNTIME_DIR", w.RuntimeDir)
 }

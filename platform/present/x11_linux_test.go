@@ -224,6 +224,8 @@ func TestRoundTripFrameIsInTheFramebuffer(t *testing.T) {
 	colours := [][3]uint8{{255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {255, 255, 0}}
 	missing, syncedMissing, synced := 0, 0, 0
 	var frames []present.Frame
+	var young []bool // the grid had fewer than settledVblanks reports when the frame was placed
+	const settledVblanks = 30
 	collect := func() {
 		for {
 			f, ok := tr.Collect()
@@ -231,6 +233,7 @@ func TestRoundTripFrameIsInTheFramebuffer(t *testing.T) {
 				return
 			}
 			frames = append(frames, f)
+			young = append(young, tr.Grid().Count() < settledVblanks)
 		}
 	}
 	for i := range 120 {
@@ -282,8 +285,14 @@ func TestRoundTripFrameIsInTheFramebuffer(t *testing.T) {
 			t.Fatalf("frame %d reported as %+v", i+1, f)
 		}
 		// The next vblank after it, by the grid of the time: it still
-		// settles in this first second (by up to a millisecond or so).
-		if tr.Grid().Known() && (f.Display < f.Landed || f.Display > f.Landed+tr.Grid().Period()+3*time.Millisecond/2) {
+		// settles in this first second (by up to a millisecond or so, and
+		// by more while it has few reports: a frame placed on a young grid
+		// of a loaded server's scattered reports is held to two periods).
+		slack := 3 * time.Millisecond / 2
+		if young[i] {
+			slack = tr.Grid().Period()
+		}
+		if tr.Grid().Known() && (f.Display < f.Landed || f.Display > f.Landed+tr.Grid().Period()+slack) {
 			t.Fatalf("frame %d landed at %v shown at %v (swap %v, MSC %d; grid next after landing %v): not the next vblank", i+1, f.Landed, f.Display, f.Swap, f.MSC, func() time.Duration { v, _, _ := tr.Grid().Next(f.Landed); return v }())
 		}
 	}

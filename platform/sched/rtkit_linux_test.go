@@ -65,6 +65,9 @@ func brokerChild() {
 	rep := brokerReport{PID: os.Getpid(), UID: os.Getuid()}
 	simTP, renderTP := make(chan ThreadPriority), make(chan ThreadPriority)
 	spin, spun := make(chan struct{}), make(chan float64)
+	// read is closed once the report is read: the threads stay registered
+	// until then, however late a loaded machine runs this goroutine.
+	read := make(chan struct{})
 	var spinStart time.Time
 	go func() {
 		tp, unregister := Critical("sim", Config{BrokerRT: 10})
@@ -80,8 +83,7 @@ func brokerChild() {
 		spinStart = start
 		cthread.Spin(time.Duration(rep.RTTime[1]) * time.Microsecond * 3 / 4)
 		spun <- float64(time.Since(start)) / 1e6
-		// Let the watcher's record land before unregistering.
-		time.Sleep(50 * time.Millisecond)
+		<-read // the watcher's record is read before unregistering
 	}()
 	go func() {
 		tp, unregister := Critical("render", Config{CriticalNice: -5, BrokerRT: -1})
@@ -94,8 +96,7 @@ func brokerChild() {
 		tp, unregister := Critical("sleeper", Config{CriticalNice: 1, BrokerRT: 5})
 		defer unregister()
 		sleeperTP <- tp
-		<-spin
-		time.Sleep(time.Second) // past the runaway's demotion
+		<-read // asleep through the runaway and its demotion
 	}()
 	rep.Sim, rep.Render = <-simTP, <-renderTP
 	sleeper := <-sleeperTP
@@ -115,7 +116,7 @@ func brokerChild() {
 		rep.SpinMS = <-spun
 		// The watcher runs on an ordinary thread: on a loaded machine it
 		// may get a CPU only after the spin (short of the hard limit) ends.
-		for end := time.Now().Add(time.Second); time.Now().Before(end) && Criticals()["sim"].RT != "demoted"; {
+		for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && Criticals()["sim"].RT != "demoted"; {
 			time.Sleep(time.Millisecond)
 		}
 		xcpu.Lock()
@@ -135,6 +136,7 @@ func brokerChild() {
 		}
 		rep.Demoted = Criticals()["sim"]
 	}
+	close(read)
 	b, _ := json.Marshal(rep)
 	fmt.Fprintf(out, "report %s\n", b)
 	out.Flush()
