@@ -284,7 +284,12 @@ func (run *displayRun) judge(t *testing.T, c displayCell) {
 		// 3 s: a frame in ten replaced before its vblank, two or three
 		// swaps held back 20 ms.
 		span := float64(own.LastID - own.FirstID + 1)
-		minDropped := 0.04 * span
+		// A frame in ten is followed at once by the next, which drops it
+		// only where it lands before the vblank: at 117 fps of 144 about
+		// a third did (12 of 35). The unbroken cells drop 0 to 3: the
+		// break shows from 2 % of the frames (and at least 5), and the
+		// counts' agreement above says whether both saw the same ones.
+		minDropped := max(5, 0.02*span)
 		if !run.keptUp() {
 			// Too busy in every try (above): the drops are judged by the
 			// agreement alone; the held swaps must still show.
