@@ -1,6 +1,8 @@
 package app
 
 import (
+	"time"
+
 	"fmt"
 
 	"github.com/tickframe/tickframe/platform"
@@ -122,7 +124,8 @@ type control struct {
 	// its frames are still drawn: the compositor's feedback on them is
 	// how the app learns that it shows the window again.
 	hidden       bool
-	simPaused    bool // the pipeline is paused
+	hiddenSince  time.Duration // when the display system first said so (0: it does not)
+	simPaused    bool          // the pipeline is paused
 	quit         bool
 	dragging     bool
 	dragX, dragY float64
@@ -161,7 +164,7 @@ func (a *App) handle(events []platform.Event) {
 			a.ctl.quit = true
 		}
 	}
-	a.ctl.hidden = a.present.hidden()
+	a.ctl.hidden = a.hiddenFor(a.clock.Now())
 	if want := a.ctl.wantPause(a.cfg.Display.KeepRunningUnfocused); want != a.ctl.simPaused {
 		a.ctl.simPaused = want
 		if want {
@@ -269,4 +272,24 @@ func appendKeysHelp(b []byte, keys KeyMap, mouseCamera bool) []byte {
 		b = append(b, "drag/wheel camera"...)
 	}
 	return b
+}
+
+// hiddenHold is how long the display system must say that it shows none
+// of the window's frames before the simulation pauses for it: a
+// compositor that has just mapped the window again may discard a run of
+// its first frames (a 105 ms relapse was seen under Weston), and a pause
+// that short only costs the world its time.
+const hiddenHold = 250 * time.Millisecond
+
+// hiddenFor reports whether the window has been hidden (presentTracker's
+// hidden) for hiddenHold by now; shown again, it is not, at once.
+func (a *App) hiddenFor(now time.Duration) bool {
+	if !a.present.hidden() {
+		a.ctl.hiddenSince = 0
+		return false
+	}
+	if a.ctl.hiddenSince == 0 {
+		a.ctl.hiddenSince = now
+	}
+	return now-a.ctl.hiddenSince >= hiddenHold
 }

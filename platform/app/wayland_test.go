@@ -122,8 +122,8 @@ func TestWaylandHiddenPausesTheSimulation(t *testing.T) {
 	switch {
 	case hid == 0 || shown == 0:
 		t.Fatal("the run ended before the window was hidden and shown again")
-	case paused == 0 || paused-hid > 500*time.Millisecond:
-		t.Fatalf("hidden, the simulation did not pause within 500 ms (paused %v after)", paused-hid)
+	case paused == 0 || paused-hid > time.Second:
+		t.Fatalf("hidden, the simulation did not pause within a second (paused %v after)", paused-hid)
 	case resumed == 0 || resumed-shown > 500*time.Millisecond:
 		t.Fatalf("shown again, the simulation did not resume within 500 ms (resumed %v after)", resumed-shown)
 	}
@@ -135,6 +135,9 @@ func TestWaylandHiddenPausesTheSimulation(t *testing.T) {
 	// the pause and the resume (within 50 ms: both are seen a frame late).
 	if want := running * rate; math.Abs(float64(tel.Ticks)-want) > 0.02*want+2 {
 		t.Errorf("%d ticks in %.3f s not paused: want %.0f (the hidden time caught up, or lost)", tel.Ticks, running, want)
+	}
+	if len(flips) != 2 {
+		t.Errorf("the pause changed %d times (%v), want once each way", len(flips), flips)
 	}
 	if d := tel.PausedTotal - (resumed - paused); d < -50*time.Millisecond || d > 50*time.Millisecond {
 		t.Errorf("paused %v in all, %v between the pause and the resume", tel.PausedTotal, resumed-paused)
