@@ -164,7 +164,7 @@ func (a *App) handle(events []platform.Event) {
 			a.ctl.quit = true
 		}
 	}
-	a.ctl.hidden = a.hiddenFor(a.clock.Now())
+	a.ctl.hidden = a.hiddenFor()
 	if want := a.ctl.wantPause(a.cfg.Display.KeepRunningUnfocused); want != a.ctl.simPaused {
 		a.ctl.simPaused = want
 		if want {
@@ -283,11 +283,12 @@ const hiddenHold = 250 * time.Millisecond
 
 // hiddenFor reports whether the window has been hidden (presentTracker's
 // hidden) for hiddenHold by now; shown again, it is not, at once.
-func (a *App) hiddenFor(now time.Duration) bool {
+func (a *App) hiddenFor() bool {
 	if !a.present.hidden() {
 		a.ctl.hiddenSince = 0
 		return false
 	}
+	now := a.clock.Now()
 	if a.ctl.hiddenSince == 0 {
 		a.ctl.hiddenSince = now
 	}

@@ -76,14 +76,16 @@ func TestVblanksFromXvfbsFakeCRTC(t *testing.T) {
 			t.Errorf("%d Hz: %d vblanks reported in 1 s, want ≥ %d", fps, count, want)
 		}
 		// A second of reports: the period within 0.5 %, the vblank where
-		// the timer fires, within a millisecond before Xvfb's MSC time
-		// (and half a millisecond after).
+		// the timer fires, within a quarter period and half a
+		// millisecond before Xvfb's MSC time (and half a millisecond
+		// after): quiet it lies within a millisecond; beside a build loop
+		// the server's late timers put the fit 1.8 ms early at 144 Hz.
 		if d := math.Abs(float64(g.Period()-interval)) / float64(interval); d > 0.005 {
 			t.Errorf("%d Hz: period %v, Xvfb's is %v", fps, g.Period(), interval)
 		}
 		mono := at + present.MonotonicOffset(now)
 		want := time.Duration(msc) * interval
-		if d := mono - want; d > time.Millisecond/2 || d < -3*time.Millisecond/2 {
+		if d := mono - want; d > time.Millisecond/2 || d < -interval/4-time.Millisecond/2 {
 			t.Errorf("%d Hz: MSC %d at CLOCK_MONOTONIC %v, Xvfb's is %v (off by %v)", fps, msc, mono, want, d)
 		}
 		if at < probe || at > probe+interval+time.Millisecond {
