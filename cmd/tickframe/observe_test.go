@@ -370,14 +370,7 @@ func TestObserveDefaultXvfb(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit status %d; stderr:\n%s", r.code, r.stderr)
 	}
-	data, err := os.ReadFile(js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var o ObserveReport
-	if err := json.Unmarshal(data, &o); err != nil {
-		t.Fatal(err)
-	}
+	o := readJSON[ObserveReport](t, js)
 	if o.VblankSource != "present-msc" || math.Abs(o.VblankHz-observe.XvfbBuiltinFPS) > 0.6 || o.Changes < 30 {
 		t.Fatalf("vblanks %q at %.3f Hz, %d marker changes: want present-msc at %d Hz", o.VblankSource, o.VblankHz, o.Changes, observe.XvfbBuiltinFPS)
 	}

@@ -132,15 +132,18 @@ func TestStressCommandBadFlags(t *testing.T) {
 }
 
 // readStressResult reads the JSON tickframe stress -json wrote.
-func readStressResult(t *testing.T, path string) StressResult {
+func readStressResult(t *testing.T, path string) StressResult { return readJSON[StressResult](t, path) }
+
+// readJSON reads the JSON a command wrote to path as a T.
+func readJSON[T any](t *testing.T, path string) T {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res StressResult
-	if err := json.Unmarshal(data, &res); err != nil {
+	var v T
+	if err := json.Unmarshal(data, &v); err != nil {
 		t.Fatal(err)
 	}
-	return res
+	return v
 }

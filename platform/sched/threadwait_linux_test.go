@@ -82,3 +82,17 @@ func pinTo(cpu int) error {
 	set.Set(cpu)
 	return unix.SchedSetaffinity(0, &set)
 }
+
+// Read runs on the render thread every frame: it must not allocate.
+func TestThreadWaitReadDoesNotAllocate(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	w, err := OpenThreadWait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if n := testing.AllocsPerRun(100, func() { _ = w.Read() }); n != 0 {
+		t.Errorf("Read allocates %.1f objects a call", n)
+	}
+}
