@@ -10,7 +10,10 @@ import "time"
 // have happened long before the thread saw it. Read must be called on the
 // thread that opened it. A nil ThreadWait (OpenThreadWait where the
 // kernel keeps no such account) reads 0.
-type ThreadWait struct{ fd int }
+type ThreadWait struct {
+	fd  int
+	buf [96]byte // read into here: a buffer on the stack escapes under -race
+}
 
 // OpenThreadWait opens the calling thread's account (lock the goroutine
 // to its thread first). It returns nil and an error where there is none:

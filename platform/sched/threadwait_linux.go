@@ -31,13 +31,12 @@ func (w *ThreadWait) read() time.Duration {
 // readDelay parses the second of schedstat's three numbers (time on the
 // CPU, time waiting on a run queue, time slices; ns) without allocating.
 func (w *ThreadWait) readDelay() (time.Duration, bool) {
-	var buf [96]byte
-	n, err := unix.Pread(w.fd, buf[:], 0)
+	n, err := unix.Pread(w.fd, w.buf[:], 0)
 	if err != nil || n <= 0 {
 		return 0, false
 	}
 	field, v, digits := 0, int64(0), 0
-	for _, c := range buf[:n] {
+	for _, c := range w.buf[:n] {
 		switch {
 		case c >= '0' && c <= '9':
 			v, digits = v*10+int64(c-'0'), digits+1
