@@ -280,6 +280,7 @@ func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, 
 		slices.Sort(shifts)
 		r.GridShift = shifts[len(shifts)/2]
 	}
+	noPoll := map[int]bool{}
 	for i := first; i <= end; i++ {
 		if isBlind(i) {
 			continue
@@ -303,6 +304,7 @@ func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, 
 					r.AppOnly++
 				} else {
 					r.Ambiguous++ // no poll while it was there
+					noPoll[i] = true
 				}
 			}
 		case unsure[i]:
@@ -314,11 +316,24 @@ func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, 
 		}
 	}
 	r.Displayed = uint64(len(shown))
+	// unplaced(i, j): a frame the observer could not place lies in i..j
+	// (unsure, or counted displayed by the app while the observer did not
+	// poll). A pair of frames around one (the observer's pair across it,
+	// the app's pairs through it) is a guess on either side, and counts
+	// on neither.
+	nUnplaced := make([]int, len(log)+1)
+	for i := range log {
+		nUnplaced[i+1] = nUnplaced[i]
+		if unsure[i] || noPoll[i] {
+			nUnplaced[i+1]++
+		}
+	}
+	unplaced := func(i, j int) bool { return nUnplaced[j+1] > nUnplaced[i] }
 	var ft []time.Duration
 	var seenPairs, appPairs map[[2]int]time.Duration
-	r.Repeated, ft, r.SeenAnimErr, seenPairs = walk(shown, log, period, unsure, between)
+	r.Repeated, ft, r.SeenAnimErr, seenPairs = walk(shown, log, period, unplaced, between)
 	r.FrameTime = summarize(ft)
-	r.AppRepeated, _, r.AppSpanAnimErr, appPairs = walk(appShown, log, period, unsure, between)
+	r.AppRepeated, _, r.AppSpanAnimErr, appPairs = walk(appShown, log, period, unplaced, between)
 	eo, ea := common(seenPairs, appPairs)
 	r.AnimErr, r.AppAnimErr = summarize(eo), summarize(ea)
 	// Each frame the two place differently moves the errors of the two
@@ -334,11 +349,11 @@ func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, 
 
 // walk counts the repeats between consecutive displayed frames, their
 // frame times and their animation error. A pair with a frame the
-// observer could not place (unsure: a vblank between the polls around its
-// change, as after a stall of the observer, whose change spans the stall)
-// counts none of them, on either side: the frame's time is a guess
-// within that span.
-func walk(s []seen, log []LogFrame, period time.Duration, unsure map[int]bool, between func(i, j int) bool) (repeated uint64, ft []time.Duration, anim Summary, pairs map[[2]int]time.Duration) {
+// observer could not place at either end or between them (unplaced: a
+// vblank between the polls around its change, as after a stall of the
+// observer, whose change spans the stall) counts none of them, on either
+// side: the frame's time is a guess within that span.
+func walk(s []seen, log []LogFrame, period time.Duration, unplaced, between func(i, j int) bool) (repeated uint64, ft []time.Duration, anim Summary, pairs map[[2]int]time.Duration) {
 	var errs []time.Duration
 	pairs = make(map[[2]int]time.Duration, len(s))
 	for n := 1; n < len(s); n++ {
@@ -346,7 +361,7 @@ func walk(s []seen, log []LogFrame, period time.Duration, unsure map[int]bool, b
 		if between(a.i, b.i) {
 			continue // a frame between them the observer could not see
 		}
-		if unsure[a.i] || unsure[b.i] {
+		if unplaced(a.i, b.i) {
 			continue // a frame the observer could not place on a vblank
 		}
 		dt := b.display - a.display

@@ -222,3 +222,38 @@ func TestStallDoesNotMakeRepeats(t *testing.T) {
 		t.Errorf("repeated %d (observer) against %d (app), %d counted displayed never seen: the stall's guess made repeats", r.Repeated, r.AppRepeated, r.AppOnly)
 	}
 }
+
+// A frame the app counts displayed at a vblank the observer has no poll
+// after (its next change's poll before was earlier) is one the observer
+// could not place: a pair of the observer's across it, and the app's
+// pairs through it, are guesses on either side and count on neither. The
+// case (make test beside a build loop): the two fits of the vblanks half
+// a millisecond apart, the observer's pair across such a frame read 125
+// ms of animation error and the app's pairs through it 19 ms
+// (TestObserverAgreesWithTheDisplaysFeedback).
+func TestUnplacedFrameBetweenAPairIsLeftOut(t *testing.T) {
+	const off = 500 * time.Microsecond // the observer's vblanks this much earlier than the app's
+	early := func(t time.Duration) (time.Duration, bool) { v, _ := grid(t + off); return v - off, true }
+	ch, log := run(200, nil, nil, nil)
+	x := 100
+	// Frame x was in the framebuffer while the observer did not poll: its
+	// change is not seen, and the next change's poll before it came just
+	// before the app's vblank of x (after the observer's).
+	ch = append(ch[:x:x], ch[x+1:]...)
+	ch[x].Prev = log[x].Display - 100*time.Microsecond
+	// The simulation jumps at x, so that a pair across x or through it
+	// reads the jump.
+	for i := x; i < len(log); i++ {
+		log[i].Sim += 0.050
+	}
+	r := observe.Analyze(ch, log, early, period)
+	if r.Ambiguous != 1 || r.Displayed != 199 || r.AppDisplayed != 200 {
+		t.Fatalf("frame %d is not the one unplaced frame: %+v", x, r)
+	}
+	if r.SeenAnimErr.Max > 10*time.Millisecond || r.AppSpanAnimErr.Max > 10*time.Millisecond {
+		t.Errorf("animation error max: observer %v, app %v: a pair across or through the unplaced frame counted", r.SeenAnimErr.Max, r.AppSpanAnimErr.Max)
+	}
+	if r.SeenAnimErr.N != 197 || r.AppSpanAnimErr.N != 197 {
+		t.Errorf("pairs: observer %d, app %d; want 197 each (all but those around frame %d)", r.SeenAnimErr.N, r.AppSpanAnimErr.N, x)
+	}
+}
