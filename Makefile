@@ -8,7 +8,7 @@ FUZZTIME ?= 60s
 BENCH    ?= .
 WITH_DISPLAY := .ci/with-display
 
-.PHONY: all deps build run test test-windows bench verify stress soak fuzz clean
+.PHONY: all deps build run test test-windows bench bench-instruments verify stress soak fuzz clean
 
 all: build
 
@@ -59,6 +59,12 @@ test-windows: deps
 
 bench: deps
 	$(WITH_DISPLAY) $(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./...
+
+# What each instrument costs a whole frame, unpaced at 320x240 with 64
+# bodies, as ratios of the bare frame, and glxgears at the same size for
+# scale (platform/app BenchmarkInstruments). Measure alone.
+bench-instruments: deps
+	$(WITH_DISPLAY) $(GO) test -run '^$$' -bench '^BenchmarkInstruments$$' -benchtime 3000x -count 3 ./platform/app
 
 verify: build
 	bin/tickframe verify

@@ -9,7 +9,8 @@
 # first; Weston (nested in Xvfb, with XWayland) and the Wayland headers,
 # for the -tags wayland build and its tests (wayland-protocols to
 # regenerate platform/present's protocol glue); jq, with which make soak
-# reads the reports; mingw-w64 and Wine,
+# reads the reports; glxgears (mesa-utils), the scale make bench-instruments
+# measures against; mingw-w64 and Wine,
 # with which make test cross-builds for Windows and runs the Windows code
 # (.ci/windows).
 set -euo pipefail
@@ -18,7 +19,7 @@ packages=(
 	gcc pkg-config
 	libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
 	xvfb xauth libgl1-mesa-dri x11-utils xdotool
-	jq
+	jq mesa-utils
 	libxpresent-dev
 	dbus polkitd rtkit xdg-desktop-portal
 	weston libwayland-dev libxkbcommon-dev xwayland wayland-protocols

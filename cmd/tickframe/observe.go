@@ -451,7 +451,7 @@ func disagree(f *FramesReport, floorMs, lateMs float64, broken, own bool) []stri
 			if d < 0 {
 				who = "the app counts a frame later than the observer saw it"
 			}
-			out = append(out, fmt.Sprintf("animation error max %s: observer %.3f ms, the app %.3f ms: more than a period (%.3f ms), the floor (%.3f) and the app's swap wait (%.3f) apart: %s", m.what, m.obs, m.app, f.PeriodMs, floorMs, lateMs, who))
+			out = append(out, fmt.Sprintf("animation error max %s: observer %.3f ms, the app %.3f ms: more than a period (%.3f ms), the floor (%.3f) and the measured waits for a CPU (%.3f) apart: %s", m.what, m.obs, m.app, f.PeriodMs, floorMs, lateMs, who))
 		}
 	}
 	return out

@@ -131,6 +131,9 @@ type observation struct {
 	obs    ObserveReport
 	log    []observe.LogFrame
 	stdout string
+	// compositorWait is the longest the compositor waited for a CPU
+	// during the run (observeWeston; sampleWaits).
+	compositorWait time.Duration
 }
 
 // observeTries is how many runs a test makes before it concludes that the

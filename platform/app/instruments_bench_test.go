@@ -1,0 +1,187 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"regexp"
+	"runtime/pprof"
+	"runtime/trace"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/simthread/refworld"
+)
+
+// instrumentWarmFrames are drawn before the timer starts: shader
+// compiles, the first buffers, the HUD's atlas and the meter's warm-up.
+const instrumentWarmFrames = 120
+
+// BenchmarkInstruments is what each instrument costs a whole frame: the
+// real loop (window, GL, simulation, swap) unpaced (no vsync, no
+// emulated rate), 64 reference bodies at 320×240, one op a frame. It
+// runs the frame with no optional instrument (bare), with each, and with
+// all of them; every case after bare reports its frame time as a ratio
+// of bare's (x-bare), measured in the same run. The present tracker and
+// the GPU read-back probe are part of every frame and in bare too.
+// glxgears, where installed (make bench-instruments installs it), draws
+// at the same size for scale: bare/glxgears is the bare frame's time in
+// glxgears frames.
+//
+//	make bench-instruments
+//
+// Measure alone: anything else running moves the ratios.
+func BenchmarkInstruments(b *testing.B) {
+	var bare float64 // ns a bare frame
+	cases := []struct {
+		name string
+		set  func(b *testing.B, cfg *Config) (stop func())
+	}{
+		{"bare", nil},
+		{"hud", func(_ *testing.B, cfg *Config) func() { cfg.Look.HideHUD = false; return nil }},
+		{"marker", func(_ *testing.B, cfg *Config) func() { cfg.Tools.Marker = true; return nil }},
+		{"framelog", func(_ *testing.B, cfg *Config) func() { cfg.Tools.FrameLog = observe.NewFrameLog(1 << 16); return nil }},
+		{"cpuprofile", startProfile},
+		{"trace", startTrace},
+		{"all", func(b *testing.B, cfg *Config) func() {
+			cfg.Look.HideHUD, cfg.Tools.Marker, cfg.Tools.FrameLog = false, true, observe.NewFrameLog(1<<16)
+			stopP, stopT := startProfile(b, cfg), startTrace(b, cfg)
+			return func() { stopT(); stopP() }
+		}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			ns := benchLoop(b, c.set)
+			if c.name == "bare" {
+				bare = ns
+			} else if bare > 0 {
+				b.ReportMetric(ns/bare, "x-bare")
+			}
+		})
+	}
+	b.Run("glxgears", func(b *testing.B) {
+		fps := glxgears(b)
+		b.ReportMetric(1e9/fps, "ns/frame")
+		if bare > 0 {
+			b.ReportMetric(bare/(1e9/fps), "bare/glxgears")
+		}
+	})
+}
+
+// benchLoop runs b.N frames of a real App after its warm-up, with the
+// timer on only for them, and returns the time a frame.
+func benchLoop(b *testing.B, set func(*testing.B, *Config) func()) float64 {
+	b.StopTimer()
+	if os.Getenv("DISPLAY") == "" {
+		b.Fatal("needs a display: run make bench-instruments, which starts Xvfb, or set DISPLAY")
+	}
+	world, err := refworld.New(64, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := Config{Title: "instruments", Width: 320, Height: 240}
+	cfg.Look.HideHUD = true
+	cfg.Display.NoVSync, cfg.Display.KeepRunningUnfocused = true, true
+	cfg.Tools.Truth, cfg.Tools.TruthSpeed = refworld.RefPosition, refworld.RefSpeed
+	cfg.Sim.InitSnapshot = func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }
+	var stop func()
+	if set != nil {
+		stop = set(b, &cfg)
+	}
+	var start time.Time
+	var elapsed time.Duration
+	var source string
+	platform.Call(func() {
+		var a *App
+		if a, err = New(cfg, world); err != nil {
+			return
+		}
+		defer a.Close()
+		n := 0
+		a.ctl.testFrame = func() {
+			n++
+			switch n {
+			case instrumentWarmFrames:
+				start = time.Now()
+				b.StartTimer()
+			case instrumentWarmFrames + b.N:
+				b.StopTimer()
+				elapsed = time.Since(start)
+				a.ctl.quit = true
+			}
+		}
+		err = a.Run(context.Background())
+		source = a.pacing.source
+	})
+	if stop != nil {
+		stop()
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	if source != "unpaced" {
+		b.Fatalf("the loop was paced (%s): the frame's cost is not what is measured", source)
+	}
+	if elapsed == 0 {
+		b.Fatal("the run ended before its frames")
+	}
+	ns := float64(elapsed.Nanoseconds()) / float64(b.N)
+	b.ReportMetric(1e9/ns, "fps")
+	return ns
+}
+
+func startProfile(b *testing.B, _ *Config) func() {
+	f, err := os.Create(b.TempDir() + "/cpu.pprof")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
+}
+
+func startTrace(b *testing.B, _ *Config) func() {
+	f, err := os.Create(b.TempDir() + "/trace.out")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := trace.Start(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() { trace.Stop(); f.Close() }
+}
+
+var gearsFPS = regexp.MustCompile(`(\d+) frames in ([\d.]+) seconds`)
+
+// glxgears runs glxgears at 320×240 unsynchronised (vblank_mode=0) for
+// about 11 s and returns its frame rate after its first report.
+func glxgears(b *testing.B) float64 {
+	path, err := exec.LookPath("glxgears")
+	if err != nil {
+		b.Skip("glxgears is not installed (mesa-utils; make bench-instruments installs it)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 11*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "-geometry", "320x240")
+	cmd.Env = append(os.Environ(), "vblank_mode=0")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	_ = cmd.Run() // ended by the timeout
+	m := gearsFPS.FindAllStringSubmatch(out.String(), -1)
+	if len(m) < 2 {
+		b.Fatalf("glxgears printed no rate after its first: %q", out.String())
+	}
+	var frames, secs float64
+	for _, x := range m[1:] { // the first report includes the start
+		f, _ := strconv.ParseFloat(x[1], 64)
+		s, _ := strconv.ParseFloat(x[2], 64)
+		frames, secs = frames+f, secs+s
+	}
+	return frames / secs
+}
