@@ -174,7 +174,8 @@ func (s *scheduling) report() schedReport {
 	}
 	if s.gov != nil {
 		st := s.gov.Stats()
-		r.ProcsMax = max(r.ProcsMax, st.MaxProcs)
+		r.ProcsEnd = st.Procs // its last setting: Stop puts the process's back
+		r.ProcsMax = max(r.ProcsStart, st.Procs, st.MaxProcs)
 		r.Reniced = st.Reniced
 		r.Config = s.gov.Config()
 		r.BackgroundNice = st.BackgroundNice

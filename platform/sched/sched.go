@@ -248,6 +248,7 @@ type Governor struct {
 	cfg    Config
 	cancel context.CancelFunc
 	done   chan struct{}
+	procs0 int // GOMAXPROCS at Start, put back by Stop
 
 	mu        sync.Mutex
 	critical  map[int]ThreadPriority // by TID
@@ -337,6 +338,7 @@ func Start(cfg Config) (*Governor, error) {
 	g.samples[1].Name = "/sched/goroutines/runnable:goroutines"
 	g.allocs[0].Name = "/gc/heap/allocs:objects"
 	p := runtime.GOMAXPROCS(0)
+	g.procs0 = p
 	g.stats.Procs, g.stats.MaxProcs = p, p
 	g.stats.BackgroundNice = -1
 	if cfg.BackgroundNice >= 0 {
@@ -348,11 +350,15 @@ func Start(cfg Config) (*Governor, error) {
 	return g, nil
 }
 
-// Stop ends the governor and waits for it. GOMAXPROCS and the threads'
-// priorities stay as they are.
+// Stop ends the governor and waits for it, and puts GOMAXPROCS back to
+// what it was at Start where the governor managed it (the process's
+// setting outlives the app). The threads' priorities stay as they are.
 func (g *Governor) Stop() {
 	g.cancel()
 	<-g.done
+	if g.cfg.Headroom >= 0 {
+		runtime.GOMAXPROCS(g.procs0)
+	}
 }
 
 // Stats returns the governor's counters.

@@ -73,6 +73,9 @@ func TestGovernorMakesRoomForBusyGoroutines(t *testing.T) {
 	}
 	got := runtime.GOMAXPROCS(0)
 	g.Stop()
+	if after := runtime.GOMAXPROCS(0); after != runtime.NumCPU() {
+		t.Errorf("GOMAXPROCS %d after Stop, %d at Start: not put back", after, runtime.NumCPU())
+	}
 	close(stop)
 	for range busy {
 		<-done
