@@ -225,7 +225,8 @@ type ThreadPriority struct {
 
 // Stats are the governor's counters.
 type Stats struct {
-	// GOMAXPROCS now, the largest it was set to, and how often it changed.
+	// GOMAXPROCS as the governor set it (its last setting, after Stop),
+	// the largest it was set to, and how often it changed.
 	Procs, MaxProcs, Changes int
 	// BackgroundNice is the nice value the last sweep moved busy threads
 	// to (-1: none is moved).
