@@ -34,7 +34,9 @@ func TestThreadWaitReadsTheRunQueue(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	slept := w.Read() - before
 	// Busy beside two spinning threads on the same CPU: about two thirds
-	// of the time runnable and waiting.
+	// of the time runnable and waiting. Three goroutines running at once
+	// need three Ps (with two, one spinner waited for a P, not the CPU).
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), 4)))
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for range 2 {
