@@ -12,7 +12,13 @@ import (
 )
 
 // The HUD's font is basicfont's 7×13 face: every printable ASCII glyph is
-// laid out once in an atlas texture and text is drawn as textured quads.
+// laid out once in an atlas texture. The HUD's text is a grid of cells,
+// one byte a character, uploaded as a small texture when it changes; the
+// panel and its text are one quad whose fragments look their glyph up
+// (hud.frag), so a frame draws two triangles for the text however much
+// there is (a triangle per glyph half cost the frame a third more on a
+// software rasterizer). The overlay's text is glyph quads (overlay.go).
+// hud.frag has these metrics too.
 const (
 	glyphW, glyphH = 7, 13
 	firstGlyph     = 32
@@ -24,13 +30,14 @@ const (
 	HUDLineLen = 80
 	// HUDGraphLen is how many frame intervals the graph shows.
 	HUDGraphLen = 360
-	maxHUDVerts = 6*HUDLines*HUDLineLen + 2*(HUDGraphLen+8) + 6*4
+	maxHUDVerts = 6 + 2*(HUDGraphLen+2)
 	hudPad      = 8
 	graphHeight = 64
 )
 
-// hudVertex is one HUD vertex: a position in pixels, atlas texel
-// coordinates (text only) and a straight-alpha sRGB colour.
+// hudVertex is one HUD vertex: a position in pixels, texel coordinates
+// (the atlas's for a glyph quad, the panel's pixels at scale 1 for the
+// HUD's panel) and a straight-alpha sRGB colour.
 type hudVertex struct {
 	x, y, u, v float32
 	rgba       [4]uint8
@@ -62,11 +69,25 @@ type HUD struct {
 	vao       glVertexArray
 	vbo       glBuffer
 	atlas     glTexture
+	cells     glTexture // the text grid: HUDLineLen × HUDLines, RG8
+	grid      *hudCells // this frame's cells: character, highlight
+	uploaded  hudCells  // the cells' texture holds these
+	fresh     bool      // uploaded is what the texture holds
 	verts     []hudVertex
 	uViewport int32
-	uText     int32
+	uMode     int32 // hud.frag's uMode: 0 flat, 1 glyph quad, 2 panel and text
 	uAtlas    int32
+	uCells    int32
+	uRows     int32
+	uText     int32          // the text's colour
+	uWarn     int32          // a highlighted line's
+	colours   *[2][4]float32 // hudText and hudWarn for uText and uWarn
 }
+
+// hudCells are the HUD's text grid, a character and a highlight a cell.
+// It and the colours are allocated apart from the HUD, which holds Go
+// pointers: cgo refuses a pointer into such an object.
+type hudCells [HUDLines * HUDLineLen * 2]byte
 
 func newHUD() (*HUD, error) {
 	prog, err := LoadProgram(shaders.FS, "hud.vert", "hud.frag")
@@ -78,8 +99,14 @@ func newHUD() (*HUD, error) {
 		h.lines[i] = make([]byte, 0, HUDLineLen)
 	}
 	h.uViewport = prog.uniform("uViewport")
-	h.uText = prog.uniform("uText")
+	h.uMode = prog.uniform("uMode")
 	h.uAtlas = prog.uniform("uAtlas")
+	h.uCells = prog.uniform("uCells")
+	h.uRows = prog.uniform("uRows")
+	h.uText = prog.uniform("uTextColor")
+	h.uWarn = prog.uniform("uWarnColor")
+	h.colours = &[2][4]float32{colour(hudText), colour(hudWarn)}
+	h.grid = new(hudCells)
 
 	h.vao = newVertexArray()
 	gl.BindVertexArray(uint32(h.vao))
@@ -99,6 +126,14 @@ func newHUD() (*HUD, error) {
 	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.R8, int32(b.Dx()), int32(b.Dy()), 0, gl.RED, gl.UNSIGNED_BYTE, unsafe.Pointer(&atlas.Pix[0]))
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
+	gl.GenTextures(1, &tex)
+	h.cells = glTexture(tex)
+	gl.BindTexture(gl.TEXTURE_2D, tex)
+	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
+	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RG8, HUDLineLen, HUDLines, 0, gl.RG, gl.UNSIGNED_BYTE, unsafe.Pointer(&h.grid[0]))
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
+	h.fresh = true // all zero, as grid
 	gl.BindTexture(gl.TEXTURE_2D, 0)
 	if err := checkGL("create HUD"); err != nil {
 		h.delete()
@@ -205,57 +240,49 @@ func (h *HUD) quad(x0, y0, x1, y1, u0, v0, u1, v1 float32, c [4]uint8) {
 		hudVertex{x0, y0, u0, v0, c}, hudVertex{x1, y1, u1, v1, c}, hudVertex{x0, y1, u0, v1, c})
 }
 
-// build lays out the panel (6 vertices), the text, then the graph's lines;
-// it returns where the text and the lines start.
-func (h *HUD) build() (textStart, lineStart int) {
+// build lays out the panel (6 vertices) and fills the text's cells,
+// then the graph's lines; it returns how many rows of text the cells
+// hold (0: nothing to draw).
+func (h *HUD) build() (rows int) {
 	s := float32(max(h.Scale, 1))
 	h.verts = h.verts[:0]
 	// The caption's rows take the place of numbered lines beyond
-	// HUDLines, so the vertices fit the capacity newHUD gave them.
-	first, rows := 0, min(h.nlines+len(h.caption), HUDLines)
-	if h.Compact { // the caption alone: it always fits the vertices
-		first, rows = h.nlines, h.nlines+len(h.caption)
-		if first == rows {
-			return 0, 0 // no caption: nothing to draw
+	// HUDLines, so that the cells hold them all.
+	first, end := 0, min(h.nlines+len(h.caption), HUDLines)
+	if h.Compact { // the caption alone: it always fits the cells
+		first, end = h.nlines, h.nlines+len(h.caption)
+		if first == end {
+			return 0 // no caption: nothing to draw
 		}
 	}
 	width := 0
-	for i := first; i < rows; i++ {
+	for i := first; i < end; i++ {
 		text, _ := h.row(i)
 		width = max(width, min(len(text), HUDLineLen))
 	}
+	rows = end - first
 	panelW := max(float32(width*glyphW), HUDGraphLen) + 2*hudPad
 	panelH := float32(rows*(glyphH+lineGap)) + graphHeight + 3*hudPad
 	if h.Compact {
 		panelW = float32(width*glyphW) + 2*hudPad
-		panelH = float32((rows-first)*(glyphH+lineGap)-lineGap) + 2*hudPad
+		panelH = float32(rows*(glyphH+lineGap)-lineGap) + 2*hudPad
 	}
-	h.quad(0, 0, panelW*s, panelH*s, 0, 0, 0, 0, hudPanel)
+	h.quad(0, 0, panelW*s, panelH*s, 0, 0, panelW, panelH, hudPanel)
 
-	textStart = len(h.verts)
-	for i := first; i < rows; i++ {
-		text, warn := h.row(i)
-		c := hudText
-		if warn {
-			c = hudWarn
-		}
-		y := float32(hudPad + (i-first)*(glyphH+lineGap))
-		for j, ch := range text {
-			if j >= HUDLineLen {
-				break
+	clear(h.grid[:])
+	for r := range rows {
+		text, warn := h.row(first + r)
+		cells := h.grid[2*r*HUDLineLen:]
+		for j, ch := range text[:min(len(text), HUDLineLen)] {
+			cells[2*j] = ch
+			if warn {
+				cells[2*j+1] = 255
 			}
-			if ch <= firstGlyph || ch > lastGlyph {
-				continue // space or not drawable
-			}
-			x := float32(hudPad + j*glyphW)
-			u := float32(int(ch-firstGlyph) * glyphW)
-			h.quad(x*s, y*s, (x+glyphW)*s, (y+glyphH)*s, u, 0, u+glyphW, glyphH, c)
 		}
 	}
 
-	lineStart = len(h.verts)
 	if h.Compact {
-		return textStart, lineStart
+		return rows
 	}
 	top := float32(rows*(glyphH+lineGap)) + 2*hudPad
 	bottom := top + graphHeight
@@ -283,32 +310,47 @@ func (h *HUD) build() (textStart, lineStart int) {
 			hudVertex{x0 * s, yOf(h.graph[i0]) * s, 0, 0, hudTrace},
 			hudVertex{(x0 + 1) * s, yOf(h.graph[i1]) * s, 0, 0, hudTrace})
 	}
-	return textStart, lineStart
+	return rows
+}
+
+// colour is c as hud.frag's uniforms take it.
+func colour(c [4]uint8) [4]float32 {
+	return [4]float32{float32(c[0]) / 255, float32(c[1]) / 255, float32(c[2]) / 255, float32(c[3]) / 255}
 }
 
 func (h *HUD) draw(width, height int) {
-	textStart, lineStart := h.build()
-	if len(h.verts) == 0 {
+	rows := h.build()
+	if rows == 0 && len(h.verts) == 0 {
 		return
 	}
 	gl.Disable(gl.DEPTH_TEST)
 	gl.Disable(gl.CULL_FACE)
 	gl.Enable(gl.BLEND)
-	gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
 	gl.UseProgram(uint32(h.prog))
 	gl.Uniform2f(h.uViewport, float32(width), float32(height))
 	gl.Uniform1i(h.uAtlas, 0)
+	gl.Uniform1i(h.uCells, 1)
+	gl.Uniform1i(h.uRows, int32(rows))
+	gl.Uniform4fv(h.uText, 1, &h.colours[0][0])
+	gl.Uniform4fv(h.uWarn, 1, &h.colours[1][0])
+	gl.ActiveTexture(gl.TEXTURE1)
+	gl.BindTexture(gl.TEXTURE_2D, uint32(h.cells))
+	if !h.fresh || *h.grid != h.uploaded {
+		gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
+		gl.TexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, HUDLineLen, HUDLines, gl.RG, gl.UNSIGNED_BYTE, unsafe.Pointer(&h.grid[0]))
+		h.uploaded, h.fresh = *h.grid, true
+	}
 	gl.ActiveTexture(gl.TEXTURE0)
 	gl.BindTexture(gl.TEXTURE_2D, uint32(h.atlas))
 	gl.BindVertexArray(uint32(h.vao))
 	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(h.vbo))
 	gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(h.verts)*int(unsafe.Sizeof(hudVertex{})), unsafe.Pointer(&h.verts[0]))
-	gl.Uniform1i(h.uText, 0)
-	gl.DrawArrays(gl.TRIANGLES, 0, int32(textStart))
-	gl.Uniform1i(h.uText, 1)
-	gl.DrawArrays(gl.TRIANGLES, int32(textStart), int32(lineStart-textStart))
-	gl.Uniform1i(h.uText, 0)
-	gl.DrawArrays(gl.LINES, int32(lineStart), int32(len(h.verts)-lineStart))
+	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA) // hud.frag's panel is premultiplied
+	gl.Uniform1i(h.uMode, 2)
+	gl.DrawArrays(gl.TRIANGLES, 0, 6)
+	gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
+	gl.Uniform1i(h.uMode, 0)
+	gl.DrawArrays(gl.LINES, 6, int32(len(h.verts)-6))
 	debugCheck("draw HUD")
 	gl.BindVertexArray(0)
 	gl.Disable(gl.BLEND)
@@ -320,4 +362,5 @@ func (h *HUD) delete() {
 	h.vao.Delete()
 	h.vbo.Delete()
 	h.atlas.Delete()
+	h.cells.Delete()
 }

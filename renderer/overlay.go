@@ -251,7 +251,7 @@ func (o *overlayPass) draw(plan *interp.Plan, viewProj *mgl32.Mat4, width, heigh
 		if run.text {
 			text = 1
 		}
-		gl.Uniform1i(h.uText, text)
+		gl.Uniform1i(h.uMode, text)
 		gl.DrawArrays(gl.TRIANGLES, int32(run.start), int32(run.count))
 	}
 	debugCheck("draw overlay")

@@ -1,0 +1,98 @@
+package renderer_test
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"testing"
+
+	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/simthread"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
+)
+
+// TestHUDTextPixels draws the HUD's lines, one highlighted, the last cut
+// at HUDLineLen, and compares every pixel of its text rows with the text
+// rasterised on the CPU by x/image/font from the same face (basicfont's
+// 7×13) at the HUD's layout (8 px padding, rows 16 px apart): each pixel
+// of ink is the text's colour (the warning colour on the highlighted
+// line), every other pixel the panel's, which a pixel of the padding
+// shows; and nothing else.
+func TestHUDTextPixels(t *testing.T) {
+	lines := []string{
+		"fps 143.9  frame p50 6.94 ms  p99 7.10 ms",
+		"late: 3 wakes > 2 ms {[|]} ~ `' \" @#$%^&*()_+=-",
+		"",
+		"0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567", // past the 80 shown
+	}
+	const warnLine = 1
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		r.SetGroundVisible(false)
+		r.SetClearColor(simthread.RGB(40, 90, 160))
+		h := r.HUD()
+		h.Visible = true
+		for i, l := range lines {
+			b := h.Line(i)
+			*b = append(*b, l...)
+		}
+		h.Highlight(warnLine)
+		h.SetLines(len(lines))
+		img, err := drawBodies(r, newScene(), frontCamera(), []simthread.Body{})
+		if err != nil {
+			return err
+		}
+		// The CPU's text: white ink on black, one row at a time.
+		const pad, rowH, cut = 8, 16, 80
+		want := image.NewGray(image.Rect(0, 0, width, pad+len(lines)*rowH))
+		d := font.Drawer{Dst: want, Src: image.White, Face: basicfont.Face7x13}
+		for i, l := range lines {
+			d.Dot = fixed.P(pad, pad+i*rowH+basicfont.Face7x13.Ascent)
+			d.DrawString(l[:min(len(l), cut)])
+		}
+		draw.Draw(want, image.Rect(pad+cut*7, 0, width, want.Bounds().Dy()), image.Black, image.Point{}, draw.Src)
+		panel := img.RGBAAt(2, 2)
+		text, warn := color.RGBA{230, 235, 240, 255}, color.RGBA{255, 170, 60, 255}
+		near := func(a, b color.RGBA) bool {
+			d := func(x, y uint8) bool { return x-y <= 1 || y-x <= 1 }
+			return d(a.R, b.R) && d(a.G, b.G) && d(a.B, b.B)
+		}
+		bad, ink := 0, 0
+		var first string
+		for y := pad; y < pad+len(lines)*rowH-3; y++ {
+			for x := 0; x < width; x++ {
+				exp := panel
+				if want.GrayAt(x, y).Y > 127 {
+					ink++
+					exp = text
+					if (y-pad)/rowH == warnLine {
+						exp = warn
+					}
+				}
+				if got := img.RGBAAt(x, y); !near(got, exp) {
+					if bad == 0 {
+						first = fmt.Sprintf("(%d, %d) is %v, want %v", x, y, got, exp)
+					}
+					bad++
+				}
+			}
+		}
+		if ink < 1000 {
+			return fmt.Errorf("the CPU's text has %d pixels of ink: the test draws too little", ink)
+		}
+		if panel == (color.RGBA{40, 90, 160, 255}) {
+			return fmt.Errorf("the padding at (2, 2) is the sky's colour: no panel")
+		}
+		if bad > 0 {
+			return fmt.Errorf("%d of the text rows' pixels differ from the CPU's text (%d pixels of ink); the first: %s", bad, ink, first)
+		}
+		return nil
+	})
+}
