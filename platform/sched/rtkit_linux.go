@@ -317,7 +317,7 @@ func brokerRT(tp *ThreadPriority, cfg Config) {
 }
 
 // limitRTTime lowers the process's RLIMIT_RTTIME to max µs (never
-// raising it), its soft limit to a quarter of that (rttimeSoft): a runaway
+// raising it), its soft limit to an eighth of that (rttimeSoft): a runaway
 // real-time thread gets SIGXCPU first, with time to be demoted before the
 // kernel kills the process.
 func limitRTTime(maxUS int64) error {
@@ -416,13 +416,14 @@ func unwatchXCPU(tid int) {
 	}
 }
 
-// rttimeSoft is how far below the hard RLIMIT_RTTIME the soft one is: a
-// quarter (50 ms of RealtimeKit's 200), not SDL's half. The SIGXCPU
-// reaches the watcher through two goroutines on ordinary threads; with
-// the machine loaded by other processes that took up to 50 ms here, past
-// half of a 100 ms window. 50 ms without blocking is already far past any
+// rttimeSoft is how far below the hard RLIMIT_RTTIME the soft one is: an
+// eighth (25 ms of RealtimeKit's 200), not SDL's half. The SIGXCPU
+// reaches the watcher through two goroutines on ordinary threads; beside
+// a build loop and make test that took up to 141 ms here (a quarter's
+// soft limit left 9 ms before the kill). 25 ms without blocking is three
+// ticks at 120 Hz, and a step of 100k bodies takes 4.3: far past any
 // tick (8.3 ms at 120 Hz) or audio buffer.
-const rttimeSoft = 4
+const rttimeSoft = 8
 
 // taskState is a thread's state letter from /proc/self/task/TID/stat
 // (R running or runnable, S sleeping, ...), 0 if unknown.
@@ -439,7 +440,7 @@ func taskState(tid int) byte {
 }
 
 // demoteBrokered makes the running brokered real-time threads ordinary, and puts
-// the soft RLIMIT_RTTIME back at a quarter of the hard one: the kernel raises it
+// the soft RLIMIT_RTTIME back at an eighth of the hard one: the kernel raises it
 // by a second with each SIGXCPU, and the next runaway would be killed at
 // the hard limit without warning.
 func demoteBrokered() {

@@ -79,7 +79,7 @@ type Config struct {
 	// blocking, such as a render thread compiling shaders). Capped at the
 	// broker's MaxRealtimePriority (RealtimeKit's default 20). Before
 	// asking, the process's RLIMIT_RTTIME is lowered to the broker's
-	// RTTimeUSecMax (200 ms by default), its soft limit to a quarter: every
+	// RTTimeUSecMax (200 ms by default), its soft limit to an eighth: every
 	// real-time thread of the process (a C library's too) gets SIGXCPU
 	// when it runs that long without blocking, and on SIGXCPU the
 	// brokered threads are made ordinary again (ThreadPriority.RT
