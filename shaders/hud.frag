@@ -31,19 +31,20 @@ void main() {
         fragColor = vec4(vColor.rgb, vColor.a * texelFetch(uAtlas, ivec2(vUV), 0).r);
         return;
     }
+    // Float arithmetic: a software rasterizer (llvmpipe) runs integer
+    // division a lane at a time, and cost the frame twice as much.
     vec4 text = vec4(0.0);
-    ivec2 p = ivec2(floor(vUV)) - ivec2(pad);
-    if (p.x >= 0 && p.y >= 0) {
-        ivec2 cell = ivec2(p.x / glyphW, p.y / (glyphH + lineGap));
-        ivec2 off = p - cell * ivec2(glyphW, glyphH + lineGap);
-        if (off.y < glyphH && cell.y < uRows && cell.x < textureSize(uCells, 0).x) {
-            vec2 c = texelFetch(uCells, cell, 0).rg;
-            int ch = int(c.r * 255.0 + 0.5);
-            if (ch > firstGlyph && ch <= lastGlyph) {
-                float a = texelFetch(uAtlas, ivec2((ch - firstGlyph) * glyphW + off.x, off.y), 0).r;
-                text = c.g > 0.5 ? uWarnColor : uTextColor;
-                text.a *= a;
-            }
+    vec2 p = floor(vUV) - float(pad);
+    vec2 size = vec2(glyphW, glyphH + lineGap);
+    vec2 cell = floor(p / size);
+    vec2 off = p - cell * size;
+    if (p.x >= 0.0 && p.y >= 0.0 && off.y < float(glyphH) && cell.y < float(uRows) && cell.x < float(textureSize(uCells, 0).x)) {
+        vec2 c = texelFetch(uCells, ivec2(cell), 0).rg;
+        float ch = floor(c.r * 255.0 + 0.5);
+        if (ch > float(firstGlyph) && ch <= float(lastGlyph)) {
+            float a = texelFetch(uAtlas, ivec2((ch - float(firstGlyph)) * float(glyphW) + off.x, off.y), 0).r;
+            text = c.g > 0.5 ? uWarnColor : uTextColor;
+            text.a *= a;
         }
     }
     // The text over the panel (vColor), premultiplied.
