@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"regexp"
@@ -140,25 +141,24 @@ func benchLoop(b *testing.B, set func(*testing.B, *Config) func()) float64 {
 }
 
 func startProfile(b *testing.B, _ *Config) func() {
-	f, err := os.Create(b.TempDir() + "/cpu.pprof")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		b.Fatal(err)
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }
+	return startFile(b, "cpu.pprof", pprof.StartCPUProfile, pprof.StopCPUProfile)
 }
 
 func startTrace(b *testing.B, _ *Config) func() {
-	f, err := os.Create(b.TempDir() + "/trace.out")
+	return startFile(b, "trace.out", trace.Start, trace.Stop)
+}
+
+// startFile starts a profile or trace into a file of the benchmark's,
+// and returns what stops it and closes the file.
+func startFile(b *testing.B, name string, start func(io.Writer) error, stop func()) func() {
+	f, err := os.Create(b.TempDir() + "/" + name)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := trace.Start(f); err != nil {
+	if err := start(f); err != nil {
 		b.Fatal(err)
 	}
-	return func() { trace.Stop(); f.Close() }
+	return func() { stop(); f.Close() }
 }
 
 var gearsFPS = regexp.MustCompile(`(\d+) frames in ([\d.]+) seconds`)
