@@ -22,17 +22,9 @@ func TestMain(m *testing.M) {
 // Run. It needs a display, which make test provides.
 func runApp(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame int)) *App {
 	t.Helper()
-	if os.Getenv("DISPLAY") == "" {
-		t.Fatal("needs a display: run make test, which starts Xvfb, or set DISPLAY")
-	}
-	world, err := refworld.New(64, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Title, cfg.Width, cfg.Height, cfg.Look.HideHUD = t.Name(), 320, 240, true
-	cfg.Display.KeepRunningUnfocused, cfg.Tools.Duration = true, d
-	cfg.Tools.Truth, cfg.Tools.TruthSpeed = refworld.RefPosition, refworld.RefSpeed
-	cfg.Sim.InitSnapshot = func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }
+	world := smallApp(t, &cfg, t.Name())
+	cfg.Tools.Duration = d
+	var err error
 	var a *App
 	platform.Call(func() {
 		if a, err = New(cfg, world); err != nil {
@@ -142,4 +134,23 @@ func TestPausedFramesAreNotMeasured(t *testing.T) {
 	if a.stats.Clamped > 5 {
 		t.Errorf("%d frames clamped: the paused ones must not count", a.stats.Clamped)
 	}
+}
+
+// smallApp sets cfg up for a real App of 64 reference bodies measured
+// against their closed form, 320×240, HUD hidden, running unfocused, and
+// returns its world. It needs a display, which make test provides.
+func smallApp(t testing.TB, cfg *Config, title string) *refworld.World {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("needs a display: run make test (or make bench-instruments), which starts Xvfb, or set DISPLAY")
+	}
+	world, err := refworld.New(64, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Title, cfg.Width, cfg.Height, cfg.Look.HideHUD = title, 320, 240, true
+	cfg.Display.KeepRunningUnfocused = true
+	cfg.Tools.Truth, cfg.Tools.TruthSpeed = refworld.RefPosition, refworld.RefSpeed
+	cfg.Sim.InitSnapshot = func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }
+	return world
 }

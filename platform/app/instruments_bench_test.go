@@ -15,8 +15,6 @@ import (
 
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/observe"
-	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // instrumentWarmFrames are drawn before the timer starts: shader
@@ -78,18 +76,10 @@ func BenchmarkInstruments(b *testing.B) {
 // timer on only for them, and returns the time a frame.
 func benchLoop(b *testing.B, set func(*testing.B, *Config) func()) float64 {
 	b.StopTimer()
-	if os.Getenv("DISPLAY") == "" {
-		b.Fatal("needs a display: run make bench-instruments, which starts Xvfb, or set DISPLAY")
-	}
-	world, err := refworld.New(64, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg := Config{Title: "instruments", Width: 320, Height: 240}
-	cfg.Look.HideHUD = true
-	cfg.Display.NoVSync, cfg.Display.KeepRunningUnfocused = true, true
-	cfg.Tools.Truth, cfg.Tools.TruthSpeed = refworld.RefPosition, refworld.RefSpeed
-	cfg.Sim.InitSnapshot = func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }
+	var cfg Config
+	world := smallApp(b, &cfg, "instruments")
+	cfg.Display.NoVSync = true
+	var err error
 	var stop func()
 	if set != nil {
 		stop = set(b, &cfg)
