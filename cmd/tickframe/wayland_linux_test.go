@@ -142,10 +142,14 @@ func TestUnderWeston(t *testing.T) {
 				}
 				own = slices.DeleteFunc(own, unexplained)
 				for _, d := range own {
-					if len(tc.args) > 0 {
-						// Under a load the observer's own grid is fitted to
-						// arrivals the load scatters (and Weston's timer):
-						// reported; the app is judged on its vblanks.
+					if len(tc.args) > 0 || scattered(o.OwnFit) {
+						// Under a load (the run's, or the machine's: over
+						// 15 % of the fit's arrivals off its line, as in
+						// TestDisplayMatrix) the observer's own grid is
+						// fitted to arrivals the load scatters (and
+						// Weston's timer; 99 of 344 off the line once, on a
+						// CI machine): reported; the app is judged on its
+						// vblanks.
 						t.Logf("on the observer's own vblanks, under load: %s", d)
 						continue
 					}

@@ -20,6 +20,14 @@ func TestLogPeriod(t *testing.T) {
 		}
 		return log
 	}
+	// jittered stamps every n-th frame late by d: the step before it
+	// longer, the step after it shorter.
+	jittered := func(log []LogFrame, d time.Duration, n int) []LogFrame {
+		for i := n / 2; i < len(log)-1; i += n {
+			log[i].Display += d
+		}
+		return log
+	}
 	p144, p60, p240, p360 := time.Second/144, time.Second/60, time.Second/240, time.Second/360
 	for _, c := range []struct {
 		name    string
@@ -32,6 +40,7 @@ func TestLogPeriod(t *testing.T) {
 		{"an emulated 60 Hz beside a 144 Hz CRTC", frames(p60, 1, 1, 2), p144, p60},
 		{"an emulated 60 Hz beside a 240 Hz CRTC (a multiple)", frames(p60, 1), p240, p60},
 		{"a 360 Hz display, most frames two vblanks apart", frames(p360, 2, 2, 2, 1), p360, p360},
+		{"a 144 Hz display whose vblanks were stamped late now and then", jittered(frames(p144, 1), 1465*time.Microsecond, 20), p144, p144},
 		{"too few frames", frames(p144, 1)[:10], p60, p60},
 	} {
 		if got := LogPeriod(c.log, c.display); absDur(got-c.want) > time.Microsecond {
