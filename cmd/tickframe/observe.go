@@ -378,7 +378,18 @@ func observeReport(o *observeOptions, obs *observed, stdout io.Writer) error {
 // after the swap): an app worst frame later than the observer's by up to
 // that much more is the uncertainty it reported, not an invented frame.
 func disagreements(f *FramesReport, floorMs, lateMs float64, broken bool) []string {
-	return disagree(f, floorMs, lateMs, broken, false)
+	return disagree(f, floorMs, lateMs, 0, broken, false)
+}
+
+// disagreementsBehind is disagreements for an app behind a compositor
+// that draws into the observer's X server: shownLateMs is how long that
+// server waited for a CPU at a stretch during the run. The compositor
+// stamps a frame when it hands it to the server (or later); the frame
+// reaches the framebuffer when the server runs, so an observer's worst
+// frame later than the app's by up to that much more is the display's own
+// lag, which neither the compositor nor the app can see.
+func disagreementsBehind(f *FramesReport, floorMs, lateMs, shownLateMs float64) []string {
+	return disagree(f, floorMs, lateMs, shownLateMs, false, false)
 }
 
 // ownDisagreements is disagreements on the observer's own grid. There the
@@ -394,7 +405,7 @@ func disagreements(f *FramesReport, floorMs, lateMs float64, broken bool) []stri
 // frames the app counted shown that were never in the framebuffer, and
 // the animation error's p99 and max on the common pairs both ways.
 func ownDisagreements(f *FramesReport, floorMs, lateMs float64, broken bool) []string {
-	return disagree(f, floorMs, lateMs, broken, true)
+	return disagree(f, floorMs, lateMs, 0, broken, true)
 }
 
 // swapWaitMs is the report's present_swap_wait_ms max (0 where absent).
@@ -405,7 +416,7 @@ func swapWaitMs(r *Report) float64 {
 	return r.PresentSwapWaitMs.Max
 }
 
-func disagree(f *FramesReport, floorMs, lateMs float64, broken, own bool) []string {
+func disagree(f *FramesReport, floorMs, lateMs, shownLateMs float64, broken, own bool) []string {
 	var out []string
 	span := float64(f.LastID-f.FirstID+1) - float64(f.Unseen)
 	if float64(f.Unmatched) > 0.01*span {
@@ -443,15 +454,17 @@ func disagree(f *FramesReport, floorMs, lateMs float64, broken, own bool) []stri
 	for _, m := range maxes {
 		d := m.obs - m.app
 		bound := f.PeriodMs + floorMs
+		wait := shownLateMs // the display server's lag
 		if d < 0 {
-			bound += lateMs // the app's own uncertainty of a landing
+			wait = lateMs // the app's own uncertainty of a landing
 		}
+		bound += wait
 		if math.Abs(d) > bound {
 			who := "the app misses a worse frame the observer saw"
 			if d < 0 {
 				who = "the app counts a frame later than the observer saw it"
 			}
-			out = append(out, fmt.Sprintf("animation error max %s: observer %.3f ms, the app %.3f ms: more than a period (%.3f ms), the floor (%.3f) and the measured waits for a CPU (%.3f) apart: %s", m.what, m.obs, m.app, f.PeriodMs, floorMs, lateMs, who))
+			out = append(out, fmt.Sprintf("animation error max %s: observer %.3f ms, the app %.3f ms: more than a period (%.3f ms), the floor (%.3f) and the measured waits for a CPU (%.3f) apart: %s", m.what, m.obs, m.app, f.PeriodMs, floorMs, wait, who))
 		}
 	}
 	return out

@@ -109,7 +109,14 @@ func TestUnderWeston(t *testing.T) {
 				if !strings.Contains(r.PresentTimeSource, "hw-clock") {
 					late += float64(ob.compositorWait) / 1e6
 				}
-				for _, d := range disagreements(o.Frames, o.FloorMs, late, false) {
+				// Weston's x11 backend hands a frame to the observer's
+				// Xvfb, which writes it into the framebuffer when it gets a
+				// CPU: the observer may see it later than the compositor
+				// stamped it, by as long as the server waited (beside a
+				// build loop under -stress 4 the observer's worst frame
+				// once read 58.6 ms where the app's read 39.4, one period
+				// and 1.8 ms apart).
+				for _, d := range disagreementsBehind(o.Frames, o.FloorMs, late, float64(ob.displayWait)/1e6) {
 					if unexplained(d) {
 						t.Logf("on the app's vblanks: %s (known, unexplained)", d)
 						continue
@@ -175,15 +182,15 @@ func observeWeston(t *testing.T, mode, app string, args []string) observation {
 		cmd := append([]string{"observe", "-fps", "60", "-window", observe.WestonTitle, "-framelog", flog, "-json", js, "--",
 			binary, underWestonCommand, mode, app, "-fullscreen", "-marker", "-framelog", flog, "-report", rep, "-duration", "8s",
 			"-bodies", "64", "-focuspause=false"}, args...)
-		stopWaits := sampleWaits("weston")
+		stopWaits, stopDisplayWaits := sampleWaits("weston"), sampleWaits("Xvfb")
 		res := tickframe(t, opts{}, cmd...)
-		waited := stopWaits()
+		waited, displayWaited := stopWaits(), stopDisplayWaits()
 		if res.code != 0 {
 			t.Fatalf("exit status %d; stderr:\n%s", res.code, res.stderr)
 		}
 		t.Logf("%s", res.stdout)
-		t.Logf("the compositor waited for a CPU at most %v at a stretch", waited)
-		ob := observation{stdout: res.stdout, compositorWait: waited}
+		t.Logf("the compositor waited for a CPU at most %v at a stretch, the X servers %v", waited, displayWaited)
+		ob := observation{stdout: res.stdout, compositorWait: waited, displayWait: displayWaited}
 		ob.report, _ = readReport(t, rep)
 		data, err := os.ReadFile(js)
 		if err != nil {
