@@ -97,6 +97,9 @@ type Grid struct {
 	period atomic.Int64 // ns; 0: not known yet
 	count  atomic.Uint64
 	source atomic.Pointer[string]
+	// runPeriod is the period measured over the whole run (ns; 0: not
+	// yet), across the fits that late runs restart: see Period.
+	runPeriod atomic.Int64
 
 	// The writer's own state: the fit's sums, in ns and vblanks since
 	// the first report.
@@ -109,6 +112,52 @@ type Grid struct {
 	first, recent    [phaseReports][2]float64 // reports (vblanks, ns since the fit's start): the fit's first, the latest
 	nfirst, nrecent  int
 	prior            float64 // a young fit's last period (ns; 0: none, or settled)
+	run              runRate
+}
+
+// runRate measures the display's period over the whole run: the slope
+// between the lowest report (against the line) of the run's first
+// phaseReports reports and of its last phaseReports, as a settled fit
+// does, but not restarted by a run of late reports (a starved server),
+// only by a new display (early reports, a new rate). Its baseline is the
+// run: a late run's young fits measured 360 Hz up to 2 % slow (their
+// slopes from a few dozen reports, some of them late), while the display
+// kept its rate.
+type runRate struct {
+	started         bool
+	at0             time.Duration
+	msc0, last      uint64
+	first, recent   [phaseReports][2]float64
+	nfirst, nrecent int
+}
+
+// observe adds a report and returns the run's period (0: too few
+// reports yet), from slope s, the current fit's.
+func (r *runRate) observe(at time.Duration, msc uint64, s float64) float64 {
+	if !r.started {
+		*r = runRate{started: true, at0: at, msc0: msc, last: msc}
+	} else if msc <= r.last {
+		return 0
+	}
+	r.last = msc
+	pt := [2]float64{float64(msc - r.msc0), float64(at - r.at0)}
+	if r.nfirst < phaseReports {
+		r.first[r.nfirst] = pt
+		r.nfirst++
+	}
+	r.recent[r.nrecent%phaseReports] = pt
+	r.nrecent++
+	if r.nrecent <= 2*phaseReports || s <= 0 {
+		return 0
+	}
+	for range 2 {
+		a, b := lowest(r.first[:], s), lowest(r.recent[:], s)
+		if b[0] <= a[0] {
+			return 0
+		}
+		s = (b[1] - a[1]) / (b[0] - a[0])
+	}
+	return s
 }
 
 // vblank is one consistent reading of the grid.
@@ -156,6 +205,7 @@ func (g *Grid) Observe(at time.Duration, msc uint64) {
 			// in a row are a new display (a mode switch, another CRTC).
 			g.late = 0
 			if g.off++; g.off >= 3 {
+				g.newDisplay()
 				g.reset(at, msc)
 			}
 			return
@@ -171,6 +221,11 @@ func (g *Grid) Observe(at time.Duration, msc uint64) {
 	}
 	g.off, g.late = 0, 0
 	g.last = msc
+	if v, ok := g.read(); ok {
+		if p := g.run.observe(at, msc, float64(v.period)); p > 0 {
+			g.runPeriod.Store(int64(math.Round(p)))
+		}
+	}
 	g.n++
 	g.sx += x
 	g.sy += y
@@ -223,6 +278,7 @@ func (g *Grid) Observe(at time.Duration, msc uint64) {
 	if g.prior > 0 {
 		if g.n >= 4 && math.Abs(slope-g.prior) > g.prior/3 {
 			g.prior = 0
+			g.newDisplay()
 		} else {
 			low := math.Inf(1)
 			for _, p := range g.first[:g.nfirst] {
@@ -341,9 +397,21 @@ func (g *Grid) Known() bool {
 // Count is how many vblank reports the grid took.
 func (g *Grid) Count() uint64 { return g.count.Load() }
 
-// Period returns the measured period (0 before two vblanks).
+// newDisplay restarts the run's rate: the reports are of another display.
+func (g *Grid) newDisplay() {
+	g.run = runRate{}
+	g.runPeriod.Store(0)
+}
+
+// Period returns the measured period (0 before two vblanks): the run's
+// (runRate), where it has one within 3 % of the current fit's, else the
+// current fit's (a new display's rate, at once). Next places vblanks on
+// the current fit.
 func (g *Grid) Period() time.Duration {
 	v, _ := g.read()
+	if r := time.Duration(g.runPeriod.Load()); r > 0 && v.period > 0 && absDur(v.period-r) <= r*3/100 {
+		return r
+	}
 	return v.period
 }
 
@@ -406,4 +474,11 @@ func (r *ring) pop() (completion, bool) {
 	c := r.slots[h%ringSize]
 	r.head.Store(h + 1)
 	return c, true
+}
+
+func absDur(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
 }

@@ -311,13 +311,6 @@ func TestWaylandClockConversion(t *testing.T) {
 	}
 }
 
-func absDur(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
-}
-
 // While the compositor discards the window's frames, a wait for reports
 // is none (a hidden window's frame loop keeps its pace); once it presents
 // one again, the wait is two periods, as for any frame on Wayland.
