@@ -304,8 +304,14 @@ func TestStressObserve(t *testing.T) {
 		t.Errorf("the table lacks the observer's columns")
 	}
 	res := readStressResult(t, filepath.Join(dir, "s.json"))
-	if len(res.Rows) != 1 || res.Rows[0].Observer == nil || res.Rows[0].Observer.Displayed[0] < 100 {
+	// The observer's figures are there, for the frames the app counted:
+	// how many that is depends on the machine (a run beside two build
+	// loops drew 83 frames in its 2 s, the observer saw all 83).
+	if len(res.Rows) != 1 || res.Rows[0].Observer == nil {
 		t.Fatalf("rows %+v: no observer figures", res.Rows)
+	}
+	if d := res.Rows[0].Observer.Displayed; d[1] == 0 || float64(d[0]) < 0.9*float64(d[1]) {
+		t.Fatalf("the observer saw %d frames displayed of the %d the app counted", d[0], d[1])
 	}
 	if ds := res.Rows[0].DisplayServer; ds == nil || ds.Server.Name != "Xvfb" || ds.SpanMs < 1000 {
 		t.Errorf("display server %+v: not the observer's Xvfb over the run", ds)
