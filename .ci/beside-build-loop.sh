@@ -3,7 +3,8 @@
 # checkout's HEAD, beside a `go build -a ./...` loop of another module
 # (gonum.org/v1/plot, from the module cache): issue 22's check that the
 # suite never fails for the machine's noise. Logs and a summary line per
-# run go to OUT (default ./beside-build-loop).
+# run go to OUT (default ./beside-build-loop), and a failing run's files
+# (frame logs, reports, the observer's JSON) to OUT/keptN.
 #
 #   .ci/beside-build-loop.sh [N] [OUT]
 set -u
@@ -28,7 +29,8 @@ for i in $(seq 1 "$n"); do
 	rm -rf "$work/clone"
 	git clone -q "$repo" "$work/clone" && git -C "$work/clone" checkout -q "$commit"
 	start=$(date +%s)
-	(cd "$work/clone" && .ci/run) >"$out/run$i.log" 2>&1
+	mkdir -p "$out/kept$i"
+	(cd "$work/clone" && TICKFRAME_KEEP_FAILED="$out/kept$i" .ci/run) >"$out/run$i.log" 2>&1
 	rc=$?
 	[ "$rc" = 0 ] && pass=$((pass + 1))
 	echo "run $i of $n: commit $commit exit $rc in $(($(date +%s) - start)) s (load $(cut -d' ' -f1-3 /proc/loadavg))" | tee -a "$out/summary"

@@ -131,7 +131,7 @@ type displayRun struct {
 // rates and source, the frame log against the report.
 func runDisplayCell(t *testing.T, c displayCell) displayRun {
 	t.Helper()
-	dir := t.TempDir()
+	dir := runDir(t)
 	for range c.busy {
 		busy := exec.Command(binary, busyCommand)
 		if err := busy.Start(); err != nil {

@@ -370,3 +370,33 @@ func goTool(t *testing.T, args ...string) string {
 	}
 	return stdout.String()
 }
+
+// runDir is t.TempDir for a run whose files (frame log, report, the
+// observer's JSON) explain a failure: where $TICKFRAME_KEEP_FAILED names
+// a folder and the test fails, they are copied there, under the test's
+// name, before the temporary folder goes. .ci/beside-build-loop.sh sets
+// it, so a failure found beside a build loop can be diagnosed afterwards.
+func runDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	keep := os.Getenv("TICKFRAME_KEEP_FAILED")
+	if keep == "" {
+		return dir
+	}
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		name := strings.NewReplacer("/", "_", " ", "_").Replace(t.Name())
+		dst, err := os.MkdirTemp(keep, name+"-")
+		if err == nil {
+			err = os.CopyFS(dst, os.DirFS(dir))
+		}
+		if err != nil {
+			t.Logf("keeping the run's files: %v", err)
+			return
+		}
+		t.Logf("the run's files are kept in %s", dst)
+	})
+	return dir
+}

@@ -171,7 +171,7 @@ func observeDemo(t *testing.T, run demoRun) observation {
 
 func observeOnce(t *testing.T, run demoRun, dur string) observation {
 	t.Helper()
-	dir := t.TempDir()
+	dir := runDir(t)
 	var stop []func()
 	for range run.busy {
 		busy := exec.Command(binary, busyCommand)

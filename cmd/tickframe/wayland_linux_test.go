@@ -177,7 +177,7 @@ func observeWeston(t *testing.T, mode, app string, args []string) observation {
 	t.Helper()
 	var faults []string
 	for try := 1; try <= observeTries; try++ {
-		dir := t.TempDir()
+		dir := runDir(t)
 		flog, js, rep := filepath.Join(dir, "frames.log"), filepath.Join(dir, "observe.json"), filepath.Join(dir, "report.json")
 		cmd := append([]string{"observe", "-fps", "60", "-window", observe.WestonTitle, "-framelog", flog, "-json", js, "--",
 			binary, underWestonCommand, mode, app, "-fullscreen", "-marker", "-framelog", flog, "-report", rep, "-duration", "8s",
@@ -225,7 +225,7 @@ func TestStressBehindCompositor(t *testing.T) {
 	}
 	for _, tc := range []struct{ mode, source string }{{"wayland", "wayland-presentation"}, {"xwayland", "x11-"}} {
 		t.Run(tc.mode, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := runDir(t)
 			r := tickframe(t, opts{dir: dir}, "stress", "-compositor", tc.mode, "-wayland-app", wl, "-duration", "3s", "-loads", "none", "-json", "s.json")
 			t.Logf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
 			if r.code != 0 {
