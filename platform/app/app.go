@@ -298,7 +298,7 @@ func New(cfg Config, world simthread.World) (*App, error) {
 		a.ctl.cam = *cfg.Camera
 	}
 	a.sched.renderCritical(cfg.Display.Sched)
-	pipe, err := interp.NewPipeline(cfg.Pipeline(), world, a.clock)
+	pipe, err := newPipeline(&cfg, world, a.clock)
 	if err != nil {
 		a.Close()
 		return nil, err
@@ -382,7 +382,7 @@ func (a *App) openPresent() {
 }
 
 // Pipeline returns the chain from the world to the plans that New builds
-// for cfg (interp.NewPipeline), the same as the verifier checks: the
+// for cfg (newPipeline), the same as the verifier checks: the
 // history sized for the delay's reach at one snapshot a step, the delay
 // fixed or adaptive, the motion mode, and with Truth the meter following
 // body 0.
@@ -392,6 +392,17 @@ func (cfg Config) Pipeline() interp.PipelineConfig {
 		pc.Reference = &interp.Reference{Body: 0, Truth: cfg.Tools.Truth, Speed: cfg.Tools.TruthSpeed}
 	}
 	return pc
+}
+
+// newPipeline builds the simulation of world on clock and the chain from
+// it to the plans, as cfg asks (Pipeline).
+func newPipeline(cfg *Config, world simthread.World, clock simthread.Clock) (*interp.Pipeline, error) {
+	pc := cfg.Pipeline()
+	sim, err := simthread.New(pc.SimConfig(), world, clock)
+	if err != nil {
+		return nil, err
+	}
+	return interp.NewPipeline(pc, sim)
 }
 
 // Config returns the configuration the App was made with.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"
 )
@@ -31,7 +30,7 @@ func newHeadlessInputs(t testing.TB, bodies, inputs int) (*App, *simthread.Virtu
 	cfg.Sim = simthread.Config{Inputs: inputs, InitSnapshot: func(s *simthread.Snapshot) {
 		s.Bodies = make([]simthread.Body, 0, bodies)
 	}}
-	pipe, err := interp.NewPipeline(cfg.Pipeline(), world, clock)
+	pipe, err := newPipeline(&cfg, world, clock)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,7 @@ func newLookApp(t *testing.T, mouseLook bool, inputs int) *lookApp {
 	t.Helper()
 	clock := new(simthread.VirtualClock)
 	cfg := Config{Input: lookInput, Sim: simthread.Config{Inputs: inputs}, Mouse: Mouse{MouseLook: mouseLook}}
-	pipe, err := interp.NewPipeline(cfg.Pipeline(), &lookWorld{}, clock)
+	pipe, err := newPipeline(&cfg, &lookWorld{}, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestMouseLookReplayTurnsTheView(t *testing.T) {
 		{Tick: 9, Input: simthread.Input{Kind: lookKind, X: 25, Y: 4}},
 	}
 	cfg := Config{Input: lookInput, Sim: simthread.Config{Replay: replay}, Mouse: Mouse{MouseLook: true}}
-	pipe, err := interp.NewPipeline(cfg.Pipeline(), &lookWorld{}, clock)
+	pipe, err := newPipeline(&cfg, &lookWorld{}, clock)
 	if err != nil {
 		t.Fatal(err)
 	}

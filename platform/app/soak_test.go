@@ -13,7 +13,6 @@ import (
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/present"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -304,7 +303,7 @@ func runSoak(t *testing.T, length time.Duration) soakTruth {
 	clock := new(simthread.VirtualClock)
 	s := &soakRun{t: t, clock: clock, ctx: context.Background()}
 	cfg := Config{Display: Display{Latency: LowLatency}}
-	pipe, err := interp.NewPipeline(cfg.Pipeline(), &lookWorld{}, clock)
+	pipe, err := newPipeline(&cfg, &lookWorld{}, clock)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,19 @@
 package interp
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/triplebuf"
 )
 
-// PipelineConfig configures a Pipeline: the chain from a world to the
-// plans a renderer draws, as the app runs it and the verifier checks it.
+// PipelineConfig configures a Pipeline: the chain from a simulation to
+// the plans a renderer draws, as the app runs it and the verifier checks
+// it.
 type PipelineConfig struct {
-	// Sim configures the simulation. A zero History is sized by History.
+	// Sim is the simulation's configuration, which the caller builds the
+	// simulation from (SimConfig sizes its history).
 	Sim simthread.Config
 	// Delay, if above 0, fixes the render delay; 0 adapts it (NewDelay).
 	Delay time.Duration
@@ -50,26 +53,33 @@ func (c PipelineConfig) History() int {
 	return min(max(n, simthread.DefaultHistory), triplebuf.MaxHistory)
 }
 
-// Pipeline is the chain the app and the verifier share, wired in one
-// place: the simulation with its history sized for the delay's reach, the
-// render delay, the planner in its motion mode, and the meter with its
-// warm-up. Pause and Resume keep the one order that keeps frames marked
-// paused until the render time has passed the pause. The simulation's
-// goroutine (Sim.Run, or Sim.Wake's caller) is the caller's; the rest
-// belongs to the render thread.
+// SimConfig returns the configuration to build the pipeline's simulation
+// from (simthread.New): Sim with its history sized by History.
+func (c PipelineConfig) SimConfig() simthread.Config {
+	sc := c.Sim
+	sc.History = c.History()
+	return sc
+}
+
+// Pipeline is the chain from a simulation to plans that the app and the
+// verifier share, wired in one place: the render delay, the planner (the
+// simulation's snapshot history's only reader) in its motion mode, and
+// the meter with its warm-up. Pause and Resume keep the one order that
+// keeps frames marked paused until the render time has passed the pause.
+// The simulation is the caller's, and so is its goroutine (Sim.Run, or
+// Sim.Wake's caller); the rest belongs to the render thread.
 type Pipeline struct {
 	sim     *simthread.Sim
 	planner *Planner
 	meter   *WarmMeter // nil without a Reference
 }
 
-// NewPipeline builds the chain for world on clock.
-func NewPipeline(cfg PipelineConfig, world simthread.World, clock simthread.Clock) (*Pipeline, error) {
-	simCfg := cfg.Sim
-	simCfg.History = cfg.History()
-	sim, err := simthread.New(simCfg, world, clock)
-	if err != nil {
-		return nil, err
+// NewPipeline builds the chain from sim, which the caller built from
+// cfg.SimConfig(): a history shorter than History's is refused, as it
+// would clamp frames early whenever the delay rises past its reach.
+func NewPipeline(cfg PipelineConfig, sim *simthread.Sim) (*Pipeline, error) {
+	if got, want := sim.Config().History, cfg.History(); got < want {
+		return nil, fmt.Errorf("interp: a pipeline needs a snapshot history of %d, the simulation keeps %d (build it from PipelineConfig.SimConfig)", want, got)
 	}
 	delay := NewDelay(sim.Step(), 0)
 	if cfg.Delay > 0 {

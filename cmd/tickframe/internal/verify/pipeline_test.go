@@ -29,7 +29,11 @@ func TestAppAndVerifierShareThePipeline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := interp.NewPipeline(pc, w, new(simthread.VirtualClock))
+		sim, err := simthread.New(pc.SimConfig(), w, new(simthread.VirtualClock))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := interp.NewPipeline(pc, sim)
 		if err != nil {
 			t.Fatal(err)
 		}

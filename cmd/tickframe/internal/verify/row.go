@@ -262,7 +262,7 @@ func newRow(opts *Options, c cell) Row {
 }
 
 // pipelineConfig returns the pipeline a row runs, as the app builds it
-// (interp.NewPipeline): the adaptive delay, the row's motion mode (lerp
+// (simthread.New, interp.NewPipeline): the adaptive delay, the row's motion mode (lerp
 // for the baselines), the hold without interpolation for NoInterp, the
 // history for the display's fastest frames, and the reference body's
 // meter. The simulation's replay and checkpoints are the row's.
@@ -308,8 +308,11 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	pc := pipelineConfig(opts, c)
 	pc.Sim.Replay = script(c.sim, opts.hashAt())
 	pc.Sim.CheckpointEvery = checkpointEvery(c.sim, row.HashTick)
-	r.pipe, err = interp.NewPipeline(pc, &world{World: rw, r: r, cost: row.StepCost}, r.clock)
+	sim, err := simthread.New(pc.SimConfig(), &world{World: rw, r: r, cost: row.StepCost}, r.clock)
 	if err != nil {
+		return err
+	}
+	if r.pipe, err = interp.NewPipeline(pc, sim); err != nil {
 		return err
 	}
 	r.sim, r.plan = r.pipe.Sim(), r.pipe.Planner()
