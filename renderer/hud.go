@@ -1,6 +1,7 @@
 package renderer
 
 import (
+	"fmt"
 	"image"
 	"image/draw"
 	"unsafe"
@@ -13,12 +14,15 @@ import (
 
 // The HUD's font is basicfont's 7×13 face: every printable ASCII glyph is
 // laid out once in an atlas texture. The HUD's text is a grid of cells,
-// one byte a character, uploaded as a small texture when it changes; the
-// panel and its text are one quad whose fragments look their glyph up
-// (hud.frag), so a frame draws two triangles for the text however much
-// there is (a triangle per glyph half cost the frame a third more on a
-// software rasterizer). The overlay's text is glyph quads (overlay.go).
-// hud.frag has these metrics too.
+// one byte a character; the panel and its text are one quad whose
+// fragments look their glyph up (hud.frag), painted into a texture of
+// their own only when the text changes (four times a second as the app
+// fills it), so that a frame draws the panel as one texel fetch a pixel
+// and the graph's lines, however much text there is (a triangle per glyph
+// half cost the frame a third more on a software rasterizer, and looking
+// every pixel's glyph up each frame made the HUD cost half a bare frame
+// at 320×240). The overlay's text is glyph quads (overlay.go). hud.frag
+// has these metrics too.
 const (
 	glyphW, glyphH = 7, 13
 	firstGlyph     = 32
@@ -30,9 +34,13 @@ const (
 	HUDLineLen = 80
 	// HUDGraphLen is how many frame intervals the graph shows.
 	HUDGraphLen = 360
-	maxHUDVerts = 6 + 2*(HUDGraphLen+2)
+	maxHUDVerts = 6 + 2*(HUDGraphLen+2) + 6 // the panel, the graph, the panel's paint quad
 	hudPad      = 8
 	graphHeight = 64
+	// The largest panel, in pixels at scale 1: the painted panel's
+	// texture is this big.
+	maxPanelW = HUDLineLen*glyphW + 2*hudPad
+	maxPanelH = HUDLines*(glyphH+lineGap) + graphHeight + 3*hudPad
 )
 
 // hudVertex is one HUD vertex: a position in pixels, texel coordinates
@@ -65,23 +73,33 @@ type HUD struct {
 	targetMs  float32
 	highlight [HUDLines]bool
 
-	prog      Program
-	vao       glVertexArray
-	vbo       glBuffer
-	atlas     glTexture
-	cells     glTexture // the text grid: HUDLineLen × HUDLines, RG8
-	grid      *hudCells // this frame's cells: character, highlight
-	uploaded  hudCells  // the cells' texture holds these
-	fresh     bool      // uploaded is what the texture holds
-	verts     []hudVertex
-	uViewport int32
-	uMode     int32 // hud.frag's uMode: 0 flat, 1 glyph quad, 2 panel and text
-	uAtlas    int32
-	uCells    int32
-	uRows     int32
-	uText     int32          // the text's colour
-	uWarn     int32          // a highlighted line's
-	colours   *[2][4]float32 // hudText and hudWarn for uText and uWarn
+	prog     Program
+	vao      glVertexArray
+	vbo      glBuffer
+	atlas    glTexture
+	cells    glTexture // the text grid: HUDLineLen × HUDLines, RG8
+	grid     *hudCells // this frame's cells: character, highlight
+	uploaded hudCells  // the cells' texture holds these
+	fresh    bool      // uploaded is what the texture holds
+	// The panel with its text, painted at scale 1 (premultiplied) into
+	// panelTex through panelFBO when the cells, the rows or the panel's
+	// size change: what it holds is painted, for panelW×panelH.
+	panelTex           glTexture
+	panelFBO           uint32
+	panelW, panelH     int // this frame's panel, pixels at scale 1 (build)
+	painted            bool
+	paintedRows        int
+	paintedW, paintedH int
+	verts              []hudVertex
+	uViewport          int32
+	uMode              int32 // hud.frag's uMode: 0 flat, 1 glyph quad, 2 panel and text, 3 the painted panel
+	uAtlas             int32
+	uCells             int32
+	uPanel             int32
+	uRows              int32
+	uText              int32          // the text's colour
+	uWarn              int32          // a highlighted line's
+	colours            *[2][4]float32 // hudText and hudWarn for uText and uWarn
 }
 
 // hudCells are the HUD's text grid, a character and a highlight a cell.
@@ -102,6 +120,7 @@ func newHUD() (*HUD, error) {
 	h.uMode = prog.uniform("uMode")
 	h.uAtlas = prog.uniform("uAtlas")
 	h.uCells = prog.uniform("uCells")
+	h.uPanel = prog.uniform("uPanel")
 	h.uRows = prog.uniform("uRows")
 	h.uText = prog.uniform("uTextColor")
 	h.uWarn = prog.uniform("uWarnColor")
@@ -134,7 +153,24 @@ func newHUD() (*HUD, error) {
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
 	h.fresh = true // all zero, as grid
+	gl.GenTextures(1, &tex)
+	h.panelTex = glTexture(tex)
+	gl.BindTexture(gl.TEXTURE_2D, tex)
+	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, maxPanelW, maxPanelH, 0, gl.RGBA, gl.UNSIGNED_BYTE, nil)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
 	gl.BindTexture(gl.TEXTURE_2D, 0)
+	gl.GenFramebuffers(1, &h.panelFBO)
+	var prev int32
+	gl.GetIntegerv(gl.FRAMEBUFFER_BINDING, &prev)
+	gl.BindFramebuffer(gl.FRAMEBUFFER, h.panelFBO)
+	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0)
+	status := gl.CheckFramebufferStatus(gl.FRAMEBUFFER)
+	gl.BindFramebuffer(gl.FRAMEBUFFER, uint32(prev))
+	if status != gl.FRAMEBUFFER_COMPLETE {
+		h.delete()
+		return nil, fmt.Errorf("renderer: the HUD's panel framebuffer is incomplete (0x%x)", status)
+	}
 	if err := checkGL("create HUD"); err != nil {
 		h.delete()
 		return nil, err
@@ -268,6 +304,7 @@ func (h *HUD) build() (rows int) {
 		panelH = float32(rows*(glyphH+lineGap)-lineGap) + 2*hudPad
 	}
 	h.quad(0, 0, panelW*s, panelH*s, 0, 0, panelW, panelH, hudPanel)
+	h.panelW, h.panelH = int(panelW), int(panelH)
 
 	clear(h.grid[:])
 	for r := range rows {
@@ -323,13 +360,56 @@ func (h *HUD) draw(width, height int) {
 	if rows == 0 && len(h.verts) == 0 {
 		return
 	}
+	lines := len(h.verts) - 6
+	current := h.painted && *h.grid == h.uploaded && rows == h.paintedRows && h.panelW == h.paintedW && h.panelH == h.paintedH
+	if !current {
+		// The paint quad: the panel at scale 1, its texel coordinates
+		// upside down, so that the framebuffer's rows (bottom first) hold
+		// the panel's (top first) and a texel fetch at the panel pixel
+		// finds it.
+		w, ht := float32(h.panelW), float32(h.panelH)
+		h.quad(0, 0, w, ht, 0, ht, w, 0, hudPanel)
+	}
 	gl.Disable(gl.DEPTH_TEST)
 	gl.Disable(gl.CULL_FACE)
-	gl.Enable(gl.BLEND)
 	gl.UseProgram(uint32(h.prog))
-	gl.Uniform2f(h.uViewport, float32(width), float32(height))
 	gl.Uniform1i(h.uAtlas, 0)
 	gl.Uniform1i(h.uCells, 1)
+	gl.Uniform1i(h.uPanel, 2)
+	gl.BindVertexArray(uint32(h.vao))
+	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(h.vbo))
+	gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(h.verts)*int(unsafe.Sizeof(hudVertex{})), unsafe.Pointer(&h.verts[0]))
+	if !current {
+		h.paint(rows, 6+lines)
+	}
+	gl.Viewport(0, 0, int32(width), int32(height))
+	gl.Uniform2f(h.uViewport, float32(width), float32(height))
+	gl.Enable(gl.BLEND)
+	gl.ActiveTexture(gl.TEXTURE2)
+	gl.BindTexture(gl.TEXTURE_2D, uint32(h.panelTex))
+	gl.ActiveTexture(gl.TEXTURE0)
+	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA) // the painted panel is premultiplied
+	gl.Uniform1i(h.uMode, 3)
+	gl.DrawArrays(gl.TRIANGLES, 0, 6)
+	gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
+	gl.Uniform1i(h.uMode, 0)
+	gl.DrawArrays(gl.LINES, 6, int32(lines))
+	debugCheck("draw HUD")
+	gl.BindVertexArray(0)
+	gl.Disable(gl.BLEND)
+	gl.Enable(gl.DEPTH_TEST)
+}
+
+// paint paints the panel and its text (hud.frag's mode 2) into panelTex,
+// with the paint quad at vertex first, and restores the framebuffer it
+// found bound.
+func (h *HUD) paint(rows, first int) {
+	var prev int32
+	gl.GetIntegerv(gl.DRAW_FRAMEBUFFER_BINDING, &prev)
+	gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, h.panelFBO)
+	gl.Viewport(0, 0, int32(h.panelW), int32(h.panelH))
+	gl.Disable(gl.BLEND) // the texture takes the premultiplied colour as it is
+	gl.Uniform2f(h.uViewport, float32(h.panelW), float32(h.panelH))
 	gl.Uniform1i(h.uRows, int32(rows))
 	gl.Uniform4fv(h.uText, 1, &h.colours[0][0])
 	gl.Uniform4fv(h.uWarn, 1, &h.colours[1][0])
@@ -342,19 +422,10 @@ func (h *HUD) draw(width, height int) {
 	}
 	gl.ActiveTexture(gl.TEXTURE0)
 	gl.BindTexture(gl.TEXTURE_2D, uint32(h.atlas))
-	gl.BindVertexArray(uint32(h.vao))
-	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(h.vbo))
-	gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(h.verts)*int(unsafe.Sizeof(hudVertex{})), unsafe.Pointer(&h.verts[0]))
-	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA) // hud.frag's panel is premultiplied
 	gl.Uniform1i(h.uMode, 2)
-	gl.DrawArrays(gl.TRIANGLES, 0, 6)
-	gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
-	gl.Uniform1i(h.uMode, 0)
-	gl.DrawArrays(gl.LINES, 6, int32(len(h.verts)-6))
-	debugCheck("draw HUD")
-	gl.BindVertexArray(0)
-	gl.Disable(gl.BLEND)
-	gl.Enable(gl.DEPTH_TEST)
+	gl.DrawArrays(gl.TRIANGLES, int32(first), 6)
+	gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, uint32(prev))
+	h.painted, h.paintedRows, h.paintedW, h.paintedH = true, rows, h.panelW, h.panelH
 }
 
 func (h *HUD) delete() {
@@ -363,4 +434,9 @@ func (h *HUD) delete() {
 	h.vbo.Delete()
 	h.atlas.Delete()
 	h.cells.Delete()
+	h.panelTex.Delete()
+	if h.panelFBO != 0 {
+		gl.DeleteFramebuffers(1, &h.panelFBO)
+		h.panelFBO = 0
+	}
 }

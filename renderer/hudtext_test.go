@@ -1,6 +1,7 @@
 package renderer_test
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"image/color"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
@@ -92,6 +94,93 @@ func TestHUDTextPixels(t *testing.T) {
 		}
 		if bad > 0 {
 			return fmt.Errorf("%d of the text rows' pixels differ from the CPU's text (%d pixels of ink); the first: %s", bad, ink, first)
+		}
+		return nil
+	})
+}
+
+// TestHUDRepaintsWhatChanged: the panel and its text are painted into a
+// texture of their own only when they change. A HUD whose text, then
+// highlight, then width changes from frame to frame draws each frame as a
+// new renderer drawing that text at once does, pixel for pixel; a frame
+// with nothing changed draws as the one before.
+func TestHUDRepaintsWhatChanged(t *testing.T) {
+	type state struct {
+		lines []string
+		warn  int // -1: none
+	}
+	states := []state{
+		{[]string{"fps 143.9", "late 0"}, -1},
+		{[]string{"fps 144.1", "late 0"}, -1},                        // the text, same widths
+		{[]string{"fps 144.1", "late 0"}, 1},                         // the highlight alone
+		{[]string{"fps 144.1", "late 0"}, 1},                         // nothing
+		{[]string{"fps 144.1 and a much longer line", "late 3"}, -1}, // the panel's width
+		{[]string{"fps 144.1"}, -1},                                  // the rows
+		{[]string{"fps 144.1", ""}, -1},                              // the rows alone: an empty line
+	}
+	full, empty := make([]string, renderer.HUDLines), make([]string, renderer.HUDLines)
+	for i := range full {
+		full[i] = fmt.Sprintf("line %d of text", i)
+	}
+	empty[0] = "x"
+	states = append(states,
+		state{full, -1},
+		state{[]string{"x"}, -1},
+		state{empty, -1}, // the cells as the last frame's, the panel taller: nothing of the full panel's text below
+	)
+	set := func(h *renderer.HUD, s state) {
+		for i, l := range s.lines {
+			b := h.Line(i)
+			*b = append(*b, l...)
+		}
+		if s.warn >= 0 {
+			h.Highlight(s.warn)
+		}
+		h.SetLines(len(s.lines))
+		h.Visible = true
+	}
+	draw := func(r *renderer.Renderer) (*image.RGBA, error) {
+		r.SetGroundVisible(false)
+		r.SetClearColor(simthread.RGB(40, 90, 160))
+		return drawBodies(r, newScene(), frontCamera(), []simthread.Body{})
+	}
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		for i, s := range states {
+			set(r.HUD(), s)
+			got, err := draw(r)
+			if err != nil {
+				return err
+			}
+			fresh, err := newTestRenderer()
+			if err != nil {
+				return err
+			}
+			set(fresh.HUD(), s)
+			want, err := draw(fresh)
+			fresh.Delete()
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(got.Pix, want.Pix) {
+				n, first := 0, image.Point{}
+				for y := 0; y < got.Rect.Dy(); y++ {
+					for x := 0; x < got.Rect.Dx(); x++ {
+						if got.RGBAAt(x, y) != want.RGBAAt(x, y) {
+							if n == 0 {
+								first = image.Pt(x, y)
+							}
+							n++
+						}
+					}
+				}
+				return fmt.Errorf("state %d (%+v): %d pixels differ from a new renderer's drawing it, the first at %v: %v, want %v",
+					i, s, n, first, got.RGBAAt(first.X, first.Y), want.RGBAAt(first.X, first.Y))
+			}
 		}
 		return nil
 	})
