@@ -13,7 +13,7 @@
 // Meshes and materials are registered at any time, on the render thread
 // (AddMesh, AddMaterial, AddModel for a glTF model) or from any goroutine
 // through the Registry's queue (the world's Step included), which the
-// next Frame uploads; they are named by the ids registration returns
+// next Draw uploads; they are named by the ids registration returns
 // (MeshID, MaterialID) in simthread.Body; 0 is the default cube and the
 // default material, and an id the renderer does not know counts as 0.
 // Primitive meshes (BoxMesh, SphereMesh, CapsuleMesh, CylinderMesh,
@@ -57,7 +57,7 @@
 // waiting for the GPU. After each frame's interpolation pass it copies the
 // probe body's pose (Options.ProbeBody, wherever the grouping put it) out
 // of the pass's output into a small buffer of a ring of eight, and after
-// the frame's last draw call it records a GL_TIMESTAMP query and a fence. Frame and Probed poll the
+// the frame's last draw call it records a GL_TIMESTAMP query and a fence. Draw and Probed poll the
 // oldest fences with a zero timeout and read a frame's pose and timestamp
 // only once its fence has signalled, a frame or more later (at once after
 // a swap that finishes the frame, as llvmpipe's does): Probed returns one

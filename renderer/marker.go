@@ -8,7 +8,7 @@ import (
 // DrawMarker paints frame id's marker (package marker) onto the window's
 // framebuffer, over whatever the frame drew there: the column of
 // marker.Width pixels at the left edge, in colour marker.Color(id). Call
-// it after Frame, before the swap, with the same size and the id Frames
+// it after Draw, before the swap, with the same size and the id Frames
 // reports. It is one scissored clear: it costs nothing measurable and
 // does not allocate.
 func (r *Renderer) DrawMarker(id uint64, width, height int) {

@@ -64,7 +64,7 @@ const (
 var noTimerQueries bool
 
 // probeRing reads the probe body's pose and a GPU timestamp back from
-// each frame without ever waiting for the GPU. Frame reserves a slot
+// each frame without ever waiting for the GPU. Draw reserves a slot
 // (begin), copies the pose out of the pose buffer into the slot's own
 // 48-byte buffer (position, orientation, scale: the first 48 bytes of a
 // pose) right after the interpolation pass (capture), and after

@@ -22,12 +22,12 @@ type MaterialID = simthread.MaterialID
 // wants a material of its own), the app, a loader. The ids come back at
 // once, each the next of its kind, and never change or move whatever else
 // is registered, before or after (a model's materials included); the
-// render thread uploads what was queued at the start of its next Frame,
+// render thread uploads what was queued at the start of its next Draw,
 // in the order it was queued. A body that names an id is drawn with what
 // it names from the first frame whose snapshots were published after the
 // registration (a snapshot's publication, the triple buffer's release,
-// orders the registration before the Frame that draws it); an id whose
-// upload failed is drawn as 0, and Frame reports the failure once.
+// orders the registration before the Draw that draws it); an id whose
+// upload failed is drawn as 0, and Draw reports the failure once.
 //
 // A Registry belongs to one renderer (Options.Registry, or the one New
 // makes: Renderer.Registry). Its zero value is not usable: call
@@ -67,7 +67,7 @@ func NewRegistry() *Registry { return &Registry{meshes: 1, materials: 1} }
 // parts' slices, so the caller may reuse them. The parts' materials must
 // have been handed out already (by this registry, or 0). Errors: no parts,
 // a material not handed out, every id taken; what only an upload can
-// find (a part's counts and values, the driver's errors) Frame reports.
+// find (a part's counts and values, the driver's errors) Draw reports.
 func (g *Registry) AddMesh(parts ...Part) (MeshID, error) {
 	if len(parts) == 0 {
 		return 0, errors.New("renderer: add mesh: no parts")
@@ -102,7 +102,7 @@ func (g *Registry) AddMesh(parts ...Part) (MeshID, error) {
 // AddMaterial queues a material and returns its id. Its texture image, if
 // any, must not change until it is uploaded. Errors: every id taken;
 // what only an upload can find (values out of range, a shader that does
-// not compile: a *ShaderError) Frame reports.
+// not compile: a *ShaderError) Draw reports.
 func (g *Registry) AddMaterial(m Material) (MaterialID, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -226,7 +226,7 @@ func (r *Renderer) addNow(q request) (uint16, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	// Anything queued since the drain goes first too; its failures wait
-	// for the next Frame.
+	// for the next Draw.
 	for len(g.queue) > 0 {
 		pending := g.queue
 		g.queue = nil

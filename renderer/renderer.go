@@ -27,7 +27,7 @@ type Renderer struct {
 	flight inFlight
 	frames uint64
 	reg    *Registry  // meshes, materials and static bodies queued from any goroutine
-	regErr error      // failures of queued registrations that Frame has yet to report
+	regErr error      // failures of queued registrations that Draw has yet to report
 	static staticPass // the static bodies
 	sky    [3]float32 // the clear colour, sRGB (SetClearColor)
 	notice notice     // the app's own line (SetNotice)
@@ -56,7 +56,7 @@ type Options struct {
 	// timestamps. nil means the time since New.
 	Now func() time.Duration
 	// Registry is where the renderer takes the meshes, materials and
-	// static bodies to upload from, at the start of every Frame: one made
+	// static bodies to upload from, at the start of every Draw: one made
 	// with NewRegistry before the renderer (so that a world created first
 	// can hold it), used by this renderer alone. nil: the renderer makes
 	// its own (Renderer.Registry).
@@ -125,7 +125,7 @@ func (r *Renderer) SetClearColor(rgb uint32) {
 // HUD returns the heads-up display.
 func (r *Renderer) HUD() *HUD { return r.hud }
 
-// Frames reports how many frames Frame has drawn: the id of the last one,
+// Frames reports how many frames Draw has drawn: the id of the last one,
 // counting from 1 (0: none yet). Probe.Frame uses the same ids.
 func (r *Renderer) Frames() uint64 { return r.frames }
 
@@ -137,8 +137,8 @@ func (r *Renderer) GPUTimestamps() bool { return r.probe.on && r.probe.timer }
 // Probed returns the oldest record of a drawn frame (see Options.Probe)
 // that the GPU has completed and Probed has not returned yet, and false
 // when there is none. It never waits for the GPU: a frame's record is
-// ready a frame or more after Frame drew it, when the GPU has finished the
-// frame; Frame and Probed collect the records that are ready. Records come
+// ready a frame or more after Draw drew it, when the GPU has finished the
+// frame; Draw and Probed collect the records that are ready. Records come
 // in frame order; a frame whose record could not be kept (more than 8
 // frames in flight, or more than 32 records left unread) is missing from
 // the sequence. It does not allocate.

@@ -290,7 +290,7 @@ func (s *scene) delete() {
 // AddMesh registers a mesh made of parts on the render thread, at once,
 // and returns its id, for simthread.Body.Mesh (the same type as
 // Registry.AddMesh's: the two hand out ids from one sequence). Each part is
-// drawn with one instanced call per group of bodies (see Frame), with the
+// drawn with one instanced call per group of bodies (see Draw), with the
 // material it names unless the body names another. The id is a handle:
 // it stays what it is whatever else is registered, and the ids of a
 // renderer that registers nothing else come in order from 1 (0 is the

@@ -13,7 +13,7 @@ import (
 
 // ReadFrame reads the back buffer of a width×height viewport into dst,
 // top row first, reusing dst's pixels when they are big enough, and
-// returns it. Call it after Frame and before the buffers are swapped.
+// returns it. Call it after Draw and before the buffers are swapped.
 func ReadFrame(dst *image.RGBA, width, height int) (*image.RGBA, error) {
 	if width <= 0 || height <= 0 {
 		return nil, fmt.Errorf("renderer: read frame: empty viewport %dx%d", width, height)
