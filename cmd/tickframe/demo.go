@@ -88,9 +88,6 @@ func demo(o *options, stdout, stderr io.Writer) (err error) {
 		// The world has stopped: it may be read here.
 		r.Extra = loads(o)
 		var errs []error
-		if cfg.Tools.FrameLog != nil {
-			errs = append(errs, cfg.Tools.FrameLog.WriteFile(o.frameLog))
-		}
 		if o.record != "" {
 			errs = append(errs, saveRecording(o, a.Sim(), world, stdout))
 		}

@@ -22,16 +22,7 @@ import (
 // presentConfig maps -marker, -framelog and -breakpresent to the app's
 // configuration.
 func presentConfig(o *options, cfg *app.Config) {
-	cfg.Tools.Marker = o.marker
-	if o.frameLog != "" {
-		// Room for the whole run at up to 240 Hz (an hour without
-		// -duration); a longer run's tail is counted lost, not kept.
-		d := o.duration
-		if d <= 0 {
-			d = time.Hour
-		}
-		cfg.Tools.FrameLog = observe.NewFrameLog(int(d.Seconds()*240) + 1024)
-	}
+	cfg.Tools.Marker, cfg.Tools.FrameLog = o.marker, o.frameLog
 	if o.breakPresent {
 		cfg.Tools.PresentFault = app.PresentFault{Hold: 20 * time.Millisecond, HoldEvery: time.Second, DropEvery: 10}
 	}

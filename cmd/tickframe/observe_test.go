@@ -430,3 +430,41 @@ func TestWorstFrameAllowancesAreOneSided(t *testing.T) {
 		t.Errorf("the app's 5 ms wait: %q", ds)
 	}
 }
+
+// Every app built on the template can be watched from outside: its -marker
+// and -framelog are the template's flags (app.Flags). examples/minimal,
+// built as a user builds it, runs under tickframe observe, and the
+// observer matches what it saw to the frames of the app's log: every
+// marker change is one of them, and most of the frames the app counted
+// displayed were seen.
+func TestObserveATemplateApp(t *testing.T) {
+	dir := runDir(t)
+	minimal := filepath.Join(dir, "minimal")
+	build := exec.Command("go", "build", "-o", minimal, "../../examples/minimal")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build examples/minimal: %v\n%s", err, out)
+	}
+	flog, js := filepath.Join(dir, "frames.log"), filepath.Join(dir, "o.json")
+	r := tickframe(t, opts{}, "observe", "-fps", "60", "-window", "tickframe: minimal", "-framelog", flog, "-json", js, "--",
+		minimal, "-marker", "-framelog", flog, "-duration", "2s", "-width", "200", "-height", "150", "-focuspause=false")
+	if r.code != 0 {
+		t.Fatalf("exit status %d; stderr:\n%s", r.code, r.stderr)
+	}
+	log, err := observe.ReadFrameLog(flog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := readJSON[ObserveReport](t, js)
+	f := o.Frames
+	switch {
+	case len(log) < 30:
+		t.Fatalf("the app logged %d frames in 2 s at 60 Hz", len(log))
+	case f == nil || f.Displayed[0] == 0:
+		t.Fatalf("the observer matched no frame of the app's log (%d marker changes)", o.Changes)
+	case f.Unmatched > 0:
+		t.Fatalf("%d marker changes no frame of the log explains", f.Unmatched)
+	case float64(f.AppOnly) > 0.1*float64(f.Displayed[1]):
+		t.Fatalf("of the %d frames the app counted displayed, %d were never seen", f.Displayed[1], f.AppOnly)
+	}
+	t.Logf("%d frames logged; observer: %d displayed, app: %d", len(log), f.Displayed[0], f.Displayed[1])
+}

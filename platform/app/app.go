@@ -231,10 +231,14 @@ type Tools struct {
 	// Marker draws every frame's marker (renderer.DrawMarker), for an
 	// observer outside the app (package observe, tickframe observe).
 	Marker bool
-	// FrameLog, if set, receives every drawn frame's verdict (shown or
-	// dropped, when, and the simulated time it showed), to compare with
-	// what an observer saw. Run fills it; its owner writes it.
-	FrameLog *observe.FrameLog
+	// FrameLog, if set, is where the package-level Run writes every
+	// drawn frame's verdict (shown or dropped, when, and the simulated
+	// time it showed) once the run ends, whatever ended it, for an
+	// observer to compare with what it saw (observe.FrameLog.WriteFile:
+	// a path ending in .csv has PresentMon's columns). The log holds a
+	// run of Duration (an hour without) at up to 240 Hz or Refresh;
+	// frames past it are counted lost.
+	FrameLog string
 	// PresentFault breaks the present path on purpose (tests).
 	PresentFault PresentFault
 }
@@ -261,15 +265,16 @@ type App struct {
 	pipe    *interp.Pipeline // world → simulation → planner → meter
 	win     *platform.Window
 	rend    *renderer.Renderer
-	ctl     control        // what the input asked for, and the camera (input.go)
-	pacing  pacing         // when frames are displayed (pacing.go)
-	present presentTracker // when drawn frames were shown (present.go)
-	shots   screenshots    // (shot.go)
-	hud     hudModel       // (hud.go)
-	steady  steadyState    // warm-up, GC and allocation accounting (steady.go)
-	sched   scheduling     // thread priorities and the governor (schedule.go)
-	hooks   []loopHook     // instruments and faults at the loop's seams (fault.go)
-	notice  string         // why the simulation is paused, on screen (settings.go)
+	ctl     control           // what the input asked for, and the camera (input.go)
+	pacing  pacing            // when frames are displayed (pacing.go)
+	present presentTracker    // when drawn frames were shown (present.go)
+	shots   screenshots       // (shot.go)
+	hud     hudModel          // (hud.go)
+	steady  steadyState       // warm-up, GC and allocation accounting (steady.go)
+	sched   scheduling        // thread priorities and the governor (schedule.go)
+	hooks   []loopHook        // instruments and faults at the loop's seams (fault.go)
+	frames  *observe.FrameLog // Config.Tools.FrameLog's, nil without
+	notice  string            // why the simulation is paused, on screen (settings.go)
 	stats   frameStats
 }
 
@@ -304,7 +309,10 @@ func New(cfg Config, world simthread.World) (*App, error) {
 		return nil, err
 	}
 	a.pipe = pipe
-	a.present = presentTracker{stats: &a.stats, meter: pipe.Meter(), log: cfg.Tools.FrameLog}
+	if cfg.Tools.FrameLog != "" {
+		a.frames = observe.NewFrameLog(frameLogRoom(&cfg))
+	}
+	a.present = presentTracker{stats: &a.stats, meter: pipe.Meter(), log: a.frames}
 	a.hooks = cfg.hooks(a)
 	before := sched.Threads()
 	if err := a.open(); err != nil {
@@ -392,6 +400,17 @@ func (cfg Config) Pipeline() interp.PipelineConfig {
 		pc.Reference = &interp.Reference{Body: 0, Truth: cfg.Tools.Truth, Speed: cfg.Tools.TruthSpeed}
 	}
 	return pc
+}
+
+// frameLogRoom is how many frames Config.Tools.FrameLog's log holds: a
+// run of Tools.Duration, or an hour, at 240 Hz or the emulated refresh if
+// faster, and a thousand more.
+func frameLogRoom(cfg *Config) int {
+	d := cfg.Tools.Duration
+	if d <= 0 {
+		d = time.Hour
+	}
+	return int(d.Seconds()*max(240, cfg.Display.Refresh)) + 1024
 }
 
 // newPipeline builds the simulation of world on clock and the chain from

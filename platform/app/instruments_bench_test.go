@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"runtime/pprof"
 	"runtime/trace"
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/observe"
 )
 
 // instrumentWarmFrames are drawn before the timer starts: shader
@@ -44,11 +44,11 @@ func BenchmarkInstruments(b *testing.B) {
 		{"bare", nil},
 		{"hud", func(_ *testing.B, cfg *Config) func() { cfg.Look.HideHUD = false; return nil }},
 		{"marker", func(_ *testing.B, cfg *Config) func() { cfg.Tools.Marker = true; return nil }},
-		{"framelog", func(_ *testing.B, cfg *Config) func() { cfg.Tools.FrameLog = observe.NewFrameLog(1 << 16); return nil }},
+		{"framelog", func(b *testing.B, cfg *Config) func() { cfg.Tools.FrameLog = filepath.Join(b.TempDir(), "frames.log"); return nil }},
 		{"cpuprofile", startProfile},
 		{"trace", startTrace},
 		{"all", func(b *testing.B, cfg *Config) func() {
-			cfg.Look.HideHUD, cfg.Tools.Marker, cfg.Tools.FrameLog = false, true, observe.NewFrameLog(1<<16)
+			cfg.Look.HideHUD, cfg.Tools.Marker, cfg.Tools.FrameLog = false, true, filepath.Join(b.TempDir(), "frames.log")
 			stopP, stopT := startProfile(b, cfg), startTrace(b, cfg)
 			return func() { stopT(); stopP() }
 		}},

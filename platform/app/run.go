@@ -21,7 +21,7 @@ import (
 // opens the app, runs it until the window is closed, Esc is pressed,
 // cfg.Duration has passed, the replay has ended or ctx is done, then
 // writes the recording or checks the replay, calls cfg.Finish and writes
-// the report, the plot and the heap profile asked for. Every file asked for is written on every path
+// the report, the frame log, the plot and the heap profile asked for. Every file asked for is written on every path
 // out once the window has opened; if it never opened, none is left. The
 // world may be read again once Run returns. Run must be called on the
 // main goroutine and never exits the process; ExitCode maps its error to
@@ -60,6 +60,9 @@ func Run(ctx context.Context, cfg Config, world simthread.World) (err error) {
 	}
 	if cfg.Tools.Report != "" {
 		errs = append(errs, r.WriteFile(cfg.Tools.Report))
+	}
+	if cfg.Tools.FrameLog != "" {
+		errs = append(errs, a.frames.WriteFile(cfg.Tools.FrameLog))
 	}
 	if cfg.Tools.Plot != "" {
 		errs = append(errs, a.WritePlot(cfg.Tools.Plot, r))

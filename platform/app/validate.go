@@ -82,7 +82,7 @@ func (cfg Config) validateOutputs() error {
 	for _, f := range [...]struct{ flag, path string }{
 		{"screenshot", cfg.Tools.Screenshot}, {"report", cfg.Tools.Report}, {"plot", cfg.Tools.Plot},
 		{"cpuprofile", cfg.Tools.CPUProfile}, {"trace", cfg.Tools.Trace}, {"memprofile", cfg.Tools.MemProfile},
-		{"record", cfg.Tools.Record},
+		{"record", cfg.Tools.Record}, {"framelog", cfg.Tools.FrameLog},
 	} {
 		if f.path == "" {
 			continue

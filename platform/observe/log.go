@@ -1,12 +1,14 @@
 package observe
 
 import (
-	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tickframe/tickframe/platform/app/outfile"
 )
 
 // LogFrame is what the app knows of one frame it drew: the app's side of
@@ -55,40 +57,32 @@ const logHeader = "# tickframe frame log 1: id swap_ns display_ns sim_s seg_s ha
 
 // WriteFile writes the log as text, one frame a line; to a path ending
 // in .csv, in PresentMon's CSV columns and tickframe's after them
-// (PresentMonColumns, TickframeColumns).
+// (PresentMonColumns, TickframeColumns). A reader never sees a partial
+// file, and a failure leaves any earlier one as it was (outfile.Write).
 func (l *FrameLog) WriteFile(path string) error {
-	f, err := os.Create(path)
+	err := outfile.Write(path, func(w io.Writer) error {
+		if isCSV(path) {
+			return writeCSV(w, l.frames, l.lost)
+		}
+		return l.writeText(w)
+	})
 	if err != nil {
 		return fmt.Errorf("observe: %w", err)
 	}
-	w := bufio.NewWriter(f)
-	if isCSV(path) {
-		if err := writeCSV(w, l.frames, l.lost); err != nil {
-			f.Close()
-			return fmt.Errorf("observe: %w", err)
-		}
-		if err := w.Flush(); err != nil {
-			f.Close()
-			return fmt.Errorf("observe: %w", err)
-		}
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("observe: %w", err)
-		}
-		return nil
-	}
+	return nil
+}
+
+// writeText writes the log in its own text form, which ReadFrameLog
+// reads, to w (outfile.Write's, buffered: its flush reports an error).
+func (l *FrameLog) writeText(w io.Writer) error {
 	fmt.Fprintln(w, logHeader)
 	if l.lost > 0 {
 		fmt.Fprintf(w, "# lost %d\n", l.lost)
 	}
 	for _, x := range l.frames {
-		fmt.Fprintf(w, "%d %d %d %.9f %.9f %d %d\n", x.ID, int64(x.Swap), int64(x.Display), x.Sim, x.Seg, b2i(x.HasSim), b2i(x.Shown))
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("observe: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("observe: %w", err)
+		if _, err := fmt.Fprintf(w, "%d %d %d %.9f %.9f %d %d\n", x.ID, int64(x.Swap), int64(x.Display), x.Sim, x.Seg, b2i(x.HasSim), b2i(x.Shown)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
