@@ -22,6 +22,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/observe"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
@@ -183,7 +184,7 @@ func TestExitPaths(t *testing.T) {
 // outputs are the files every case asks for, by flag.
 var outputs = []struct{ flag, name string }{
 	{"-report", "report.json"}, {"-record", "run.rec"}, {"-cpuprofile", "cpu.prof"},
-	{"-trace", "run.trace"}, {"-memprofile", "mem.prof"},
+	{"-trace", "run.trace"}, {"-memprofile", "mem.prof"}, {"-framelog", "frames.log"},
 }
 
 func runExitCase(t *testing.T, tc exitCase) {
@@ -239,6 +240,10 @@ func runExitCase(t *testing.T, tc exitCase) {
 			checkRecording(t, p, tc.fault)
 		case "-cpuprofile", "-memprofile":
 			checkProfile(t, o.name, b)
+		case "-framelog":
+			if _, err := observe.ReadFrameLog(p); err != nil {
+				t.Errorf("%s: %v", o.name, err)
+			}
 		case "-trace":
 			if len(b) < 64 || !bytes.HasPrefix(b, []byte("go 1.")) || !bytes.Contains(b[:16], []byte(" trace\x00")) {
 				t.Errorf("%s: no trace header: %q", o.name, b[:min(len(b), 16)])
