@@ -134,12 +134,12 @@ func (m *Meter) Shown(s Shown) {
 		m.shown.have = false
 		return
 	}
-	rate := float64(m.Rate)
-	perTick := m.Speed / rate
+	rate := float64(m.rate)
+	perTick := m.ref.Speed / rate
 	if s.HasPos {
 		m.drawn.measured++
 		gpu := vec64(s.Pos)
-		m.drawn.posErrGPU.Record(int64(gpu.Sub(m.Truth(t.want)).Len() / perTick * 1e6))
+		m.drawn.posErrGPU.Record(int64(gpu.Sub(m.ref.Truth(t.want)).Len() / perTick * 1e6))
 		diff := gpu.Sub(vec64(t.cpu)).Len()
 		m.drawn.gpuDiff.Record(int64(diff / perTick * 1e6))
 		m.drawn.gpuDiffMax = max(m.drawn.gpuDiffMax, diff)

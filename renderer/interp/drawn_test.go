@@ -19,7 +19,7 @@ func drawnRun(t *testing.T, gpu func(*interp.Plan) mgl32.Vec3, display func(i in
 	const rate = 120
 	p, c := newView(t, 4)
 	pl := interp.NewPlanner(c, interp.NewDelay(time.Second/rate, 0))
-	m := &interp.Meter{Rate: rate, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}
+	m := interp.NewMeter(rate, interp.Reference{Truth: refworld.RefPosition, Speed: refworld.RefSpeed})
 	tickTime := func(k uint64) time.Duration { return time.Duration(k) * time.Second / rate }
 	pub := func(k uint64) {
 		s := p.Slot()
@@ -127,7 +127,7 @@ func TestPlannerMarksPausedFrames(t *testing.T) {
 	step := time.Second / rate
 	p, c := newView(t, 4)
 	pl := interp.NewPlanner(c, interp.NewFixedDelay(step, step+2*time.Millisecond))
-	m := &interp.Meter{Rate: rate, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}
+	m := interp.NewMeter(rate, interp.Reference{Truth: refworld.RefPosition, Speed: refworld.RefSpeed})
 	pub := func(k uint64, at, published time.Duration) {
 		s := p.Slot()
 		s.Tick, s.Time, s.Published = k, at, published

@@ -317,7 +317,7 @@ func TestMeter(t *testing.T) {
 	for _, broken := range []bool{false, true} {
 		p, c := newView(t, 4)
 		pl := interp.NewPlanner(c, interp.NewDelay(time.Second/rate, 0))
-		m := &interp.Meter{Rate: rate, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}
+		m := interp.NewMeter(rate, interp.Reference{Truth: refworld.RefPosition, Speed: refworld.RefSpeed})
 		rng := rand.New(rand.NewPCG(4, 4))
 		tickTime := func(k uint64) time.Duration { return time.Duration(k) * time.Second / rate }
 		pub := func(k uint64, late time.Duration) {
@@ -373,7 +373,7 @@ func TestMeterAnimErrAfterDiscontinuousFrame(t *testing.T) {
 		p.Publish()
 		c.Acquire()
 	}
-	m := &interp.Meter{Rate: rate, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}
+	m := interp.NewMeter(rate, interp.Reference{Truth: refworld.RefPosition, Speed: refworld.RefSpeed})
 	pause := 5 * time.Second
 	for k := uint64(0); k <= 10; k++ {
 		pub(k, time.Duration(k)*step)

@@ -31,14 +31,14 @@ import (
 //
 // A Meter belongs to the render thread. Its histograms are read through
 // read-only views (PosErr, AnimErr, RotErr, Correction, Drawn) from any
-// goroutine; only the meter writes them. Get one from NewMeter: a zero
-// Meter measures nothing until Rate, Truth and Speed are set, and reports
-// LastPos and LastAnim as 0 rather than NaN before its first frame.
+// goroutine; only the meter writes them. Its settings are NewMeter's,
+// fixed for its life; its exported fields are its counts, which only the
+// meter writes. A zero Meter measures nothing: get one from NewMeter.
 type Meter struct {
-	Rate  int                                 // simulation ticks per second
-	Body  int                                 // the reference body's index
-	Truth func(simSeconds float64) mgl64.Vec3 // its exact position
-	Speed float64                             // its speed, per second
+	// Its settings, fixed by NewMeter: the simulation's ticks per second
+	// and the reference it follows.
+	rate int
+	ref  Reference
 
 	// posErr is the position error in millionths of a tick's
 	// displacement; animErr PresentMon's animation error, absolute, in ns.
@@ -54,12 +54,6 @@ type Meter struct {
 	// signed animation error (ms), NaN where that frame had none.
 	LastPos, LastAnim float64
 
-	// SpinTruth, if set, is the exact orientation of body SpinBody at a
-	// simulated time in seconds (refworld's spinner): the meter then
-	// measures how far the drawn orientation is from it, and which way it
-	// turns.
-	SpinBody  int
-	SpinTruth func(simSeconds float64) mgl64.Quat
 	// rotErr is the angle between SpinBody's drawn orientation and the
 	// truth, in microradians.
 	rotErr histogram.H
@@ -117,8 +111,10 @@ type Reference struct {
 	Body  int
 	Truth func(simSeconds float64) mgl64.Vec3
 	Speed float64
-	// SpinBody and SpinTruth, if SpinTruth is set, are a body whose exact
-	// orientation is known (see Meter.SpinTruth).
+	// SpinTruth, if set, is the exact orientation of body SpinBody at a
+	// simulated time in seconds (refworld's spinner): the meter then
+	// measures how far the drawn orientation is from it, and which way it
+	// turns.
 	SpinBody  int
 	SpinTruth func(simSeconds float64) mgl64.Quat
 }
@@ -127,9 +123,7 @@ type Reference struct {
 // following ref, with nothing measured yet: LastPos, LastAnim and
 // LastCorr are NaN until its first measured frame.
 func NewMeter(rate int, ref Reference) *Meter {
-	return &Meter{Rate: rate, Body: ref.Body, Truth: ref.Truth, Speed: ref.Speed,
-		SpinBody: ref.SpinBody, SpinTruth: ref.SpinTruth,
-		LastPos: math.NaN(), LastAnim: math.NaN(), LastCorr: math.NaN()}
+	return &Meter{rate: rate, ref: ref, LastPos: math.NaN(), LastAnim: math.NaN(), LastCorr: math.NaN()}
 }
 
 // Reset empties every histogram and count, keeping what the next frame is
@@ -194,14 +188,14 @@ func segment(s *simthread.Snapshot, rate int) float64 {
 func (m *Meter) Measure(frameTime time.Duration, plan *Plan) {
 	m.LastPos, m.LastAnim, m.LastCorr = math.NaN(), math.NaN(), math.NaN()
 	m.cur = tracked{}
-	if !plan.Ready || m.Rate <= 0 {
+	if !plan.Ready || m.rate <= 0 {
 		return
 	}
 	// The renderer folds a correction in at every switch of basis, paused
 	// frames or not: so do the mirrors.
-	d, folded := m.corr.Follow(plan, m.Body)
-	if m.SpinTruth != nil {
-		m.spinCorr.Follow(plan, m.SpinBody)
+	d, folded := m.corr.Follow(plan, m.ref.Body)
+	if m.ref.SpinTruth != nil {
+		m.spinCorr.Follow(plan, m.ref.SpinBody)
 	}
 	if plan.Paused {
 		// The frozen pose of a pause: the next frame after it starts a
@@ -211,12 +205,12 @@ func (m *Meter) Measure(frameTime time.Duration, plan *Plan) {
 		return
 	}
 	prev, next := plan.Prev, plan.Next
-	if m.Body >= len(prev.Bodies) || m.Body >= len(next.Bodies) {
+	if m.ref.Body >= len(prev.Bodies) || m.ref.Body >= len(next.Bodies) {
 		m.Skipped++
 		return
 	}
-	rate := float64(m.Rate)
-	segPrev, segNext := segment(prev, m.Rate), segment(next, m.Rate)
+	rate := float64(m.rate)
+	segPrev, segNext := segment(prev, m.rate), segment(next, m.rate)
 	continuous := math.Abs(segPrev-segNext) < 1e-6
 	sim := plan.SimTick / rate // displayed simulated time, seconds
 
@@ -238,7 +232,7 @@ func (m *Meter) Measure(frameTime time.Duration, plan *Plan) {
 		m.spin.have = false
 		return
 	}
-	perTick := m.Speed / rate
+	perTick := m.ref.Speed / rate
 	if folded && prev != next && perTick > 0 {
 		c := float64(d.Len()) / perTick
 		m.LastCorr = c
@@ -253,9 +247,9 @@ func (m *Meter) Measure(frameTime time.Duration, plan *Plan) {
 	want := float64(next.Tick)/rate + (plan.RenderTime - next.Time).Seconds()
 	// The CPU reference of what the renderer draws, in the plan's mode.
 	// An unusable orientation does not matter to the position.
-	pose, _, _ := BodyPose(plan, m.Body, &m.corr)
+	pose, _, _ := BodyPose(plan, m.ref.Body, &m.corr)
 	shown := pose.Pos
-	truth := m.Truth(want)
+	truth := m.ref.Truth(want)
 	dist := vec64(shown).Sub(truth).Len()
 	m.cur = tracked{ok: perTick > 0, frameTime: frameTime, want: want, cpu: shown, sim: sim, seg: segNext}
 	if perTick > 0 {
@@ -278,16 +272,16 @@ const (
 // simulated time want, and the direction it turned since the last
 // measured frame on the same segment.
 func (m *Meter) measureSpin(plan *Plan, want, seg float64) {
-	if m.SpinTruth == nil {
+	if m.ref.SpinTruth == nil {
 		return
 	}
-	pose, ok, err := BodyPose(plan, m.SpinBody, &m.spinCorr)
+	pose, ok, err := BodyPose(plan, m.ref.SpinBody, &m.spinCorr)
 	if !ok || err != nil {
 		m.spin.have = false
 		return
 	}
 	shown := mgl64.Quat{W: float64(pose.Rot.W), V: vec64(pose.Rot.V)}
-	truth := m.SpinTruth(want)
+	truth := m.ref.SpinTruth(want)
 	m.rotErr.Record(int64(rotAngle(shown.Mul(truth.Conjugate())) * 1e6))
 	if m.spin.have && math.Abs(seg-m.spin.seg) < 1e-6 {
 		drawn := rotVector(shown.Mul(m.spin.shown.Conjugate()))

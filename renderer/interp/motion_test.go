@@ -310,8 +310,8 @@ func modeRun(t *testing.T, mode interp.MotionMode) *interp.Meter {
 	}
 	pl := interp.NewPlanner(view, interp.NewDelay(step, 0))
 	pl.SetMotion(mode)
-	m := &interp.Meter{Rate: rate, Truth: refworld.RefPosition, Speed: refworld.RefSpeed,
-		SpinBody: refworld.SpinBody, SpinTruth: refworld.SpinRotation}
+	m := interp.NewMeter(rate, interp.Reference{Truth: refworld.RefPosition, Speed: refworld.RefSpeed,
+		SpinBody: refworld.SpinBody, SpinTruth: refworld.SpinRotation})
 	rng := rand.New(rand.NewPCG(5, 5))
 	refPub(prod, w, 0, 0, 0)
 	tick := uint64(0)
@@ -369,7 +369,7 @@ func TestExtrapolatePlannerAndMeterDoNotAllocate(t *testing.T) {
 	p, c := newView(t, 4)
 	pl := interp.NewPlanner(c, interp.NewDelay(10*time.Millisecond, 0))
 	pl.SetMotion(interp.MotionExtrapolate)
-	m := &interp.Meter{Rate: 100, Truth: refworld.RefPosition, Speed: refworld.RefSpeed, SpinBody: 1, SpinTruth: refworld.SpinRotation}
+	m := interp.NewMeter(100, interp.Reference{Truth: refworld.RefPosition, Speed: refworld.RefSpeed, SpinBody: 1, SpinTruth: refworld.SpinRotation})
 	bodies := []simthread.Body{{Rot: mgl32.QuatIdent(), Vel: mgl32.Vec3{1, 0, 0}}, {Rot: mgl32.QuatIdent(), AngVel: mgl32.Vec3{0, 9, 0}}}
 	k := uint64(0)
 	f := time.Duration(0)
