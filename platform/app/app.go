@@ -10,8 +10,8 @@
 // Main parses the flags every app has (Flags), runs (Run) and exits 0, 1
 // on a failure at run time, or 2 on a bad flag or setting, which Run
 // finds before any window opens. Run is the same without the flags and
-// the exit; it writes the timing report, the plot, the profiles and the
-// recording asked for on every path out, and the world may be read again
+// the exit; it writes the timing report, the frame log, the plot, the
+// profiles and the recording asked for on every path out, and the world may be read again
 // once it returns (or in Config.Finish). New, App.Run and Close are the
 // steps Run takes. Main, Run and New must be called on the main goroutine:
 // package platform locks it to the main thread, where GLFW and OpenGL
