@@ -44,7 +44,10 @@ func BenchmarkInstruments(b *testing.B) {
 		{"bare", nil},
 		{"hud", func(_ *testing.B, cfg *Config) func() { cfg.Look.HideHUD = false; return nil }},
 		{"marker", func(_ *testing.B, cfg *Config) func() { cfg.Tools.Marker = true; return nil }},
-		{"framelog", func(b *testing.B, cfg *Config) func() { cfg.Tools.FrameLog = filepath.Join(b.TempDir(), "frames.log"); return nil }},
+		{"framelog", func(b *testing.B, cfg *Config) func() {
+			cfg.Tools.FrameLog = filepath.Join(b.TempDir(), "frames.log")
+			return nil
+		}},
 		{"cpuprofile", startProfile},
 		{"trace", startTrace},
 		{"all", func(b *testing.B, cfg *Config) func() {
