@@ -237,6 +237,9 @@ type FitReport struct {
 	// Determined: at least two thirds of the arrivals on the grid; only
 	// then are frames placed on it (own_frames).
 	Determined bool `json:"determined"`
+	// OffRate: determined, but slower than the vblanks the app's frames
+	// are placed on (observe.Comparison.OffRate); no frames placed on it.
+	OffRate bool `json:"off_rate,omitempty"`
 }
 
 // FramesReport is the join with the app's frame log.
@@ -269,7 +272,18 @@ type FramesReport struct {
 	AppSpanAnimErrMs [3]float64 `json:"app_span_animation_error_ms"`
 	// PeriodMs is the period the frames were placed on.
 	PeriodMs float64 `json:"period_ms"`
+	// AppSteps and AppOffGrid: the app's steps between displayed frames,
+	// and those off the period's grid (observe.Report.AppOffGrid).
+	AppSteps   uint64 `json:"app_steps"`
+	AppOffGrid uint64 `json:"app_steps_off_grid"`
 }
+
+// repeatsOnVblanks reports whether the app's display times lie on the
+// period's grid (no more than 10 % of its steps off it), so that a
+// repeat is a vblank both sides can count; behind a compositor that
+// presents on a timer they are not, and the repeats on either side are a
+// rounding of steps that lie between whole periods.
+func (f *FramesReport) repeatsOnVblanks() bool { return 10*f.AppOffGrid <= f.AppSteps }
 
 // framesReport is one placement's figures.
 func framesReport(a observe.Report) *FramesReport {
@@ -279,7 +293,8 @@ func framesReport(a observe.Report) *FramesReport {
 		OtherVblank: a.OtherVblank, Unmatched: a.Unmatched, FrameTimeMs: msOf(a.FrameTime),
 		AnimErrMs: msOf(a.AnimErr), AppAnimErrMs: msOf(a.AppAnimErr), SeenAnimErr: msOf(a.SeenAnimErr), Ambiguous: a.Ambiguous,
 		AppP99BandMs: [2]float64{msDur(a.AppP99Band[0]), msDur(a.AppP99Band[1])},
-		Unseen:       a.Unseen, GridShiftMs: msDur(a.GridShift), AppSpanAnimErrMs: msOf(a.AppSpanAnimErr), PeriodMs: msDur(a.Period)}
+		Unseen:       a.Unseen, GridShiftMs: msDur(a.GridShift), AppSpanAnimErrMs: msOf(a.AppSpanAnimErr), PeriodMs: msDur(a.Period),
+		AppSteps: a.AppSteps, AppOffGrid: a.AppOffGrid}
 }
 
 func msDur(d time.Duration) float64 { return round(float64(d)/1e6, 3) }
@@ -295,7 +310,10 @@ func printFrames(w io.Writer, title string, f *FramesReport) {
 	fmt.Fprintf(w, "  frame time as seen p50/p99/max ms: %.3f/%.3f/%.3f\n", f.FrameTimeMs[0], f.FrameTimeMs[1], f.FrameTimeMs[2])
 	fmt.Fprintf(w, "  app counted displayed, never seen: %d; seen, app counted dropped: %d; other vblank: %d (beyond a shift of %.3f ms); unmatched changes: %d\n",
 		f.AppOnly, f.ObserverOnly, f.OtherVblank, f.GridShiftMs, f.Unmatched)
-	fmt.Fprintf(w, "  could not place (a vblank between two polls): %d; not seen, over an observer stall: %d\n", f.Ambiguous, f.Unseen)
+	fmt.Fprintf(w, "  could not place (a vblank between two polls, or a stall across it): %d; not seen, over an observer stall: %d\n", f.Ambiguous, f.Unseen)
+	if !f.repeatsOnVblanks() {
+		fmt.Fprintf(w, "  the app's display times are off the period's grid (%d of %d steps): its repeats, and those seen, are roundings of those steps, not vblanks\n", f.AppOffGrid, f.AppSteps)
+	}
 }
 
 func msOf(s observe.Summary) [3]float64 {
@@ -333,6 +351,9 @@ func observeReport(o *observeOptions, obs *observed, stdout io.Writer) error {
 		printFrames(stdout, "on the display system's vblanks, as the app had them", r.Frames)
 		fmt.Fprintf(stdout, "  the observer's fit of those vblanks from the app's: p50 %.3f ms, max %.3f ms\n", r.Frames.GridOffsetMs[0], r.Frames.GridOffsetMs[1])
 		switch {
+		case c.OffRate:
+			r.OwnFit = &FitReport{Hz: round(1e9/float64(c.Fit.Period), 3), Arrivals: c.Fit.Arrivals, OffLine: c.Fit.OffLine, Emptiest: round(c.Fit.Emptiest, 4), Determined: true, OffRate: true}
+			fmt.Fprintf(stdout, "no vblanks of its own at the app's rate: the marker changes fit %.3f Hz, slower than the %.3f Hz the app placed its frames at (the content changed on a multiple of the period), frames not placed on its own\n", r.OwnFit.Hz, 1000/r.Frames.PeriodMs)
 		case c.Fit.Determined():
 			r.OwnFit = &FitReport{Hz: round(1e9/float64(c.Fit.Period), 3), Arrivals: c.Fit.Arrivals, OffLine: c.Fit.OffLine, Emptiest: round(c.Fit.Emptiest, 4), Determined: true}
 			r.OwnFrames = framesReport(c.Own)
@@ -421,6 +442,9 @@ func disagree(f *FramesReport, floorMs, lateMs, shownLateMs float64, broken, own
 		name string
 		v    [2]uint64
 	}{{"displayed", f.Displayed}, {"dropped", f.Dropped}, {"repeated", f.Repeated}} {
+		if c.name == "repeated" && !f.repeatsOnVblanks() {
+			continue // no vblanks to count: see repeatsOnVblanks
+		}
 		if d := math.Abs(float64(c.v[0]) - float64(c.v[1])); d > slack {
 			out = append(out, fmt.Sprintf("%s frames: observer %d, app %d: more than 1 %% of %.0f apart (and %d it could not place; own grid: %v, %d placed a vblank apart, %d seen shown that the app counted dropped)", c.name, c.v[0], c.v[1], span, f.Ambiguous, own, f.OtherVblank, f.ObserverOnly))
 		}

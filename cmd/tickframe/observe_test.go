@@ -157,6 +157,9 @@ func observeDemo(t *testing.T, run demoRun) observation {
 	}
 	var faults []string
 	for try := 1; try <= observeTries; try++ {
+		if try == observeTries {
+			dur = longerRun(dur) // more frames to compare where the machine hid many
+		}
 		ob := observeOnce(t, run, dur)
 		fault := instrumentFault(ob)
 		if fault == "" {
@@ -209,19 +212,31 @@ func observeOnce(t *testing.T, run demoRun, dur string) observation {
 	return ob
 }
 
+// longerRun is the -duration of a last try: twice d, so that a machine
+// that hid many of a run's frames from the observer (its stalls) or kept
+// the app from drawing them leaves enough to compare.
+func longerRun(d string) string {
+	v, err := time.ParseDuration(d)
+	if err != nil {
+		panic(err)
+	}
+	return (2 * v).String()
+}
+
 // minCompared is the fewest frames a comparison is made on: with fewer,
 // 1 % of them is under two frames.
 const minCompared = 150
 
 // instrumentFault says why the observer could not measure a run, "" when
 // it could: fewer than minCompared frames compared on a placement (after
-// those it did not see or could not place), or it was blind (its polling
-// thread stalled) over more than a quarter of the run, or it had no
-// vblanks of the display or of its own. None of these says anything of
-// the app. Short of those, its stalls are not a fault: the frames it did
-// not see across them are left out and the frames it saw across them
-// could not be placed (a vblank in the gap), and the bounds widen by
-// those.
+// those it did not see or could not place), or it had no vblanks of the
+// display. Neither says anything of the app. Its stalls are not a fault:
+// the frames it did not see across them are left out, the frames it saw
+// across them could not be placed (a vblank in the gap), so could not
+// those the app placed across a long one (a stall of the machine's), and
+// the bounds widen by those. A run it was blind for much of is judged on
+// what it saw, if that is enough (beside a build loop under -stress 4 it
+// was blind 1.5 s of 4 and the 149 frames it saw agreed exactly).
 //
 // Stalls are what this machine gives: a SCHED_FIFO thread doing nothing
 // but the observer's sleep loop (no Go code beside it, no allocation)
@@ -235,8 +250,6 @@ func instrumentFault(ob observation) string {
 		return "no frames placed"
 	case o.VblankSource != "present-msc":
 		return fmt.Sprintf("its vblanks from %q, not the display system's", o.VblankSource)
-	case runMs > 0 && o.StalledMs > 0.25*runMs:
-		return fmt.Sprintf("blind %.0f ms of the %.0f ms run (%d stalls; poll gap max %.1f ms)", o.StalledMs, runMs, o.Stalls, o.PollGapMs[2])
 	}
 	for _, f := range []*FramesReport{o.Frames, o.OwnFrames} {
 		if f == nil {
@@ -244,8 +257,8 @@ func instrumentFault(ob observation) string {
 		}
 		span := float64(f.LastID-f.FirstID+1) - float64(f.Unseen+f.Ambiguous)
 		if span < minCompared {
-			return fmt.Sprintf("frames %d to %d compared, %d not seen across its stalls and %d it could not place: fewer than %d left (the app drew %d frames in %.1f s)",
-				f.FirstID, f.LastID, f.Unseen, f.Ambiguous, minCompared, ob.report.Frames, ob.report.DurationS)
+			return fmt.Sprintf("frames %d to %d compared, %d not seen across its stalls (blind %.0f ms of the %.0f ms run, %d stalls) and %d it could not place: fewer than %d left (the app drew %d frames in %.1f s)",
+				f.FirstID, f.LastID, f.Unseen, o.StalledMs, runMs, o.Stalls, f.Ambiguous, minCompared, ob.report.Frames, ob.report.DurationS)
 		}
 	}
 	return ""
@@ -428,6 +441,26 @@ func TestWorstFrameAllowancesAreOneSided(t *testing.T) {
 	}
 	if ds := disagreementsBehind(&g, floor, 5, 0); len(ds) != 0 {
 		t.Errorf("the app's 5 ms wait: %q", ds)
+	}
+}
+
+// Repeats are compared where the app's display times are vblanks, and
+// only there: the Weston run that failed beside a build loop (its
+// presents 21 ms apart at a nominal 60 Hz, 236 of 334 steps off the
+// period's grid) read 72 repeats seen against the app's 68, a rounding
+// of those steps on each side. The same counts on a log on the grid are
+// a disagreement.
+func TestRepeatsComparedOnVblanksOnly(t *testing.T) {
+	f := &FramesReport{FirstID: 1, LastID: 335, Displayed: [2]uint64{335, 335}, Repeated: [2]uint64{72, 68}, PeriodMs: 16.665,
+		AnimErrMs: [3]float64{7.2, 22.0, 27.4}, AppAnimErrMs: [3]float64{7.2, 22.0, 27.4},
+		SeenAnimErr: [3]float64{7.2, 22.0, 27.4}, AppSpanAnimErrMs: [3]float64{7.2, 22.0, 27.4},
+		AppP99BandMs: [2]float64{22.0, 22.0}, AppSteps: 334, AppOffGrid: 236}
+	if ds := disagreementsBehind(f, 0.5, 0, 0); len(ds) != 0 {
+		t.Errorf("display times off the grid: %q", ds)
+	}
+	f.AppOffGrid = 0
+	if ds := disagreementsBehind(f, 0.5, 0, 0); len(ds) != 1 || !strings.HasPrefix(ds[0], "repeated ") {
+		t.Errorf("display times on the grid: %q: want the repeats' disagreement", ds)
 	}
 }
 

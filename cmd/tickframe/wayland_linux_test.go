@@ -177,10 +177,14 @@ func observeWeston(t *testing.T, mode, app string, args []string) observation {
 	t.Helper()
 	var faults []string
 	for try := 1; try <= observeTries; try++ {
+		dur := "8s"
+		if try == observeTries {
+			dur = longerRun(dur)
+		}
 		dir := runDir(t)
 		flog, js, rep := filepath.Join(dir, "frames.log"), filepath.Join(dir, "observe.json"), filepath.Join(dir, "report.json")
 		cmd := append([]string{"observe", "-fps", "60", "-window", observe.WestonTitle, "-framelog", flog, "-json", js, "--",
-			binary, underWestonCommand, mode, app, "-fullscreen", "-marker", "-framelog", flog, "-report", rep, "-duration", "8s",
+			binary, underWestonCommand, mode, app, "-fullscreen", "-marker", "-framelog", flog, "-report", rep, "-duration", dur,
 			"-bodies", "64", "-focuspause=false"}, args...)
 		stopWaits, stopDisplayWaits := sampleWaits("weston"), sampleWaits("Xvfb")
 		res := tickframe(t, opts{}, cmd...)

@@ -142,6 +142,16 @@ type Report struct {
 	AppP99Band [2]time.Duration
 	// Period is the display period the repeats are counted in.
 	Period time.Duration
+	// AppSteps counts the app's pairs of consecutive displayed frames the
+	// repeats are counted over; AppOffGrid those whose display times lie
+	// more than a quarter period from a whole number of periods apart.
+	// On a display system that stamps vblanks these are none (the
+	// repeats are whole vblanks); behind a compositor whose presentation
+	// times are not vblanks (wp_presentation without its VSYNC flag:
+	// Weston's x11 backend presents on a timer, about 21 ms apart at a
+	// nominal 60 Hz) most are, and a repeat is a rounding of such a step
+	// on either side, not a vblank either could see.
+	AppSteps, AppOffGrid uint64
 }
 
 // seen is one frame the observer saw.
@@ -265,6 +275,19 @@ func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, 
 	for i := range replacedUnsure {
 		unsure[i] = true
 	}
+	// A frame the app places across a stall of the observer's a period or
+	// longer: a stall of the observer's real-time thread is one of the
+	// machine's (nothing of its own runs then), and the app's read of
+	// that frame's landing (its round trip, its thread back on a CPU)
+	// waited through it as well, later by up to its length than the frame
+	// got there. Neither side can place it: counted with those the
+	// observer could not place.
+	for i := first; i <= end; i++ {
+		if !unsure[i] && log[i].Shown && log[i].Display > log[i].Swap && longStall(stalls, log[i].Swap, log[i].Display, period) {
+			unsure[i] = true
+			r.Ambiguous++
+		}
+	}
 	var appShown []seen
 	var shifts []time.Duration
 	for i := first; i <= end; i++ {
@@ -333,7 +356,17 @@ func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, 
 	var seenPairs, appPairs map[[2]int]time.Duration
 	r.Repeated, ft, r.SeenAnimErr, seenPairs = walk(shown, log, period, unplaced, between)
 	r.FrameTime = summarize(ft)
-	r.AppRepeated, _, r.AppSpanAnimErr, appPairs = walk(appShown, log, period, unplaced, between)
+	var appSteps []time.Duration
+	r.AppRepeated, appSteps, r.AppSpanAnimErr, appPairs = walk(appShown, log, period, unplaced, between)
+	r.AppSteps = uint64(len(appSteps))
+	for _, dt := range appSteps {
+		if period > 0 {
+			k := (dt + period/2) / period
+			if absDur(dt-k*period) > period/4 {
+				r.AppOffGrid++
+			}
+		}
+	}
 	eo, ea := common(seenPairs, appPairs)
 	r.AnimErr, r.AppAnimErr = summarize(eo), summarize(ea)
 	// Each frame the two place differently moves the errors of the two
@@ -395,6 +428,17 @@ func windowEnd(log []LogFrame, i int, period time.Duration) time.Duration {
 		end = max(end, log[i].Display+period)
 	}
 	return end
+}
+
+// longStall reports whether a span (in time order) of at least least meets
+// [from, to].
+func longStall(spans []Span, from, to, least time.Duration) bool {
+	for j := sort.Search(len(spans), func(k int) bool { return spans[k].To >= from }); j < len(spans) && spans[j].From <= to; j++ {
+		if spans[j].To-spans[j].From >= least {
+			return true
+		}
+	}
+	return false
 }
 
 // overlaps reports whether any of the spans (in time order) meets

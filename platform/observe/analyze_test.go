@@ -257,3 +257,109 @@ func TestUnplacedFrameBetweenAPairIsLeftOut(t *testing.T) {
 		t.Errorf("pairs: observer %d, app %d; want 197 each (all but those around frame %d)", r.SeenAnimErr.N, r.AppSpanAnimErr.N, x)
 	}
 }
+
+// An app that keeps up with every other vblank only (a loaded machine,
+// the app paced at 144 Hz) changes the content at half the display's
+// rate: the observer's own fit finds that half rate, which is not a
+// display the frames could be placed on (each would read a vblank late or
+// a repeat short). The own placement is left out, saying why; the
+// placement on the app's vblanks still holds the app to every bound.
+func TestOwnFitAtASubRateIsNotPlaced(t *testing.T) {
+	var ch []observe.Change
+	var log []observe.LogFrame
+	v := 10 * period
+	for i := range 300 {
+		// Mostly two vblanks a frame, now and then one and then three:
+		// a load's pattern, its arrivals mostly on a grid of twice the
+		// period.
+		switch i % 10 {
+		case 5:
+			v += period
+		case 6:
+			v += 3 * period
+		default:
+			v += 2 * period
+		}
+		swap := v - time.Millisecond
+		landed := swap + 200*time.Microsecond
+		log = append(log, observe.LogFrame{ID: uint64(i + 1), Swap: swap, Display: v, Sim: v.Seconds(), HasSim: true, Shown: true})
+		ch = append(ch, observe.Change{Prev: landed - 100*time.Microsecond, At: landed + 100*time.Microsecond, Index: uint8((i + 1) % 16)})
+	}
+	res := observe.Result{Changes: ch, Period: period, Watch: observe.WatchStats{GapP99: 200 * time.Microsecond}}
+	c := observe.Compare(res, log)
+	if !c.Fit.Determined() || c.Fit.Period < period*3/2 {
+		t.Fatalf("own fit %+v: want it determined at twice the period %v (the case the rule is for)", c.Fit, period)
+	}
+	if !c.OffRate || c.Own.Displayed != 0 {
+		t.Errorf("own fit at %v beside the app's %v: off rate %v, %d frames placed on it: want none placed", c.Fit.Period, period, c.OffRate, c.Own.Displayed)
+	}
+	if s := c.Server; s.Displayed != 300 || s.AppDisplayed != 300 || s.Repeated != s.AppRepeated || s.OtherVblank != 0 {
+		t.Errorf("on the app's vblanks: %+v: want 300 displayed on both sides, the repeats alike", s)
+	}
+}
+
+// A stall of the machine (the observer's real-time thread did not run for
+// three periods) just after a frame reached the framebuffer delays the
+// app's read of that frame's landing by as much: the app places it three
+// vblanks late, the observer saw it on time, and the app's worst
+// animation error is three periods worse than the viewer's. The observer
+// knows of the stall: the frame is one neither side can place, left out
+// of the pairs on both sides and counted with those it could not place.
+// Without the stall on record the app's late frame shows as a
+// disagreement (the case is one the analysis otherwise reads as an app
+// error).
+func TestMachineStallAcrossALandingIsUnplaced(t *testing.T) {
+	var ch []observe.Change
+	var log []observe.LogFrame
+	const lag = 3 // periods the app stalled after frame 100
+	for i := range 200 {
+		v := time.Duration(i+10) * period
+		if i > 100 {
+			v += lag * period // the app's next frames come after its stall
+		}
+		swap := v - time.Millisecond
+		disp := v
+		if i == 100 {
+			disp += lag * period // its landing read after the stall
+		}
+		log = append(log, observe.LogFrame{ID: uint64(i + 1), Swap: swap, Display: disp, Sim: swap.Seconds(), HasSim: true, Shown: true})
+		landed := swap + 200*time.Microsecond
+		ch = append(ch, observe.Change{Prev: landed - 100*time.Microsecond, At: landed + 100*time.Microsecond, Index: uint8((i + 1) % 16)})
+	}
+	stall := observe.Span{From: log[100].Swap + 500*time.Microsecond, To: log[100].Swap + 500*time.Microsecond + lag*period - period/2}
+	judge := func(stalls []observe.Span) observe.Report {
+		res := observe.Result{Changes: ch, Period: period, Watch: observe.WatchStats{GapP99: 200 * time.Microsecond, Stalls: stalls}}
+		return observe.Compare(res, log).Server
+	}
+	without := judge(nil)
+	if without.AppAnimErr.Max-without.AnimErr.Max < 2*period {
+		t.Fatalf("without the stall: app's worst %v, the observer's %v: the case does not show the app's late read", without.AppAnimErr.Max, without.AnimErr.Max)
+	}
+	r := judge([]observe.Span{stall})
+	if d := r.AppAnimErr.Max - r.AnimErr.Max; d > period/10 || d < -period/10 {
+		t.Errorf("with the stall on record: app's worst %v, the observer's %v: want the late read left out", r.AppAnimErr.Max, r.AnimErr.Max)
+	}
+	if r.Ambiguous != 1 || r.Displayed != 200 || r.AppDisplayed != 200 || r.AppOnly != 0 {
+		t.Errorf("with the stall on record: %+v: want one frame unplaced, 200 displayed on both sides", r)
+	}
+}
+
+// The app's steps between displayed frames are whole periods on a
+// display system's vblanks; on a compositor's timer (21 ms apart at a
+// nominal 60 Hz) most are not, and the report counts them.
+func TestAppStepsOffTheGrid(t *testing.T) {
+	ch, log := run(200, nil, nil, nil)
+	r := observe.Analyze(ch, log, grid, period)
+	if r.AppSteps < 190 || r.AppOffGrid != 0 {
+		t.Errorf("on vblanks: %d of %d steps off the grid, want none", r.AppOffGrid, r.AppSteps)
+	}
+	step := period * 3 / 2 // 1.5 periods: as far from the grid as a step goes
+	for i := range log {
+		log[i].Display = log[0].Display + time.Duration(i)*step
+		log[i].Sim = log[i].Display.Seconds()
+	}
+	r = observe.Analyze(ch, log, nil, period)
+	if r.AppSteps < 190 || r.AppOffGrid != r.AppSteps {
+		t.Errorf("on a timer 1.5 periods apart: %d of %d steps off the grid, want all", r.AppOffGrid, r.AppSteps)
+	}
+}

@@ -28,8 +28,18 @@ import (
 type Comparison struct {
 	Server, Own Report
 	// Fit is the observer's own grid; Own is empty where it is not
-	// Determined.
+	// Determined, or where OffRate.
 	Fit Fit
+	// OffRate: the fit is determined but slower than the vblanks the
+	// app's frames are placed on (LogPeriod, more than 1 % longer). The
+	// content then changed on a multiple of the display's period (an app
+	// that kept up with every other vblank fits at half the rate), and a
+	// grid of that multiple is not the display's: no frames are placed on
+	// it. A fit faster than the app's vblanks is kept: that is the
+	// content changing more often than the app says the display scans (a
+	// 60 Hz fake CRTC under an app paced at 144 Hz), the disagreement
+	// the own placement is there to show.
+	OffRate bool
 	// GridOffsetP50 and GridOffsetMax are how far the observer's own fit
 	// of the display system's vblanks (Result.Grid) lies from the app's
 	// (GridOffset).
@@ -58,7 +68,8 @@ func Compare(res Result, log []LogFrame) Comparison {
 		sp = own // no vblanks from the display: the arrival times
 	}
 	c.Server = analyze(res.Changes, log, lg, sp, res.Watch.Stalls)
-	if c.Fit.Determined() {
+	c.OffRate = c.Fit.Determined() && sp > 0 && own-sp > sp/100
+	if c.Fit.Determined() && !c.OffRate {
 		c.Own = analyze(res.Changes, log, c.Fit.Grid(), own, res.Watch.Stalls)
 	}
 	ts := make([]time.Duration, 0, len(log))
