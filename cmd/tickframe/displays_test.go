@@ -145,7 +145,7 @@ func runDisplayCell(t *testing.T, c displayCell, dur time.Duration) displayRun {
 		defer func() { busy.Process.Kill(); busy.Wait() }()
 	}
 	flog, js, rep := filepath.Join(dir, "frames.log"), filepath.Join(dir, "observe.json"), filepath.Join(dir, "report.json")
-	args := []string{"observe", "-fps", strconv.Itoa(c.fps), "-framelog", flog, "-json", js, "--",
+	args := []string{"observe", "-fps", strconv.Itoa(c.fps), "-framelog", flog, "-json", js, "-record", filepath.Join(dir, "watch.json"), "--",
 		binary, "-marker", "-framelog", flog, "-report", rep, "-duration", dur.String(),
 		"-refresh", strconv.FormatFloat(c.refresh, 'g', -1, 64),
 		"-width", "200", "-height", "150", "-bodies", "16", "-focuspause=false"}

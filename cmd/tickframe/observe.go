@@ -45,11 +45,17 @@ command is run as given, so give it -marker and -framelog yourself:
 
 Without one it watches the display -display until -duration, reading -fb.
 
+-record FILE keeps the watch (every marker change, the observer's stalls
+and poll gaps) so that it can be compared with the log again later, with
+-replay FILE -framelog LOG instead of watching: after a test failed on it,
+or with a changed analysis.
+
 `
 
 // observeOptions are tickframe observe's flags.
 type observeOptions struct {
 	display, fb, title, frameLog, jsonOut string
+	record, replay                        string // -record, -replay: the watch kept, or read back
 	duration, interval                    time.Duration
 	fps, priority                         int
 	command                               []string
@@ -64,6 +70,8 @@ func parseObserveFlags(args []string, out io.Writer) (*observeOptions, error) {
 	fs.StringVar(&o.title, "window", "tickframe", "the `title` of the window whose marker is read")
 	fs.StringVar(&o.frameLog, "framelog", "", "the app's frame log `FILE` (its -framelog), read once the watch ends")
 	fs.StringVar(&o.jsonOut, "json", "", "write the report to `FILE`.json as well")
+	fs.StringVar(&o.record, "record", "", "keep the watch in `FILE` (JSON) for -replay")
+	fs.StringVar(&o.replay, "replay", "", "compare the watch kept in `FILE` (-record) with -framelog, instead of watching")
 	fs.DurationVar(&o.duration, "duration", 0, "watch this long (without a command; 0: until SIGINT)")
 	fs.DurationVar(&o.interval, "interval", observe.DefaultInterval, "time between framebuffer reads")
 	fs.IntVar(&o.fps, "fps", 144, "the rate of the Xvfb's fake CRTC (with a command; 0: Xvfb's default, 60 Hz, without -fakescreenfps)")
@@ -88,6 +96,11 @@ func parseObserveFlags(args []string, out io.Writer) (*observeOptions, error) {
 		return nil, usagef("observe: -priority %d: out of range [1, 99] (or -1)", o.priority)
 	case o.duration < 0:
 		return nil, usagef("observe: -duration %v: negative", o.duration)
+	case o.replay != "" && (len(o.command) > 0 || o.fb != "" || o.record != ""):
+		return nil, usagef("observe: -replay reads a watch kept with -record: give it no command, -fb or -record")
+	case o.replay != "" && o.frameLog == "":
+		return nil, usagef("observe: -replay needs the app's -framelog to compare with")
+	case o.replay != "":
 	case len(o.command) == 0 && o.fb == "":
 		return nil, usagef("observe: give -fb FILE (the display's framebuffer) or a command to run under an Xvfb of its own")
 	}
@@ -103,7 +116,24 @@ func observeMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tickframe %s\n", oneLine(err.Error()))
 		return 2
 	}
+	if o.replay != "" {
+		res, err := observe.ReadRecord(o.replay)
+		if err == nil {
+			fmt.Fprintf(stdout, "replayed from %s: the observer's fit of the display's vblanks is not kept (vblank_fit_offset_ms reads 0)\n", o.replay)
+			err = observeReport(o, &observed{Result: res}, stdout)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "tickframe observe: %s\n", oneLine(err.Error()))
+			return 2 // a bad file
+		}
+		return 0
+	}
 	res, err := observeRun(o, stderr)
+	if res != nil && o.record != "" {
+		// Kept whatever the command did: the watch is what a failure is
+		// diagnosed from.
+		err = errors.Join(err, observe.WriteRecord(o.record, res.Result))
+	}
 	if err == nil {
 		err = observeReport(o, res, stdout)
 	}

@@ -189,7 +189,7 @@ func observeOnce(t *testing.T, run demoRun, dur string) observation {
 		}
 	}()
 	flog, js, rep := filepath.Join(dir, "frames.log"), filepath.Join(dir, "observe.json"), filepath.Join(dir, "report.json")
-	args := append([]string{"observe", "-fps", strconv.Itoa(run.fps), "-framelog", flog, "-json", js, "--",
+	args := append([]string{"observe", "-fps", strconv.Itoa(run.fps), "-framelog", flog, "-json", js, "-record", filepath.Join(dir, "watch.json"), "--",
 		binary, "-marker", "-framelog", flog, "-report", rep, "-duration", dur,
 		"-width", "320", "-height", "240", "-bodies", "64", "-focuspause=false"}, run.args...)
 	res := tickframe(t, opts{}, args...)
@@ -477,8 +477,8 @@ func TestObserveATemplateApp(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build examples/minimal: %v\n%s", err, out)
 	}
-	flog, js := filepath.Join(dir, "frames.log"), filepath.Join(dir, "o.json")
-	r := tickframe(t, opts{}, "observe", "-fps", "60", "-window", "tickframe: minimal", "-framelog", flog, "-json", js, "--",
+	flog, js, rec := filepath.Join(dir, "frames.log"), filepath.Join(dir, "o.json"), filepath.Join(dir, "watch.json")
+	r := tickframe(t, opts{}, "observe", "-fps", "60", "-window", "tickframe: minimal", "-framelog", flog, "-json", js, "-record", rec, "--",
 		minimal, "-marker", "-framelog", flog, "-duration", "2s", "-width", "200", "-height", "150", "-focuspause=false")
 	if r.code != 0 {
 		t.Fatalf("exit status %d; stderr:\n%s", r.code, r.stderr)
@@ -500,4 +500,50 @@ func TestObserveATemplateApp(t *testing.T) {
 		t.Fatalf("of the %d frames the app counted displayed, %d were never seen", f.Displayed[1], f.AppOnly)
 	}
 	t.Logf("%d frames logged; observer: %d displayed, app: %d", len(log), f.Displayed[0], f.Displayed[1])
+
+	// The watch kept with -record compares again without a display, to
+	// the same figures (but the fit of the display's vblanks, which it
+	// does not keep).
+	js2 := filepath.Join(dir, "replayed.json")
+	r = tickframe(t, opts{}, "observe", "-replay", rec, "-framelog", flog, "-json", js2)
+	if r.code != 0 {
+		t.Fatalf("-replay: exit status %d; stderr:\n%s", r.code, r.stderr)
+	}
+	o2 := readJSON[ObserveReport](t, js2)
+	if o2.Frames == nil {
+		t.Fatal("-replay placed no frames")
+	}
+	o.Frames.GridOffsetMs = [2]float64{}
+	o.DisplayServer = nil
+	if a, b := fmt.Sprintf("%+v %+v %+v %+v %v", *o.Frames, o.OwnFrames, o.OwnFit, o.Window, o.Stalls), fmt.Sprintf("%+v %+v %+v %+v %v", *o2.Frames, o2.OwnFrames, o2.OwnFit, o2.Window, o2.Stalls); a != b {
+		t.Errorf("-replay:\n%s\nthe watch:\n%s", b, a)
+	}
+}
+
+// tickframe observe -replay refuses what is not a watch -record kept, in
+// one line and exit status 2, and asks for the log to compare with.
+func TestObserveReplayBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	flog := filepath.Join(dir, "frames.log")
+	if err := os.WriteFile(flog, []byte("# tickframe frame log 1: id swap_ns display_ns sim_s seg_s has_sim shown (CLOCK_MONOTONIC)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"not JSON":       "hello",
+		"other format":   `{"format":"something else"}`,
+		"out of order":   `{"format":"` + observe.RecordFormat + `","changes":[{"Prev":5,"At":9,"Index":1},{"Prev":1,"At":2,"Index":2}]}`,
+		"no such colour": `{"format":"` + observe.RecordFormat + `","changes":[{"Prev":1,"At":2,"Index":99}]}`,
+	} {
+		p := filepath.Join(dir, "rec.json")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := tickframe(t, opts{}, "observe", "-replay", p, "-framelog", flog)
+		if r.code != 2 || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "rec.json") {
+			t.Errorf("%s: exit %d, stderr %q: want 2 and one line naming the file", name, r.code, r.stderr)
+		}
+	}
+	if r := tickframe(t, opts{}, "observe", "-replay", "x.json"); r.code != 2 || !strings.Contains(r.stderr, "-framelog") {
+		t.Errorf("-replay without -framelog: exit %d, stderr %q", r.code, r.stderr)
+	}
 }

@@ -183,7 +183,7 @@ func observeWeston(t *testing.T, mode, app string, args []string) observation {
 		}
 		dir := runDir(t)
 		flog, js, rep := filepath.Join(dir, "frames.log"), filepath.Join(dir, "observe.json"), filepath.Join(dir, "report.json")
-		cmd := append([]string{"observe", "-fps", "60", "-window", observe.WestonTitle, "-framelog", flog, "-json", js, "--",
+		cmd := append([]string{"observe", "-fps", "60", "-window", observe.WestonTitle, "-framelog", flog, "-json", js, "-record", filepath.Join(dir, "watch.json"), "--",
 			binary, underWestonCommand, mode, app, "-fullscreen", "-marker", "-framelog", flog, "-report", rep, "-duration", dur,
 			"-bodies", "64", "-focuspause=false"}, args...)
 		stopWaits, stopDisplayWaits := sampleWaits("weston"), sampleWaits("Xvfb")
