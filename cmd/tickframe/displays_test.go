@@ -217,8 +217,8 @@ func runDisplayCell(t *testing.T, c displayCell, dur time.Duration) displayRun {
 // saw, if that is enough), saw changes no
 // logged frame explains (a marker misread). Where the changes show no
 // grid at all (own_fit not determined: a loaded app drawing a frame every
-// few vblanks at random), or one slower than the vblanks the frames are
-// placed on (own_fit off_rate: a loaded app that kept up with every other
+// few vblanks at random), or one at a whole fraction of the vblanks' rate
+// the frames are placed on (own_fit off_rate: a loaded app that kept up with every other
 // vblank fits at half the rate), the run is compared on the app's vblanks
 // only, and the log says so: the app is still held to every bound there.
 func (run *displayRun) instrumentFailure() string {

@@ -267,8 +267,9 @@ type FitReport struct {
 	// Determined: at least two thirds of the arrivals on the grid; only
 	// then are frames placed on it (own_frames).
 	Determined bool `json:"determined"`
-	// OffRate: determined, but slower than the vblanks the app's frames
-	// are placed on (observe.Comparison.OffRate); no frames placed on it.
+	// OffRate: determined, but at a whole multiple of the period of the
+	// vblanks the app's frames are placed on (observe.Comparison.OffRate):
+	// no frames placed on it.
 	OffRate bool `json:"off_rate,omitempty"`
 }
 
@@ -383,7 +384,7 @@ func observeReport(o *observeOptions, obs *observed, stdout io.Writer) error {
 		switch {
 		case c.OffRate:
 			r.OwnFit = &FitReport{Hz: round(1e9/float64(c.Fit.Period), 3), Arrivals: c.Fit.Arrivals, OffLine: c.Fit.OffLine, Emptiest: round(c.Fit.Emptiest, 4), Determined: true, OffRate: true}
-			fmt.Fprintf(stdout, "no vblanks of its own at the app's rate: the marker changes fit %.3f Hz, slower than the %.3f Hz the app placed its frames at (the content changed on a multiple of the period), frames not placed on its own\n", r.OwnFit.Hz, 1000/r.Frames.PeriodMs)
+			fmt.Fprintf(stdout, "no vblanks of its own at the app's rate: the marker changes fit %.3f Hz, a whole fraction of the %.3f Hz the app placed its frames at (the content changed on a multiple of the period), frames not placed on its own\n", r.OwnFit.Hz, 1000/r.Frames.PeriodMs)
 		case c.Fit.Determined():
 			r.OwnFit = &FitReport{Hz: round(1e9/float64(c.Fit.Period), 3), Arrivals: c.Fit.Arrivals, OffLine: c.Fit.OffLine, Emptiest: round(c.Fit.Emptiest, 4), Determined: true}
 			r.OwnFrames = framesReport(c.Own)

@@ -298,6 +298,33 @@ func TestOwnFitAtASubRateIsNotPlaced(t *testing.T) {
 	}
 }
 
+// A fit slower than the app's vblanks but no multiple of them is the
+// output's own cadence (Weston's x11 backend repaints on a timer, 44 to
+// 50 Hz for a stated 60): kept, and frames placed on it.
+func TestOwnFitAtAnotherCadenceIsPlaced(t *testing.T) {
+	var ch []observe.Change
+	var log []observe.LogFrame
+	step := period * 13 / 10 // 1.3 periods: the output's cadence
+	for i := range 300 {
+		at := time.Duration(i+10) * step
+		swap := at - time.Millisecond
+		landed := swap + 200*time.Microsecond
+		disp, _ := grid(at) // the app says: the stated display's next vblank
+		log = append(log, observe.LogFrame{ID: uint64(i + 1), Swap: swap, Display: disp, Sim: disp.Seconds(), HasSim: true, Shown: true})
+		ch = append(ch, observe.Change{Prev: landed - 100*time.Microsecond, At: landed + 100*time.Microsecond, Index: uint8((i + 1) % 16)})
+	}
+	res := observe.Result{Changes: ch, Period: period, Watch: observe.WatchStats{GapP99: 200 * time.Microsecond}}
+	c := observe.Compare(res, log)
+	if !c.Fit.Determined() || absDur(c.Fit.Period-step) > step/100 {
+		t.Fatalf("own fit %+v: want it determined at %v (the case the rule is for)", c.Fit, step)
+	}
+	if c.OffRate || c.Own.Displayed < 290 {
+		t.Errorf("own fit at %v beside the app's %v: off rate %v, %d frames placed on it: want them placed", c.Fit.Period, period, c.OffRate, c.Own.Displayed)
+	}
+}
+
+func absDur(d time.Duration) time.Duration { return max(d, -d) }
+
 // A stall of the machine (the observer's real-time thread did not run for
 // three periods) just after a frame reached the framebuffer delays the
 // app's read of that frame's landing by as much: the app places it three

@@ -30,15 +30,17 @@ type Comparison struct {
 	// Fit is the observer's own grid; Own is empty where it is not
 	// Determined, or where OffRate.
 	Fit Fit
-	// OffRate: the fit is determined but slower than the vblanks the
-	// app's frames are placed on (LogPeriod, more than 1 % longer). The
-	// content then changed on a multiple of the display's period (an app
-	// that kept up with every other vblank fits at half the rate), and a
-	// grid of that multiple is not the display's: no frames are placed on
-	// it. A fit faster than the app's vblanks is kept: that is the
-	// content changing more often than the app says the display scans (a
-	// 60 Hz fake CRTC under an app paced at 144 Hz), the disagreement
-	// the own placement is there to show.
+	// OffRate: the fit is determined but its period is a whole multiple
+	// (2 or more, within 5 %) of the vblanks' the app's frames are placed
+	// on (LogPeriod). The content then changed on a multiple of the
+	// display's period (an app that kept up with every other vblank fits
+	// at half the rate), and a grid of that multiple is not the display's:
+	// no frames are placed on it. Any other fit is kept: faster than the
+	// app's vblanks, the content changed more often than the app says the
+	// display scans (a 60 Hz fake CRTC under an app paced at 144 Hz);
+	// slower but no multiple, the output's cadence is not the rate stated
+	// (Weston's x11 backend repaints at 44 to 50 Hz for a stated 60): the
+	// disagreements the own placement is there to show.
 	OffRate bool
 	// GridOffsetP50 and GridOffsetMax are how far the observer's own fit
 	// of the display system's vblanks (Result.Grid) lies from the app's
@@ -68,7 +70,7 @@ func Compare(res Result, log []LogFrame) Comparison {
 		sp = own // no vblanks from the display: the arrival times
 	}
 	c.Server = analyze(res.Changes, log, lg, sp, res.Watch.Stalls)
-	c.OffRate = c.Fit.Determined() && sp > 0 && own-sp > sp/100
+	c.OffRate = c.Fit.Determined() && sp > 0 && subRate(own, sp)
 	if c.Fit.Determined() && !c.OffRate {
 		c.Own = analyze(res.Changes, log, c.Fit.Grid(), own, res.Watch.Stalls)
 	}
@@ -78,6 +80,14 @@ func Compare(res Result, log []LogFrame) Comparison {
 	}
 	c.GridOffsetP50, c.GridOffsetMax = GridOffset(lg, res.Grid, res.Period, ts)
 	return c
+}
+
+// subRate reports whether period p is a whole multiple of base, 2 or
+// more, within 5 % of it.
+func subRate(p, base time.Duration) bool {
+	r := float64(p) / float64(base)
+	k := math.Round(r)
+	return k >= 2 && math.Abs(r-k) <= 0.05*k
 }
 
 // LogPeriod is the period of the vblanks the app's log puts its frames
