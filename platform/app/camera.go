@@ -74,7 +74,7 @@ func (a *App) forwardCursor(e platform.Event) {
 // does not allocate.
 func (a *App) latchCamera(plan *interp.Plan) {
 	if a.cfg.Mouse.MouseLook && a.win != nil {
-		a.handle(a.win.Poll()) // the newest motion, just before drawing
+		a.poll() // the newest motion, just before drawing
 	}
 	if !plan.Ready || !plan.Next.Camera.Valid {
 		a.ctl.cam.Pose.Valid = false // the orbit camera

@@ -71,7 +71,7 @@ func (a *App) pace(ctx, rctx context.Context) (frameState, bool) {
 
 // input is the input step: the window's events, and the tests' hook.
 func (a *App) input(f *frameState) {
-	a.handle(a.win.Poll())
+	a.poll()
 	f.poll = a.clock.Now()
 	if a.ctl.testFrame != nil {
 		a.ctl.testFrame() // tests inject events here, through handle

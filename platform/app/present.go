@@ -345,6 +345,16 @@ func (t *presentTracker) finish(s shownFrame, pacer *platform.Pacer) {
 	}
 }
 
+// poll handles the window's events, the display system's own on the
+// window's connection taken first (present.Tracker.ReadEvents: the
+// window's event loop would drop them).
+func (a *App) poll() {
+	if a.present.src != nil {
+		a.present.src.ReadEvents()
+	}
+	a.handle(a.win.Poll())
+}
+
 // sourceName names the display system's source, with where its vblanks
 // come from: the display system's, or (where it ran at another rate and
 // the frames reached its framebuffer) the emulated display's. Under
@@ -359,7 +369,7 @@ func (t *presentTracker) sourceName() string {
 	case g.Known():
 		src += " on " + g.Source() + " vblanks"
 	}
-	if t.handOff {
+	if t.handOff && t.src.Source() != present.SourceFrameTimings {
 		src += " (XWayland: the hand-over to the compositor, not the screen)"
 	}
 	return src

@@ -13,6 +13,7 @@ type platform struct {
 	x   *x11
 	dpy unsafe.Pointer // GLFW's connection, for the round trip
 	win uint64         // the app's window
+	fs  *frameSync     // the compositor's frame timings, where its window manager sends them
 }
 
 func (p *platform) open(t *Tracker, o Options) error {
@@ -22,6 +23,14 @@ func (p *platform) open(t *Tracker, o Options) error {
 		p.win = win
 		if p.dpy == nil {
 			return fmt.Errorf("present: no GLFW window on X11 is current")
+		}
+		if fs := openFrameSync(p.dpy, win, t); fs != nil {
+			// The compositor says when it showed each frame: better
+			// than anything the X server says (under XWayland, when it
+			// took the frame; on a composited X11 desktop, when it
+			// copied it for the compositor).
+			p.fs = fs
+			return nil
 		}
 		// The round trip needs only the app's connection: it is the
 		// source even where the server has no Present (no vblanks then).
@@ -50,13 +59,35 @@ func (p *platform) roundTrip() {
 	}
 }
 
-func (p *platform) swapped(*Tracker, uint64, time.Duration) {}
+// swapped marks the swap just made complete for the compositor (frame
+// sync); elsewhere the round trip has done all.
+func (p *platform) swapped(t *Tracker, _ uint64, _ time.Duration) {
+	if p.fs != nil {
+		p.fs.swapped(p.dpy, t.nSwaps-1)
+		p.pump(t)
+	}
+}
 
-// pump and flush read asynchronous feedback where it is the platform's
-// to read (Wayland's); here there is none.
-func (p *platform) pump(*Tracker) {}
+// pump reads the compositor's frame messages off the app's connection
+// (frame sync); without frame sync there is nothing of the platform's to
+// read here.
+func (p *platform) pump(t *Tracker) {
+	if p.fs != nil {
+		p.fs.pump(p.dpy, t)
+	}
+}
 
-func (p *platform) flush(*Tracker, time.Duration) {}
+// flush waits up to timeout for the compositor's frame timings of the
+// swaps made so far (frame sync).
+func (p *platform) flush(t *Tracker, timeout time.Duration) {
+	if p.fs == nil {
+		return
+	}
+	for start := t.now(); t.emitted < t.nSwaps && t.now()-start < timeout; {
+		p.pump(t)
+		time.Sleep(200 * time.Microsecond)
+	}
+}
 
 func (p *platform) close() error {
 	if p.x == nil {

@@ -142,6 +142,17 @@ func Open(o Options) (*Tracker, error) {
 	return t, err
 }
 
+// ReadEvents reads the display system's feedback that waits on the
+// window's own connection, where the window's event loop would drop it
+// (the compositor's frame timings under X11 frame sync): call it on the
+// render thread right before the window's events are polled. Elsewhere it
+// does nothing. It does not allocate.
+func (t *Tracker) ReadEvents() {
+	if t.wl != nil {
+		t.plat.pump(t)
+	}
+}
+
 // Source names where the frames' display times come from.
 func (t *Tracker) Source() string { return t.source }
 

@@ -111,7 +111,11 @@ type wlMatcher struct {
 	clockID uint32 // the compositor's clockid_t
 	flags   uint32 // the flags of the last presented event
 	named   bool   // the source's name carries flags
-	vrr     bool   // the last presented event had no refresh
+	// name is the source's name where it is not wp_presentation (frame
+	// timings), which carries no flags; a refresh of 0 there is one the
+	// compositor does not know, not a variable rate.
+	name    string
+	vrr     bool // the last presented event had no refresh
 	refresh time.Duration
 	// Without the output's counter (seq 0), vblanks are counted from the
 	// first presented time at the refresh the compositor gave.
@@ -239,7 +243,14 @@ func (m *wlMatcher) take(t *Tracker, e wlEvent) {
 	t.emit(Frame{ID: rec.id, Swap: rec.at, Landed: at, Display: at, MSC: msc, Mode: mode})
 	if vrr := e.refresh == 0; !m.named || e.flags != m.flags || vrr != m.vrr {
 		m.flags, m.vrr, m.named = e.flags, vrr, true
-		t.source = wlSourceName(e.flags, vrr)
+		switch {
+		case m.name == "":
+			t.source = wlSourceName(e.flags, vrr)
+		case vrr:
+			t.source = m.name + " (no refresh interval)"
+		default:
+			t.source = m.name
+		}
 	}
 }
 

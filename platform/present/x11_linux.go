@@ -3,7 +3,7 @@
 package present
 
 /*
-#cgo LDFLAGS: -lX11 -lXpresent
+#cgo LDFLAGS: -lX11 -lXpresent -lXext
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,121 @@ package present
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/extensions/Xpresent.h>
+#include <X11/Xatom.h>
+#include <X11/extensions/sync.h>
+
+// Frame sync (the _NET_WM_SYNC_REQUEST_COUNTER extension, as Mutter
+// implements it): the window's extended counter, set to an even value
+// after each frame, and the compositing manager's answer for each value,
+// _NET_WM_FRAME_DRAWN (the value, and when it drew the frame, CLOCK_MONOTONIC
+// microseconds) and _NET_WM_FRAME_TIMINGS (the value, the presentation
+// time's offset from the drawn time, the refresh interval). The messages
+// come to the window's own connection (GLFW's), and are taken off its queue
+// before GLFW's event loop reads them (tf_fs_take).
+typedef struct {
+	int64_t value;
+	int64_t drawn_us; // _NET_WM_FRAME_DRAWN's time
+	int32_t offset_us, refresh_us; // _NET_WM_FRAME_TIMINGS'
+	int kind; // 0: drawn, 1: timings, 2: a _NET_WM_SYNC_REQUEST for value
+} tf_fs_msg;
+
+typedef struct {
+	Window win;
+	Atom drawn, timings, protocols, request;
+} tf_fs_match;
+
+// tf_fs_supported reports whether the window manager of connection d
+// sends frame timings (_NET_SUPPORTED names _NET_WM_FRAME_DRAWN).
+static int tf_fs_supported(void *dv) {
+	Display *d = dv;
+	Atom sup = XInternAtom(d, "_NET_SUPPORTED", True), drawn = XInternAtom(d, "_NET_WM_FRAME_DRAWN", True);
+	if (sup == None || drawn == None)
+		return 0;
+	Atom type;
+	int format;
+	unsigned long n, after;
+	unsigned char *data = NULL;
+	if (XGetWindowProperty(d, DefaultRootWindow(d), sup, 0, 4096, False, XA_ATOM, &type, &format, &n, &after, &data) != Success || !data)
+		return 0;
+	int ok = 0;
+	if (type == XA_ATOM && format == 32)
+		for (unsigned long i = 0; i < n && !ok; i++)
+			ok = ((Atom *)data)[i] == drawn;
+	XFree(data);
+	return ok;
+}
+
+// tf_fs_init takes part in frame sync on window w of connection d: two
+// counters (the basic one, never asked for, since the window does not
+// list _NET_WM_SYNC_REQUEST in WM_PROTOCOLS and so gets no request to
+// answer during a resize; and the extended one), named on the window.
+static int tf_fs_init(void *dv, Window w, XSyncCounter *ext, tf_fs_match *m) {
+	Display *d = dv;
+	int ev, er, maj, min;
+	if (!XSyncQueryExtension(d, &ev, &er) || !XSyncInitialize(d, &maj, &min))
+		return 0;
+	XSyncValue zero;
+	XSyncIntToValue(&zero, 0);
+	XSyncCounter basic = XSyncCreateCounter(d, zero);
+	*ext = XSyncCreateCounter(d, zero);
+	long cs[2] = {(long)basic, (long)*ext};
+	XChangeProperty(d, w, XInternAtom(d, "_NET_WM_SYNC_REQUEST_COUNTER", False), XA_CARDINAL, 32, PropModeReplace, (unsigned char *)cs, 2);
+	m->win = w;
+	m->drawn = XInternAtom(d, "_NET_WM_FRAME_DRAWN", False);
+	m->timings = XInternAtom(d, "_NET_WM_FRAME_TIMINGS", False);
+	m->protocols = XInternAtom(d, "WM_PROTOCOLS", False);
+	m->request = XInternAtom(d, "_NET_WM_SYNC_REQUEST", False);
+	XFlush(d);
+	return 1;
+}
+
+// tf_fs_set sets the extended counter to value (even: a frame complete).
+// Sent with the swap's own requests (the round trip or flush after it).
+static void tf_fs_set(void *dv, XSyncCounter c, int64_t value) {
+	Display *d = dv;
+	XSyncValue v;
+	XSyncIntsToValue(&v, (unsigned)(value & 0xffffffff), (int)(value >> 32));
+	XSyncSetCounter(d, c, v);
+	XFlush(d);
+}
+
+static Bool tf_fs_pred(Display *d, XEvent *e, XPointer arg) {
+	tf_fs_match *m = (tf_fs_match *)arg;
+	if (e->type != ClientMessage || e->xclient.window != m->win)
+		return False;
+	Atom t = e->xclient.message_type;
+	return t == m->drawn || t == m->timings || (t == m->protocols && (Atom)e->xclient.data.l[0] == m->request);
+}
+
+// tf_fs_take takes the frame messages waiting on connection d (reading
+// what the socket has first) off its queue, up to max, leaving every
+// other event where it was.
+static int tf_fs_take(void *dv, tf_fs_match *m, tf_fs_msg *out, int max) {
+	Display *d = dv;
+	XEventsQueued(d, QueuedAfterReading);
+	int n = 0;
+	XEvent e;
+	while (n < max && XCheckIfEvent(d, &e, tf_fs_pred, (XPointer)m)) {
+		long *l = e.xclient.data.l;
+		tf_fs_msg *o = &out[n++];
+		memset(o, 0, sizeof *o);
+		o->value = (int64_t)(uint32_t)l[0] | ((int64_t)(uint32_t)l[1] << 32);
+		if (e.xclient.message_type == m->protocols) {
+			// The window manager waits (a second at most) for the
+			// extended counter to reach this value: a resize.
+			o->kind = 2;
+			o->value = (int64_t)(uint32_t)l[2] | ((int64_t)(uint32_t)l[3] << 32);
+		} else if (e.xclient.message_type == m->drawn) {
+			o->kind = 0;
+			o->drawn_us = (int64_t)(uint32_t)l[2] | ((int64_t)(uint32_t)l[3] << 32);
+		} else {
+			o->kind = 1;
+			o->offset_us = (int32_t)l[2];
+			o->refresh_us = (int32_t)l[3];
+		}
+	}
+	return n;
+}
 
 typedef struct {
 	uint32_t serial;
@@ -122,8 +237,10 @@ static int tf_net_name(Display *d, Window w, const char *name) {
 static int tf_ignore(Display *d, XErrorEvent *e) { return 0; }
 
 // tf_find looks for a top-level window (a child of the root, or the child
-// of one, as a window manager's frame holds it) named name, and gives its
-// position on the root and its size.
+// of one, as a window manager's frame holds it) named name and shown (an
+// unmapped or input-only window of that name is passed over: Mutter's
+// nested backend keeps one of the screen's size beside its output), and
+// gives its position on the root and its size.
 static int tf_find_in(Display *d, Window parent, const char *name, int depth, Window *found) {
 	Window root, par, *kids = NULL;
 	unsigned n = 0;
@@ -131,6 +248,9 @@ static int tf_find_in(Display *d, Window parent, const char *name, int depth, Wi
 		return 0;
 	int ok = 0;
 	for (unsigned i = n; i-- > 0 && !ok;) {
+		XWindowAttributes wa;
+		if (!XGetWindowAttributes(d, kids[i], &wa) || wa.map_state != IsViewable || wa.class == InputOnly)
+			continue;
 		char *wn = NULL;
 		if (XFetchName(d, kids[i], &wn) && wn) {
 			if (strcmp(wn, name) == 0) {
@@ -344,6 +464,58 @@ func synced(d unsafe.Pointer) bool { return C.tf_synced(d) != 0 }
 // after it sends it).
 func stamp(d unsafe.Pointer, win uint64, serial uint32) {
 	C.tf_stamp(d, C.Window(win), C.uint32_t(serial))
+}
+
+// frameSync is the window's part in frame sync: its extended counter on
+// GLFW's connection, and the messages the compositor sends back.
+type frameSync struct {
+	ext   C.XSyncCounter
+	match C.tf_fs_match
+	msgs  [64]C.tf_fs_msg
+	f     fsMatcher
+	m     wlMatcher
+}
+
+// openFrameSync takes part in frame sync on window win of GLFW's
+// connection d where the window manager sends frame timings, and makes
+// them t's source; nil where it does not, or where
+// TICKFRAME_NO_FRAME_SYNC is set (to compare with the X server's own
+// figures under the same compositor).
+func openFrameSync(d unsafe.Pointer, win uint64, t *Tracker) *frameSync {
+	if os.Getenv("TICKFRAME_NO_FRAME_SYNC") != "" || C.tf_fs_supported(d) == 0 {
+		return nil
+	}
+	fs := &frameSync{}
+	if C.tf_fs_init(d, C.Window(win), &fs.ext, &fs.match) == 0 {
+		return nil
+	}
+	fs.m = wlMatcher{clockID: 1, name: SourceFrameTimings, clock: newClockMap(monotonic, t.now)}
+	t.wl = &fs.m
+	t.source = SourceFrameTimings
+	t.grid.SetSource(VblankFrameTimings)
+	return fs
+}
+
+// swapped marks swap n complete: the counter's value for it.
+func (fs *frameSync) swapped(d unsafe.Pointer, n uint64) {
+	C.tf_fs_set(d, fs.ext, C.int64_t(fs.f.value(n)))
+}
+
+// pump takes the compositor's frame messages off GLFW's queue (before
+// its event loop drops them) into t's frames. It does not allocate.
+func (fs *frameSync) pump(d unsafe.Pointer, t *Tracker) {
+	for {
+		n := int(C.tf_fs_take(d, &fs.match, &fs.msgs[0], C.int(len(fs.msgs))))
+		for i := range n {
+			c := &fs.msgs[i]
+			fs.f.take(t, &fs.m, fsMsg{value: int64(c.value), drawnUs: int64(c.drawn_us),
+				offsetUs: int32(c.offset_us), refreshUs: int32(c.refresh_us), kind: fsKind(c.kind)})
+		}
+		if n < len(fs.msgs) {
+			break
+		}
+	}
+	fs.m.clock.maybeMeasure()
 }
 
 // FindWindow returns the position on the root window and the size of the

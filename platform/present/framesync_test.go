@@ -1,0 +1,203 @@
+package present
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fsCompositor is a synthetic compositing manager in frame sync, as
+// Mutter runs it: at each repaint (period, phase on the app's clock) it
+// takes every frame the window completed since the last (the counter's
+// even values), sends _NET_WM_FRAME_DRAWN for each with the repaint's
+// time (CLOCK_MONOTONIC µs, its clock compositorAhead ahead of the
+// app's), then, once presented, _NET_WM_FRAME_TIMINGS with the
+// presentation's offset from it (drawnToShown) and the refresh interval:
+// the same presentation for every frame of one repaint, the last of which
+// is the one shown. While hidden it presents nothing: timings without an
+// offset.
+type fsCompositor struct {
+	period, phase, drawnToShown time.Duration
+	hidden                      bool
+	pending                     []fsPending
+	out                         []fsMsg
+	shownAt                     map[uint64]time.Duration // ground truth: swap → presentation (app clock)
+	notShown                    map[uint64]bool
+}
+
+type fsPending struct {
+	n     uint64
+	value int64
+	at    time.Duration
+}
+
+func (c *fsCompositor) complete(n uint64, value int64, at time.Duration) {
+	c.pending = append(c.pending, fsPending{n, value, at})
+}
+
+// repaint is repaint k.
+func (c *fsCompositor) repaint(k int64) {
+	at := c.phase + time.Duration(k)*c.period
+	var keep []fsPending
+	var now []fsPending
+	for _, p := range c.pending {
+		if p.at < at {
+			now = append(now, p)
+		} else {
+			keep = append(keep, p)
+		}
+	}
+	c.pending = keep
+	us := func(d time.Duration) int64 { return int64((d + compositorAhead) / time.Microsecond) }
+	for _, p := range now {
+		c.out = append(c.out, fsMsg{kind: fsDrawn, value: p.value, drawnUs: us(at)})
+	}
+	for _, p := range now {
+		if c.hidden {
+			c.notShown[p.n] = true
+			c.out = append(c.out, fsMsg{kind: fsTimings, value: p.value})
+			continue
+		}
+		shown := at + c.drawnToShown
+		c.shownAt[p.n] = shown
+		c.out = append(c.out, fsMsg{kind: fsTimings, value: p.value, offsetUs: int32(us(shown) - us(at)), refreshUs: int32(c.period / time.Microsecond)})
+	}
+}
+
+// fsRun swaps 400 frames (some two in one repaint, some late, a stretch
+// hidden, a sync request halfway) through a tracker in frame sync and
+// returns what it reported.
+func fsRun(t *testing.T, clockOf func(now func() time.Duration) clockMap) ([]Frame, *fsCompositor, *Tracker, *fsMatcher) {
+	t.Helper()
+	comp := &fsCompositor{period: time.Second / 60, phase: 2*time.Millisecond + 31*time.Microsecond, drawnToShown: 40 * time.Microsecond,
+		shownAt: map[uint64]time.Duration{}, notShown: map[uint64]bool{}}
+	var clock time.Duration
+	now := func() time.Duration { return clock }
+	tr := &Tracker{now: now, source: SourceFrameTimings, completeFrom: ^uint64(0)}
+	m := &wlMatcher{clock: clockOf(now), name: SourceFrameTimings, clockID: 1}
+	tr.wl = m
+	f := &fsMatcher{}
+	var frames []Frame
+	id := uint64(100)
+	swap := func(at time.Duration) {
+		clock = at
+		tr.Swapped(id, at) // the platform's swapped: the counter set
+		n := tr.nSwaps - 1
+		comp.complete(n, f.value(n), at)
+		id++
+	}
+	for k := int64(1); k < 400; k++ {
+		v := comp.phase + time.Duration(k)*comp.period
+		comp.hidden = k >= 250 && k < 270
+		switch {
+		case k == 200:
+			// A resize: the window manager waits for a value 240 ahead.
+			f.take(tr, m, fsMsg{kind: fsRequest, value: f.last + 240})
+			swap(v - comp.period/2)
+		case k%13 == 0:
+			swap(v + comp.period/3) // late: in the next repaint
+		case k%7 == 0:
+			swap(v - comp.period/2)
+			swap(v - comp.period/4) // replaces the one before
+		default:
+			swap(v - comp.period/2)
+		}
+		comp.repaint(k)
+		clock = v + comp.period/10
+		if k%3 == 0 {
+			for _, msg := range comp.out {
+				f.take(tr, m, msg)
+			}
+			comp.out = comp.out[:0]
+			for {
+				fr, ok := tr.Collect()
+				if !ok {
+					break
+				}
+				frames = append(frames, fr)
+			}
+		}
+	}
+	return frames, comp, tr, f
+}
+
+// fsCheck compares the reported frames with the compositor's ground truth.
+func fsCheck(frames []Frame, comp *fsCompositor) []string {
+	var bad []string
+	shown, skipped := 0, 0
+	for _, fr := range frames {
+		n := fr.ID - 100
+		if comp.notShown[n] {
+			skipped++
+			if fr.Mode != ModeSkip {
+				bad = append(bad, fmt.Sprintf("frame %d never presented, reported %v at %v", fr.ID, fr.Mode, fr.Display))
+			}
+			continue
+		}
+		want, ok := comp.shownAt[n]
+		if !ok {
+			bad = append(bad, fmt.Sprintf("frame %d reported, never drawn", fr.ID))
+			continue
+		}
+		shown++
+		if d := fr.Display - want; fr.Mode == ModeSkip || d < -2*time.Microsecond || d > 2*time.Microsecond {
+			bad = append(bad, fmt.Sprintf("frame %d presented at %v, reported %v at %v", fr.ID, want, fr.Mode, fr.Display))
+		}
+	}
+	if shown < 300 || skipped == 0 {
+		bad = append(bad, fmt.Sprintf("%d frames presented, %d not: the run does not test both", shown, skipped))
+	}
+	return bad
+}
+
+// Each frame's two messages are paired and matched to its swap by the
+// counter's value, across a sync request's jump; its presentation time is
+// the drawn time plus the offset, converted from CLOCK_MONOTONIC to the
+// tracker's clock; a frame never presented is reported skipped; frames
+// that shared a repaint share its presentation (the caller counts all but
+// the last dropped); the presentations and the refresh make the grid.
+func TestFrameTimingsMatchFramesByValue(t *testing.T) {
+	frames, comp, tr, _ := fsRun(t, exactClock)
+	if bad := fsCheck(frames, comp); len(bad) > 0 {
+		t.Fatalf("%d wrong of %d frames reported; first: %s", len(bad), len(frames), strings.Join(bad[:min(5, len(bad))], "; "))
+	}
+	if n := tr.nSwaps - tr.emitted; n > 8 {
+		t.Errorf("%d swaps never reported", n)
+	}
+	if s := tr.Stats(); s.Unmatched > 0 {
+		t.Errorf("%d messages matched no swap", s.Unmatched)
+	}
+	if g := tr.Grid(); !g.Known() || absDur(g.Period()-comp.period) > time.Microsecond {
+		t.Errorf("grid period %v, the compositor's %v", g.Period(), comp.period)
+	}
+	if tr.Source() != SourceFrameTimings {
+		t.Errorf("source %q, want %q", tr.Source(), SourceFrameTimings)
+	}
+}
+
+// The check has teeth: with the compositor's times taken as the tracker's
+// own clock it fails. And a sync request's value is the next swap's, and
+// matches it (a matcher that forgot it would give the swap a value the
+// window manager did not wait for, and match the compositor's messages to
+// no swap).
+func TestFrameTimingsBrokenMatchingIsCaught(t *testing.T) {
+	frames, comp, _, _ := fsRun(t, func(now func() time.Duration) clockMap { return newClockMap(now, now) })
+	if bad := fsCheck(frames, comp); len(bad) == 0 {
+		t.Errorf("clock not converted: the check passed %d frames", len(frames))
+	}
+	// A request the matcher does not follow: the swap gets the value the
+	// compositor did not see.
+	f := &fsMatcher{}
+	tr := &Tracker{now: func() time.Duration { return 0 }}
+	tr.nSwaps = 1
+	f.value(0)
+	f.take(tr, nil, fsMsg{kind: fsRequest, value: 242})
+	tr.nSwaps = 2
+	if v := f.value(1); v != 242 {
+		t.Fatalf("after a request for 242 the next value is %d", v)
+	}
+	if n, ok := f.swapOf(tr, 242); !ok || n != 1 {
+		t.Errorf("value 242 matched swap %d (%v), want 1", n, ok)
+	}
+}
