@@ -162,8 +162,11 @@ func (w *Weston) wait(xwayland bool, limit time.Duration) error {
 }
 
 // lastLog is the last line of Weston's log, for an error.
-func (w *Weston) lastLog() string {
-	data, _ := os.ReadFile(w.Log)
+func (w *Weston) lastLog() string { return lastLine(w.Log) }
+
+// lastLine is the last line of a log file, quoted, for an error.
+func lastLine(path string) string {
+	data, _ := os.ReadFile(path)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if lines[len(lines)-1] == "" {
 		return "its log is empty"
