@@ -51,6 +51,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return busyProcess()
 		case underWestonCommand:
 			return underWeston(args[1:], stderr)
+		case underMutterCommand:
+			return underMutter(args[1:], stderr)
 		}
 	}
 	o, err := parseFlags(args, stderr)

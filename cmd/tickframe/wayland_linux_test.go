@@ -175,6 +175,23 @@ func TestUnderWeston(t *testing.T) {
 // observeDemo does.
 func observeWeston(t *testing.T, mode, app string, args []string) observation {
 	t.Helper()
+	return observeBehind(t, behind{under: []string{binary, underWestonCommand, mode}, window: observe.WestonTitle, compositor: "weston"}, app, args, nil)
+}
+
+// behind is a compositor nested in the observer's Xvfb that the app runs
+// behind: the command that runs it there (under-weston, under-mutter),
+// the title of its output's X window, and the name of its threads (for
+// their waits for a CPU).
+type behind struct {
+	under      []string
+	window     string
+	compositor string
+}
+
+// observeBehind is observeWeston behind any compositor b, env the
+// environment changes of the whole run (opts.env).
+func observeBehind(t *testing.T, b behind, app string, args, env []string) observation {
+	t.Helper()
 	var faults []string
 	for try := 1; try <= observeTries; try++ {
 		dur := "8s"
@@ -183,11 +200,11 @@ func observeWeston(t *testing.T, mode, app string, args []string) observation {
 		}
 		dir := runDir(t)
 		flog, js, rep := filepath.Join(dir, "frames.log"), filepath.Join(dir, "observe.json"), filepath.Join(dir, "report.json")
-		cmd := append([]string{"observe", "-fps", "60", "-window", observe.WestonTitle, "-framelog", flog, "-json", js, "-record", filepath.Join(dir, "watch.json"), "--",
-			binary, underWestonCommand, mode, app, "-fullscreen", "-marker", "-framelog", flog, "-report", rep, "-duration", dur,
-			"-bodies", "64", "-focuspause=false"}, args...)
-		stopWaits, stopDisplayWaits := sampleWaits("weston"), sampleWaits("Xvfb")
-		res := tickframe(t, opts{}, cmd...)
+		cmd := append([]string{"observe", "-fps", "60", "-window", b.window, "-framelog", flog, "-json", js, "-record", filepath.Join(dir, "watch.json"), "--"}, b.under...)
+		cmd = append(append(cmd, app, "-fullscreen", "-marker", "-framelog", flog, "-report", rep, "-duration", dur,
+			"-bodies", "64", "-focuspause=false"), args...)
+		stopWaits, stopDisplayWaits := sampleWaits(b.compositor), sampleWaits("Xvfb")
+		res := tickframe(t, opts{env: env}, cmd...)
 		waited, displayWaited := stopWaits(), stopDisplayWaits()
 		if res.code != 0 {
 			t.Fatalf("exit status %d; stderr:\n%s", res.code, res.stderr)

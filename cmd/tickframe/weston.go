@@ -46,3 +46,50 @@ func underWeston(args []string, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// underMutterCommand is the hidden subcommand that runs an X11 command
+// under the XWayland of a Mutter nested in the X display ($DISPLAY, an
+// observer's Xvfb): GNOME's compositor, which sends frame timings to an
+// X11 window in frame sync. The tests run the demo behind it through it,
+// under tickframe observe:
+//
+//	tickframe under-mutter COMMAND [ARGS...]
+//
+// COMMAND is a tickframe demo: before it runs, a warm-up run of COMMAND
+// alone (fullscreen, 300 ms) goes first, since the first fullscreen GLFW
+// window of a fresh nested Mutter is never shown (its frame timings say
+// so: 1 of 89 frames presented; the observer saw none).
+const underMutterCommand = "under-mutter"
+
+// underMutter runs args under a Mutter and returns the command's exit
+// status (1 when Mutter would not start, 2 on a bad command line).
+func underMutter(args []string, stderr io.Writer) int {
+	if len(args) < 1 {
+		fmt.Fprintf(stderr, "tickframe %s: usage: tickframe %s COMMAND [ARGS...]\n", underMutterCommand, underMutterCommand)
+		return 2
+	}
+	m, err := observe.StartMutter(observe.MutterConfig{})
+	if err != nil {
+		fmt.Fprintf(stderr, "tickframe %s: %v\n", underMutterCommand, err)
+		return 1
+	}
+	defer m.Close()
+	warm := exec.Command(args[0], "-fullscreen", "-duration", "300ms", "-bodies", "1", "-focuspause=false")
+	warm.Env = m.Env(os.Environ())
+	if out, err := warm.CombinedOutput(); err != nil {
+		fmt.Fprintf(stderr, "tickframe %s: the warm-up run: %v: %s\n", underMutterCommand, err, oneLine(string(out)))
+		return 1
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = m.Env(os.Environ())
+	cmd.Stdout, cmd.Stderr = os.Stdout, stderr
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() > 0 {
+			return ee.ExitCode()
+		}
+		fmt.Fprintf(stderr, "tickframe %s: %v\n", underMutterCommand, err)
+		return 1
+	}
+	return 0
+}
