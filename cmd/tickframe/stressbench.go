@@ -44,12 +44,15 @@ Flags after -- go to every demo run (e.g. -- -headroom -1 -bgnice -1).
 the observer's Xvfb (implies -observe): the demo fills Weston's output
 and is paced to it (-refresh 0 unless given), as a Wayland client (the
 -tags wayland build, -wayland-app) or as an X11 client of Weston's
-XWayland (this X11 build):
+XWayland (this X11 build); -compositor mutter behind a Mutter, GNOME's
+compositor, as an X11 client of its XWayland, whose frame timings it
+reads:
 
   go build -o bin/tickframe ./cmd/tickframe
   go build -tags wayland -o bin/tickframe-wayland ./cmd/tickframe
   .ci/with-display bin/tickframe stress -compositor wayland
   .ci/with-display bin/tickframe stress -compositor xwayland
+  .ci/with-display bin/tickframe stress -compositor mutter
 
 -as USER runs the demo and the busy processes as USER, with no
 capabilities and no supplementary groups, as an ordinary desktop user runs
@@ -117,7 +120,8 @@ type StressResult struct {
 	// As is the user the demo ran as (-as), "" for this command's own.
 	As string `json:"as,omitempty"`
 	// Compositor is where the demo ran (-compositor): "wayland" or
-	// "xwayland" behind a nested Weston, "" on the X server.
+	// "xwayland" behind a nested Weston, "mutter" under a nested Mutter's
+	// XWayland, "" on the X server.
 	Compositor string `json:"compositor,omitempty"`
 }
 
@@ -134,7 +138,7 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 	as := fs.String("as", "", "run the demo and the busy processes as `USER`, unprivileged (needs root)")
 	only := fs.String("loads", "", "comma-separated loads to run (none, stress, stress4, procs, gc, procsgc); all if empty")
 	watch := fs.Bool("observe", false, "run each load under tickframe observe, in an Xvfb of its own (the demo draws -marker and writes -framelog), and add what a viewer saw")
-	compositor := fs.String("compositor", "", "run each load behind a Weston nested in the observer's Xvfb: `wayland` (the -tags wayland build, -wayland-app) or xwayland (this build); implies -observe")
+	compositor := fs.String("compositor", "", "run each load behind a compositor nested in the observer's Xvfb: Weston with `wayland` (the -tags wayland build, -wayland-app) or xwayland (this build), or mutter (this build, under Mutter's XWayland); implies -observe")
 	waylandApp := fs.String("wayland-app", "", "the -tags wayland build of the demo that -compositor wayland runs (`FILE`; default: tickframe-wayland beside this binary)")
 	// Demo flags follow "--": split them off before parsing.
 	var extra []string
@@ -156,8 +160,8 @@ func stressMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch {
-	case *compositor != "" && *compositor != "wayland" && *compositor != "xwayland":
-		fmt.Fprintf(stderr, "tickframe stress: -compositor %q: wayland or xwayland\n", *compositor)
+	case *compositor != "" && *compositor != "wayland" && *compositor != "xwayland" && *compositor != "mutter":
+		fmt.Fprintf(stderr, "tickframe stress: -compositor %q: wayland, xwayland or mutter\n", *compositor)
 		return 2
 	case *compositor != "" && waylandBuild:
 		// The observer reads an Xvfb and its vblanks: the X11 build's.
@@ -324,7 +328,11 @@ func runStressLoad(ctx context.Context, exe, app, tmp string, base, extra []stri
 		// behind a compositor, in a Weston nested in that Xvfb, whose
 		// output window the observer reads.
 		cmd := []string{"observe", "-framelog", flog, "-json", ojs, "--", app}
-		if compositor != "" {
+		switch compositor {
+		case "mutter":
+			cmd = []string{"observe", "-fps", "60", "-window", observe.MutterTitle, "-framelog", flog, "-json", ojs, "--",
+				exe, underMutterCommand, app}
+		case "wayland", "xwayland":
 			cmd = []string{"observe", "-fps", "60", "-window", observe.WestonTitle, "-framelog", flog, "-json", ojs, "--",
 				exe, underWestonCommand, compositor, app}
 		}
@@ -415,6 +423,11 @@ func runStressLoad(ctx context.Context, exe, app, tmp string, base, extra []stri
 func printStressTable(w io.Writer, res *StressResult, refresh float64) {
 	display := fmt.Sprintf("display %g Hz (emulated)", refresh)
 	switch {
+	case res.Compositor == "mutter":
+		display = "behind Mutter (xwayland client) nested in Xvfb, display: its output"
+		if refresh > 0 {
+			display += fmt.Sprintf(", %g Hz emulated", refresh)
+		}
 	case res.Compositor != "":
 		display = fmt.Sprintf("behind Weston (%s client) nested in Xvfb, display: its output", res.Compositor)
 		if refresh > 0 {
