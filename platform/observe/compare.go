@@ -97,7 +97,9 @@ func subRate(p, base time.Duration) bool {
 // beside a fake CRTC at another rate): the median of the shortest steps
 // that recur (at least 3 times and 1 % of the steps, within 10 %: frames
 // shown one vblank apart; a frame that missed its vblank steps by more)
-// and on whose multiples 4 in 5 of the steps lie (within a tenth of it). A
+// and on whose multiples 4 in 5 of the steps lie (within a tenth of it),
+// or a half, third or quarter of it where the steps lie on its multiples
+// instead (an app that never showed two frames a vblank apart). A
 // cluster of short steps that is no grid is passed over: a vblank stamped
 // late and the next on time step by less than a period (5.47 ms steps,
 // 1 % of those of a 144 Hz fake CRTC that a build loop delayed, were once
@@ -120,6 +122,7 @@ func LogPeriod(log []LogFrame, period time.Duration) time.Duration {
 	}
 	slices.Sort(steps)
 	need := max(3, len(steps)/100)
+	var clusters []time.Duration // the median of each cluster, shortest first
 	for i := 0; i < len(steps); {
 		s := steps[i]
 		j := i
@@ -130,15 +133,27 @@ func LogPeriod(log []LogFrame, period time.Duration) time.Duration {
 			i++
 			continue
 		}
-		p := steps[i+(j-i)/2]
-		if !onMultiples(steps, p, 0.8) {
-			i = j // the whole cluster is no grid
-			continue
+		clusters = append(clusters, steps[i+(j-i)/2])
+		i = j
+	}
+	// A cluster is the grid's period, or, where no cluster is, a whole
+	// multiple of it: an app that never showed two frames a vblank apart
+	// (at a third of an emulated 360 Hz the shortest steps that recur are
+	// 5.56 ms, and its 8.33 ms steps lie on no multiple of them). Every
+	// cluster is tried whole before any is divided, so that a cluster of
+	// late stamps' short steps is not divided into a grid fine enough for
+	// anything.
+	for k := time.Duration(1); k <= 4; k++ {
+		for _, c := range clusters {
+			p := c / k
+			if p < time.Millisecond || !onMultiples(steps, p, 0.8) {
+				continue
+			}
+			if period > 0 && absDur(p-period) <= period/50 {
+				return period
+			}
+			return p
 		}
-		if period > 0 && absDur(p-period) <= period/50 {
-			return period
-		}
-		return p
 	}
 	return period
 }

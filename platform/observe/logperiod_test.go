@@ -40,6 +40,10 @@ func TestLogPeriod(t *testing.T) {
 		{"an emulated 60 Hz beside a 144 Hz CRTC", frames(p60, 1, 1, 2), p144, p60},
 		{"an emulated 60 Hz beside a 240 Hz CRTC (a multiple)", frames(p60, 1), p240, p60},
 		{"a 360 Hz display, most frames two vblanks apart", frames(p360, 2, 2, 2, 1), p360, p360},
+		// make test beside a build loop: the app at a third of an
+		// emulated 360 Hz, one step of one vblank in 307; the 60 Hz
+		// CRTC's period was taken, and 211 frames read dropped.
+		{"an emulated 360 Hz beside a 60 Hz CRTC, never two frames a vblank apart", frames(p360, 2, 3, 3, 2, 4, 3), p60, p360},
 		{"a 144 Hz display whose vblanks were stamped late now and then", jittered(frames(p144, 1), 1465*time.Microsecond, 20), p144, p144},
 		{"too few frames", frames(p144, 1)[:10], p60, p60},
 	} {
