@@ -8,10 +8,8 @@
 # ordinary user (.ci/rtkit-env), and the xdg desktop portal that test asks
 # first; Weston (nested in Xvfb, with XWayland) and the Wayland headers,
 # for the -tags wayland build and its tests (wayland-protocols to
-# regenerate platform/present's protocol glue); Mutter (nested in Xvfb,
-# with its XWayland, in a D-Bus session of its own), the compositor that
-# sends an X11 window frame timings, and the XSync headers (libxext-dev)
-# with which the X11 build takes part in frame sync; jq, with which make soak
+# regenerate platform/present's protocol glue); the XSync headers
+# (libxext-dev) with which the X11 build takes part in frame sync; jq, with which make soak
 # reads the reports; glxgears (mesa-utils), the scale make bench-instruments
 # measures against; mingw-w64 and Wine,
 # with which make test cross-builds for Windows and runs the Windows code
@@ -26,7 +24,6 @@ packages=(
 	libxpresent-dev libxext-dev
 	dbus polkitd rtkit xdg-desktop-portal
 	weston libwayland-dev libxkbcommon-dev xwayland wayland-protocols
-	mutter dbus-bin
 	gcc-mingw-w64-x86-64 wine wine64
 )
 

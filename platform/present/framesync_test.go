@@ -2,6 +2,7 @@ package present
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,12 +17,14 @@ import (
 // presentation's offset from it (drawnToShown) and the refresh interval:
 // the same presentation for every frame of one repaint, the last of which
 // is the one shown. While hidden it presents nothing: timings without an
-// offset.
+// offset. A frame whose alarm comes late (alarmLate) is painted at the
+// repaint after its swap and reported with the next one's frames.
 type fsCompositor struct {
 	period, phase, drawnToShown time.Duration
 	hidden                      bool
 	pending                     []fsPending
 	out                         []fsMsg
+	carry                       []fsPending              // late alarms, reported with the next repaint
 	shownAt                     map[uint64]time.Duration // ground truth: swap → presentation (app clock)
 	notShown                    map[uint64]bool
 }
@@ -30,10 +33,14 @@ type fsPending struct {
 	n     uint64
 	value int64
 	at    time.Duration
+	// alarmLate: its content is painted at the repaint after its swap,
+	// but its counter reaches the compositor after that repaint, and its
+	// messages come with the next one's (Mutter's two paths).
+	alarmLate bool
 }
 
-func (c *fsCompositor) complete(n uint64, value int64, at time.Duration) {
-	c.pending = append(c.pending, fsPending{n, value, at})
+func (c *fsCompositor) complete(n uint64, value int64, at time.Duration, alarmLate bool) {
+	c.pending = append(c.pending, fsPending{n, value, at, alarmLate})
 }
 
 // repaint is repaint k.
@@ -49,9 +56,31 @@ func (c *fsCompositor) repaint(k int64) {
 		}
 	}
 	c.pending = keep
-	us := func(d time.Duration) int64 { return int64((d + compositorAhead) / time.Microsecond) }
+	// A late alarm's frame is shown now and reported with the next
+	// repaint; the one reported late from the last repaint comes now.
+	late := c.carry
+	c.carry = nil
 	for _, p := range now {
-		c.out = append(c.out, fsMsg{kind: fsDrawn, value: p.value, drawnUs: us(at)})
+		if p.alarmLate && !c.hidden {
+			c.shownAt[p.n] = at + c.drawnToShown
+			c.carry = append(c.carry, p)
+		}
+	}
+	now = slices.DeleteFunc(now, func(p fsPending) bool { return p.alarmLate && !c.hidden })
+	us := func(d time.Duration) int64 { return int64((d + compositorAhead) / time.Microsecond) }
+	// Every frame of the repaint is drawn before any is presented, as
+	// Mutter sends them: the late ones with the rest.
+	// Mutter reads its clock for each message: a few µs apart; each
+	// presentation's offset is from the frame's own drawn time.
+	drawn := map[int64]int64{}
+	clock := us(at)
+	for _, p := range append(append([]fsPending{}, late...), now...) {
+		drawn[p.value] = clock
+		c.out = append(c.out, fsMsg{kind: fsDrawn, value: p.value, drawnUs: clock})
+		clock += 3
+	}
+	for _, p := range late {
+		c.out = append(c.out, fsMsg{kind: fsTimings, value: p.value, offsetUs: int32(us(at+c.drawnToShown) - drawn[p.value]), refreshUs: int32(c.period / time.Microsecond)})
 	}
 	for _, p := range now {
 		if c.hidden {
@@ -61,7 +90,7 @@ func (c *fsCompositor) repaint(k int64) {
 		}
 		shown := at + c.drawnToShown
 		c.shownAt[p.n] = shown
-		c.out = append(c.out, fsMsg{kind: fsTimings, value: p.value, offsetUs: int32(us(shown) - us(at)), refreshUs: int32(c.period / time.Microsecond)})
+		c.out = append(c.out, fsMsg{kind: fsTimings, value: p.value, offsetUs: int32(us(shown) - drawn[p.value]), refreshUs: int32(c.period / time.Microsecond)})
 	}
 }
 
@@ -80,11 +109,11 @@ func fsRun(t *testing.T, clockOf func(now func() time.Duration) clockMap) ([]Fra
 	f := &fsMatcher{}
 	var frames []Frame
 	id := uint64(100)
-	swap := func(at time.Duration) {
+	swap := func(at time.Duration, alarmLate bool) {
 		clock = at
 		tr.Swapped(id, at) // the platform's swapped: the counter set
 		n := tr.nSwaps - 1
-		comp.complete(n, f.value(n), at)
+		comp.complete(n, f.value(n), at, alarmLate)
 		id++
 	}
 	for k := int64(1); k < 400; k++ {
@@ -94,14 +123,19 @@ func fsRun(t *testing.T, clockOf func(now func() time.Duration) clockMap) ([]Fra
 		case k == 200:
 			// A resize: the window manager waits for a value 240 ahead.
 			f.take(tr, m, fsMsg{kind: fsRequest, value: f.last + 240})
-			swap(v - comp.period/2)
+			swap(v-comp.period/2, false)
 		case k%13 == 0:
-			swap(v + comp.period/3) // late: in the next repaint
+			swap(v+comp.period/3, false) // late: in the next repaint
 		case k%7 == 0:
-			swap(v - comp.period/2)
-			swap(v - comp.period/4) // replaces the one before
+			swap(v-comp.period/2, false)
+			swap(v-comp.period/4, false) // replaces the one before
+		case k%11 == 0 && (k+1)%13 != 0 && (k+1)%7 != 0:
+			// Shown now, reported with the next frame, swapped a period
+			// later. (Followed by none in its repaint, it would read a
+			// repaint late: nothing tells it from a frame shown then.)
+			swap(v-comp.period/2, true)
 		default:
-			swap(v - comp.period/2)
+			swap(v-comp.period/2, false)
 		}
 		comp.repaint(k)
 		clock = v + comp.period/10
