@@ -33,15 +33,21 @@ func underWeston(args []string, stderr io.Writer) int {
 		return 1
 	}
 	defer w.Close()
-	cmd := exec.Command(args[1], args[2:]...)
-	cmd.Env = w.Env(os.Environ(), x11)
+	return runUnder(underWestonCommand, w.Env(os.Environ(), x11), args[1:], stderr)
+}
+
+// runUnder runs args with env, its output to ours and stderr, and returns
+// its exit status (1 where it could not run), saying why as command.
+func runUnder(command string, env, args []string, stderr io.Writer) int {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = os.Stdout, stderr
 	if err := cmd.Run(); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && ee.ExitCode() > 0 {
 			return ee.ExitCode()
 		}
-		fmt.Fprintf(stderr, "tickframe %s: %v\n", underWestonCommand, err)
+		fmt.Fprintf(stderr, "tickframe %s: %v\n", command, err)
 		return 1
 	}
 	return 0
@@ -80,16 +86,5 @@ func underMutter(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tickframe %s: the warm-up run: %v: %s\n", underMutterCommand, err, oneLine(string(out)))
 		return 1
 	}
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = m.Env(os.Environ())
-	cmd.Stdout, cmd.Stderr = os.Stdout, stderr
-	if err := cmd.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) && ee.ExitCode() > 0 {
-			return ee.ExitCode()
-		}
-		fmt.Fprintf(stderr, "tickframe %s: %v\n", underMutterCommand, err)
-		return 1
-	}
-	return 0
+	return runUnder(underMutterCommand, m.Env(os.Environ()), args, stderr)
 }

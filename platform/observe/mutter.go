@@ -2,7 +2,6 @@ package observe
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -52,27 +51,9 @@ var mutterXDisplay = regexp.MustCompile(`Using public X11 display (:[0-9]+)`)
 // StartMutter starts a Mutter nested in the X display cfg.Display and
 // waits until its XWayland admits clients.
 func StartMutter(cfg MutterConfig) (*Mutter, error) {
-	if cfg.Width == 0 || cfg.Height == 0 {
-		cfg.Width, cfg.Height = 320, 240
-	}
-	if cfg.Display == "" {
-		cfg.Display = os.Getenv("DISPLAY")
-	}
-	if cfg.Display == "" {
-		return nil, errors.New("observe: Mutter needs an X display to nest in (DISPLAY is not set)")
-	}
-	for _, bin := range []string{"mutter", "dbus-run-session"} {
-		if _, err := exec.LookPath(bin); err != nil {
-			return nil, fmt.Errorf("observe: %s is not installed (make deps installs it)", bin)
-		}
-	}
-	dir, err := os.MkdirTemp("", "tickframe-mutter-")
+	dir, err := nestIn(&cfg.Display, &cfg.Width, &cfg.Height, "Mutter", "apt install mutter", "mutter", "dbus-run-session")
 	if err != nil {
-		return nil, fmt.Errorf("observe: %w", err)
-	}
-	if err := os.Chmod(dir, 0o700); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("observe: %w", err)
+		return nil, err
 	}
 	m := &Mutter{RuntimeDir: dir, Title: MutterTitle, Log: filepath.Join(dir, "mutter.log"), done: make(chan struct{})}
 	log, err := os.Create(m.Log)

@@ -2,7 +2,6 @@ package observe
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -57,26 +56,9 @@ var westonSeq atomic.Int64
 // waits until it accepts Wayland clients (and, with XWayland, until its X
 // server listens).
 func StartWeston(cfg WestonConfig) (*Weston, error) {
-	if cfg.Width == 0 || cfg.Height == 0 {
-		cfg.Width, cfg.Height = 320, 240
-	}
-	if cfg.Display == "" {
-		cfg.Display = os.Getenv("DISPLAY")
-	}
-	if cfg.Display == "" {
-		return nil, errors.New("observe: Weston needs an X display to nest in (DISPLAY is not set)")
-	}
-	if _, err := exec.LookPath("weston"); err != nil {
-		return nil, errors.New("observe: weston is not installed (make deps installs it)")
-	}
-	dir, err := os.MkdirTemp("", "tickframe-weston-")
+	dir, err := nestIn(&cfg.Display, &cfg.Width, &cfg.Height, "Weston", "make deps installs it", "weston")
 	if err != nil {
-		return nil, fmt.Errorf("observe: %w", err)
-	}
-	// libwayland refuses a runtime directory others can read.
-	if err := os.Chmod(dir, 0o700); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("observe: %w", err)
+		return nil, err
 	}
 	w := &Weston{Socket: fmt.Sprintf("tickframe-%d-%d", os.Getpid(), westonSeq.Add(1)), RuntimeDir: dir,
 		Title: WestonTitle, Log: filepath.Join(dir, "weston.log"), done: make(chan struct{})}
@@ -105,6 +87,38 @@ func StartWeston(cfg WestonConfig) (*Weston, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// nestIn checks what a compositor named name nested in an X display
+// needs (the display, by default $DISPLAY; the programs bins, installed,
+// or an error saying install)
+// and gives its output's size a default, 320×240; it returns a new
+// runtime directory for it, private (libwayland refuses one others can
+// read).
+func nestIn(display *string, width, height *int, name, install string, bins ...string) (string, error) {
+	if *width == 0 || *height == 0 {
+		*width, *height = 320, 240
+	}
+	if *display == "" {
+		*display = os.Getenv("DISPLAY")
+	}
+	if *display == "" {
+		return "", fmt.Errorf("observe: %s needs an X display to nest in (DISPLAY is not set)", name)
+	}
+	for _, bin := range bins {
+		if _, err := exec.LookPath(bin); err != nil {
+			return "", fmt.Errorf("observe: %s is not installed (%s)", bin, install)
+		}
+	}
+	dir, err := os.MkdirTemp("", "tickframe-"+bins[0]+"-")
+	if err != nil {
+		return "", fmt.Errorf("observe: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("observe: %w", err)
+	}
+	return dir, nil
 }
 
 // westonEnv is env for Weston: DISPLAY the X server to nest in, its own
