@@ -246,7 +246,7 @@ type sweeper struct {
 	// runtime's thread start (msvcrt, ucrtbase) when it is built against
 	// the shared CRT, and keep their priority. image is the executable's
 	// module, the rule where the start addresses could not be read.
-	goStarts [3]uintptr
+	goStarts [4]uintptr
 	nStarts  int
 	image    windows.Handle
 	ready    bool
@@ -263,13 +263,18 @@ func startAddress(h windows.Handle) uintptr {
 	return start
 }
 
-// init learns the Go runtime's start addresses from threads that run Go
-// code: the calling thread and two goroutines locked to their threads
-// at once (at most one of the three is the main thread, so at least one
-// is a thread the runtime started).
+// init learns the Go runtime's start addresses: the executable's entry
+// point, where the main thread starts (read from the image's PE header:
+// which thread a goroutine runs on is chance, and a sweep that learned
+// only from the threads below, none of them the main thread, took the
+// main thread for a foreign one and left it as it was), and the start of
+// threads that run Go code: the calling thread and two goroutines locked
+// to their threads at once (at most one of the three is the main thread,
+// so at least one is a thread the runtime started).
 func (s *sweeper) init() {
 	s.ready = true
 	windows.GetModuleHandleEx(windows.GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, nil, &s.image)
+	s.learn(entryPoint(s.image))
 	s.learn(startAddress(windows.CurrentThread()))
 	starts := make(chan uintptr, 2)
 	release := make(chan struct{})
@@ -284,6 +289,30 @@ func (s *sweeper) init() {
 	s.learn(<-starts)
 	s.learn(<-starts)
 	close(release)
+}
+
+// entryPoint reads the entry point of the module loaded at base from its
+// PE header (0: unknown): the DOS header's e_lfanew (at 0x3c) points at
+// "PE\0\0", a 20-byte file header, then the optional header, whose
+// AddressOfEntryPoint (at 16) is relative to the base.
+func entryPoint(base windows.Handle) uintptr {
+	if base == 0 {
+		return 0
+	}
+	// The module handle is the address the image is mapped at.
+	img := *(*unsafe.Pointer)(unsafe.Pointer(&base))
+	if *(*uint16)(img) != 0x5a4d { // "MZ"
+		return 0
+	}
+	nt := unsafe.Add(img, *(*uint32)(unsafe.Add(img, 0x3c)))
+	if *(*uint32)(nt) != 0x00004550 { // "PE\0\0"
+		return 0
+	}
+	rva := *(*uint32)(unsafe.Add(nt, 4+20+16))
+	if rva == 0 {
+		return 0
+	}
+	return uintptr(base) + uintptr(rva)
 }
 
 func (s *sweeper) learn(start uintptr) {

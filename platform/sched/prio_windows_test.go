@@ -194,3 +194,52 @@ func TestWindowsSweepDoesNotAllocate(t *testing.T) {
 		t.Fatalf("a sweep allocates %.1f times", n)
 	}
 }
+
+// The main thread runs Go code (goroutines run on it as on any other of
+// the runtime's threads), so the sweep must know its start, the
+// executable's entry point, whichever threads it learned from: one that
+// learned only from threads the runtime started left a plain goroutine
+// that ran on the main thread at its priority (2 runs in 30 under Wine).
+func TestSweepKnowsTheMainThread(t *testing.T) {
+	snap, err := windows.CreateToolhelp32Snapshot(windows.TH32CS_SNAPTHREAD, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer windows.CloseHandle(snap)
+	// The main thread is the process's oldest: it never exits in a Go
+	// program.
+	var mainTID uint32
+	var oldest int64
+	pid := windows.GetCurrentProcessId()
+	e := windows.ThreadEntry32{Size: uint32(unsafe.Sizeof(windows.ThreadEntry32{}))}
+	for err := windows.Thread32First(snap, &e); err == nil; err = windows.Thread32Next(snap, &e) {
+		if e.OwnerProcessID != pid {
+			continue
+		}
+		h, err := windows.OpenThread(windows.THREAD_QUERY_INFORMATION, false, e.ThreadID)
+		if err != nil {
+			continue
+		}
+		var c, x, k, u windows.Filetime
+		if r, _, _ := syscall.SyscallN(procGetThreadTimes.Addr(), uintptr(h), uintptr(unsafe.Pointer(&c)), uintptr(unsafe.Pointer(&x)),
+			uintptr(unsafe.Pointer(&k)), uintptr(unsafe.Pointer(&u))); r != 0 && (mainTID == 0 || ticks(c) < oldest) {
+			mainTID, oldest = e.ThreadID, ticks(c)
+		}
+		windows.CloseHandle(h)
+	}
+	if mainTID == 0 {
+		t.Fatal("no thread of the process found")
+	}
+	h, err := windows.OpenThread(windows.THREAD_QUERY_INFORMATION, false, mainTID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer windows.CloseHandle(h)
+	var sw sweeper
+	sw.init()
+	if start := startAddress(h); start == 0 {
+		t.Fatalf("main thread %d: its start address cannot be read", mainTID)
+	} else if !sw.ours(h) {
+		t.Errorf("main thread %d (start %#x) taken for a foreign thread; the sweep knows %#x", mainTID, start, sw.goStarts[:sw.nStarts])
+	}
+}
