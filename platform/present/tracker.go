@@ -31,6 +31,8 @@ type Tracker struct {
 
 	swaps  [swapRing]swapRecord
 	nSwaps uint64
+	// firstSwap is when the first frame was swapped (the tracker's clock).
+	firstSwap time.Duration
 	// The PresentCompleteNotify matching: the first completion's serial
 	// is the first swap's; completions of swaps before completeFrom were
 	// reported another way (see probeSwaps).
@@ -198,6 +200,9 @@ func (t *Tracker) Stats() Stats {
 // does not allocate.
 func (t *Tracker) Swapped(id uint64, swapAt time.Duration) {
 	n := t.nSwaps
+	if n == 0 {
+		t.firstSwap = t.now()
+	}
 	t.nSwaps++
 	t.swaps[n%swapRing] = swapRecord{id: id, n: n, at: swapAt}
 	if t.source != SourceRoundTrip {

@@ -156,7 +156,8 @@ const (
 // (Wayland, where no event says that a window was minimised or
 // unmapped): it has discarded the last hiddenDiscards frames and
 // presented none since, or said nothing for hiddenSilence of at least
-// that many frames swapped. The window's next presented frame ends it.
+// that many frames swapped (since the first swap, if it never said
+// anything). The window's next presented frame ends it.
 // False where the display system is not a Wayland compositor. It does
 // not allocate.
 func (t *Tracker) Hidden() bool {
@@ -168,7 +169,14 @@ func (t *Tracker) Hidden() bool {
 		return true
 	}
 	t.plat.pump(t)
-	return m.heard > 0 && t.nSwaps-m.heardSwaps >= hiddenDiscards && t.now()-m.heard >= hiddenSilence
+	heard, heardSwaps := m.heard, m.heardSwaps
+	if heard == 0 && t.nSwaps > 0 {
+		// Never a word about any frame (a window the compositor never
+		// mapped; a nested Mutter did that to a first window): silent
+		// since the first swap.
+		heard, heardSwaps = t.firstSwap, 0
+	}
+	return t.nSwaps > 0 && t.nSwaps-heardSwaps >= hiddenDiscards && t.now()-heard >= hiddenSilence
 }
 
 // reportWait bounds a wait for reports (WaitReported) by two of the

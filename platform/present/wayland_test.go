@@ -421,3 +421,30 @@ func TestWaylandHiddenAfterSilence(t *testing.T) {
 		now -= c.silent
 	}
 }
+
+// A window the compositor never says anything about (never mapped: a
+// nested Mutter did not show the first window of its XWayland) is silent
+// from its first swap: after hiddenSilence and hiddenDiscards swaps it is
+// hidden, and a wait for reports is none (the app at 8.6 frames/s,
+// waiting for reports that never came, before).
+func TestWaylandHiddenWhenNeverHeard(t *testing.T) {
+	var now time.Duration = time.Hour
+	tr := &Tracker{now: func() time.Duration { return now }, wl: &wlMatcher{}}
+	for i := range 2 * hiddenDiscards {
+		if tr.Hidden() {
+			t.Fatalf("hidden after %d swaps in %v", i, now-time.Hour)
+		}
+		tr.nSwaps++
+		if i == 0 {
+			tr.firstSwap = now
+		}
+		now += hiddenSilence / hiddenDiscards / 2
+	}
+	now += hiddenSilence
+	if !tr.Hidden() {
+		t.Errorf("not hidden after %d swaps in %v with no word from the compositor", tr.nSwaps, now-tr.firstSwap)
+	}
+	if w := tr.reportWait(time.Second); w != 0 {
+		t.Errorf("never heard: a wait for reports is %v, want none", w)
+	}
+}
