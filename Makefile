@@ -65,7 +65,7 @@ bench: deps
 # bodies, as ratios of the bare frame, and glxgears at the same size for
 # scale (platform/app BenchmarkInstruments). Measure alone.
 bench-instruments: deps
-	$(WITH_DISPLAY) $(GO) test -run '^$$' -bench '^BenchmarkInstruments$$' -benchtime 3000x -count 3 ./platform/app
+	$(WITH_DISPLAY) $(GO) test -run '^$$' -bench '^BenchmarkInstruments$$' -benchtime 1x -v ./platform/app
 
 verify: build
 	bin/tickframe verify

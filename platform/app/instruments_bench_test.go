@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime/pprof"
 	"runtime/trace"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -17,26 +18,38 @@ import (
 	"github.com/tickframe/tickframe/platform"
 )
 
-// instrumentWarmFrames are drawn before the timer starts: shader
+// instrumentWarmFrames are drawn before the clock starts: shader
 // compiles, the first buffers, the HUD's atlas and the meter's warm-up.
 const instrumentWarmFrames = 120
 
+// Each case is measured in blocks of instrumentBlockFrames frames (a
+// fresh App each), the cases one after another in a round, for
+// instrumentRounds rounds.
+const (
+	instrumentBlockFrames = 600
+	instrumentRounds      = 5
+)
+
 // BenchmarkInstruments is what each instrument costs a whole frame: the
 // real loop (window, GL, simulation, swap) unpaced (no vsync, no pacer),
-// 64 reference bodies at 320×240, one op a frame. It
-// runs the frame with no optional instrument (bare), with each, and with
-// all of them; every case after bare reports its frame time as a ratio
-// of bare's (x-bare), measured in the same run. The present tracker and
-// the GPU read-back probe are part of every frame and in bare too.
-// glxgears, where installed (make bench-instruments installs it), draws
-// at the same size for scale: bare/glxgears is the bare frame's time in
-// glxgears frames.
+// 64 reference bodies at 320×240. It runs the frame with no optional
+// instrument (bare), with each, and with all of them, interleaved: a
+// round is one block of frames of every case in turn, and each case's
+// cost is the median over the rounds of its block's frame time over the
+// bare block's of the same round (x-bare). On this VM the machine's own
+// speed drifted by more than 2× over minutes (a bare frame 7.2 ms in the
+// first block and 4.2 ms in the third, a profiled one 2.2 ms later), so
+// cases measured one after another compared the machine's speed, not the
+// instruments. The present tracker and the GPU read-back probe are part
+// of every frame and in bare too. glxgears, where installed (make
+// bench-instruments installs it), draws at the same size for scale, 11 s
+// in each round: bare/glxgears is the bare frame's time in glxgears
+// frames, the median over the rounds too.
 //
 //	make bench-instruments
 //
 // Measure alone: anything else running moves the ratios.
 func BenchmarkInstruments(b *testing.B) {
-	var bare float64 // ns a bare frame
 	cases := []struct {
 		name string
 		set  func(b *testing.B, cfg *Config) (stop func())
@@ -56,29 +69,51 @@ func BenchmarkInstruments(b *testing.B) {
 			return func() { stopT(); stopP() }
 		}},
 	}
-	for _, c := range cases {
-		b.Run(c.name, func(b *testing.B) {
-			ns := benchLoop(b, c.set)
-			if c.name == "bare" {
-				bare = ns
-			} else if bare > 0 {
-				b.ReportMetric(ns/bare, "x-bare")
+	_, gearsErr := exec.LookPath("glxgears")
+	for range b.N {
+		ratio := make([][]float64, len(cases)) // per case, per round: x-bare
+		var bareNs, gears []float64
+		for range instrumentRounds {
+			var bare float64
+			for i, c := range cases {
+				ns := frameBlock(b, c.set, instrumentBlockFrames)
+				if i == 0 {
+					bare = ns
+					bareNs = append(bareNs, ns)
+				}
+				ratio[i] = append(ratio[i], ns/bare)
 			}
-		})
-	}
-	b.Run("glxgears", func(b *testing.B) {
-		fps := glxgears(b)
-		b.ReportMetric(1e9/fps, "ns/frame")
-		if bare > 0 {
-			b.ReportMetric(bare/(1e9/fps), "bare/glxgears")
+			if gearsErr == nil {
+				gears = append(gears, bare/(1e9/glxgears(b)))
+			}
 		}
-	})
+		b.ReportMetric(1e9/median(bareNs), "bare-fps")
+		for i, c := range cases[1:] {
+			b.ReportMetric(median(ratio[i+1]), c.name+"-x-bare")
+			b.Logf("%s: x-bare by round %.3f", c.name, ratio[i+1])
+		}
+		b.Logf("bare ns a frame by round %.0f", bareNs)
+		if len(gears) > 0 {
+			b.ReportMetric(median(gears), "bare/glxgears")
+			b.Logf("bare/glxgears by round %.2f", gears)
+		} else {
+			b.Logf("glxgears is not installed (mesa-utils; make bench-instruments installs it): no scale")
+		}
+	}
 }
 
-// benchLoop runs b.N frames of a real App after its warm-up, with the
-// timer on only for them, and returns the time a frame.
-func benchLoop(b *testing.B, set func(*testing.B, *Config) func()) float64 {
-	b.StopTimer()
+func median(x []float64) float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)/2]
+}
+
+// frameBlock runs frames frames of a real App after its warm-up and
+// returns the time a frame.
+func frameBlock(b *testing.B, set func(*testing.B, *Config) func(), frames int) float64 {
 	var cfg Config
 	world := smallApp(b, &cfg, "instruments")
 	cfg.Display.NoVSync = true
@@ -106,9 +141,7 @@ func benchLoop(b *testing.B, set func(*testing.B, *Config) func()) float64 {
 			switch n {
 			case instrumentWarmFrames:
 				start = time.Now()
-				b.StartTimer()
-			case instrumentWarmFrames + b.N:
-				b.StopTimer()
+			case instrumentWarmFrames + frames:
 				elapsed = time.Since(start)
 				a.ctl.quit = true
 			}
@@ -128,9 +161,7 @@ func benchLoop(b *testing.B, set func(*testing.B, *Config) func()) float64 {
 	if elapsed == 0 {
 		b.Fatal("the run ended before its frames")
 	}
-	ns := float64(elapsed.Nanoseconds()) / float64(b.N)
-	b.ReportMetric(1e9/ns, "fps")
-	return ns
+	return float64(elapsed.Nanoseconds()) / float64(frames)
 }
 
 func startProfile(b *testing.B, _ *Config) func() {
@@ -157,11 +188,12 @@ func startFile(b *testing.B, name string, start func(io.Writer) error, stop func
 var gearsFPS = regexp.MustCompile(`(\d+) frames in ([\d.]+) seconds`)
 
 // glxgears runs glxgears at 320×240 unsynchronised (vblank_mode=0) for
-// about 11 s and returns its frame rate after its first report.
+// about 11 s (it reports every 5 s) and returns its frame rate after its
+// first report.
 func glxgears(b *testing.B) float64 {
 	path, err := exec.LookPath("glxgears")
 	if err != nil {
-		b.Skip("glxgears is not installed (mesa-utils; make bench-instruments installs it)")
+		b.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 11*time.Second)
 	defer cancel()
