@@ -399,7 +399,7 @@ func (a *App) reportPresent(r *Report) {
 		if c, ok := src.Clock(); ok {
 			r.PresentClock = &PresentClock{Clock: c.Clock, ErrorUs: round(float64(c.Err)/1e3, 3), ErrorMaxUs: round(float64(c.ErrMax)/1e3, 3),
 				DriftPPM: round(c.DriftPPM, 2), Readings: c.Readings, RefreshMs: ms(int64(c.Refresh)), VariableRate: c.VariableRate,
-				Presented: c.Presented, Discarded: c.Discarded}
+				Presented: c.Presented, Discarded: c.Discarded, PresentedByModel: c.PresentedByModel}
 		}
 	}
 }
@@ -420,4 +420,9 @@ type PresentClock struct {
 	VariableRate bool    `json:"variable_rate"`
 	Presented    uint64  `json:"presented"`
 	Discarded    uint64  `json:"discarded"`
+	// PresentedByModel is how many of presented had their time put a
+	// repaint earlier by a model, not taken from the compositor (Mutter's
+	// frame timings: a frame whose alarm came after its content); 0 on
+	// Wayland.
+	PresentedByModel uint64 `json:"presented_by_model"`
 }

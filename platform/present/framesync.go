@@ -140,13 +140,17 @@ func (f *fsMatcher) take(t *Tracker, m *wlMatcher, msg fsMsg) {
 		ev.discarded = true // never presented: the compositor sends no time
 	} else {
 		at := time.Duration(d.us+int64(msg.offsetUs)) * time.Microsecond
-		if f.alarmLate(t, swap, d.us, msg.refreshUs) {
+		late := f.alarmLate(t, swap, d.us, msg.refreshUs)
+		if late {
 			at -= time.Duration(msg.refreshUs) * time.Microsecond
 		}
 		rec := t.swaps[swap%swapRing]
 		if now := m.clock.read(); at > now+time.Millisecond || (rec.n == swap && at-m.clock.offset < rec.at-time.Second) {
 			t.stats.Unmatched++ // not on CLOCK_MONOTONIC, or not this swap's
 			return
+		}
+		if late {
+			m.modelled++ // the report says how many times are the model's
 		}
 		ev.sec, ev.nsec = uint64(at/time.Second), uint32(at%time.Second)
 		if msg.refreshUs > 0 {

@@ -98,6 +98,13 @@ func (c *fsCompositor) repaint(k int64) {
 // hidden, a sync request halfway) through a tracker in frame sync and
 // returns what it reported.
 func fsRun(t *testing.T, clockOf func(now func() time.Duration) clockMap) ([]Frame, *fsCompositor, *Tracker, *fsMatcher) {
+	frames, comp, tr, f, _ := fsRunLate(t, clockOf)
+	return frames, comp, tr, f
+}
+
+// fsRunLate is fsRun, and also returns how many frames the compositor
+// showed whose alarm came late.
+func fsRunLate(t *testing.T, clockOf func(now func() time.Duration) clockMap) ([]Frame, *fsCompositor, *Tracker, *fsMatcher, int) {
 	t.Helper()
 	comp := &fsCompositor{period: time.Second / 60, phase: 2*time.Millisecond + 31*time.Microsecond, drawnToShown: 40 * time.Microsecond,
 		shownAt: map[uint64]time.Duration{}, notShown: map[uint64]bool{}}
@@ -108,6 +115,7 @@ func fsRun(t *testing.T, clockOf func(now func() time.Duration) clockMap) ([]Fra
 	tr.wl = m
 	f := &fsMatcher{}
 	var frames []Frame
+	lateShown := 0
 	id := uint64(100)
 	swap := func(at time.Duration, alarmLate bool) {
 		clock = at
@@ -134,6 +142,9 @@ func fsRun(t *testing.T, clockOf func(now func() time.Duration) clockMap) ([]Fra
 			// later. (Followed by none in its repaint, it would read a
 			// repaint late: nothing tells it from a frame shown then.)
 			swap(v-comp.period/2, true)
+			if !comp.hidden {
+				lateShown++
+			}
 		default:
 			swap(v-comp.period/2, false)
 		}
@@ -153,7 +164,7 @@ func fsRun(t *testing.T, clockOf func(now func() time.Duration) clockMap) ([]Fra
 			}
 		}
 	}
-	return frames, comp, tr, f
+	return frames, comp, tr, f, lateShown
 }
 
 // fsCheck compares the reported frames with the compositor's ground truth.
@@ -192,7 +203,11 @@ func fsCheck(frames []Frame, comp *fsCompositor) []string {
 // that shared a repaint share its presentation (the caller counts all but
 // the last dropped); the presentations and the refresh make the grid.
 func TestFrameTimingsMatchFramesByValue(t *testing.T) {
-	frames, comp, tr, _ := fsRun(t, exactClock)
+	frames, comp, tr, _, lateShown := fsRunLate(t, exactClock)
+	// The times the late-alarm model moved are counted as the model's.
+	if c, ok := tr.Clock(); !ok || lateShown == 0 || c.PresentedByModel != uint64(lateShown) {
+		t.Errorf("%d presented times counted as the model's, want the %d late alarms shown", c.PresentedByModel, lateShown)
+	}
 	if bad := fsCheck(frames, comp); len(bad) > 0 {
 		t.Fatalf("%d wrong of %d frames reported; first: %s", len(bad), len(frames), strings.Join(bad[:min(5, len(bad))], "; "))
 	}

@@ -124,6 +124,9 @@ type wlMatcher struct {
 	// Counts: Presented and Discarded events, and the events for swaps
 	// the tracker no longer (or never) had.
 	presented, discarded uint64
+	// modelled counts the presented times a model placed (frame
+	// timings' late alarms, fsMatcher.alarmLate), not the compositor.
+	modelled uint64
 	// hidden: the newest event was a discard (the compositor shows none
 	// of the window's frames: minimised, occluded, another workspace).
 	hidden bool
@@ -298,22 +301,27 @@ func wlSourceName(flags uint32, vrr bool) string {
 // reading; the largest over the run), and how the offset moved over the
 // run (ppm).
 type ClockStats struct {
-	Clock         string
-	Offset        time.Duration
-	Err, ErrMax   time.Duration
-	DriftPPM      float64
-	Readings      int
-	Refresh       time.Duration // the output's refresh as the compositor gave it; 0: variable rate or none yet
-	Presented     uint64
-	Discarded     uint64
-	VariableRate  bool
-	PresentedFlag uint32 // the last presented event's flags
+	Clock       string
+	Offset      time.Duration
+	Err, ErrMax time.Duration
+	DriftPPM    float64
+	Readings    int
+	Refresh     time.Duration // the output's refresh as the compositor gave it; 0: variable rate or none yet
+	Presented   uint64
+	Discarded   uint64
+	// PresentedByModel is how many of the Presented times a model put a
+	// repaint earlier than the compositor said (frame timings: a frame
+	// whose alarm came after its content, fsMatcher.alarmLate); 0 on
+	// Wayland, where every time is the compositor's.
+	PresentedByModel uint64
+	VariableRate     bool
+	PresentedFlag    uint32 // the last presented event's flags
 }
 
 func (m *wlMatcher) stats(clock string) ClockStats {
 	return ClockStats{Clock: clock, Offset: m.clock.offset, Err: m.clock.err, ErrMax: m.clock.errMax,
 		DriftPPM: m.clock.drift, Readings: m.clock.readings, Refresh: m.refresh,
-		Presented: m.presented, Discarded: m.discarded, VariableRate: m.vrr && m.presented > 0, PresentedFlag: m.flags}
+		Presented: m.presented, Discarded: m.discarded, PresentedByModel: m.modelled, VariableRate: m.vrr && m.presented > 0, PresentedFlag: m.flags}
 }
 
 // clockName names a clockid_t as the compositor gives it.
