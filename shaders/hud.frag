@@ -4,16 +4,13 @@
 // character in the cell grid uCells (red: the character, green: the
 // line's highlight) and its glyph's texel in the atlas, drawn
 // premultiplied: the text over the panel, painted into a texture of its
-// own when the text changes; 3: that painted panel (vUV: panel pixels at
-// scale 1), drawn premultiplied (blend ONE, ONE_MINUS_SRC_ALPHA) over the
-// scene.
+// own when the text changes (hudpanel.frag draws that texture).
 
 in vec2 vUV;
 in vec4 vColor;
 
 uniform sampler2D uAtlas;
 uniform sampler2D uCells;
-uniform sampler2D uPanel;
 uniform int uMode;
 uniform int uRows;           // rows of text in uCells (mode 2)
 uniform vec4 uTextColor;     // sRGB, straight alpha
@@ -28,10 +25,6 @@ out vec4 fragColor;
 void main() {
     if (uMode == 0) {
         fragColor = vColor;
-        return;
-    }
-    if (uMode == 3) {
-        fragColor = texelFetch(uPanel, ivec2(vUV), 0);
         return;
     }
     if (uMode == 1) {
