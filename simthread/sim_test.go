@@ -88,6 +88,33 @@ func (d *driver) deadline() time.Duration {
 	return dl[0]
 }
 
+// deadlineOrDone is deadline, or false once the Sim has finished. (A
+// loop that waited 1 ms for the end after each wake and then for the
+// next sleep waited 10 s for a Sim that had finished just after: make
+// test failed on it once.)
+func (d *driver) deadlineOrDone() (time.Duration, bool) {
+	d.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	go func() {
+		select {
+		case <-d.sim.Done():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	dl, err := d.clock.WaitSleepers(ctx, 1)
+	if err != nil {
+		select {
+		case <-d.sim.Done():
+			return 0, false
+		default:
+		}
+		d.t.Fatalf("the Sim never went to sleep: %v", err)
+	}
+	return dl[0], true
+}
+
 // wake lets the Sim sleep, wakes it late after its deadline, and waits
 // until it has finished that wake.
 func (d *driver) wake(late time.Duration) {
@@ -206,13 +233,11 @@ func TestInputsAppliedAtOneTickAndReplayed(t *testing.T) {
 		t.Fatal("a replaying Sim accepted live input")
 	}
 	for i := 0; ; i++ {
-		d2.clock.Set(d2.deadline() + time.Duration(i%4)*7*ms)
-		select {
-		case <-d2.sim.Done():
-		case <-time.After(time.Millisecond):
-			continue
+		dl, ok := d2.deadlineOrDone()
+		if !ok {
+			break
 		}
-		break
+		d2.clock.Set(dl + time.Duration(i%4)*7*ms)
 	}
 	if err := d2.sim.Wait(); err != nil {
 		t.Fatal(err)
