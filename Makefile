@@ -49,7 +49,8 @@ test: deps
 	GOOS=darwin CGO_ENABLED=0 $(GO) vet $$(.ci/darwin/packages.sh)
 	$(WITH_DISPLAY) $(GO) test -race -shuffle=on -p 1 -timeout 25m ./...
 	$(WITH_DISPLAY) $(GO) test -race -tags wayland -run 'Wayland' ./platform/app
-	$(GO) test -count=1 -run '^TestSoakVirtualDay$$' ./platform/app
+	$(GO) test -count=1 -run '^TestSoakVirtualDay$$' ./platform/loop
+	$(GO) test -count=1 -run '^TestSoakPresentCounts$$' ./platform/app
 	$(GO) test -race -cpu 1,2,4 -run 'Concurrent' ./sync/...
 	.ci/windows/test.sh core
 

@@ -1,7 +1,11 @@
-// Package app runs a tickframe application: a World of yours stepped at a
-// fixed rate on the simulation goroutine, drawn interpolated at the
-// display's rate on the main thread, with the window, the input, the HUD,
-// frame pacing and the measurements wired together.
+// Package app runs a tickframe application with everything an app has:
+// the runtime (package loop: a World of yours stepped at a fixed rate on
+// the simulation goroutine, drawn interpolated at the display's rate on
+// the main thread) with the flags every app has, the instruments that
+// measure the run (the timing report, the HUD's figures, when frames were
+// shown, the frame log, the marker, the plot, the profiles, the
+// recording) attached at the loop's seams, and every file asked for
+// written on every path out.
 //
 //	func main() {
 //		app.Main(app.Config{Title: "cubes"}, newWorld())
@@ -15,7 +19,7 @@
 // once it returns (or in Config.Finish). New, App.Run and Close are the
 // steps Run takes. Main, Run and New must be called on the main goroutine:
 // package platform locks it to the main thread, where GLFW and OpenGL
-// must run.
+// must run. An app that wants none of the instruments runs a loop.App.
 //
 // Input: the app reserves a few keys: Esc quits, Space pauses, F toggles
 // fullscreen, V vsync, H the HUD, F12 saves a screenshot. Config.Keys
@@ -32,18 +36,12 @@ package app
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"math"
-	"os"
-	"runtime/pprof"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/observe"
-	"github.com/tickframe/tickframe/platform/present"
-	"github.com/tickframe/tickframe/platform/sched"
+	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
@@ -119,81 +117,32 @@ type Config struct {
 	flags *appFlags // the app's own flags as ParseFlags found them (settings.go)
 }
 
-// Look is the scene's look at the start: -clear, -ground, -groundsize and
-// -hud set it.
-type Look struct {
-	// ClearColor is the sky, the colour every frame starts from, as
-	// simthread.RGB makes it; 0 means the default near-black
-	// (renderer.SetClearColor).
-	ClearColor uint32
-	// Ground is the ground plane the app starts with; its zero value is
-	// the default, shown. Config.Scene may change it further
-	// (renderer.SetGround, SetGroundRect).
-	Ground Ground
-	// HideHUD starts with the HUD hidden.
-	HideHUD bool
-}
+// The runtime's settings, named here as the flags and the package doc
+// name them (package loop has the fields' documentation).
+type (
+	Look        = loop.Look
+	Mouse       = loop.Mouse
+	Display     = loop.Display
+	KeyMap      = loop.KeyMap
+	LatencyMode = loop.LatencyMode
+)
 
-// Mouse is what the mouse does besides reaching Config.Input.
-type Mouse struct {
-	// CaptureCursor hides and locks the cursor from the start, with raw
-	// mouse motion where the system has it (mouse look);
-	// Window().CaptureCursor changes it later.
-	CaptureCursor bool
-	// NoMouseCamera leaves the mouse to the world: a left drag no longer
-	// orbits the camera, nor the wheel zooms it. The events go to Input
-	// either way.
-	NoMouseCamera bool
-	// MouseLook turns the drawn view by the newest mouse motion just
-	// before each frame is drawn, on top of the camera the world publishes
-	// (simthread.Snapshot.Camera, interpolated): the motion the world has
-	// not simulated yet, measured against the sums it publishes in
-	// Camera.Look (late latching; see camera.go). Input must then turn
-	// cursor events into the world's look inputs, which the world sums.
-	// Pair it with CaptureCursor and NoMouseCamera.
-	MouseLook bool
-}
+// Ground is the ground plane (loop.Ground): its zero value is the default
+// 400 m square, shown, ready to use in Look.
+type Ground = loop.Ground
 
-// Display is how frames are made and paced. Its zero value is vsync at
-// the display's rate, low latency, interpolated motion, an adaptive render
-// delay and the scheduling design's defaults; the flags set each field.
-type Display struct {
-	// Fullscreen and NoVSync configure the window as platform.Config
-	// does.
-	Fullscreen bool
-	NoVSync    bool
-	// Samples is the MSAA sample count: 0 means 4, or none on a software
-	// rasterizer; -1 none.
-	Samples int
-	// Refresh, if above 0, emulates a display of that many Hz in software
-	// (where none paces the swaps, or to test other rates). 0 uses the
-	// monitor's rate, or the measured swap rate, or else 60 Hz in software.
-	Refresh float64
-	// Latency chooses just-in-time frames with at most one frame in
-	// flight (LowLatency, the default) or frames started a vblank ahead
-	// with the driver queueing (Throughput).
-	Latency LatencyMode
-	// Motion is how bodies move between snapshots (interp.MotionMode):
-	// lerp and slerp (the zero value), Hermite with the bodies'
-	// velocities, or Extrapolate, with no render delay.
-	Motion interp.MotionMode
-	// Delay, if above 0, fixes the render delay instead of adapting it.
-	Delay time.Duration
-	// Spin is how long the simulation and the software pacer spin before
-	// a deadline; 0 means simthread.DefaultSpin, -1 none.
-	Spin time.Duration
-	// Sched configures how the simulation and render threads are kept on
-	// time when other goroutines keep every core busy (package sched):
-	// its zero value is P headroom 2, nice −10 asked for the simulation
-	// thread (CriticalNice), half of it for the render thread (see New),
-	// and busy background threads sched.BackgroundGap (10) levels below
-	// the least raised of them: nice 5 beside a render thread at −5.
-	Sched sched.Config
-	// KeepRunningUnfocused keeps the simulation running when the window
-	// loses focus (iconifying always pauses it); -focuspause=false sets
-	// it. A paused app says so on screen, HUD shown or not.
-	KeepRunningUnfocused bool
-}
+// The latency modes (loop.LatencyMode).
+const (
+	LowLatency = loop.LowLatency
+	Throughput = loop.Throughput
+)
+
+// DefaultKeys returns the keys the app reserves unless Config.Keys says
+// otherwise: Esc, Space, F, V, H and F12.
+func DefaultKeys() KeyMap { return loop.DefaultKeys() }
+
+// ParseLatency parses "low" or "throughput".
+func ParseLatency(s string) (LatencyMode, error) { return loop.ParseLatency(s) }
 
 // Tools are a run's instruments and the files it leaves, and the faults
 // tests inject. Main sets them from the flags every app has; the
@@ -243,46 +192,19 @@ type Tools struct {
 	PresentFault PresentFault
 }
 
-// Ground is the ground plane: a square about the origin at y = 0 with a
-// metre grid. Its zero value is the default 400 m square, shown.
-type Ground struct {
-	// Hidden leaves the ground out: the sky shows under the bodies. -ground=false sets it.
-	Hidden bool
-	// Size is the square's side in metres; 0 means 400. -groundsize sets it.
-	Size float32
-}
-
-// defaultGroundSize is renderer's default ground square's side, metres.
-const defaultGroundSize = 400
-
-// App is a running tickframe application: a frame loop over the parts
-// that each keep one concern. Its methods must be called on the main
-// thread.
+// App is a running tickframe application: the runtime (loop.App, whose
+// methods it has) with the instruments Config.Tools asks for attached.
+// Its methods must be called on the main thread.
 type App struct {
-	cfg     Config
-	world   simthread.World
-	clock   *simthread.RealClock
-	pipe    *interp.Pipeline // world → simulation → planner → meter
-	win     *platform.Window
-	rend    *renderer.Renderer
-	ctl     control           // what the input asked for, and the camera (input.go)
-	pacing  pacing            // when frames are displayed (pacing.go)
-	present presentTracker    // when drawn frames were shown (present.go)
-	shots   screenshots       // (shot.go)
-	hud     hudModel          // (hud.go)
-	steady  steadyState       // warm-up, GC and allocation accounting (steady.go)
-	sched   scheduling        // thread priorities and the governor (schedule.go)
-	hooks   []loopHook        // instruments and faults at the loop's seams (fault.go)
-	frames  *observe.FrameLog // Config.Tools.FrameLog's, nil without
-	notice  string            // why the simulation is paused, on screen (settings.go)
-	stats   frameStats
+	*loop.App
+	cfg   Config
+	world simthread.World
+	inst  *instruments // (instruments.go)
 }
 
-var nan32 = float32(math.NaN())
-
-// New opens the window, creates the renderer and the simulation for world.
-// The world belongs to the simulation from now on. New must be called on
-// the main thread.
+// New opens the window, creates the renderer and the simulation for world,
+// and attaches the instruments. The world belongs to the simulation from
+// now on. New must be called on the main thread.
 func New(cfg Config, world simthread.World) (*App, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -290,116 +212,42 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	if err := cfg.Tools.PresentFault.Validate(); err != nil {
 		return nil, err
 	}
-	spin := cfg.Display.Spin
-	switch {
-	case spin == 0:
-		spin = simthread.DefaultSpin
-	case spin < 0:
-		spin = 0
-	}
-	a := &App{cfg: cfg, world: world, clock: simthread.NewRealClock(spin), ctl: control{cam: renderer.DefaultCamera()},
-		steady: newSteadyState(), shots: newScreenshots(cfg.Title, cfg.Tools.ScreenshotDir, os.Stderr)}
-	if cfg.Camera != nil {
-		a.ctl.cam = *cfg.Camera
-	}
-	a.sched.renderCritical(cfg.Display.Sched)
-	pipe, err := newPipeline(&cfg, world, a.clock)
+	la, err := loop.New(cfg.runtime(), world)
 	if err != nil {
-		a.Close()
 		return nil, err
 	}
-	a.pipe = pipe
-	if cfg.Tools.FrameLog != "" {
-		a.frames = observe.NewFrameLog(frameLogRoom(&cfg))
+	a := &App{App: la, cfg: cfg, world: world}
+	a.inst = newInstruments(la, &a.cfg)
+	for _, h := range cfg.hooks(a) {
+		la.Attach(h)
 	}
-	a.present = presentTracker{stats: &a.stats, meter: pipe.Meter(), log: a.frames}
-	a.hooks = cfg.hooks(a)
-	before := sched.Threads()
-	if err := a.open(); err != nil {
-		a.Close()
-		return nil, err
-	}
-	a.sched.raiseDrivers(before)
+	la.Attach(a.inst)
 	return a, nil
 }
 
-// open opens the window and the renderer, registers the scene and picks
-// the pacing.
-func (a *App) open() error {
-	cfg := &a.cfg
-	var err error
-	a.win, err = platform.Open(platform.Config{
-		Title: cfg.Title, Width: cfg.Width, Height: cfg.Height,
-		Fullscreen: cfg.Display.Fullscreen, NoVSync: cfg.Display.NoVSync,
-	})
-	if err != nil {
-		return err
-	}
-	// The renderer reads back the reference body (index 0) and times each
-	// frame on the GPU, so that what was drawn and when it was shown are
-	// measured, not assumed.
-	a.rend, err = renderer.New(a.pipe.Planner().Depth(), renderer.Options{Samples: cfg.Display.Samples,
-		Probe: true, ProbeBody: 0, Now: a.clock.Now})
-	if err != nil {
-		return err
-	}
-	if err := a.applyLook(); err != nil {
-		return err
-	}
-	if cfg.Scene != nil {
-		if err := cfg.Scene(a.rend); err != nil {
-			return err
-		}
-	}
-	if cfg.Mouse.CaptureCursor {
-		a.win.CaptureCursor(true)
-	}
-	hud := a.rend.HUD()
-	hud.Visible = !cfg.Look.HideHUD
-	hud.Scale = max(1, int(a.win.ContentScale()+0.5))
-	a.openPresent()
-	return a.pacing.choose(a.win, a.clock, cfg.Display.Refresh, cfg.Display.Latency)
+// runtime is the runtime's part of cfg: the instruments read back body 0
+// and time each frame on the GPU, so that what was drawn and when it was
+// shown are measured, not assumed.
+func (cfg *Config) runtime() loop.Config {
+	return loop.Config{Title: cfg.Title, Width: cfg.Width, Height: cfg.Height, Sim: cfg.Sim, Scene: cfg.Scene,
+		Camera: cfg.Camera, Look: cfg.Look, Input: cfg.Input, Keys: cfg.Keys, Mouse: cfg.Mouse, Display: cfg.Display,
+		Duration: cfg.Tools.Duration, ScreenshotDir: cfg.Tools.ScreenshotDir, Reference: cfg.reference(), Probe: true}
 }
 
-// presentSettle is how long New waits for the display's first
-// presentVblanks vblanks, so that the pacing starts on the measured rate:
-// eight reports scattered over a millisecond (Xvfb's) put it within 2 %.
-const (
-	presentSettle  = 250 * time.Millisecond
-	presentVblanks = 8
-)
-
-// openPresent starts following what the display system says of the
-// frames (package present). Where it says nothing the tracker is the
-// model's, and the reason is kept for the report.
-func (a *App) openPresent() {
-	src, err := present.Open(present.Options{Now: a.clock.Now})
-	a.present.src = src
-	if err != nil {
-		a.present.err = err.Error()
+// reference is the body the meter follows against Tools.Truth; nil
+// without one.
+func (cfg *Config) reference() *interp.Reference {
+	if cfg.Tools.Truth == nil {
+		return nil
 	}
-	a.present.wait, _ = sched.OpenThreadWait() // nil where the kernel keeps no account: its figure is absent
-	a.present.mono = present.MonotonicOffset(a.clock.Now)
-	g := src.Grid()
-	for start := time.Now(); src.Measured() && g.Count() < presentVblanks && time.Since(start) < presentSettle; {
-		time.Sleep(time.Millisecond)
-	}
-	a.pacing.grid = g
-	a.present.pacing = &a.pacing
-	a.present.handOff = a.win.XWayland()
+	return &interp.Reference{Body: 0, Truth: cfg.Tools.Truth, Speed: cfg.Tools.TruthSpeed}
 }
 
 // Pipeline returns the chain from the world to the plans that New builds
-// for cfg (newPipeline), the same as the verifier checks: the
-// history sized for the delay's reach at one snapshot a step, the delay
-// fixed or adaptive, the motion mode, and with Truth the meter following
-// body 0.
+// for cfg (loop.Config.Pipeline), the same as the verifier checks.
 func (cfg Config) Pipeline() interp.PipelineConfig {
-	pc := interp.PipelineConfig{Sim: cfg.Sim, Delay: cfg.Display.Delay, Motion: cfg.Display.Motion}
-	if cfg.Tools.Truth != nil {
-		pc.Reference = &interp.Reference{Body: 0, Truth: cfg.Tools.Truth, Speed: cfg.Tools.TruthSpeed}
-	}
-	return pc
+	rc := cfg.runtime()
+	return rc.Pipeline()
 }
 
 // frameLogRoom is how many frames Config.Tools.FrameLog's log holds: a
@@ -413,132 +261,35 @@ func frameLogRoom(cfg *Config) int {
 	return int(d.Seconds()*max(240, cfg.Display.Refresh)) + 1024
 }
 
-// newPipeline builds the simulation of world on clock and the chain from
-// it to the plans, as cfg asks (Pipeline).
-func newPipeline(cfg *Config, world simthread.World, clock simthread.Clock) (*interp.Pipeline, error) {
-	pc := cfg.Pipeline()
-	sim, err := simthread.New(pc.SimConfig(), world, clock)
-	if err != nil {
-		return nil, err
-	}
-	return interp.NewPipeline(pc, sim)
-}
-
 // Config returns the configuration the App was made with.
 func (a *App) Config() Config { return a.cfg }
 
-// Sim returns the simulation. Its telemetry may be read at any time; its
-// input log and checkpoints once Run has returned.
-func (a *App) Sim() *simthread.Sim { return a.pipe.Sim() }
-
 // Meter returns the animation-error meter, nil without Config.Tools.Truth.
 func (a *App) Meter() *interp.Meter {
-	if m := a.pipe.Meter(); m != nil {
+	if m := a.Pipeline().Meter(); m != nil {
 		return m.Meter
 	}
 	return nil
 }
 
-// Window returns the window.
-func (a *App) Window() *platform.Window { return a.win }
-
-// Run starts the simulation and draws frames until the window is closed,
-// Esc is pressed, ctx is done or Config.Tools.Duration has passed; then it stops
-// the simulation, waits for it and saves the last frame if asked. It
-// returns the first error of the world, of GL or of saving.
-//
-// Each frame is five steps (frame.go): wait for its display time (pace),
-// apply the window's events (input), plan and measure what to show
-// (plan), draw and swap (draw), and account for the HUD, the warm-up and
-// the frames shown (account).
-func (a *App) Run(ctx context.Context) (err error) {
-	// Render-thread work carries loop=render in CPU profiles.
-	rctx := pprof.WithLabels(ctx, pprof.Labels("loop", "render"))
-	pprof.SetGoroutineLabels(rctx)
-	defer pprof.SetGoroutineLabels(ctx)
-	simCtx, stopSim := context.WithCancel(ctx)
-	a.sched.startSim(simCtx, a.pipe.Sim())
-	a.hud.lat = sched.NewLatency()
-	var plan interp.Plan
-	stopped := false
-	defer func() {
-		// A panic in the frame loop (GLFW turns some driver errors into
-		// panics) still stops the simulation and reads the final figures,
-		// so that the report written after it holds figures in range.
-		if !stopped {
-			err = errors.Join(err, a.stop(stopSim))
-		}
-		a.sched.stopGovernor()
-		err = errors.Join(err, a.shots.wait())
-	}()
-	a.steady.start = a.clock.Now()
-	a.pipe.Begin(a.steady.start)
-	var drawErr error
-	for a.running(ctx) {
-		f, ok := a.pace(ctx, rctx)
-		if !ok {
-			break // ctx done while waiting for the vblank
-		}
-		a.input(&f)
-		plan = a.plan(&f)
-		if drawErr = a.draw(&f, &plan); drawErr != nil {
-			break
-		}
-		a.account(&f, &plan)
-		f.end()
-	}
-	stopped = true
-	return a.finish(rctx, stopSim, &plan, drawErr)
-}
-
-// finish ends Run on every path out of the frame loop, drawErr being the
-// error that ended it if any: it stops the simulation first, so that the
-// counts cover exactly the frames drawn, reads the final figures and,
-// after a clean run, saves the last frame if asked. It returns drawErr
-// joined with the simulation's error.
-func (a *App) finish(rctx context.Context, stopSim func(), plan *interp.Plan, drawErr error) error {
-	simErr := a.stop(stopSim)
-	if err := errors.Join(drawErr, simErr); err != nil {
+// Run runs the frame loop (loop.App.Run): it starts the simulation and
+// draws frames until the window is closed, Esc is pressed, ctx is done or
+// Config.Tools.Duration has passed; then it stops the simulation, waits
+// for it, and saves the last frame if asked (Tools.Screenshot). It returns
+// the first error of the world, of GL or of saving.
+func (a *App) Run(ctx context.Context) error {
+	if err := a.App.Run(ctx); err != nil {
 		return err
 	}
 	if a.cfg.Tools.Screenshot != "" {
-		// Draw the last plan once more and keep it.
-		if _, err := a.drawPlan(rctx, plan); err != nil {
-			return err
-		}
-		a.shots.save(a.win, a.cfg.Tools.Screenshot, false)
+		return a.SaveFrame(a.cfg.Tools.Screenshot)
 	}
 	return nil
 }
 
-// stop stops the simulation, waits for it and reads the final figures:
-// the run's length, the last present reports, the steady state's counters
-// and the scheduling latency. It returns the simulation's error.
-func (a *App) stop(stopSim func()) error {
-	a.steady.elapsed = a.clock.Now() - a.steady.start
-	stopSim()
-	err := a.pipe.Sim().Wait()
-	a.present.collect(a.rend, a.pacing.pacer, true)
-	a.steady.finish(a.stats.Frames, a.sched.allocs())
-	a.sched.latency = a.sched.lat.Read()
-	return err
-}
-
-// Close frees the renderer and closes the window. The App must not be used
-// afterwards.
+// Close detaches the instruments, frees the renderer and closes the
+// window. The App must not be used afterwards.
 func (a *App) Close() {
-	a.sched.close()
-	if a.present.src != nil {
-		_ = a.present.src.Close() // its thread only reads events
-		a.present.src = nil
-	}
-	_ = a.present.wait.Close()
-	if a.rend != nil {
-		a.rend.Delete()
-		a.rend = nil
-	}
-	if a.win != nil {
-		a.win.Close()
-		a.win = nil
-	}
+	a.inst.close()
+	a.App.Close()
 }

@@ -1,11 +1,11 @@
 package app
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -31,30 +31,13 @@ func (f PresentFault) Validate() error {
 	return nil
 }
 
-// A loopHook is called by the frame loop at its seams, for each hook
-// attached to the App (App.hooks, in order): the instruments that draw
-// into a frame and the tests' faults attach here, and the loop has no
-// branch of its own for what any of them does. Hooks run on the render
-// thread and must not allocate.
-type loopHook interface {
-	// beforePace is asked before the pacer waits for the next frame: a
-	// hook may give the frame's display time itself (take: the frame
-	// starts at once, for that time), or ask for it to start a whole
-	// period ahead (ahead).
-	beforePace() (at time.Duration, take, ahead bool)
-	// paced sees the display time chosen for the frame.
-	paced(at time.Duration)
-	// beforeSwap runs once the frame is drawn (or not: drawn), just
-	// before its swap.
-	beforeSwap(ctx context.Context, clock simthread.Clock, drawn bool)
-}
-
-// hooks returns the loop hooks cfg asks for: the marker, drawn before
-// anything holds the swap back, then the present fault.
-func (cfg *Config) hooks(a *App) []loopHook {
-	var hs []loopHook
+// hooks returns the hooks cfg asks for besides the instruments (a
+// loop.Hook each): the marker, drawn before anything holds the swap back,
+// then the present fault.
+func (cfg *Config) hooks(a *App) []loop.Hook {
+	var hs []loop.Hook
 	if cfg.Tools.Marker {
-		hs = append(hs, marker{a})
+		hs = append(hs, marker{a: a.App})
 	}
 	if cfg.Tools.PresentFault != (PresentFault{}) {
 		hs = append(hs, &fault{cfg: cfg.Tools.PresentFault})
@@ -64,19 +47,22 @@ func (cfg *Config) hooks(a *App) []loopHook {
 
 // marker draws each drawn frame's marker (renderer.DrawMarker) for an
 // observer outside the app.
-type marker struct{ a *App }
+type marker struct {
+	loop.NoHook
+	a *loop.App
+}
 
-func (marker) beforePace() (time.Duration, bool, bool) { return 0, false, false }
-func (marker) paced(time.Duration)                     {}
-func (m marker) beforeSwap(_ context.Context, _ simthread.Clock, drawn bool) {
-	if drawn {
-		w, h := m.a.win.FramebufferSize()
-		m.a.rend.DrawMarker(m.a.rend.Frames(), w, h)
+func (m marker) BeforeSwap(f *loop.Frame) {
+	if f.Drawn {
+		w, h := m.a.Window().FramebufferSize()
+		m.a.Renderer().DrawMarker(f.ID, w, h)
 	}
 }
 
-// fault carries out a PresentFault on the render thread: a loopHook.
+// fault carries out a PresentFault on the render thread: a loop.Hook.
 type fault struct {
+	loop.NoHook
+	clock    simthread.Clock
 	cfg      PresentFault
 	nextHold time.Duration // when the next swap is held back
 	frames   uint64
@@ -89,7 +75,7 @@ type fault struct {
 // beforePace starts the frame that follows a dropped one at once, for
 // the same display time; the frame its successor replaces starts a whole
 // period ahead, so that both make its vblank.
-func (f *fault) beforePace() (at time.Duration, take, ahead bool) {
+func (f *fault) BeforePace() (at time.Duration, take, ahead bool) {
 	if f.again {
 		f.again = false
 		return f.lastAt, true, false
@@ -97,10 +83,13 @@ func (f *fault) beforePace() (at time.Duration, take, ahead bool) {
 	return 0, false, f.cfg.DropEvery > 0 && (f.frames+1)%uint64(f.cfg.DropEvery) == 0
 }
 
-// paced records a frame's display time and decides whether the next
+// Started takes the App's clock.
+func (f *fault) Started(a *loop.App) { f.clock = a.Clock() }
+
+// Paced records a frame's display time and decides whether the next
 // frame is to replace it.
-func (f *fault) paced(at time.Duration) {
-	f.lastAt = at
+func (f *fault) Paced(fr *loop.Frame) {
+	f.lastAt = fr.At
 	f.frames++
 	if f.cfg.DropEvery > 0 && f.frames%uint64(f.cfg.DropEvery) == 0 {
 		f.again = true
@@ -108,11 +97,12 @@ func (f *fault) paced(at time.Duration) {
 	}
 }
 
-// beforeSwap holds the swap back when it is due.
-func (f *fault) beforeSwap(ctx context.Context, clock simthread.Clock, _ bool) {
+// BeforeSwap holds the swap back when it is due.
+func (f *fault) BeforeSwap(fr *loop.Frame) {
 	if f.cfg.Hold <= 0 {
 		return
 	}
+	clock := f.clock
 	now := clock.Now()
 	if f.nextHold == 0 {
 		f.nextHold = now + f.every()
@@ -123,7 +113,7 @@ func (f *fault) beforeSwap(ctx context.Context, clock simthread.Clock, _ bool) {
 	}
 	f.nextHold += f.every()
 	f.Holds++
-	clock.SleepUntil(ctx, now+f.cfg.Hold)
+	clock.SleepUntil(fr.Ctx, now+f.cfg.Hold)
 }
 
 func (f *fault) every() time.Duration {

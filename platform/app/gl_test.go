@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"
 )
@@ -32,7 +33,7 @@ func runApp(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame i
 		}
 		defer a.Close()
 		n := 0
-		a.ctl.testFrame = func() { n++; each(a, n) }
+		a.Attach(eachFrame{f: func() { n++; each(a, n) }})
 		err = a.Run(context.Background())
 	})
 	if err != nil {
@@ -41,6 +42,15 @@ func runApp(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame i
 	return a
 }
 
+// eachFrame is a hook that calls its function as each frame is paced,
+// before its input step: tests hand the loop events there (App.Handle).
+type eachFrame struct {
+	loop.NoHook
+	f func()
+}
+
+func (e eachFrame) Paced(*loop.Frame) { e.f() }
+
 // Iconify and restore, driven through the app's own event handler: frames
 // planned while hidden are not drawn, and after each restore no frame
 // draws a stale buffer nor shows an earlier simulated time, checked on
@@ -48,7 +58,7 @@ func runApp(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame i
 func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 	iconify := func(on bool) []platform.Event { return []platform.Event{{Kind: platform.IconifyEvent, On: on}} }
 	var afterRestore []uint64 // the first frame ids drawn after each restore
-	restored := false
+	restored, hidden := false, false
 	// Three cycles by time, so that a slow machine drawing fewer frames
 	// still goes through all of them: hidden 1.5–1.9 s, 2.3–2.6 s and
 	// 3.0–3.05 s after the start.
@@ -58,16 +68,18 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 		{3000 * time.Millisecond, 3050 * time.Millisecond},
 	}
 	a := runApp(t, Config{Display: Display{Refresh: 144}}, 4*time.Second, func(a *App, n int) {
-		since := a.clock.Now() - a.steady.start
+		since := a.Clock().Now() - a.RunStart()
 		switch {
-		case len(cycles) > 0 && !a.ctl.iconified && since >= cycles[0].hide:
-			a.handle(iconify(true))
-		case len(cycles) > 0 && a.ctl.iconified && since >= cycles[0].show:
-			a.handle(iconify(false))
+		case len(cycles) > 0 && !hidden && since >= cycles[0].hide:
+			a.Handle(iconify(true))
+			hidden = true
+		case len(cycles) > 0 && hidden && since >= cycles[0].show:
+			a.Handle(iconify(false))
+			hidden = false
 			cycles = cycles[1:]
 			restored = true
-		case restored && !a.ctl.iconified:
-			afterRestore = append(afterRestore, a.rend.Frames()+1)
+		case restored && !hidden:
+			afterRestore = append(afterRestore, a.Renderer().Frames()+1)
 			restored = false
 		}
 	})
@@ -75,7 +87,7 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 	d := m.Drawn()
 	perTick := refworld.RefSpeed / 120
 	t.Logf("%d frames, %d paused; read back %d of %d tracked; GPU/CPU max diff %g; drawn error p99 %.4f tick; backwards %d",
-		a.stats.Frames, m.Paused, d.Measured, d.Tracked, d.GPUDiffMax, float64(d.PosErrGPU.Quantile(0.99))/1e6, m.Backwards)
+		a.inst.stats.Frames, m.Paused, d.Measured, d.Tracked, d.GPUDiffMax, float64(d.PosErrGPU.Quantile(0.99))/1e6, m.Backwards)
 	if len(afterRestore) != 3 {
 		t.Fatalf("%d restores seen, want 3", len(afterRestore))
 	}
@@ -110,15 +122,15 @@ func TestPausedFramesAreNotMeasured(t *testing.T) {
 	space := []platform.Event{{Kind: platform.KeyEvent, Key: platform.KeySpace, Action: platform.Press}}
 	a := runApp(t, Config{Display: Display{Refresh: 60}}, 9*time.Second, func(a *App, n int) {
 		if n == 180 || n == 360 {
-			a.handle(space)
+			a.Handle(space)
 		}
 	})
 	m := a.Meter()
 	t.Logf("%d frames, %d paused (stats %d); planned error p99 %.4f tick, drawn %.4f, animation error p99 %.3f ms (shown %.3f); clamped %d",
-		a.stats.Frames, m.Paused, a.stats.Paused, m.PosErrTicks(0.99), float64(m.Drawn().PosErrGPU.Quantile(0.99))/1e6,
-		m.AnimErrMs(0.99), float64(m.Drawn().AnimErrShown.Quantile(0.99))/1e6, a.stats.Clamped)
-	if m.Paused < 150 || a.stats.Paused != m.Paused {
-		t.Errorf("%d paused frames (stats %d), want about 180 counted by both", m.Paused, a.stats.Paused)
+		a.inst.stats.Frames, m.Paused, a.inst.stats.Paused, m.PosErrTicks(0.99), float64(m.Drawn().PosErrGPU.Quantile(0.99))/1e6,
+		m.AnimErrMs(0.99), float64(m.Drawn().AnimErrShown.Quantile(0.99))/1e6, a.inst.stats.Clamped)
+	if m.Paused < 150 || a.inst.stats.Paused != m.Paused {
+		t.Errorf("%d paused frames (stats %d), want about 180 counted by both", m.Paused, a.inst.stats.Paused)
 	}
 	// A paused frame measured against the truth (which runs on while the
 	// world is paused) would read the pause's length, hundreds of ticks;
@@ -131,8 +143,8 @@ func TestPausedFramesAreNotMeasured(t *testing.T) {
 	if p := float64(m.Drawn().PosErrGPU.Quantile(0.99)) / 1e6; p > 0.05 {
 		t.Errorf("drawn error p99 %.4f tick with a pause, want ≤ 0.05", p)
 	}
-	if a.stats.Clamped > 5 {
-		t.Errorf("%d frames clamped: the paused ones must not count", a.stats.Clamped)
+	if a.inst.stats.Clamped > 5 {
+		t.Errorf("%d frames clamped: the paused ones must not count", a.inst.stats.Clamped)
 	}
 }
 

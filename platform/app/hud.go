@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/platform/sched"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/interp"
@@ -75,15 +76,16 @@ func appendOnOff(b []byte, on bool) []byte {
 	return append(b, "off"...)
 }
 
-// update rebuilds the HUD of a for a frame at now showing plan.
-func (m *hudModel) update(a *App, now time.Duration, plan *interp.Plan) {
-	m.rebuild(a.rend.HUD(), a, a.win.VSync(), now, plan)
+// update rebuilds the HUD from in's figures for a frame at now showing
+// plan.
+func (m *hudModel) update(in *instruments, now time.Duration, plan *interp.Plan) {
+	m.rebuild(in.a.Renderer().HUD(), in, in.a.Window().VSync(), now, plan)
 }
 
-// rebuild rebuilds h from a's figures, vsync being on or off, for a
+// rebuild rebuilds h from in's figures, vsync being on or off, for a
 // frame at now showing plan. It allocates on its first call only (the
 // lines' buffers), whatever the counts grow to.
-func (m *hudModel) rebuild(h *renderer.HUD, a *App, vsync bool, now time.Duration, plan *interp.Plan) {
+func (m *hudModel) rebuild(h *renderer.HUD, in *instruments, vsync bool, now time.Duration, plan *interp.Plan) {
 	m.next = now + hudPeriod
 	if !m.grown {
 		m.grown = true
@@ -93,38 +95,39 @@ func (m *hudModel) rebuild(h *renderer.HUD, a *App, vsync bool, now time.Duratio
 			}
 		}
 	}
-	tel := a.pipe.Sim().Telemetry().Read()
+	sim, st, pacing := in.a.Sim(), &in.stats, in.a.Pacing()
+	tel := sim.Telemetry().Read()
 	span := (now - m.last.at).Seconds()
 	var fps, tps float64
 	if m.last.at > 0 && span > 0 {
-		fps = float64(a.stats.Frames-m.last.frames) / span
+		fps = float64(st.Frames-m.last.frames) / span
 		tps = float64(tel.Ticks-m.last.ticks) / span
 	}
-	m.last = hudSample{at: now, frames: a.stats.Frames, ticks: tel.Ticks}
-	frameLine(h.Line(hudFrame), &a.stats, fps, &a.pacing)
-	if presentLine(h.Line(hudPresent), &a.stats, &a.present, a.pacing.hz) {
+	m.last = hudSample{at: now, frames: st.Frames, ticks: tel.Ticks}
+	frameLine(h.Line(hudFrame), st, fps, &pacing)
+	if presentLine(h.Line(hudPresent), st, &in.present, pacing.Hz) {
 		h.Highlight(hudPresent)
 	}
-	simLine(h.Line(hudSim), &a.stats, a.pipe.Sim().Config().Rate, tps)
-	alphaLine(h.Line(hudAlpha), &a.stats, a.pipe.Sim().Step())
+	simLine(h.Line(hudSim), st, sim.Config().Rate, tps)
+	alphaLine(h.Line(hudAlpha), st, sim.Step())
 	if lateLine(h.Line(hudLate), &tel) {
 		h.Highlight(hudLate)
 	}
-	gcLine(h.Line(hudGC), a, vsync, plan)
-	if m.schedLine(h.Line(hudSched), a) {
+	gcLine(h.Line(hudGC), in, vsync, plan)
+	if m.schedLine(h.Line(hudSched), in.a) {
 		h.Highlight(hudSched)
 	}
-	errLine(h.Line(hudErr), a.pipe.Meter())
-	if b := h.Line(hudBeat); a.stats.Beat.Beating() {
+	errLine(h.Line(hudErr), in.a.Pipeline().Meter())
+	if b := h.Line(hudBeat); st.Beat.Beating() {
 		*b = append(*b, "beat: ticks per frame alternate (e.g. 0/2); interpolation hides it"...)
 		h.Highlight(hudBeat)
 	}
 	b := h.Line(hudKeys)
-	*b = appendKeysHelp(*b, a.cfg.Keys, !a.cfg.Mouse.NoMouseCamera)
+	*b = loop.AppendKeysHelp(*b, in.cfg.Keys, !in.cfg.Mouse.NoMouseCamera)
 	h.SetLines(hudLineCount)
 }
 
-func frameLine(b *[]byte, st *frameStats, fps float64, p *pacing) {
+func frameLine(b *[]byte, st *frameStats, fps float64, p *loop.Pacing) {
 	fi := &st.FrameInterval
 	*b = append(*b, "fps "...)
 	*b = appendF(*b, fps, 1)
@@ -135,9 +138,9 @@ func frameLine(b *[]byte, st *frameStats, fps float64, p *pacing) {
 	*b = append(*b, " max "...)
 	*b = appendMs(*b, fi.Max(), 2)
 	*b = append(*b, " ms  display "...)
-	*b = appendF(*b, p.hz, 2)
+	*b = appendF(*b, p.Hz, 2)
 	*b = append(*b, " Hz "...)
-	src := p.source
+	src := p.Source
 	if strings.HasPrefix(src, "emulated") {
 		// "emulated on measured vblanks" does not fit the panel; the
 		// present line below says what the vblanks are.
@@ -232,13 +235,13 @@ func lateLine(b *[]byte, tel *simthread.Stats) bool {
 	return tel.DiscardedTicks > 0
 }
 
-func gcLine(b *[]byte, a *App, vsync bool, plan *interp.Plan) {
+func gcLine(b *[]byte, in *instruments, vsync bool, plan *interp.Plan) {
 	*b = append(*b, "GC "...)
-	*b = strconv.AppendUint(*b, a.steady.gc.cycles(), 10)
+	*b = strconv.AppendUint(*b, in.steady.gc.cycles(), 10)
 	*b = append(*b, " cycles  vsync "...)
 	*b = appendOnOff(*b, vsync)
 	*b = append(*b, "  paused "...)
-	*b = appendOnOff(*b, a.ctl.simPaused)
+	*b = appendOnOff(*b, in.a.Paused())
 	if plan.Ready {
 		*b = append(*b, "  bodies "...)
 		*b = strconv.AppendInt(*b, int64(len(plan.Next.Bodies)), 10)
@@ -247,7 +250,7 @@ func gcLine(b *[]byte, a *App, vsync bool, plan *interp.Plan) {
 
 // schedLine shows the scheduling latency over the last HUD period, and
 // reports whether its p99 passed 2 ms (highlighted).
-func (m *hudModel) schedLine(b *[]byte, a *App) bool {
+func (m *hudModel) schedLine(b *[]byte, a *loop.App) bool {
 	if m.lat == nil {
 		return false
 	}
@@ -259,16 +262,17 @@ func (m *hudModel) schedLine(b *[]byte, a *App) bool {
 	*b = appendMs(*b, int64(l.Max), 3)
 	*b = append(*b, " ms  Ps "...)
 	*b = strconv.AppendInt(*b, int64(runtime.GOMAXPROCS(0)), 10)
+	sim, render := a.Priorities()
 	if runtime.GOOS == "linux" {
 		*b = append(*b, "  nice "...)
-		*b = strconv.AppendInt(*b, int64(a.sched.sim.Nice), 10)
+		*b = strconv.AppendInt(*b, int64(sim.Nice), 10)
 		*b = append(*b, '/')
-		*b = strconv.AppendInt(*b, int64(a.sched.render.Nice), 10)
+		*b = strconv.AppendInt(*b, int64(render.Nice), 10)
 	} else { // a nice value is Linux's: say what the platform's levers did
 		*b = append(*b, "  prio "...)
-		*b = append(*b, a.sched.sim.How...)
+		*b = append(*b, sim.How...)
 		*b = append(*b, '/')
-		*b = append(*b, a.sched.render.How...)
+		*b = append(*b, render.How...)
 	}
 	*b = append(*b, "  inputs lost "...)
 	*b = strconv.AppendUint(*b, a.InputsDropped(), 10)

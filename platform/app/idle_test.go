@@ -24,23 +24,26 @@ func TestHiddenWindowMissesNoVblanks(t *testing.T) {
 	var hiddenFor time.Duration
 	var missedHidden, before uint64
 	var hiddenAt time.Duration
+	hidden := false
 	a := runApp(t, Config{Display: Display{Refresh: 144}}, 3500*time.Millisecond, func(a *App, n int) {
-		now := a.clock.Now()
-		since := now - a.steady.start
+		now := a.Clock().Now()
+		since := now - a.RunStart()
 		switch {
-		case len(cycles) > 0 && !a.ctl.iconified && since >= cycles[0].hide:
-			before, hiddenAt = a.pacing.missed(), now
-			a.handle(iconify(true))
-		case len(cycles) > 0 && a.ctl.iconified && since >= cycles[0].show:
-			missedHidden += a.pacing.missed() - before
+		case len(cycles) > 0 && !hidden && since >= cycles[0].hide:
+			before, hiddenAt = a.Pacing().Missed, now
+			a.Handle(iconify(true))
+			hidden = true
+		case len(cycles) > 0 && hidden && since >= cycles[0].show:
+			missedHidden += a.Pacing().Missed - before
 			hiddenFor += now - hiddenAt
-			a.handle(iconify(false))
+			a.Handle(iconify(false))
+			hidden = false
 			cycles = cycles[1:]
 		}
 	})
 	vblanks := uint64(hiddenFor.Seconds() * 144)
 	t.Logf("hidden %v (%d vblanks): %d counted missed; %d missed in the whole run of %d frames",
-		hiddenFor, vblanks, missedHidden, a.pacing.missed(), a.stats.Frames)
+		hiddenFor, vblanks, missedHidden, a.Pacing().Missed, a.inst.stats.Frames)
 	if len(cycles) != 0 || vblanks < 100 {
 		t.Fatalf("the run hid the window for %v, %d cycles left: it did not run as meant", hiddenFor, len(cycles))
 	}

@@ -32,7 +32,7 @@ func (a *App) WritePlot(path string, r *Report) error {
 	if err != nil {
 		return fmt.Errorf("-plot %s: %w", path, err)
 	}
-	samples := a.stats.Series.Samples()
+	samples := a.inst.stats.Series.Samples()
 	var t, interval, anim []float64
 	for _, s := range samples {
 		t = append(t, s.At.Seconds())
@@ -44,7 +44,7 @@ func (a *App) WritePlot(path string, r *Report) error {
 	}
 	top := chart.Panel{
 		Title: fmt.Sprintf("%s: sim %d Hz, display %.4g Hz (%s), %d bodies, %.0f fps, %d discarded ticks",
-			a.shots.name, r.SimHz, r.RefreshHz, r.RefreshSource, r.Bodies, r.FPS, r.DiscardedTicks),
+			a.ScreenshotName(), r.SimHz, r.RefreshHz, r.RefreshSource, r.Bodies, r.FPS, r.DiscardedTicks),
 		XLabel: "time (s)", YLabel: "frame interval (ms)", YFromZero: true,
 		Series: []chart.Series{{Name: "frame interval", X: t, Y: interval, Style: chart.Line,
 			Colour: color.RGBA{0x1f, 0x4e, 0xa8, 0xff}}},

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/platform/observe"
 	"github.com/tickframe/tickframe/platform/present"
 	"github.com/tickframe/tickframe/platform/sched"
@@ -71,7 +72,7 @@ type presentTracker struct {
 	lastShown time.Duration // the display time of the last frame shown
 	lastMSC   uint64
 	rates     rateFigures       // the display system's rate against the paced one
-	pacing    *pacing           // whether the pacer emulates a display of its own (nil: never)
+	app       *loop.App         // whether its pacer emulates a display of its own (nil: never)
 	wait      *sched.ThreadWait // the render thread's wait for a CPU (nil: not kept here)
 	handOff   bool              // the display system is XWayland's: its times are the hand-over to a compositor
 }
@@ -107,13 +108,9 @@ func (t *presentTracker) hidden() bool { return t.src != nil && t.src.Hidden() }
 
 // swapped records that drawn frame id, showing sim, was presented at
 // present after polling its input at poll, and that its swap returned at
-// done; the display system's tracker learns of the swap (on the software
-// path it makes its round trip here).
+// done.
 func (t *presentTracker) swapped(id uint64, poll, present, done time.Duration, sim simShown) {
 	t.swaps[id%swapRing] = swapRecord{id: id, poll: poll, present: present, done: done, sim: sim}
-	if t.src != nil {
-		t.src.Swapped(id, present)
-	}
 }
 
 // reports takes the display system's reports into the swap records.
@@ -234,7 +231,7 @@ func (t *presentTracker) collectReported(pacer *platform.Pacer, final bool) {
 // tracker's placement stands (the next vblank after the server's stamp).
 // Where they run at another rate (Xvfb's fake CRTC at 60 Hz under an app
 // emulating 144 Hz), so that the software pacer keeps a grid of its own
-// (pacing.emulating), they are not the display the app shows on: the frame
+// (loop.Pacing.Emulating), they are not the display the app shows on: the frame
 // is shown at the pacer's first vblank after it landed, and dropped only
 // if the next frame landed before that vblank. Either way it counts
 // toward the frames the display system's own vblanks found new
@@ -246,7 +243,7 @@ func (t *presentTracker) placeLanded(s *shownFrame, rec *swapRecord, pacer *plat
 		r.onDisplay++
 		r.dispMSC = rec.msc
 	}
-	if pacer == nil || t.pacing == nil || !t.pacing.emulating {
+	if pacer == nil || t.app == nil || !t.app.Pacing().Emulating {
 		return
 	}
 	r.emulated++
@@ -268,7 +265,7 @@ func (t *presentTracker) rateMismatch(pacedHz float64) (displayHz float64, misma
 	if pacedHz <= 0 {
 		return g.Hz(), false
 	}
-	return g.Hz(), !ratesAgree(g.Period(), time.Duration(1e9/pacedHz))
+	return g.Hz(), !loop.RatesAgree(g.Period(), time.Duration(1e9/pacedHz))
 }
 
 // sameVblank reports whether b is shown at a's vblank or before (so that b
@@ -343,16 +340,6 @@ func (t *presentTracker) finish(s shownFrame, pacer *platform.Pacer) {
 	if t.meter != nil {
 		t.meter.Shown(interp.Shown{Frame: s.probe.Frame, Pos: s.probe.Pos, HasPos: s.probe.Valid, At: s.display})
 	}
-}
-
-// poll handles the window's events, the display system's own on the
-// window's connection taken first (present.Tracker.ReadEvents: the
-// window's event loop would drop them).
-func (a *App) poll() {
-	if a.present.src != nil {
-		a.present.src.ReadEvents()
-	}
-	a.handle(a.win.Poll())
 }
 
 // sourceName names the display system's source, with where its vblanks

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
 )
@@ -33,7 +34,7 @@ func newRecorder(cfg *Config, world simthread.World, out io.Writer) (*runRecorde
 	if _, ok := world.(simthread.Hasher); !ok {
 		return nil, configErrorf("app: -record and -replay need a world that implements simthread.Hasher")
 	}
-	r := &runRecorder{world: world, name: fileStem(cfg.Title), out: out, seed: cfg.Seed}
+	r := &runRecorder{world: world, name: loop.FileStem(cfg.Title), out: out, seed: cfg.Seed}
 	if cfg.Tools.Record != "" {
 		params, err := cfg.params()
 		if err != nil {

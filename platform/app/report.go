@@ -260,8 +260,8 @@ type Checked interface {
 func (a *App) Report() *Report {
 	r := &Report{
 		GoVersion:  runtime.Version(),
-		GLRenderer: a.win.GLRenderer(),
-		Bodies:     a.stats.Bodies,
+		GLRenderer: a.Window().GLRenderer(),
+		Bodies:     a.inst.stats.Bodies,
 	}
 	if w, ok := a.world.(interface{ Len() int }); ok {
 		r.Bodies = w.Len()
@@ -278,15 +278,17 @@ func (a *App) Report() *Report {
 
 // reportRun fills in the run's rates and the simulation's counts.
 func (a *App) reportRun(r *Report) {
-	st := &a.stats
-	sim := a.pipe.Sim()
+	in := a.inst
+	st := &in.stats
+	sim := a.Sim()
 	tel := sim.Telemetry().Read()
-	secs := a.steady.elapsed.Seconds()
+	secs := in.steady.elapsed.Seconds()
+	pacing := a.Pacing()
 	r.DurationS = round(secs, 3)
 	r.SimHz = sim.Config().Rate
-	r.RefreshHz, r.RefreshSource = round(a.pacing.hz, 3), a.pacing.source
+	r.RefreshHz, r.RefreshSource = round(pacing.Hz, 3), pacing.Source
 	r.Ticks, r.Frames = tel.Ticks, st.Frames
-	r.TickRateHz = round(a.steady.tickRate(&tel), 2)
+	r.TickRateHz = round(in.steady.tickRate(&tel), 2)
 	if secs > 0 {
 		r.FPS = round(float64(st.Frames)/secs, 2)
 	}
@@ -301,7 +303,7 @@ func (a *App) reportRun(r *Report) {
 	r.DiscardedTicks, r.DiscardedS = tel.DiscardedTicks, round(tel.Discarded.Seconds(), 4)
 	r.ClampedS, r.PausedS = round(tel.Clamped.Seconds(), 4), round(tel.PausedTotal.Seconds(), 4)
 	r.BeatDetected, r.BeatFrames = st.Beat.Frames > 0, st.Beat.Frames
-	r.MissedVblanks = a.pacing.missed()
+	r.MissedVblanks = pacing.Missed
 	r.OverwrittenSnaps = sim.Overwritten()
 	r.PausedFrames = st.Paused
 	r.InputsDropped = a.InputsDropped()
@@ -317,18 +319,19 @@ func (a *App) reportRun(r *Report) {
 // reportSteady fills in the steady state's GC, allocation and scheduling
 // figures.
 func (a *App) reportSteady(r *Report) {
-	warm, end := a.steady.warm, a.steady.end
+	in := a.inst
+	warm, end := in.steady.warm, in.steady.end
 	r.GCCycles = end.Cycles - warm.Cycles
 	r.GCPauseTotalMs = ms(int64(end.PauseTotal - warm.PauseTotal))
-	if frames := a.stats.Frames - a.steady.frames; frames > 0 {
+	if frames := in.stats.Frames - in.steady.frames; frames > 0 {
 		// The governor's GOMAXPROCS changes allocate the runtime's P
 		// state: counted apart, not as the application's.
 		r.AllocsPerFrame = round(float64(end.Allocs-warm.Allocs-(end.SchedAllocs-warm.SchedAllocs))/float64(frames), 3)
 		r.SchedAllocs = end.SchedAllocs - warm.SchedAllocs
 		r.SteadyAllocs = end.Allocs - warm.Allocs - r.SchedAllocs
 	}
-	sr := a.sched.report()
-	r.SchedLatencyMs = Quant3{ms(int64(sr.Latency.P50)), ms(int64(sr.Latency.P99)), ms(int64(sr.Latency.Max))}
+	sr, lat := a.Sched(), in.latency
+	r.SchedLatencyMs = Quant3{ms(int64(lat.P50)), ms(int64(lat.P99)), ms(int64(lat.Max))}
 	r.GOMAXPROCS = Procs{sr.ProcsStart, sr.ProcsEnd, sr.ProcsMax}
 	r.ThreadPriority = Priority{Sim: sr.Sim, Render: sr.Render, Drivers: sr.Drivers}
 	r.Headroom, r.BackgroundNice, r.RenicedThreads = sr.Config.Headroom, sr.BackgroundNice, sr.Reniced
@@ -367,7 +370,7 @@ func (a *App) reportMeter(r *Report) {
 
 // reportPresent fills in PresentMon's figures.
 func (a *App) reportPresent(r *Report) {
-	p := &a.stats.Present
+	p, t := &a.inst.stats.Present, &a.inst.present
 	r.PresentTimeSource = p.Source
 	if r.PresentTimeSource == "" {
 		r.PresentTimeSource = "none"
@@ -375,9 +378,9 @@ func (a *App) reportPresent(r *Report) {
 	r.BetweenDisplayMs = Quant2{ms(p.BetweenDisplayChange.Quantile(0.5)), ms(p.BetweenDisplayChange.Quantile(0.99))}
 	r.UntilDisplayedMs = Quant2{ms(p.UntilDisplayed.Quantile(0.5)), ms(p.UntilDisplayed.Quantile(0.99))}
 	r.DisplayedFrames, r.DroppedFrames, r.RepeatedFrames = p.Displayed, p.Dropped, p.Repeated
-	if src := a.present.src; src != nil {
+	if src := t.src; src != nil {
 		if !src.Measured() {
-			r.PresentModelWhy = a.present.err
+			r.PresentModelWhy = t.err
 		} else if src.Model() {
 			r.PresentModelWhy = src.ModelWhy()
 		}
@@ -386,16 +389,17 @@ func (a *App) reportPresent(r *Report) {
 			r.PresentRoundTripMs, r.PresentRoundMaxMs = ms(int64(st.RoundTripTotal)/int64(st.RoundTrips)), ms(int64(st.RoundTripMax))
 			r.PresentStamped, r.PresentSynced = st.Stamped, st.SyncedSwaps
 		}
-		if a.present.wait != nil {
+		if t.wait != nil {
 			w := &p.SwapWait
 			r.PresentSwapWaitMs = &Quant3{ms(w.Quantile(0.5)), ms(w.Quantile(0.99)), ms(w.Max())}
 		}
-		dispHz, mismatch := a.present.rateMismatch(a.pacing.hz)
-		r.PresentRateMismatch, r.PresentFiguresHz = mismatch, round(a.pacing.hz, 3)
-		if dispHz > 0 && !a.present.rates.emulatedMost() {
+		hz := a.Pacing().Hz
+		dispHz, mismatch := t.rateMismatch(hz)
+		r.PresentRateMismatch, r.PresentFiguresHz = mismatch, round(hz, 3)
+		if dispHz > 0 && !t.rates.emulatedMost() {
 			r.PresentFiguresHz = round(dispHz, 3)
 		}
-		r.PresentEmulated, r.PresentDisplayFrames = a.present.rates.emulated, a.present.rates.onDisplay
+		r.PresentEmulated, r.PresentDisplayFrames = t.rates.emulated, t.rates.onDisplay
 		if c, ok := src.Clock(); ok {
 			r.PresentClock = &PresentClock{Clock: c.Clock, ErrorUs: round(float64(c.Err)/1e3, 3), ErrorMaxUs: round(float64(c.ErrMax)/1e3, 3),
 				DriftPPM: round(c.DriftPPM, 2), Readings: c.Readings, RefreshMs: ms(int64(c.Refresh)), VariableRate: c.VariableRate,

@@ -53,7 +53,7 @@ func Run(ctx context.Context, cfg Config, world simthread.World) (err error) {
 	errs := []error{runErr}
 	r := a.Report()
 	if rec != nil {
-		errs = append(errs, rec.finish(a.pipe.Sim(), cfg.Tools.Record, runErr))
+		errs = append(errs, rec.finish(a.Sim(), cfg.Tools.Record, runErr))
 	}
 	if cfg.Finish != nil {
 		errs = append(errs, cfg.Finish(a, r, runErr))
@@ -62,7 +62,7 @@ func Run(ctx context.Context, cfg Config, world simthread.World) (err error) {
 		errs = append(errs, r.WriteFile(cfg.Tools.Report))
 	}
 	if cfg.Tools.FrameLog != "" {
-		errs = append(errs, a.frames.WriteFile(cfg.Tools.FrameLog))
+		errs = append(errs, a.inst.frames.WriteFile(cfg.Tools.FrameLog))
 	}
 	if cfg.Tools.Plot != "" {
 		errs = append(errs, a.WritePlot(cfg.Tools.Plot, r))
@@ -71,7 +71,7 @@ func Run(ctx context.Context, cfg Config, world simthread.World) (err error) {
 		errs = append(errs, writeHeapProfile(cfg.Tools.MemProfile))
 	}
 	if cfg.Tools.Screenshot != "" && runErr == nil {
-		fmt.Fprintf(os.Stderr, "%s: last frame saved to %s\n", a.shots.name, cfg.Tools.Screenshot)
+		fmt.Fprintf(os.Stderr, "%s: last frame saved to %s\n", a.ScreenshotName(), cfg.Tools.Screenshot)
 	}
 	return errors.Join(errs...)
 }

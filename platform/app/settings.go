@@ -16,8 +16,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
@@ -100,7 +99,7 @@ func settingsFlags(fs *flag.FlagSet, cfg *Config) {
 	})
 	size := cfg.Look.Ground.Size
 	if size == 0 {
-		size = defaultGroundSize
+		size = loop.DefaultGroundSize
 	}
 	metresFlag(fs, "groundsize", "side of the ground's square about the origin, `metres`", size, func(v float32) { cfg.Look.Ground.Size = v })
 	cam := renderer.DefaultCamera()
@@ -156,39 +155,6 @@ func (f *notFlag) Set(s string) error {
 	v, err := strconv.ParseBool(s)
 	*f = notFlag(!v)
 	return err
-}
-
-// validateSettings checks the camera's clip planes and the ground.
-func (cfg Config) validateSettings() error {
-	if c := cfg.Camera; c != nil && !(c.Near > 0 && c.Far > c.Near && finite32(c.Near, c.Far)) {
-		return configErrorf("app: camera clip planes near %v m, far %v m: want 0 < near < far, both finite", c.Near, c.Far)
-	}
-	if s := cfg.Look.Ground.Size; s != 0 && !(s > 0 && finite32(s)) {
-		return configErrorf("app: ground size %v m: want a positive, finite side (or 0 for %d m)", s, defaultGroundSize)
-	}
-	return nil
-}
-
-func finite32(vs ...float32) bool {
-	for _, v := range vs {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return false
-		}
-	}
-	return true
-}
-
-// applyLook gives the renderer the sky and the ground cfg asks for, before
-// Config.Scene may change them further.
-func (a *App) applyLook() error {
-	if c := a.cfg.Look.ClearColor; c != 0 {
-		a.rend.SetClearColor(c)
-	}
-	a.rend.SetGroundVisible(!a.cfg.Look.Ground.Hidden)
-	if s := a.cfg.Look.Ground.Size; s > 0 && s != defaultGroundSize {
-		return a.rend.SetGroundRect(mgl32.Vec2{-s / 2, -s / 2}, mgl32.Vec2{s / 2, s / 2})
-	}
-	return nil
 }
 
 // appFlags are the app's own flags (Config.AppFlags) as a command line
@@ -276,7 +242,7 @@ func (cfg *Config) replayLog() (*record.Log, error) {
 	if err != nil {
 		return nil, configErrorf("app: -replay: %v", err)
 	}
-	if name := fileStem(cfg.Title); rec.World != name {
+	if name := loop.FileStem(cfg.Title); rec.World != name {
 		return nil, configErrorf("app: -replay %s: a recording of world %q, this app runs %q", cfg.Tools.Replay, rec.World, name)
 	}
 	if cfg.flags == nil {
@@ -357,34 +323,4 @@ func sameValue(f *flag.Flag, a, b string) bool {
 		return errA == nil && errB == nil && x == y
 	}
 	return false
-}
-
-// showPause keeps the renderer's notice (renderer.SetNotice) saying why
-// the simulation is paused, HUD shown or not, so that a paused app never
-// looks frozen. It does work only when the reason changes.
-func (a *App) showPause() {
-	why := ""
-	switch c := &a.ctl; {
-	case c.userPaused:
-		why = "paused"
-		if k := a.cfg.Keys.resolved().Pause; k != platform.KeyNone {
-			why = "paused: " + keyName(k) + " resumes"
-		}
-	case c.hidden:
-		why = "paused: the window is hidden"
-	case c.unfocused && !a.cfg.Display.KeepRunningUnfocused:
-		why = "paused: the window lost the focus"
-	}
-	if why != a.notice {
-		a.notice = why
-		a.rend.SetNotice(why)
-	}
-}
-
-// keyName is a key as the HUD's help names it.
-func keyName(k platform.Key) string {
-	if k == platform.KeyEscape {
-		return "Esc"
-	}
-	return k.String()
 }

@@ -269,7 +269,7 @@ func TestLookSettingsReachTheScreen(t *testing.T) {
 	}
 	pause := func(a *App, frame int) {
 		if frame == 5 {
-			a.handle([]platform.Event{{Kind: platform.KeyEvent, Key: platform.KeySpace, Action: platform.Press}})
+			a.Handle([]platform.Event{{Kind: platform.KeyEvent, Key: platform.KeySpace, Action: platform.Press}})
 		}
 	}
 	img = shoot(t, clipped, 1500*time.Millisecond, pause)

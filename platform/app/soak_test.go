@@ -2,473 +2,96 @@ package app
 
 import (
 	"context"
-	"fmt"
-	"math"
 	"math/rand/v2"
-	"runtime"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/present"
-	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/platform/internal/vdisplay"
 )
 
-// The soak runs the render loop's timing parts for a day of virtual time:
-// the simulation (simthread on a virtual clock, 120 Hz), the pipeline's
-// planner, the pacing (a software pacer at the display's own rate,
-// following the vblanks present.Grid measures, with the just-in-time
-// lead), the present tracker's accounting, and the hidden window's rest,
-// against a virtual display whose truth it knows: its rate drifts by up
-// to ±100 ppm, it switches mode 144 → 60 → 240 Hz, its vblank reports
-// come up to 300 µs late, now and then one very late, and a starved
-// server's runs of 40 late reports make the grid start over. Frame costs
-// are light with a heavy tail (a frame in 400 takes one to three
-// periods). What it holds to:
-//
-//   - no frame waits in the pacer more than two of the display's
-//     periods;
-//   - the counts do not drift: the vblanks the pacer counts missed are
-//     the display's vblanks the frames skipped, and the frames the
-//     tracker counts displayed, dropped and repeated are what the display
-//     did, all exactly, over the whole day;
-//   - the render time and the displayed simulated time never go back;
-//   - nothing of tickframe's allocates after the first minute (counted
-//     from the allocation profile: the stacks through tickframe's code;
-//     the runtime's own, its GC workers and threads, are reported beside),
-//     and the heap is flat.
-//
-// The display's mode switches are the one place the frames may not be
-// on its vblanks: until the grid has its new rate (a few reports) the
-// pacer paces the old one. The missed count is compared outside the
-// second after each switch, and the wait bound there is two of the
-// longer period.
+// virtualClock is a platform.Clock whose sleeps move it on at once.
+type virtualClock struct{ now time.Duration }
 
-// soakDisplay is the virtual display: vblank msc at v, generated in
-// order, with the reports the display system sends of them.
-type soakDisplay struct {
-	rng     *rand.Rand
-	nominal time.Duration // the mode's period
-	v       time.Duration // the last vblank generated
-	prevV   time.Duration // the one before it
-	msc     uint64
-	// period of the last vblank generated (the nominal one, drifted)
-	period time.Duration
-	// reports not yet delivered: vblank times and counts, in order
-	queue [256]struct {
-		at, v time.Duration
-		msc   uint64
-	}
-	qHead      uint64
-	qTail      uint64
-	lastArrive time.Duration
-	lateRun    int           // reports left in a starved server's late run
-	switchAt   time.Duration // the first vblank of the last mode switch
-	gap        time.Duration // the new mode's phase, before its first vblank
-	switching  bool
-}
-
-// drift is the display's rate error at t: ±100 ppm, over a 3-hour cycle.
-func drift(t time.Duration) float64 { return 100e-6 * math.Sin(2*math.Pi*t.Hours()/3) }
-
-// generate makes the next vblank and queues its report.
-func (d *soakDisplay) generate() {
-	d.period = time.Duration(float64(d.nominal) * (1 + drift(d.v)))
-	d.prevV = d.v
-	d.v += d.period + d.gap
-	d.msc++
-	if d.switching {
-		d.switching, d.gap, d.switchAt = false, 0, d.v
-	}
-	late := time.Duration(d.rng.Int64N(int64(300 * time.Microsecond)))
-	switch {
-	case d.lateRun > 0:
-		d.lateRun--
-		late = d.period*3/10 + time.Duration(d.rng.Int64N(int64(d.period/8)))
-	case d.rng.IntN(1000) == 0:
-		late = d.period / 2 // one starved report
-	case d.rng.IntN(150000) == 0:
-		d.lateRun = 40 // a starved server: the grid starts over
-	}
-	at := max(d.v+late, d.lastArrive)
-	d.lastArrive = at
-	if d.qTail-d.qHead == uint64(len(d.queue)) {
-		panic("soak: report queue full")
-	}
-	d.queue[d.qTail%uint64(len(d.queue))] = struct {
-		at, v time.Duration
-		msc   uint64
-	}{at, d.v, d.msc}
-	d.qTail++
-}
-
-// setMode switches the display's mode after the vblank it has
-// generated: the next comes at the new rate, with a new phase.
-func (d *soakDisplay) setMode(hz float64) {
-	d.nominal = time.Duration(math.Round(1e9 / hz))
-	d.gap = time.Duration(d.rng.Int64N(int64(d.nominal)))
-	d.switching = true
-}
-
-// soakRun is the loop's state: the app's parts and the truth.
-type soakRun struct {
-	t     *testing.T
-	app   *App
-	clock *simthread.VirtualClock
-	next  time.Duration // the simulation's next tick
-	// how late the simulation thread wakes for it (a stall: its
-	// snapshots come late, and the adaptive delay rises)
-	simLate time.Duration
-	grid    present.Grid
-	disp    soakDisplay
-	track   presentTracker
-	ctx     context.Context
-	failed  bool
-}
-
-// Now and SleepUntil make soakRun the pacer's clock: sleeping runs the
-// simulation's ticks and delivers the display's reports up to t, in time
-// order, as the simulation thread and the display system would.
-func (s *soakRun) Now() time.Duration { return s.clock.Now() }
-
-func (s *soakRun) SleepUntil(_ context.Context, t time.Duration) error {
-	s.advance(t)
+func (c *virtualClock) Now() time.Duration { return c.now }
+func (c *virtualClock) SleepUntil(_ context.Context, t time.Duration) error {
+	c.now = max(c.now, t)
 	return nil
 }
 
-func (s *soakRun) advance(t time.Duration) {
-	d := &s.disp
-	for {
-		for d.v <= t {
-			d.generate()
-		}
-		report := time.Duration(math.MaxInt64)
-		if d.qHead < d.qTail {
-			report = d.queue[d.qHead%uint64(len(d.queue))].at
-		}
-		switch {
-		case s.next+s.simLate <= t && s.next+s.simLate <= report:
-			s.clock.Set(s.next + s.simLate)
-			s.simLate = 0
-			var err error
-			if s.next, err = s.app.Sim().Wake(); err != nil {
-				s.t.Fatal(err)
-			}
-		case report <= t:
-			r := d.queue[d.qHead%uint64(len(d.queue))]
-			d.qHead++
-			s.clock.Set(r.at)
-			s.grid.Observe(r.at, r.msc)
-		default:
-			s.clock.Set(t)
-			return
-		}
-	}
-}
-
-// shownAt is the display's first vblank at or after t (t is at most a
-// period past the last one generated) and its count.
-func (s *soakRun) shownAt(t time.Duration) (time.Duration, uint64) {
-	d := &s.disp
-	for d.v < t {
-		d.generate()
-	}
-	return d.v, d.msc
-}
-
-// soakTruth is what the display did, and the app's pacer's count beside
-// the display's.
-type soakTruth struct {
-	frames, displayed, dropped, repeated uint64
-	pending, lastShown                   uint64 // the last frame's vblank; the last displayed one's
-	havePending, haveShown               bool
-	missed, appMissed                    uint64 // outside the switches' seconds and the rests
-	worstWait                            float64
-	mallocs, ours                        uint64 // heap objects after the first minute: all, and by tickframe's code
-	switchFrames, hiddenFrames           uint64
-}
-
-// frame takes the next frame, shown at vblank msc: the one before it is
-// dropped if this one replaced it at the same vblank, else displayed.
-func (tr *soakTruth) frame(msc uint64) {
-	tr.frames++
-	if tr.havePending {
-		tr.settle(msc == tr.pending)
-	}
-	tr.pending, tr.havePending = msc, true
-}
-
-func (tr *soakTruth) settle(dropped bool) {
-	if dropped {
-		tr.dropped++
-		return
-	}
-	tr.displayed++
-	if tr.haveShown && tr.pending > tr.lastShown+1 {
-		tr.repeated += tr.pending - tr.lastShown - 1
-	}
-	tr.lastShown, tr.haveShown = tr.pending, true
-}
-
-// ourAllocs reads the allocation profile (every allocation, since the
-// test set MemProfileRate to 1) after two collections, which publish it.
-// Without since it returns the profile, by stack; with it, the objects
-// allocated since then whose stacks pass through tickframe's code, under
-// the zero key (and logs nothing: it must not allocate while counting).
-// ourStacks are the stacks ourAllocs found allocating in tickframe's code.
-var ourStacks []string
-
-func ourAllocs(since map[[32]uintptr]int64) map[[32]uintptr]int64 {
-	// The profile may be two collections old: after three, it holds every
-	// allocation made before the first (other tests' included, which
-	// -shuffle may have run just before).
-	runtime.GC()
-	runtime.GC()
-	runtime.GC()
-	n, _ := runtime.MemProfile(nil, true)
-	recs := make([]runtime.MemProfileRecord, n+64)
-	n, _ = runtime.MemProfile(recs, true)
-	out := make(map[[32]uintptr]int64, n)
-	var ours int64
-	if since == nil {
-		ourStacks = nil
-	}
-	for _, r := range recs[:n] {
-		out[r.Stack0] = r.AllocObjects
-		if since == nil || r.AllocObjects <= since[r.Stack0] {
-			continue
-		}
-		frames := runtime.CallersFrames(r.Stack())
-		var stack []string
-		for {
-			f, more := frames.Next()
-			stack = append(stack, fmt.Sprintf("%s:%d", f.Function, f.Line))
-			if strings.HasSuffix(f.Function, ".ourAllocs") {
-				break // its own reading
-			}
-			if strings.HasPrefix(f.Function, "testing.") {
-				break // the test harness's own (t.Logf), called from a test
-			}
-			if strings.HasPrefix(f.Function, "github.com/tickframe/tickframe/") {
-				// The day's own: made on the test's goroutine, under
-				// TestSoakVirtualDay (another test's late allocations
-				// may reach the profile after the first minute).
-				rest := strings.Join(stack, " < ")
-				for more {
-					f, more = frames.Next()
-					rest += " < " + f.Function
-				}
-				if strings.Contains(rest, ".TestSoakVirtualDay") {
-					ours += r.AllocObjects - since[r.Stack0]
-					ourStacks = append(ourStacks, rest)
-				}
-				break
-			}
-			if !more {
-				break
-			}
-		}
-	}
-	if since != nil {
-		return map[[32]uintptr]int64{{}: ours}
-	}
-	return out
-}
-
-func TestSoakVirtualDay(t *testing.T) {
-	rate := runtime.MemProfileRate
-	runtime.MemProfileRate = 1
-	defer func() { runtime.MemProfileRate = rate }()
+// TestSoakPresentCounts gives the present tracker a day of virtual frames
+// on the virtual display of package loop's soak (package vdisplay: its
+// rate drifts by up to ±100 ppm and switches mode 144 → 60 → 240 Hz),
+// paced on its vblanks, of a cost light with a heavy tail (a frame in 400
+// takes one to three periods): the frames the tracker counts displayed,
+// dropped and repeated are what the display did, exactly, over the whole
+// day, with no allocation.
+func TestSoakPresentCounts(t *testing.T) {
 	length := 24 * time.Hour
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		length = time.Hour
 	}
-	if raceEnabled {
-		// The race detector slows the loop many times over: make test's
-		// -race pass soaks half an hour of the same schedule; the whole
-		// day runs without it (the Makefile's test target).
-		length = 30 * time.Minute
-	}
-	cpu := time.Now()
-	tr := runSoak(t, length)
-	t.Logf("%v virtual in %v: %d frames (%d displayed, %d dropped, %d repeated vblanks), %d vblanks missed (pacer %d), "+
-		"worst wait %.2f periods; %d frames within a second of a mode switch, %d hidden; %d heap objects after the first minute, %d of them tickframe's",
-		length, time.Since(cpu).Round(time.Millisecond), tr.frames, tr.displayed, tr.dropped, tr.repeated, tr.missed, tr.appMissed,
-		tr.worstWait, tr.switchFrames, tr.hiddenFrames, tr.mallocs, tr.ours)
-}
-
-func runSoak(t *testing.T, length time.Duration) soakTruth {
-	clock := new(simthread.VirtualClock)
-	s := &soakRun{t: t, clock: clock, ctx: context.Background()}
-	cfg := Config{Display: Display{Latency: LowLatency}}
-	pipe, err := newPipeline(&cfg, &lookWorld{}, clock)
+	clock := &virtualClock{}
+	disp := vdisplay.New(rand.New(rand.NewPCG(24, 1)), time.Second/144)
+	pacer, err := platform.NewPacer(clock, 144, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &App{pipe: pipe, steady: newSteadyState(), ctl: control{cam: renderer.DefaultCamera()}, cfg: cfg}
-	s.app = a
-	s.track = presentTracker{stats: &a.stats}
-	s.disp = soakDisplay{rng: rand.New(rand.NewPCG(24, 1)), nominal: time.Second / 144, v: 3 * time.Millisecond}
-	s.disp.period, s.disp.switchAt = s.disp.nominal, -time.Hour
-	s.grid.SetSource(present.VblankPresentMSC)
-	s.next, _ = a.Sim().Wake()
-	// The app paces at the display's own rate once the grid knows it
-	// (pacing.choose's case for a display system that reports vblanks).
-	for !s.grid.Known() {
-		s.advance(s.clock.Now() + time.Millisecond)
-	}
-	pacer, err := platform.NewPacer(s, s.grid.Hz(), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.pacing = pacing{pacer: pacer, hz: s.grid.Hz(), source: s.grid.Source(), latency: LowLatency, grid: &s.grid, onGrid: true}
-
-	// The schedule: a third of the run at each mode; the window hidden
-	// for 1.2 s thirteen times.
+	var st frameStats
+	track := presentTracker{stats: &st}
+	var truth vdisplay.Truth
 	modes := []struct {
 		at time.Duration
 		hz float64
 	}{{length / 3, 60}, {2 * length / 3, 240}}
-	hideEvery, hideFor := length/13, 1200*time.Millisecond
 	costs := rand.New(rand.NewPCG(24, 2))
-
-	var tr soakTruth
-	var lastRender time.Duration
-	lastSim := -1.0
-	var lastMSC uint64 // the display's vblank nearest the last frame's display time
-	haveLast, rested := false, false
-	var ms runtime.MemStats
-	var mallocs0, heap0 uint64
-	measured := false
-	var prof0 map[[32]uintptr]int64
-	start := s.clock.Now()
-	for s.clock.Now()-start < length {
-		now := s.clock.Now()
-		if len(modes) > 0 && now-start >= modes[0].at {
-			s.disp.setMode(modes[0].hz)
+	ctx := context.Background()
+	frame := func() {
+		now := clock.Now()
+		if len(modes) > 0 && now >= modes[0].at {
+			disp.SetMode(modes[0].hz)
 			modes = modes[1:]
 		}
-		if !measured && now-start >= time.Minute {
-			measured = true
-			prof0 = ourAllocs(nil)
-			runtime.GC()
-			runtime.ReadMemStats(&ms)
-			mallocs0, heap0 = ms.Mallocs, ms.HeapAlloc
-		}
-		oldPeriod := s.disp.period
-		missed := a.pacing.pacer.Missed()
-		at, lead, err := a.pacing.frameAt(s.ctx, s, a.hooks)
-		if err != nil {
+		disp.Upto(now)
+		pacer.Follow(disp.V, disp.Period) // the display's own vblanks, as a grid that knows them
+		if _, err := pacer.FrameAt(ctx, disp.Period/2); err != nil {
 			t.Fatal(err)
 		}
-		a.pipe.Planner().SetLead(lead)
-		fstart := s.clock.Now()
-		inSwitch := fstart >= s.disp.switchAt-2*s.disp.nominal && fstart-s.disp.switchAt < time.Second
-		wait, bound := fstart-now, 2*s.disp.period
-		if inSwitch {
-			tr.switchFrames++
-			bound = 2 * max(s.disp.period, oldPeriod, a.pacing.pacer.Period())
-		} else {
-			tr.worstWait = max(tr.worstWait, float64(wait)/float64(s.disp.period))
-		}
-		if wait > bound {
-			t.Fatalf("%v: the pacer waited %v, more than two periods (%v)", fstart, wait, s.disp.period)
-		}
-		plan := a.plan(&frameState{at: at, since: at - start})
-		if plan.RenderTime < lastRender || plan.Ready && plan.SimTick < lastSim {
-			t.Fatalf("%v: the displayed time went back: render time %v after %v, tick %v after %v", fstart, plan.RenderTime, lastRender, plan.SimTick, lastSim)
-		}
-		lastRender = plan.RenderTime
-		if plan.Ready {
-			lastSim = plan.SimTick
-		}
-
-		// The missed vblanks' truth: the display's vblanks between this
-		// frame's display time and the last one's; none after a rest,
-		// which no frame was late for.
-		m := s.nearest(at)
-		if haveLast && !inSwitch {
-			var want uint64
-			if m > lastMSC+1 && !rested {
-				want = m - lastMSC - 1
-			}
-			got := a.pacing.pacer.Missed() - missed
-			if got != want {
-				t.Fatalf("%v: frame at %v (vblank %d, the last at %d): the pacer counted %d missed, the display skipped %d",
-					fstart, at, m, lastMSC, got, want)
-			}
-			tr.missed += want
-			tr.appMissed += got
-		}
-		lastMSC, haveLast = m, true
-
-		if rel := now - start; rel > hideEvery/2 && rel%hideEvery < hideFor {
-			// Hidden: App.draw rests 20 ms instead of drawing.
-			tr.hiddenFrames++
-			a.pacing.pacer.Idle()
-			s.advance(s.clock.Now() + 20*time.Millisecond)
-			rested = true
-			continue
-		}
-		rested = false
-		// The frame's work: light, with a heavy tail; now and then a
-		// stall that holds up the simulation thread too (the delay's
-		// rise and the lead's land on the same frames).
+		start := clock.Now()
 		cost := time.Duration(300+costs.IntN(1200)) * time.Microsecond
-		switch costs.IntN(2000) {
-		case 0, 1, 2, 3:
-			cost = time.Duration(float64(s.disp.nominal) * (1 + 2*costs.Float64()))
-		case 4:
-			cost = time.Duration(float64(s.disp.nominal) * (0.5 + costs.Float64()))
-			s.simLate = time.Duration(1+costs.IntN(8)) * time.Millisecond
+		if costs.IntN(400) == 0 {
+			cost = time.Duration(float64(disp.Nominal) * (1 + 2*costs.Float64()))
 		}
-		s.advance(s.clock.Now() + cost)
-		ready := s.clock.Now()
-		a.pacing.jit.add(ready - fstart)
-		shown, msc := s.shownAt(ready)
-		s.track.shown(shownFrame{valid: true, poll: fstart, present: ready, display: shown, msc: msc}, a.pacing.pacer)
-		tr.frame(msc)
+		clock.now += cost
+		ready := clock.Now()
+		shown, msc := disp.ShownAt(ready)
+		for disp.NextReport() <= shown {
+			disp.PopReport() // the display system's reports: not what the tracker is given here
+		}
+		track.shown(shownFrame{valid: true, poll: start, present: ready, display: shown, msc: msc}, pacer)
+		truth.Frame(msc)
 	}
-	if tr.havePending {
-		tr.settle(false)
+	for range 1000 {
+		frame() // the tracker's first frames aside
 	}
-	if s.track.cand.valid {
-		s.track.finish(s.track.cand, a.pacing.pacer)
+	if n := testing.AllocsPerRun(1000, frame); n != 0 {
+		t.Errorf("a frame's present accounting allocates %.1f times", n)
 	}
-	runtime.ReadMemStats(&ms)
-	tr.mallocs = ms.Mallocs - mallocs0
-	if tr.ours = uint64(ourAllocs(prof0)[[32]uintptr{}]); tr.ours != 0 {
-		t.Errorf("%d allocations by tickframe's code after the first minute, at %s", tr.ours, strings.Join(ourStacks, "; "))
+	for clock.Now() < length {
+		frame()
 	}
-	runtime.GC() // the reading's own garbage is not the run's
-	runtime.ReadMemStats(&ms)
-	if grow := int64(ms.HeapAlloc) - int64(heap0); grow > 64<<10 {
-		t.Errorf("the heap grew by %d bytes after the first minute", grow)
+	truth.End()
+	if track.cand.valid {
+		track.finish(track.cand, pacer)
 	}
-	st := &a.stats.Present
-	if st.Displayed != tr.displayed || st.Dropped != tr.dropped || st.Repeated != tr.repeated {
-		t.Errorf("the app counts %d displayed, %d dropped, %d repeated; the display showed %d, dropped %d, repeated %d",
-			st.Displayed, st.Dropped, st.Repeated, tr.displayed, tr.dropped, tr.repeated)
+	p := &st.Present
+	t.Logf("%v virtual: %d frames; the display showed %d, dropped %d, repeated %d vblanks; the tracker counts %d, %d, %d",
+		length, truth.Frames, truth.Displayed, truth.Dropped, truth.Repeated, p.Displayed, p.Dropped, p.Repeated)
+	if p.Displayed != truth.Displayed || p.Dropped != truth.Dropped || p.Repeated != truth.Repeated {
+		t.Errorf("the tracker counts %d displayed, %d dropped, %d repeated; the display showed %d, dropped %d, repeated %d",
+			p.Displayed, p.Dropped, p.Repeated, truth.Displayed, truth.Dropped, truth.Repeated)
 	}
-	if tr.missed != tr.appMissed {
-		t.Errorf("the pacer counted %d missed vblanks, the display skipped %d", tr.appMissed, tr.missed)
+	if truth.Dropped == 0 || truth.Repeated == 0 || len(modes) != 0 {
+		t.Errorf("the run lacks a case: %+v, %d mode switches left", truth, len(modes))
 	}
-	// The run must have done what it claims: the modes, the tail, the
-	// grid's restarts, the rests.
-	if tr.missed == 0 || tr.dropped == 0 || tr.repeated == 0 || tr.hiddenFrames == 0 || tr.switchFrames == 0 || s.grid.Hz() < 230 {
-		t.Errorf("the run lacks a case: %+v, grid at %.1f Hz", tr, s.grid.Hz())
-	}
-	return tr
-}
-
-// nearest returns the count of the display's vblank nearest t (t is at
-// most a period past the last one generated).
-func (s *soakRun) nearest(t time.Duration) uint64 {
-	v, m := s.shownAt(t)
-	if v-t > t-s.disp.prevV {
-		return m - 1
-	}
-	return m
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app/outfile"
 )
 
@@ -35,35 +34,14 @@ func ExitCode(err error) int {
 	return 1
 }
 
-// maxWindow is the largest window side platform opens.
-const maxWindow = 16384
-
 // Validate reports the first setting out of range, or output file that
 // cannot be written, without opening a window: every error it returns is
 // a *ConfigError. Each output path is checked by creating and removing a
 // temporary file beside it.
 func (cfg Config) Validate() error {
-	switch {
-	case cfg.Display.Refresh != 0 && !(cfg.Display.Refresh >= 1 && cfg.Display.Refresh <= platform.MaxRefresh):
-		return configErrorf("app: refresh rate %v Hz out of range [1, %d] (or 0 for the display's)", cfg.Display.Refresh, platform.MaxRefresh)
-	case cfg.Tools.Duration < 0:
-		return configErrorf("app: negative duration %v", cfg.Tools.Duration)
-	case cfg.Display.Delay < 0:
-		return configErrorf("app: negative render delay %v", cfg.Display.Delay)
-	case !(cfg.Width == 0 && cfg.Height == 0) && (cfg.Width < 1 || cfg.Height < 1 || cfg.Width > maxWindow || cfg.Height > maxWindow):
-		return configErrorf("app: window size %dx%d out of range [1, %d] (or 0x0 for 1280x720)", cfg.Width, cfg.Height, maxWindow)
-	}
-	if err := cfg.Display.Sched.Validate(); err != nil {
-		return configErrorf("app: %w", err)
-	}
-	if err := cfg.Keys.Validate(); err != nil {
+	rc := cfg.runtime()
+	if err := rc.Validate(); err != nil {
 		return &ConfigError{err}
-	}
-	if err := cfg.Sim.Timing.Validate(); err != nil {
-		return &ConfigError{err}
-	}
-	if err := cfg.validateSettings(); err != nil {
-		return err
 	}
 	return cfg.validateOutputs()
 }

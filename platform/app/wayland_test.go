@@ -31,16 +31,17 @@ func TestWaylandMinimisedNeverStalls(t *testing.T) {
 	var shownBefore uint64
 	var clk present.ClockStats
 	a := runApp(t, Config{}, run, func(a *App, _ int) {
-		clk, _ = a.present.src.Clock()
-		now := a.clock.Now()
+		src, _ := a.PresentSource()
+		clk, _ = src.Clock()
+		now := a.Clock().Now()
 		if last > 0 && hidden > 0 {
 			gap = max(gap, now-last)
 		}
 		last = now
 		switch {
-		case hidden == 0 && now-a.steady.start >= hideAfter:
-			shownBefore = a.stats.Present.Displayed
-			a.win.Iconify()
+		case hidden == 0 && now-a.RunStart() >= hideAfter:
+			shownBefore = a.inst.stats.Present.Displayed
+			a.Window().Iconify()
 			hidden = now
 		case hidden == 0:
 			before++
@@ -48,7 +49,7 @@ func TestWaylandMinimisedNeverStalls(t *testing.T) {
 			after++
 		}
 	})
-	st := &a.stats.Present // the window is closed: its figures, not Report's
+	st := &a.inst.stats.Present // the window is closed: its figures, not Report's
 	t.Logf("%d frames before minimising, %d after; longest wait between frames after: %v; displayed %d (%d before), dropped %d; %s; %+v",
 		before, after, gap, st.Displayed, shownBefore, st.Dropped, st.Source, clk)
 	if !strings.HasPrefix(st.Source, "wayland-presentation") || clk.Presented == 0 {
@@ -89,36 +90,36 @@ func TestWaylandHiddenPausesTheSimulation(t *testing.T) {
 	var flips []string // the pause's changes, when (since the start)
 	was := false
 	a := runApp(t, Config{}, run, func(a *App, _ int) {
-		now := a.clock.Now()
-		if a.ctl.simPaused != was {
-			was = a.ctl.simPaused
-			flips = append(flips, fmt.Sprintf("%v at %v", was, (now-a.steady.start).Round(time.Millisecond)))
+		now := a.Clock().Now()
+		if a.Paused() != was {
+			was = a.Paused()
+			flips = append(flips, fmt.Sprintf("%v at %v", was, (now-a.RunStart()).Round(time.Millisecond)))
 		}
-		tel := a.pipe.Sim().Telemetry()
-		switch since := now - a.steady.start; {
+		tel := a.Sim().Telemetry()
+		switch since := now - a.RunStart(); {
 		case hid == 0 && since >= hideAt:
-			a.win.Hide()
+			a.Window().Hide()
 			hid = now
 		case hid > 0 && shown == 0 && since >= showAt:
 			ticksShown = tel.Ticks()
-			a.win.Show()
+			a.Window().Show()
 			shown = now
 		case hid > 0 && shown == 0:
 			framesHidden++
 		}
-		if hid > 0 && paused == 0 && a.ctl.simPaused {
+		if hid > 0 && paused == 0 && a.Paused() {
 			paused, ticksPaused = now, tel.Ticks()
 		}
-		if paused > 0 && resumed == 0 && !a.ctl.simPaused {
+		if paused > 0 && resumed == 0 && !a.Paused() {
 			resumed = now
 		}
 	})
-	tel := a.pipe.Sim().Telemetry().Read()
-	rate := float64(a.pipe.Sim().Config().Rate)
-	running := (a.steady.elapsed - tel.PausedTotal).Seconds()
+	tel := a.Sim().Telemetry().Read()
+	rate := float64(a.Sim().Config().Rate)
+	running := (a.inst.steady.elapsed - tel.PausedTotal).Seconds()
 	t.Logf("paused: %v", flips)
 	t.Logf("hidden at %v, paused %v later (%d frames planned while hidden), shown at %v, resumed %v later; %d ticks while paused; %d ticks in %.3f s not paused (%.1f Hz), paused %v, discarded %d",
-		hid-a.steady.start, paused-hid, framesHidden, shown-a.steady.start, resumed-shown, ticksShown-ticksPaused, tel.Ticks, running, float64(tel.Ticks)/running, tel.PausedTotal, tel.DiscardedTicks)
+		hid-a.RunStart(), paused-hid, framesHidden, shown-a.RunStart(), resumed-shown, ticksShown-ticksPaused, tel.Ticks, running, float64(tel.Ticks)/running, tel.PausedTotal, tel.DiscardedTicks)
 	switch {
 	case hid == 0 || shown == 0:
 		t.Fatal("the run ended before the window was hidden and shown again")

@@ -1,4 +1,4 @@
-package app
+package loop
 
 import (
 	"testing"
@@ -78,11 +78,10 @@ func newLookApp(t *testing.T, mouseLook bool, inputs int) *lookApp {
 	t.Helper()
 	clock := new(simthread.VirtualClock)
 	cfg := Config{Input: lookInput, Sim: simthread.Config{Inputs: inputs}, Mouse: Mouse{MouseLook: mouseLook}}
-	pipe, err := newPipeline(&cfg, &lookWorld{}, clock)
+	a, err := NewHeadless(cfg, &lookWorld{}, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &App{pipe: pipe, steady: newSteadyState(), ctl: control{cam: renderer.DefaultCamera()}, cfg: cfg}
 	l := &lookApp{App: a, clock: clock}
 	l.next, _ = a.Sim().Wake()
 	return l
@@ -100,9 +99,9 @@ func (l *lookApp) tick() {
 // draw plans the frame and settles its camera, as present does just
 // before drawing.
 func (l *lookApp) draw() interp.Plan {
-	plan := l.plan(&frameState{at: l.frame, since: l.frame})
-	l.latchCamera(&plan)
-	return plan
+	l.plan = l.pipe.Plan(l.frame)
+	l.latchCamera(&l.plan)
+	return l.plan
 }
 
 // samePose compares positions and orientations (q and −q are the same)
@@ -177,7 +176,7 @@ func TestMouseLookLatchesBetweenTicks(t *testing.T) {
 		t.Fatalf("without motion: pose %v %v, want the path's %v %v", before.Pos, before.Rot, want.Pos, want.Rot)
 	}
 	// No tick runs: the motion reaches the view only through the latch.
-	l.handle([]platform.Event{motion(30, -8), motion(12.5, 3)})
+	l.Handle([]platform.Event{motion(30, -8), motion(12.5, 3)})
 	plan = l.draw()
 	if want := pathPose(plan.SimTick, 42.5, -5, 0); !samePose(l.ctl.cam.Pose, want, 1e-4) {
 		t.Fatalf("after motion between ticks: pose %v %v, want the world's after it %v %v", l.ctl.cam.Pose.Pos, l.ctl.cam.Pose.Rot, want.Pos, want.Rot)
@@ -207,7 +206,7 @@ func TestMouseLookLatchesBetweenTicks(t *testing.T) {
 
 	// Without MouseLook the view waits for the simulation.
 	l.cfg.Mouse.MouseLook = false
-	l.handle([]platform.Event{motion(50, 0)})
+	l.Handle([]platform.Event{motion(50, 0)})
 	plan = l.draw()
 	if want := pathPose(plan.SimTick, 42.5, -5, 0); !samePose(l.ctl.cam.Pose, want, 1e-4) {
 		t.Fatal("without MouseLook, motion not yet simulated turned the view")
@@ -222,7 +221,7 @@ func TestMouseLookCountsOnlyWhatTheWorldGets(t *testing.T) {
 		l.tick()
 		l.draw()
 	}
-	l.handle([]platform.Event{motion(1, 0), motion(2, 0), motion(4, 0), motion(8, 0), motion(16, 0), motion(32, 0)})
+	l.Handle([]platform.Event{motion(1, 0), motion(2, 0), motion(4, 0), motion(8, 0), motion(16, 0), motion(32, 0)})
 	if l.ctl.look.x != 15 || l.InputsDropped() != 2 {
 		t.Fatalf("ledger %v with %d inputs dropped, want 15 (1+2+4+8) with 2", l.ctl.look.x, l.InputsDropped())
 	}
@@ -242,7 +241,7 @@ func TestMouseLookFrameDoesNotAllocate(t *testing.T) {
 	events := []platform.Event{motion(3, -1)}
 	frame := func() {
 		l.tick()
-		l.handle(events)
+		l.Handle(events)
 		l.draw()
 	}
 	for range 300 {
@@ -267,17 +266,16 @@ func TestMouseLookReplayTurnsTheView(t *testing.T) {
 		{Tick: 9, Input: simthread.Input{Kind: lookKind, X: 25, Y: 4}},
 	}
 	cfg := Config{Input: lookInput, Sim: simthread.Config{Replay: replay}, Mouse: Mouse{MouseLook: true}}
-	pipe, err := newPipeline(&cfg, &lookWorld{}, clock)
+	a, err := NewHeadless(cfg, &lookWorld{}, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &App{pipe: pipe, steady: newSteadyState(), ctl: control{cam: renderer.DefaultCamera()}, cfg: cfg}
 	l := &lookApp{App: a, clock: clock}
 	l.next, _ = a.Sim().Wake()
 	turned := false
 	for range 40 {
 		l.tick()
-		l.handle([]platform.Event{motion(7, 7)}) // live motion: refused
+		l.Handle([]platform.Event{motion(7, 7)}) // live motion: refused
 		plan := l.draw()
 		if !plan.Ready {
 			continue

@@ -1,4 +1,4 @@
-package app
+package loop
 
 import (
 	"time"
@@ -24,7 +24,7 @@ type KeyMap struct {
 	Fullscreen platform.Key // toggles fullscreen; default F
 	VSync      platform.Key // toggles vsync; default V
 	HUD        platform.Key // shows and hides the HUD; default H
-	Screenshot platform.Key // saves a screenshot (Config.Tools.ScreenshotDir); default F12
+	Screenshot platform.Key // saves a screenshot (Config.ScreenshotDir); default F12
 }
 
 // DefaultKeys returns the keys the app reserves unless Config.Keys says
@@ -130,7 +130,6 @@ type control struct {
 	dragging     bool
 	dragX, dragY float64
 	look         lookLedger // mouse motion sent to the world (camera.go)
-	testFrame    func()     // called every frame after the input; tests only
 }
 
 // wantPause reports whether the simulation should be paused: by the
@@ -140,11 +139,12 @@ func (c *control) wantPause(keepUnfocused bool) bool {
 	return c.userPaused || c.iconified || c.hidden || (c.unfocused && !keepUnfocused)
 }
 
-// handle applies the window's events. Reserved keys (Config.Keys) are the
+// Handle applies the window's events, as the input step does with those
+// it polls (tests and scripted input hand it their own). Reserved keys (Config.Keys) are the
 // app's; every other key, button, cursor and scroll event goes to
 // Config.Input. Unless Config.Mouse.NoMouseCamera, a left drag also orbits the
 // camera and the wheel also zooms it.
-func (a *App) handle(events []platform.Event) {
+func (a *App) Handle(events []platform.Event) {
 	keys := a.cfg.Keys.resolved()
 	for _, e := range events {
 		switch e.Kind {
@@ -235,12 +235,12 @@ func (a *App) forward(e platform.Event) {
 // inputs are refused by design and not counted. Any goroutine may call it.
 func (a *App) InputsDropped() uint64 { return a.pipe.Sim().InputsDropped() }
 
-// appendKeysHelp appends the HUD's help line for keys (resolved or not)
+// AppendKeysHelp appends the HUD's help line for keys (resolved or not)
 // to b: "Esc quit  Space pause  F fullscreen  V vsync  H HUD  F12 shot
 // drag/wheel camera" with the defaults, leaving out the actions turned
 // off, and the camera when the mouse is the world's. It does not allocate
 // beyond b's growth.
-func appendKeysHelp(b []byte, keys KeyMap, mouseCamera bool) []byte {
+func AppendKeysHelp(b []byte, keys KeyMap, mouseCamera bool) []byte {
 	k := keys.resolved()
 	sep := false
 	for _, f := range [...]struct {
@@ -281,10 +281,11 @@ func appendKeysHelp(b []byte, keys KeyMap, mouseCamera bool) []byte {
 // that short only costs the world its time.
 const hiddenHold = 250 * time.Millisecond
 
-// hiddenFor reports whether the window has been hidden (presentTracker's
-// hidden) for hiddenHold by now; shown again, it is not, at once.
+// hiddenFor reports whether the window has been hidden (the display
+// system shows none of its frames: present.Tracker.Hidden) for hiddenHold
+// by now; shown again, it is not, at once.
 func (a *App) hiddenFor() bool {
-	if !a.present.hidden() {
+	if a.src == nil || !a.src.Hidden() {
 		a.ctl.hiddenSince = 0
 		return false
 	}
@@ -293,4 +294,14 @@ func (a *App) hiddenFor() bool {
 		a.ctl.hiddenSince = now
 	}
 	return now-a.ctl.hiddenSince >= hiddenHold
+}
+
+// poll handles the window's events, the display system's own on the
+// window's connection taken first (present.Tracker.ReadEvents: the
+// window's event loop would drop them).
+func (a *App) poll() {
+	if a.src != nil {
+		a.src.ReadEvents()
+	}
+	a.Handle(a.win.Poll())
 }

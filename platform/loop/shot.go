@@ -1,4 +1,4 @@
-package app
+package loop
 
 import (
 	"fmt"
@@ -14,8 +14,8 @@ import (
 	"github.com/tickframe/tickframe/renderer"
 )
 
-// screenshots saves frames as PNG files: the key's (Config.Tools.ScreenshotDir,
-// named after the app's title) and the last frame (Config.Tools.Screenshot).
+// screenshots saves frames as PNG files: the key's (Config.ScreenshotDir,
+// named after the app's title) and the last frame (App.SaveFrame).
 // Encoding runs on goroutines of its own; wait waits for them.
 type screenshots struct {
 	name      string    // the file name's stem: the title, made safe
@@ -31,13 +31,13 @@ type screenshots struct {
 // newScreenshots names the key's screenshots after title ("tickframe"
 // when empty): "Falling Cubes" saves falling-cubes-1712345678901.png.
 func newScreenshots(title, dir string, log io.Writer) screenshots {
-	return screenshots{name: fileStem(title), dir: dir, log: log}
+	return screenshots{name: FileStem(title), dir: dir, log: log}
 }
 
-// fileStem turns a title into a file name stem, which also names the
+// FileStem turns a title into a file name stem, which also names the
 // world in recordings: lower-case ASCII letters and digits, runs of
 // anything else as one '-'; "tickframe" when nothing is left.
-func fileStem(title string) string {
+func FileStem(title string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(title) {

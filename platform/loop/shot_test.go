@@ -1,4 +1,4 @@
-package app
+package loop
 
 import (
 	"bytes"
@@ -18,8 +18,8 @@ func TestScreenshotsAreNamedAfterTheTitle(t *testing.T) {
 		{"", "tickframe"},
 		{"***", "tickframe"},
 	} {
-		if got := fileStem(tc.title); got != tc.stem {
-			t.Errorf("fileStem(%q) = %q, want %q", tc.title, got, tc.stem)
+		if got := FileStem(tc.title); got != tc.stem {
+			t.Errorf("FileStem(%q) = %q, want %q", tc.title, got, tc.stem)
 		}
 	}
 	var log bytes.Buffer

@@ -1,4 +1,4 @@
-package app
+package loop
 
 import (
 	"context"
@@ -30,7 +30,7 @@ type pacing struct {
 	following bool          // the pacer follows grid
 	// emulating is true while a software pacer keeps a grid of its own
 	// beside a display system whose vblanks run at another rate: it has
-	// not followed them (see presentTracker.placeLanded). Once it has,
+	// not followed them (package app places the frames that landed on its vblanks). Once it has,
 	// a frame whose measure of them is off for a moment (a young fit)
 	// does not make it so.
 	emulating bool
@@ -89,8 +89,8 @@ func (p *pacing) choose(win *platform.Window, clock simthread.Clock, refresh flo
 // follows them: its grid is re-anchored on the measured one every frame
 // (platform.Pacer.Follow), when their rates agree within 1 %. A hook
 // may start the frame at once for a time of its own, or a period ahead
-// (loopHook.beforePace).
-func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, hooks []loopHook) (at, lead time.Duration, err error) {
+// (Hook.BeforePace).
+func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, hooks []Hook) (at, lead time.Duration, err error) {
 	if p.pacer == nil {
 		return clock.Now(), 0, nil
 	}
@@ -99,7 +99,7 @@ func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, hooks []loo
 		lead = p.jit.next(p.pacer.Period())
 	}
 	for _, h := range hooks {
-		switch at, take, ahead := h.beforePace(); {
+		switch at, take, ahead := h.BeforePace(); {
 		case take:
 			return at, lead, nil
 		case ahead:
@@ -118,7 +118,7 @@ func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, hooks []loo
 					p.source = src
 				}
 				p.emulating = false
-			case ratesAgree(period, p.pacer.Period()):
+			case RatesAgree(period, p.pacer.Period()):
 				p.pacer.Follow(v, period)
 				if !p.following {
 					p.following, p.source = true, "emulated on measured vblanks"
@@ -166,10 +166,32 @@ func (p *pacing) missed() uint64 {
 	return p.pacer.Missed()
 }
 
-// ratesAgree reports whether two display periods are within 1 % of each
+// RatesAgree reports whether two display periods are within 1 % of each
 // other (b's): a software pacer follows the display system's vblanks at
-// such a rate, and the present figures are on them (see
-// presentTracker.placeLanded).
-func ratesAgree(a, b time.Duration) bool {
+// such a rate, and the present figures are on them.
+func RatesAgree(a, b time.Duration) bool {
 	return math.Abs(float64(a-b)) <= 0.01*float64(b)
+}
+
+// Pacing is how the frames are paced, as the loop has it now.
+type Pacing struct {
+	// Hz is the rate frames are paced at (0 while measuring, and
+	// unpaced), and Source where it came from.
+	Hz     float64
+	Source string
+	// Pacer is the vblank grid frames are paced on; nil while measuring,
+	// and unpaced.
+	Pacer *platform.Pacer
+	// Emulating is true while a software pacer keeps a grid of its own
+	// beside a display system whose vblanks run at another rate (it has
+	// not followed them): frames are on the display it emulates.
+	Emulating bool
+	// Missed is how many vblanks frames missed (0 when unpaced).
+	Missed uint64
+}
+
+// Pacing returns how the frames are paced.
+func (a *App) Pacing() Pacing {
+	p := &a.pacing
+	return Pacing{Hz: p.hz, Source: p.source, Pacer: p.pacer, Emulating: p.emulating, Missed: p.missed()}
 }

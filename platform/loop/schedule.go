@@ -1,4 +1,4 @@
-package app
+package loop
 
 import (
 	"context"
@@ -17,8 +17,6 @@ type scheduling struct {
 	render, sim sched.ThreadPriority
 	unregister  func() // the render thread's registration
 	gov         *sched.Governor
-	lat         *sched.Latency // since the end of the warm-up
-	latency     sched.LatencySummary
 	procsStart  int
 	simEnd      chan sched.ThreadPriority // the simulation thread's priority as Run ended
 	renderCfg   sched.Config              // what the render thread asked for
@@ -100,7 +98,6 @@ func (s *scheduling) startSim(ctx context.Context, sim *simthread.Sim) {
 		s.display = nil // a remote display, or no /proc: the report says null
 	}
 	s.sim = <-ready
-	s.lat = sched.NewLatency()
 	s.procsStart = runtime.GOMAXPROCS(0)
 	if s.gov, err = sched.Start(s.cfg); err != nil {
 		s.gov = nil // validated in New: cannot happen
@@ -134,10 +131,8 @@ func (s *scheduling) close() {
 	}
 }
 
-// schedReport is what the scheduling design did during Run.
-type schedReport struct {
-	// Latency is the runtime's scheduling latency after the warm-up.
-	Latency sched.LatencySummary
+// SchedReport is what the scheduling design did during Run.
+type SchedReport struct {
 	// Procs is GOMAXPROCS before Run, at its end, and the most it was.
 	ProcsStart, ProcsEnd, ProcsMax int
 	// Sim and Render are the priorities the two critical threads got.
@@ -155,8 +150,20 @@ type schedReport struct {
 	DisplayServer *sched.ServerWaitSummary
 }
 
-func (s *scheduling) report() schedReport {
-	r := schedReport{Latency: s.latency, ProcsStart: s.procsStart, ProcsEnd: runtime.GOMAXPROCS(0),
+// Sched reports what the scheduling design did so far (all of Run, once
+// it has returned).
+func (a *App) Sched() SchedReport { return a.sched.report() }
+
+// Priorities returns the priorities the simulation and render threads
+// got, as their registration read them back.
+func (a *App) Priorities() (sim, render sched.ThreadPriority) { return a.sched.sim, a.sched.render }
+
+// SchedAllocs is what the scheduling governor's GOMAXPROCS changes
+// allocated so far (the runtime's own P state, not the application's).
+func (a *App) SchedAllocs() uint64 { return a.sched.allocs() }
+
+func (s *scheduling) report() SchedReport {
+	r := SchedReport{ProcsStart: s.procsStart, ProcsEnd: runtime.GOMAXPROCS(0),
 		Sim: s.sim, Render: s.render, Drivers: s.drivers, BackgroundNice: -1}
 	r.ProcsMax = max(r.ProcsStart, r.ProcsEnd)
 	select {

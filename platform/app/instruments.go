@@ -1,0 +1,137 @@
+package app
+
+import (
+	"math"
+	"time"
+
+	"github.com/tickframe/tickframe/platform/loop"
+	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/platform/present"
+	"github.com/tickframe/tickframe/platform/sched"
+)
+
+// instruments measure a run from the loop's seams (a loop.Hook): the
+// frame statistics, when each drawn frame was shown (present.go), the
+// HUD's figures (hud.go), the steady state (steady.go) and the frame log.
+// They belong to the render thread and allocate nothing per frame.
+type instruments struct {
+	loop.NoHook
+	a       *loop.App
+	cfg     *Config
+	stats   frameStats
+	present presentTracker
+	hud     hudModel
+	steady  steadyState
+	frames  *observe.FrameLog    // Config.Tools.FrameLog's, nil without
+	lat     *sched.Latency       // the scheduling latency since the end of the warm-up
+	latency sched.LatencySummary // its reading at the end
+	metered bool                 // the meter measured this frame, past its warm-up
+	waited  time.Duration        // the render thread's wait for a CPU before this swap
+}
+
+// newInstruments builds the instruments of a, which cfg configures.
+func newInstruments(a *loop.App, cfg *Config) *instruments {
+	in := &instruments{a: a, cfg: cfg, steady: newSteadyState()}
+	if cfg.Tools.FrameLog != "" {
+		in.frames = observe.NewFrameLog(frameLogRoom(cfg))
+	}
+	src, why := a.PresentSource()
+	in.present = presentTracker{stats: &in.stats, meter: a.Pipeline().Meter(), log: in.frames, src: src, err: why, app: a}
+	in.present.wait, _ = sched.OpenThreadWait() // nil where the kernel keeps no account: its figure is absent
+	in.present.mono = present.MonotonicOffset(a.Clock().Now)
+	in.present.handOff = a.Window().XWayland()
+	return in
+}
+
+// Started starts the steady state's clock and the scheduling latency.
+func (in *instruments) Started(a *loop.App) {
+	in.steady.start = a.RunStart()
+	in.lat = sched.NewLatency()
+	in.hud.lat = sched.NewLatency()
+}
+
+// Paced keeps the frame's lead.
+func (in *instruments) Paced(f *loop.Frame) { in.stats.Lead = f.Lead }
+
+// Planned measures the plan (the meter, past its warm-up) and counts it.
+func (in *instruments) Planned(f *loop.Frame) {
+	in.metered = false
+	if plan := f.Plan; plan.Ready {
+		pipe := in.a.Pipeline()
+		in.metered = pipe.Measure(f.At, plan)
+		in.stats.frame(pipe.Sim().Clock().Now(), plan)
+	}
+}
+
+// BeforeSwap reads the render thread's wait for a CPU so far.
+func (in *instruments) BeforeSwap(*loop.Frame) { in.waited = in.present.waited() }
+
+// Swapped accounts for the swap: the frame interval (on the HUD's graph
+// too), the frames in flight, and for a drawn frame the present tracker's
+// record, the meter's and the series'.
+func (in *instruments) Swapped(f *loop.Frame) {
+	st := &in.stats
+	st.InFlight = max(st.InFlight, f.InFlight)
+	if f.InFlightWait > 0 {
+		st.InFlightWait.Record(int64(f.InFlightWait))
+	}
+	hud := in.a.Renderer().HUD()
+	if st.haveSwap {
+		hud.AddFrame(float32(f.Interval) / 1e6)
+	}
+	st.swapped(f.Swap)
+	if hz := in.a.Pacing().Hz; hz > 0 {
+		hud.SetTarget(float32(1000 / hz))
+	}
+	plan := f.Plan
+	if f.Drawn {
+		in.present.swapped(f.ID, f.Poll, f.Present, f.Swap, simOf(plan, in.a.Sim().Config().Rate, in.metered))
+		st.Present.SwapWait.Record(int64(in.present.waited() - in.waited))
+		if in.metered {
+			in.a.Pipeline().Meter().Track(f.ID)
+		}
+	}
+	if plan.Ready {
+		x := frameSample{At: f.Since, Interval: float32(f.Interval) / 1e6, Alpha: plan.Alpha,
+			NewTicks: uint8(min(plan.NewTicks, 255)), PosErr: nan32, AnimErr: nan32}
+		if in.metered {
+			m := in.a.Pipeline().Meter()
+			x.PosErr, x.AnimErr = float32(m.LastPos), float32(m.LastAnim)
+		}
+		st.Series.add(x)
+	}
+}
+
+// Ended rebuilds the HUD four times a second, ends the warm-up, and
+// accounts for when the frames the GPU finished were shown.
+func (in *instruments) Ended(f *loop.Frame) {
+	if in.hud.due(f.At) {
+		in.hud.update(in, f.At, f.Plan)
+	}
+	if in.steady.due(f.Since) {
+		tel := in.a.Sim().Telemetry().Read()
+		in.steady.mark(f.At, in.stats.Frames, &tel, in.a.SchedAllocs())
+		in.lat.Mark()
+	}
+	in.present.collect(in.a.Renderer(), in.a.Pacing().Pacer, false)
+}
+
+// Stopped reads the final figures: the run's length, the last present
+// reports, the steady state's counters and the scheduling latency.
+func (in *instruments) Stopped(end time.Duration) {
+	in.steady.elapsed = end - in.steady.start
+	in.present.collect(in.a.Renderer(), in.a.Pacing().Pacer, true)
+	in.steady.finish(in.stats.Frames, in.a.SchedAllocs())
+	if in.lat != nil {
+		in.latency = in.lat.Read()
+	}
+}
+
+// close closes the render thread's wait account.
+func (in *instruments) close() {
+	if in != nil {
+		_ = in.present.wait.Close()
+	}
+}
+
+var nan32 = float32(math.NaN())
