@@ -41,6 +41,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/instrument"
 	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/interp"
@@ -127,6 +128,13 @@ type (
 	LatencyMode = loop.LatencyMode
 )
 
+// The instruments' types, named here as Config.Finish and Config.Tools
+// name them (package instrument has their documentation).
+type (
+	Report       = instrument.Report
+	PresentFault = instrument.PresentFault
+)
+
 // Ground is the ground plane (loop.Ground): its zero value is the default
 // 400 m square, shown, ready to use in Look.
 type Ground = loop.Ground
@@ -199,7 +207,7 @@ type App struct {
 	*loop.App
 	cfg   Config
 	world simthread.World
-	inst  *instruments // (instruments.go)
+	inst  *instrument.Set
 }
 
 // New opens the window, creates the renderer and the simulation for world,
@@ -217,13 +225,32 @@ func New(cfg Config, world simthread.World) (*App, error) {
 		return nil, err
 	}
 	a := &App{App: la, cfg: cfg, world: world}
-	a.inst = newInstruments(la, &a.cfg)
-	for _, h := range cfg.hooks(a) {
-		la.Attach(h)
+	// The marker is drawn before anything holds the swap back; the
+	// instruments read the render thread's wait last before the swap.
+	if cfg.Tools.Marker {
+		la.Attach(instrument.Marker(la))
 	}
+	if cfg.Tools.PresentFault != (PresentFault{}) {
+		la.Attach(cfg.Tools.PresentFault.Hook())
+	}
+	o := instrument.Options{}
+	if cfg.Tools.FrameLog != "" {
+		o.FrameLog = frameLogRoom(&cfg)
+	}
+	a.inst = instrument.New(la, o)
 	la.Attach(a.inst)
 	return a, nil
 }
+
+// Report returns the figures of the run (instrument.Set.Report). Call it
+// after Run has returned: the simulation has stopped, so the world may be
+// read.
+func (a *App) Report() *Report { return a.inst.Report(a.world) }
+
+// WritePlot draws the frame intervals and the animation error of the run
+// over time as PNG or SVG by path's extension, titled with r's figures
+// (instrument.Set.WritePlot). Call it after Run.
+func (a *App) WritePlot(path string, r *Report) error { return a.inst.WritePlot(path, r) }
 
 // runtime is the runtime's part of cfg: the instruments read back body 0
 // and time each frame on the GPU, so that what was drawn and when it was
@@ -290,6 +317,6 @@ func (a *App) Run(ctx context.Context) error {
 // Close detaches the instruments, frees the renderer and closes the
 // window. The App must not be used afterwards.
 func (a *App) Close() {
-	a.inst.close()
+	a.inst.Close()
 	a.App.Close()
 }

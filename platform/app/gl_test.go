@@ -21,13 +21,14 @@ func TestMain(m *testing.M) {
 // runApp runs a real App (window, GL, simulation) on the main thread for
 // d, calling each with the frame count every frame, and returns it after
 // Run. It needs a display, which make test provides.
-func runApp(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame int)) *App {
+func runApp(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame int)) ran {
 	t.Helper()
 	world := smallApp(t, &cfg, t.Name())
 	cfg.Tools.Duration = d
 	var err error
-	var a *App
+	var r ran
 	platform.Call(func() {
+		var a *App
 		if a, err = New(cfg, world); err != nil {
 			return
 		}
@@ -35,11 +36,19 @@ func runApp(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame i
 		n := 0
 		a.Attach(eachFrame{f: func() { n++; each(a, n) }})
 		err = a.Run(context.Background())
+		r = ran{App: a, report: a.Report()}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a
+	return r
+}
+
+// ran is an App runApp ran and closed, with its report (the window is
+// closed: Report can no longer be asked).
+type ran struct {
+	*App
+	report *Report
 }
 
 // eachFrame is a hook that calls its function as each frame is paced,
@@ -87,7 +96,7 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 	d := m.Drawn()
 	perTick := refworld.RefSpeed / 120
 	t.Logf("%d frames, %d paused; read back %d of %d tracked; GPU/CPU max diff %g; drawn error p99 %.4f tick; backwards %d",
-		a.inst.stats.Frames, m.Paused, d.Measured, d.Tracked, d.GPUDiffMax, float64(d.PosErrGPU.Quantile(0.99))/1e6, m.Backwards)
+		a.report.Frames, m.Paused, d.Measured, d.Tracked, d.GPUDiffMax, float64(d.PosErrGPU.Quantile(0.99))/1e6, m.Backwards)
 	if len(afterRestore) != 3 {
 		t.Fatalf("%d restores seen, want 3", len(afterRestore))
 	}
@@ -127,10 +136,10 @@ func TestPausedFramesAreNotMeasured(t *testing.T) {
 	})
 	m := a.Meter()
 	t.Logf("%d frames, %d paused (stats %d); planned error p99 %.4f tick, drawn %.4f, animation error p99 %.3f ms (shown %.3f); clamped %d",
-		a.inst.stats.Frames, m.Paused, a.inst.stats.Paused, m.PosErrTicks(0.99), float64(m.Drawn().PosErrGPU.Quantile(0.99))/1e6,
-		m.AnimErrMs(0.99), float64(m.Drawn().AnimErrShown.Quantile(0.99))/1e6, a.inst.stats.Clamped)
-	if m.Paused < 150 || a.inst.stats.Paused != m.Paused {
-		t.Errorf("%d paused frames (stats %d), want about 180 counted by both", m.Paused, a.inst.stats.Paused)
+		a.report.Frames, m.Paused, a.report.PausedFrames, m.PosErrTicks(0.99), float64(m.Drawn().PosErrGPU.Quantile(0.99))/1e6,
+		m.AnimErrMs(0.99), float64(m.Drawn().AnimErrShown.Quantile(0.99))/1e6, a.report.AlphaClampedFrames)
+	if m.Paused < 150 || a.report.PausedFrames != m.Paused {
+		t.Errorf("%d paused frames (stats %d), want about 180 counted by both", m.Paused, a.report.PausedFrames)
 	}
 	// A paused frame measured against the truth (which runs on while the
 	// world is paused) would read the pause's length, hundreds of ticks;
@@ -143,8 +152,8 @@ func TestPausedFramesAreNotMeasured(t *testing.T) {
 	if p := float64(m.Drawn().PosErrGPU.Quantile(0.99)) / 1e6; p > 0.05 {
 		t.Errorf("drawn error p99 %.4f tick with a pause, want ≤ 0.05", p)
 	}
-	if a.inst.stats.Clamped > 5 {
-		t.Errorf("%d frames clamped: the paused ones must not count", a.inst.stats.Clamped)
+	if a.report.AlphaClampedFrames > 5 {
+		t.Errorf("%d frames clamped: the paused ones must not count", a.report.AlphaClampedFrames)
 	}
 }
 

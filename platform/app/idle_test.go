@@ -43,7 +43,7 @@ func TestHiddenWindowMissesNoVblanks(t *testing.T) {
 	})
 	vblanks := uint64(hiddenFor.Seconds() * 144)
 	t.Logf("hidden %v (%d vblanks): %d counted missed; %d missed in the whole run of %d frames",
-		hiddenFor, vblanks, missedHidden, a.Pacing().Missed, a.inst.stats.Frames)
+		hiddenFor, vblanks, missedHidden, a.Pacing().Missed, a.report.Frames)
 	if len(cycles) != 0 || vblanks < 100 {
 		t.Fatalf("the run hid the window for %v, %d cycles left: it did not run as meant", hiddenFor, len(cycles))
 	}

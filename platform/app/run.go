@@ -62,7 +62,7 @@ func Run(ctx context.Context, cfg Config, world simthread.World) (err error) {
 		errs = append(errs, r.WriteFile(cfg.Tools.Report))
 	}
 	if cfg.Tools.FrameLog != "" {
-		errs = append(errs, a.inst.frames.WriteFile(cfg.Tools.FrameLog))
+		errs = append(errs, a.inst.FrameLog().WriteFile(cfg.Tools.FrameLog))
 	}
 	if cfg.Tools.Plot != "" {
 		errs = append(errs, a.WritePlot(cfg.Tools.Plot, r))

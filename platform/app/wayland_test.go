@@ -40,7 +40,7 @@ func TestWaylandMinimisedNeverStalls(t *testing.T) {
 		last = now
 		switch {
 		case hidden == 0 && now-a.RunStart() >= hideAfter:
-			shownBefore = a.inst.stats.Present.Displayed
+			shownBefore = a.Report().DisplayedFrames
 			a.Window().Iconify()
 			hidden = now
 		case hidden == 0:
@@ -49,11 +49,11 @@ func TestWaylandMinimisedNeverStalls(t *testing.T) {
 			after++
 		}
 	})
-	st := &a.inst.stats.Present // the window is closed: its figures, not Report's
+	r := a.report
 	t.Logf("%d frames before minimising, %d after; longest wait between frames after: %v; displayed %d (%d before), dropped %d; %s; %+v",
-		before, after, gap, st.Displayed, shownBefore, st.Dropped, st.Source, clk)
-	if !strings.HasPrefix(st.Source, "wayland-presentation") || clk.Presented == 0 {
-		t.Errorf("present_time_source %q, %d presented events: not the compositor's", st.Source, clk.Presented)
+		before, after, gap, r.DisplayedFrames, shownBefore, r.DroppedFrames, r.PresentTimeSource, clk)
+	if !strings.HasPrefix(r.PresentTimeSource, "wayland-presentation") || clk.Presented == 0 {
+		t.Errorf("present_time_source %q, %d presented events: not the compositor's", r.PresentTimeSource, clk.Presented)
 	}
 	if hidden == 0 {
 		t.Fatal("the run ended before the window was minimised")
@@ -69,8 +69,8 @@ func TestWaylandMinimisedNeverStalls(t *testing.T) {
 	}
 	// Weston shows nothing of a minimised window: its frames are
 	// discarded, or still unreported at the end.
-	if st.Displayed > shownBefore+uint64(rateBefore/2)+2 {
-		t.Errorf("displayed %d frames, %d of them after minimising: a hidden window's frames counted shown", st.Displayed, st.Displayed-shownBefore)
+	if r.DisplayedFrames > shownBefore+uint64(rateBefore/2)+2 {
+		t.Errorf("displayed %d frames, %d of them after minimising: a hidden window's frames counted shown", r.DisplayedFrames, r.DisplayedFrames-shownBefore)
 	}
 }
 
@@ -116,7 +116,7 @@ func TestWaylandHiddenPausesTheSimulation(t *testing.T) {
 	})
 	tel := a.Sim().Telemetry().Read()
 	rate := float64(a.Sim().Config().Rate)
-	running := (a.inst.steady.elapsed - tel.PausedTotal).Seconds()
+	running := a.report.DurationS - tel.PausedTotal.Seconds()
 	t.Logf("paused: %v", flips)
 	t.Logf("hidden at %v, paused %v later (%d frames planned while hidden), shown at %v, resumed %v later; %d ticks while paused; %d ticks in %.3f s not paused (%.1f Hz), paused %v, discarded %d",
 		hid-a.RunStart(), paused-hid, framesHidden, shown-a.RunStart(), resumed-shown, ticksShown-ticksPaused, tel.Ticks, running, float64(tel.Ticks)/running, tel.PausedTotal, tel.DiscardedTicks)

@@ -103,9 +103,9 @@ var Rules = []Rule{
 		From: []string{""}, To: []string{"sync/triplebuf"}, DirectOnly: true,
 		Except: []string{"sync/triplebuf", "simthread", "renderer/interp", "cmd/tickframe/internal/verify"}},
 	{Why: "scheduling and present feedback know no simulation or renderer",
-		From: []string{"platform/sched", "platform/present"}, To: []string{"simthread", "renderer", "platform/app", "platform/loop"}},
-	{Why: "the runtime knows none of its instruments: package app attaches them at the loop's seams (loop.Hook)",
-		From: []string{"platform/loop"}, To: []string{"platform/app", "platform/observe", "gonum.org/v1/plot"}},
+		From: []string{"platform/sched", "platform/present"}, To: []string{"simthread", "renderer", "platform/app", "platform/loop", "platform/instrument"}},
+	{Why: "the runtime knows none of its instruments: package app attaches them (package instrument) at the loop's seams, as loop.Hooks",
+		From: []string{"platform/loop"}, To: []string{"platform/app", "platform/instrument", "platform/observe", "gonum.org/v1/plot"}},
 }
 
 // under reports whether pkg is the module package rel or below it; rel ""

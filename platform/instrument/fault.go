@@ -1,4 +1,4 @@
-package app
+package instrument
 
 import (
 	"fmt"
@@ -23,6 +23,10 @@ type PresentFault struct {
 	DropEvery int
 }
 
+// Hook returns the hook that carries the fault out; attach it after the
+// marker.
+func (f PresentFault) Hook() loop.Hook { return &fault{cfg: f} }
+
 // Validate reports a setting out of range.
 func (f PresentFault) Validate() error {
 	if f.Hold < 0 || f.HoldEvery < 0 || f.DropEvery < 0 || f.Hold > time.Second {
@@ -31,22 +35,11 @@ func (f PresentFault) Validate() error {
 	return nil
 }
 
-// hooks returns the hooks cfg asks for besides the instruments (a
-// loop.Hook each): the marker, drawn before anything holds the swap back,
-// then the present fault.
-func (cfg *Config) hooks(a *App) []loop.Hook {
-	var hs []loop.Hook
-	if cfg.Tools.Marker {
-		hs = append(hs, marker{a: a.App})
-	}
-	if cfg.Tools.PresentFault != (PresentFault{}) {
-		hs = append(hs, &fault{cfg: cfg.Tools.PresentFault})
-	}
-	return hs
-}
+// Marker returns the hook that draws each drawn frame's marker
+// (renderer.DrawMarker) for an observer outside the app (package
+// observe): attach it before any hook that holds a swap back.
+func Marker(a *loop.App) loop.Hook { return marker{a: a} }
 
-// marker draws each drawn frame's marker (renderer.DrawMarker) for an
-// observer outside the app.
 type marker struct {
 	loop.NoHook
 	a *loop.App

@@ -1,4 +1,4 @@
-package app
+package instrument
 
 import (
 	"encoding/json"
@@ -8,8 +8,8 @@ import (
 	"math"
 	"path/filepath"
 
-	"github.com/tickframe/tickframe/platform/app/internal/chart"
 	"github.com/tickframe/tickframe/platform/app/outfile"
+	"github.com/tickframe/tickframe/platform/instrument/internal/chart"
 )
 
 // WriteFile writes r as indented JSON to path, through a temporary file
@@ -24,15 +24,15 @@ func (r *Report) WriteFile(path string) error {
 
 // WritePlot draws the frame intervals and the animation error of the run
 // over time, one panel above the other, as PNG or SVG by path's
-// extension, titled with r's figures (a.Report()). Call it after Run.
-// Without a Config.Tools.Truth the animation error is not measured, and its
-// panel says so instead of drawing empty axes.
-func (a *App) WritePlot(path string, r *Report) error {
+// extension, titled with r's figures (Set.Report). Call it after Run.
+// Without a meter (loop.Config.Reference) the animation error is not
+// measured, and its panel says so instead of drawing empty axes.
+func (in *Set) WritePlot(path string, r *Report) error {
 	format, err := chart.ParseFormat(filepath.Ext(path))
 	if err != nil {
 		return fmt.Errorf("-plot %s: %w", path, err)
 	}
-	samples := a.inst.stats.Series.Samples()
+	samples := in.stats.Series.Samples()
 	var t, interval, anim []float64
 	for _, s := range samples {
 		t = append(t, s.At.Seconds())
@@ -44,7 +44,7 @@ func (a *App) WritePlot(path string, r *Report) error {
 	}
 	top := chart.Panel{
 		Title: fmt.Sprintf("%s: sim %d Hz, display %.4g Hz (%s), %d bodies, %.0f fps, %d discarded ticks",
-			a.ScreenshotName(), r.SimHz, r.RefreshHz, r.RefreshSource, r.Bodies, r.FPS, r.DiscardedTicks),
+			in.a.ScreenshotName(), r.SimHz, r.RefreshHz, r.RefreshSource, r.Bodies, r.FPS, r.DiscardedTicks),
 		XLabel: "time (s)", YLabel: "frame interval (ms)", YFromZero: true,
 		Series: []chart.Series{{Name: "frame interval", X: t, Y: interval, Style: chart.Line,
 			Colour: color.RGBA{0x1f, 0x4e, 0xa8, 0xff}}},

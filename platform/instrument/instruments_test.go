@@ -1,4 +1,4 @@
-package app
+package instrument
 
 import (
 	"testing"
@@ -10,22 +10,25 @@ import (
 	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
-// headless is the part of an App that needs no window (loop.NewHeadless):
-// the simulation on a virtual clock, the planner, the meter and the
-// instruments, with a frame to plan.
+// headless is the instruments of an App with no window
+// (loop.NewHeadless): the simulation on a virtual clock, the planner and
+// the meter, with a frame to plan.
 type headless struct {
-	*App
+	*Set
 	f    loop.Frame
 	plan interp.Plan
 }
+
+// Sim returns the simulation.
+func (a *headless) Sim() *simthread.Sim { return a.a.Sim() }
 
 // planAt plans a frame at display time at, since the first frame, as the
 // loop's planning step does with the instruments attached (Planned), and
 // returns its plan.
 func (a *headless) planAt(at, since time.Duration) interp.Plan {
 	a.f = loop.Frame{At: at, Since: since, Plan: &a.plan}
-	a.plan = a.Pipeline().Plan(at)
-	a.inst.Planned(&a.f)
+	a.plan = a.a.Pipeline().Plan(at)
+	a.Planned(&a.f)
 	return a.plan
 }
 
@@ -45,17 +48,15 @@ func newHeadlessInputs(t testing.TB, bodies, inputs int) (*headless, *simthread.
 		t.Fatal(err)
 	}
 	clock := new(simthread.VirtualClock)
-	cfg := Config{Tools: Tools{Truth: refworld.RefPosition, TruthSpeed: refworld.RefSpeed}}
+	cfg := loop.Config{Reference: &interp.Reference{Body: 0, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}}
 	cfg.Sim = simthread.Config{Inputs: inputs, InitSnapshot: func(s *simthread.Snapshot) {
 		s.Bodies = make([]simthread.Body, 0, bodies)
 	}}
-	la, err := loop.NewHeadless(cfg.runtime(), world, clock)
+	la, err := loop.NewHeadless(cfg, world, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &App{App: la, cfg: cfg, world: world}
-	a.inst = &instruments{a: la, cfg: &a.cfg, steady: newSteadyState()}
-	return &headless{App: a}, clock
+	return &headless{Set: &Set{a: la, steady: newSteadyState()}}, clock
 }
 
 // TestFramePathDoesNotAllocate runs the frame's work up to the GL calls
@@ -72,20 +73,20 @@ func TestFramePathDoesNotAllocate(t *testing.T) {
 			next, _ = a.Sim().Wake()
 		}
 		a.planAt(frame, frame)
-		a.inst.stats.Series.add(frameSample{At: frame})
-		a.inst.stats.swapped(frame)
+		a.stats.Series.add(frameSample{At: frame})
+		a.stats.swapped(frame)
 	}
 	for i := 0; i < 300; i++ { // warm up: fill every slot and the series
 		step()
 	}
-	clamped := a.inst.stats.Clamped // the first frame, before tick 1, clamps
+	clamped := a.stats.Clamped // the first frame, before tick 1, clamps
 	if n := testing.AllocsPerRun(500, step); n != 0 {
 		t.Fatalf("a frame allocates %.1f times", n)
 	}
-	if a.inst.stats.Clamped != clamped || a.Pipeline().Meter().PosErr().Count() == 0 {
-		t.Fatalf("%d frames clamped in steady state, %d measured", a.inst.stats.Clamped-clamped, a.Pipeline().Meter().PosErr().Count())
+	if a.stats.Clamped != clamped || a.a.Pipeline().Meter().PosErr().Count() == 0 {
+		t.Fatalf("%d frames clamped in steady state, %d measured", a.stats.Clamped-clamped, a.a.Pipeline().Meter().PosErr().Count())
 	}
-	if p99 := a.Pipeline().Meter().PosErrTicks(0.99); p99 > 0.05 {
+	if p99 := a.a.Pipeline().Meter().PosErrTicks(0.99); p99 > 0.05 {
 		t.Fatalf("position error p99 %.3f ticks", p99)
 	}
 }

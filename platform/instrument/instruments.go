@@ -1,4 +1,14 @@
-package app
+// Package instrument measures a tickframe run from the runtime's seams
+// (package loop): a Set is a loop.Hook that keeps the frame statistics,
+// when each drawn frame reached the display (the present tracker, on the
+// display system's word where it has one), the HUD's figures, the steady
+// state (warm-up, GC, allocations, scheduling latency) and the frame log,
+// and makes the timing report (Report) and its plot of them. The marker an
+// outside observer reads and the faults tests inject (PresentFault) are
+// hooks of their own. Package app's Main attaches them from the flags
+// every app has; an app that wants none of them runs a loop.App alone and
+// links none of this.
+package instrument
 
 import (
 	"math"
@@ -10,30 +20,42 @@ import (
 	"github.com/tickframe/tickframe/platform/sched"
 )
 
-// instruments measure a run from the loop's seams (a loop.Hook): the
-// frame statistics, when each drawn frame was shown (present.go), the
-// HUD's figures (hud.go), the steady state (steady.go) and the frame log.
-// They belong to the render thread and allocate nothing per frame.
-type instruments struct {
+// Options configures a Set.
+type Options struct {
+	// FrameLog, if above 0, is how many frames the frame log holds
+	// (Set.FrameLog); frames past it are counted lost.
+	FrameLog int
+}
+
+// Set is the instruments of one App, attached to it as a loop.Hook
+// (App.Attach): the frame statistics, when each drawn frame was shown
+// (present.go), the HUD's figures (hud.go), the steady state (steady.go)
+// and the frame log. It belongs to the render thread and allocates
+// nothing per frame. Read it (Report, WritePlot, FrameLog) once Run has
+// returned.
+type Set struct {
 	loop.NoHook
 	a       *loop.App
-	cfg     *Config
+	keys    loop.KeyMap // for the HUD's help line
+	camera  bool        // the mouse moves the orbit camera (the help line says so)
 	stats   frameStats
 	present presentTracker
 	hud     hudModel
 	steady  steadyState
-	frames  *observe.FrameLog    // Config.Tools.FrameLog's, nil without
+	frames  *observe.FrameLog    // nil without Options.FrameLog
 	lat     *sched.Latency       // the scheduling latency since the end of the warm-up
 	latency sched.LatencySummary // its reading at the end
 	metered bool                 // the meter measured this frame, past its warm-up
 	waited  time.Duration        // the render thread's wait for a CPU before this swap
 }
 
-// newInstruments builds the instruments of a, which cfg configures.
-func newInstruments(a *loop.App, cfg *Config) *instruments {
-	in := &instruments{a: a, cfg: cfg, steady: newSteadyState()}
-	if cfg.Tools.FrameLog != "" {
-		in.frames = observe.NewFrameLog(frameLogRoom(cfg))
+// New builds the instruments of a, on the render thread (the main one):
+// attach it (a.Attach) before Run, and Close it before a.
+func New(a *loop.App, o Options) *Set {
+	cfg := a.Config()
+	in := &Set{a: a, keys: cfg.Keys, camera: !cfg.Mouse.NoMouseCamera, steady: newSteadyState()}
+	if o.FrameLog > 0 {
+		in.frames = observe.NewFrameLog(o.FrameLog)
 	}
 	src, why := a.PresentSource()
 	in.present = presentTracker{stats: &in.stats, meter: a.Pipeline().Meter(), log: in.frames, src: src, err: why, app: a}
@@ -44,17 +66,17 @@ func newInstruments(a *loop.App, cfg *Config) *instruments {
 }
 
 // Started starts the steady state's clock and the scheduling latency.
-func (in *instruments) Started(a *loop.App) {
+func (in *Set) Started(a *loop.App) {
 	in.steady.start = a.RunStart()
 	in.lat = sched.NewLatency()
 	in.hud.lat = sched.NewLatency()
 }
 
 // Paced keeps the frame's lead.
-func (in *instruments) Paced(f *loop.Frame) { in.stats.Lead = f.Lead }
+func (in *Set) Paced(f *loop.Frame) { in.stats.Lead = f.Lead }
 
 // Planned measures the plan (the meter, past its warm-up) and counts it.
-func (in *instruments) Planned(f *loop.Frame) {
+func (in *Set) Planned(f *loop.Frame) {
 	in.metered = false
 	if plan := f.Plan; plan.Ready {
 		pipe := in.a.Pipeline()
@@ -64,12 +86,12 @@ func (in *instruments) Planned(f *loop.Frame) {
 }
 
 // BeforeSwap reads the render thread's wait for a CPU so far.
-func (in *instruments) BeforeSwap(*loop.Frame) { in.waited = in.present.waited() }
+func (in *Set) BeforeSwap(*loop.Frame) { in.waited = in.present.waited() }
 
 // Swapped accounts for the swap: the frame interval (on the HUD's graph
 // too), the frames in flight, and for a drawn frame the present tracker's
 // record, the meter's and the series'.
-func (in *instruments) Swapped(f *loop.Frame) {
+func (in *Set) Swapped(f *loop.Frame) {
 	st := &in.stats
 	st.InFlight = max(st.InFlight, f.InFlight)
 	if f.InFlightWait > 0 {
@@ -104,7 +126,7 @@ func (in *instruments) Swapped(f *loop.Frame) {
 
 // Ended rebuilds the HUD four times a second, ends the warm-up, and
 // accounts for when the frames the GPU finished were shown.
-func (in *instruments) Ended(f *loop.Frame) {
+func (in *Set) Ended(f *loop.Frame) {
 	if in.hud.due(f.At) {
 		in.hud.update(in, f.At, f.Plan)
 	}
@@ -118,7 +140,7 @@ func (in *instruments) Ended(f *loop.Frame) {
 
 // Stopped reads the final figures: the run's length, the last present
 // reports, the steady state's counters and the scheduling latency.
-func (in *instruments) Stopped(end time.Duration) {
+func (in *Set) Stopped(end time.Duration) {
 	in.steady.elapsed = end - in.steady.start
 	in.present.collect(in.a.Renderer(), in.a.Pacing().Pacer, true)
 	in.steady.finish(in.stats.Frames, in.a.SchedAllocs())
@@ -127,8 +149,12 @@ func (in *instruments) Stopped(end time.Duration) {
 	}
 }
 
-// close closes the render thread's wait account.
-func (in *instruments) close() {
+// FrameLog returns every drawn frame's verdict (shown or dropped, when,
+// and the simulated time it showed), nil without Options.FrameLog.
+func (in *Set) FrameLog() *observe.FrameLog { return in.frames }
+
+// Close closes the render thread's account of its wait for a CPU.
+func (in *Set) Close() {
 	if in != nil {
 		_ = in.present.wait.Close()
 	}

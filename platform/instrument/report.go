@@ -1,4 +1,4 @@
-package app
+package instrument
 
 import (
 	"encoding/json"
@@ -255,30 +255,31 @@ type Checked interface {
 	Hash() uint64
 }
 
-// Report returns the figures of the run. Call it after Run has returned:
-// the simulation has stopped, so the world may be read.
-func (a *App) Report() *Report {
+// Report returns the figures of the run, of world (its bodies, and its
+// last tick and hash where it implements Checked). Call it after Run has
+// returned: the simulation has stopped, so the world may be read.
+func (in *Set) Report(world simthread.World) *Report {
 	r := &Report{
 		GoVersion:  runtime.Version(),
-		GLRenderer: a.Window().GLRenderer(),
-		Bodies:     a.inst.stats.Bodies,
+		GLRenderer: in.a.Window().GLRenderer(),
+		Bodies:     in.stats.Bodies,
 	}
-	if w, ok := a.world.(interface{ Len() int }); ok {
+	if w, ok := world.(interface{ Len() int }); ok {
 		r.Bodies = w.Len()
 	}
-	if w, ok := a.world.(Checked); ok {
+	if w, ok := world.(Checked); ok {
 		r.FinalTick, r.StateHash = w.Tick(), fmt.Sprintf("%016x", w.Hash())
 	}
-	a.reportRun(r)
-	a.reportSteady(r)
-	a.reportMeter(r)
-	a.reportPresent(r)
+	in.reportRun(r)
+	in.reportSteady(r)
+	in.reportMeter(r)
+	in.reportPresent(r)
 	return r
 }
 
 // reportRun fills in the run's rates and the simulation's counts.
-func (a *App) reportRun(r *Report) {
-	in := a.inst
+func (in *Set) reportRun(r *Report) {
+	a := in.a
 	st := &in.stats
 	sim := a.Sim()
 	tel := sim.Telemetry().Read()
@@ -307,7 +308,8 @@ func (a *App) reportRun(r *Report) {
 	r.OverwrittenSnaps = sim.Overwritten()
 	r.PausedFrames = st.Paused
 	r.InputsDropped = a.InputsDropped()
-	r.LatencyMode, r.MotionMode = a.cfg.Display.Latency.String(), a.cfg.Display.Motion.String()
+	display := a.Config().Display
+	r.LatencyMode, r.MotionMode = display.Latency.String(), display.Motion.String()
 	r.InputAgeMs = Quant2{ms(st.InputAge.Quantile(0.5)), ms(st.InputAge.Quantile(0.99))}
 	r.FramesInFlight = st.InFlight
 	r.FrameLeadMs = ms(int64(st.Lead))
@@ -318,8 +320,8 @@ func (a *App) reportRun(r *Report) {
 
 // reportSteady fills in the steady state's GC, allocation and scheduling
 // figures.
-func (a *App) reportSteady(r *Report) {
-	in := a.inst
+func (in *Set) reportSteady(r *Report) {
+	a := in.a
 	warm, end := in.steady.warm, in.steady.end
 	r.GCCycles = end.Cycles - warm.Cycles
 	r.GCPauseTotalMs = ms(int64(end.PauseTotal - warm.PauseTotal))
@@ -347,11 +349,12 @@ func (a *App) reportSteady(r *Report) {
 // reportMeter fills in the animation error: the drawn figures from the
 // GPU's read-backs and the display times where there are any, else the
 // planned ones.
-func (a *App) reportMeter(r *Report) {
-	m := a.Meter()
-	if m == nil {
+func (in *Set) reportMeter(r *Report) {
+	wm := in.a.Pipeline().Meter()
+	if wm == nil {
 		return
 	}
+	m := wm.Meter
 	r.PlannedErrorTicks = Quant3{round(m.PosErrTicks(0.5), 5), round(m.PosErrTicks(0.99), 5), round(float64(m.PosErr().Max())/1e6, 5)}
 	r.PlannedErrorMs = Quant3{round(m.AnimErrMs(0.5), 4), round(m.AnimErrMs(0.99), 4), ms(m.AnimErr().Max())}
 	d := m.Drawn()
@@ -369,8 +372,9 @@ func (a *App) reportMeter(r *Report) {
 }
 
 // reportPresent fills in PresentMon's figures.
-func (a *App) reportPresent(r *Report) {
-	p, t := &a.inst.stats.Present, &a.inst.present
+func (in *Set) reportPresent(r *Report) {
+	a := in.a
+	p, t := &in.stats.Present, &in.present
 	r.PresentTimeSource = p.Source
 	if r.PresentTimeSource == "" {
 		r.PresentTimeSource = "none"

@@ -1,4 +1,4 @@
-package app
+package instrument
 
 import (
 	"runtime"
@@ -25,8 +25,8 @@ func steadyFrames(t testing.TB, a *headless, clock interface{ Set(time.Duration)
 			next, _ = a.Sim().Wake()
 		}
 		plan := a.planAt(frame, frame)
-		a.inst.stats.Series.add(frameSample{At: frame})
-		a.inst.stats.swapped(frame)
+		a.stats.Series.add(frameSample{At: frame})
+		a.stats.swapped(frame)
 		return plan
 	}
 	for range 3 * 144 { // past the meter's warm-up, every slot filled
@@ -45,18 +45,18 @@ func TestPeriodicPathsDoNotAllocate(t *testing.T) {
 	a, clock := newHeadless(t, 256)
 	step := steadyFrames(t, a, clock)
 	var h renderer.HUD
-	a.inst.hud.lat = sched.NewLatency()
-	a.inst.lat = sched.NewLatency()
+	a.hud.lat = sched.NewLatency()
+	a.lat = sched.NewLatency()
 	plan := step()
 	now := 3 * time.Second
-	a.inst.hud.rebuild(&h, a.inst, true, now, &plan) // with the small counts of the start
+	a.hud.rebuild(&h, a.Set, true, now, &plan) // with the small counts of the start
 	// Then every count the lines show at its longest: a line that grew
 	// past its buffer would allocate in the first call measured.
 	const huge = ^uint64(0)
-	a.inst.stats.Clamped, a.inst.stats.Paused, a.inst.stats.Delay = huge, huge, 1<<62
-	a.inst.stats.Present = presentStats{Displayed: huge, Dropped: huge, Repeated: huge, Unknown: huge}
-	for i := range a.inst.stats.TicksPerFrame {
-		a.inst.stats.TicksPerFrame[i] = huge / ticksPerFrameBuckets
+	a.stats.Clamped, a.stats.Paused, a.stats.Delay = huge, huge, 1<<62
+	a.stats.Present = presentStats{Displayed: huge, Dropped: huge, Repeated: huge, Unknown: huge}
+	for i := range a.stats.TicksPerFrame {
+		a.stats.TicksPerFrame[i] = huge / ticksPerFrameBuckets
 	}
 	for _, tc := range []struct {
 		name string
@@ -65,14 +65,14 @@ func TestPeriodicPathsDoNotAllocate(t *testing.T) {
 		{"hud", func() {
 			plan := step()
 			now += hudPeriod
-			a.inst.hud.rebuild(&h, a.inst, true, now, &plan)
+			a.hud.rebuild(&h, a.Set, true, now, &plan)
 		}},
 		{"warm-up end", func() {
 			tel := a.Sim().Telemetry().Read()
-			a.inst.steady.mark(now, a.inst.stats.Frames, &tel, a.SchedAllocs())
-			a.inst.lat.Mark()
+			a.steady.mark(now, a.stats.Frames, &tel, a.a.SchedAllocs())
+			a.lat.Mark()
 		}},
-		{"meter reset", func() { a.Pipeline().Meter().Reset() }},
+		{"meter reset", func() { a.a.Pipeline().Meter().Reset() }},
 	} {
 		if tc.name != "hud" {
 			tc.f() // buffers of the first call aside
@@ -104,20 +104,20 @@ func BenchmarkPeriodic(b *testing.B) {
 	a, clock := newHeadless(b, 256)
 	step := steadyFrames(b, a, clock)
 	var h renderer.HUD
-	a.inst.hud.lat = sched.NewLatency()
+	a.hud.lat = sched.NewLatency()
 	plan := step()
 	now := 3 * time.Second
 	b.Run("path=hud", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			now += hudPeriod
-			a.inst.hud.rebuild(&h, a.inst, true, now, &plan)
+			a.hud.rebuild(&h, a.Set, true, now, &plan)
 		}
 	})
 	b.Run("path=meter-reset", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			a.Pipeline().Meter().Reset()
+			a.a.Pipeline().Meter().Reset()
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package app
+package instrument
 
 import (
 	"testing"
@@ -25,10 +25,10 @@ const benchWarmTicks = 24
 func frameWork(a *headless, frame time.Duration) interp.Plan {
 	plan := a.planAt(frame, benchSince)
 	if plan.Ready {
-		a.inst.stats.Series.add(frameSample{At: frame, Alpha: plan.Alpha, NewTicks: uint8(min(plan.NewTicks, 255)),
-			PosErr: float32(a.Pipeline().Meter().LastPos), AnimErr: float32(a.Pipeline().Meter().LastAnim)})
+		a.stats.Series.add(frameSample{At: frame, Alpha: plan.Alpha, NewTicks: uint8(min(plan.NewTicks, 255)),
+			PosErr: float32(a.a.Pipeline().Meter().LastPos), AnimErr: float32(a.a.Pipeline().Meter().LastAnim)})
 	}
-	a.inst.stats.swapped(frame)
+	a.stats.swapped(frame)
 	return plan
 }
 
@@ -93,18 +93,18 @@ func BenchmarkFrame(b *testing.B) {
 			// [t(K−1) + step/8, t(K−1) + 7·step/8]: frames start at
 			// tK − step + delay + step/8, not before tK as delay ≥ step.
 			tK := view.History(0).Time
-			base := tK - step + a.Pipeline().Planner().Delay().Value() + step/8
+			base := tK - step + a.a.Pipeline().Planner().Delay().Value() + step/8
 			span := int64(step * 3 / 4)
-			acquired, clamped, frames := view.Acquired(), a.inst.stats.Clamped, a.inst.stats.Frames
+			acquired, clamped, frames := view.Acquired(), a.stats.Clamped, a.stats.Frames
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range b.N {
 				frameWork(a, base+time.Duration(span*int64(i)/int64(b.N)))
 			}
 			b.StopTimer()
-			if view.Acquired() != acquired || a.inst.stats.Clamped != clamped || a.inst.stats.Frames-frames != uint64(b.N) {
+			if view.Acquired() != acquired || a.stats.Clamped != clamped || a.stats.Frames-frames != uint64(b.N) {
 				b.Fatalf("%d of %d frames acquired a snapshot, %d clamped, %d planned",
-					view.Acquired()-acquired, b.N, a.inst.stats.Clamped-clamped, a.inst.stats.Frames-frames)
+					view.Acquired()-acquired, b.N, a.stats.Clamped-clamped, a.stats.Frames-frames)
 			}
 		})
 		b.Run("bodies="+size.name+"/snapshot=new", func(b *testing.B) {
@@ -112,7 +112,7 @@ func BenchmarkFrame(b *testing.B) {
 			next := warmFrames(b, a, clock)
 			var err error
 			var frameTime time.Duration
-			clamped := a.inst.stats.Clamped
+			clamped := a.stats.Clamped
 			b.ReportAllocs()
 			for b.Loop() {
 				clock.Set(next)
@@ -127,8 +127,8 @@ func BenchmarkFrame(b *testing.B) {
 					b.Fatalf("frame at %v: acquired %v, %d new ticks; want one new tick", frame, plan.Acquired, plan.NewTicks)
 				}
 			}
-			if a.inst.stats.Clamped != clamped {
-				b.Fatalf("%d frames clamped", a.inst.stats.Clamped-clamped)
+			if a.stats.Clamped != clamped {
+				b.Fatalf("%d frames clamped", a.stats.Clamped-clamped)
 			}
 			b.ReportMetric(float64(frameTime.Nanoseconds())/float64(b.N), "ns/op")
 		})

@@ -1,4 +1,4 @@
-package app
+package instrument
 
 import (
 	"runtime"
@@ -78,14 +78,14 @@ func appendOnOff(b []byte, on bool) []byte {
 
 // update rebuilds the HUD from in's figures for a frame at now showing
 // plan.
-func (m *hudModel) update(in *instruments, now time.Duration, plan *interp.Plan) {
+func (m *hudModel) update(in *Set, now time.Duration, plan *interp.Plan) {
 	m.rebuild(in.a.Renderer().HUD(), in, in.a.Window().VSync(), now, plan)
 }
 
 // rebuild rebuilds h from in's figures, vsync being on or off, for a
 // frame at now showing plan. It allocates on its first call only (the
 // lines' buffers), whatever the counts grow to.
-func (m *hudModel) rebuild(h *renderer.HUD, in *instruments, vsync bool, now time.Duration, plan *interp.Plan) {
+func (m *hudModel) rebuild(h *renderer.HUD, in *Set, vsync bool, now time.Duration, plan *interp.Plan) {
 	m.next = now + hudPeriod
 	if !m.grown {
 		m.grown = true
@@ -123,7 +123,7 @@ func (m *hudModel) rebuild(h *renderer.HUD, in *instruments, vsync bool, now tim
 		h.Highlight(hudBeat)
 	}
 	b := h.Line(hudKeys)
-	*b = loop.AppendKeysHelp(*b, in.cfg.Keys, !in.cfg.Mouse.NoMouseCamera)
+	*b = loop.AppendKeysHelp(*b, in.keys, in.camera)
 	h.SetLines(hudLineCount)
 }
 
@@ -235,7 +235,7 @@ func lateLine(b *[]byte, tel *simthread.Stats) bool {
 	return tel.DiscardedTicks > 0
 }
 
-func gcLine(b *[]byte, in *instruments, vsync bool, plan *interp.Plan) {
+func gcLine(b *[]byte, in *Set, vsync bool, plan *interp.Plan) {
 	*b = append(*b, "GC "...)
 	*b = strconv.AppendUint(*b, in.steady.gc.cycles(), 10)
 	*b = append(*b, " cycles  vsync "...)
