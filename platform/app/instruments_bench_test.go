@@ -34,15 +34,17 @@ const (
 // BenchmarkInstruments is what each instrument costs a whole frame: the
 // real loop (window, GL, simulation, swap) unpaced (no vsync, no pacer),
 // 64 reference bodies at 320×240. It runs the frame with no optional
-// instrument (bare), with each, and with all of them, interleaved: a
+// instrument (bare: what every app.Main app carries), with none at all
+// (runtime: a loop.App by itself, which an app that wants no instrument
+// runs), with each, and with all of them, interleaved: a
 // round is one block of frames of every case in turn, and each case's
 // cost is the median over the rounds of its block's frame time over the
 // bare block's of the same round (x-bare). On this VM the machine's own
 // speed drifted by more than 2× over minutes (a bare frame 7.2 ms in the
 // first block and 4.2 ms in the third, a profiled one 2.2 ms later), so
 // cases measured one after another compared the machine's speed, not the
-// instruments. The present tracker and the GPU read-back probe are part
-// of every frame and in bare too. glxgears, where installed (make
+// instruments. The frame statistics, the present tracker and the GPU
+// read-back probe are part of every app.Main frame, and in bare too. glxgears, where installed (make
 // bench-instruments installs it), draws at the same size for scale, 11 s
 // in each round: bare/glxgears is the bare frame's time in glxgears
 // frames, the median over the rounds too.
@@ -56,6 +58,7 @@ func BenchmarkInstruments(b *testing.B) {
 		set  func(b *testing.B, cfg *Config) (stop func())
 	}{
 		{"bare", nil},
+		{"runtime", nil}, // loop.App alone: no instrument at all (frameBlock)
 		{"hud", func(_ *testing.B, cfg *Config) func() { cfg.Look.HideHUD = false; return nil }},
 		{"marker", func(_ *testing.B, cfg *Config) func() { cfg.Tools.Marker = true; return nil }},
 		{"framelog", func(b *testing.B, cfg *Config) func() {
@@ -77,7 +80,7 @@ func BenchmarkInstruments(b *testing.B) {
 		for range instrumentRounds {
 			var bare float64
 			for i, c := range cases {
-				ns := frameBlock(b, c.set, instrumentBlockFrames)
+				ns := frameBlock(b, c.set, c.name == "runtime", instrumentBlockFrames)
 				if i == 0 {
 					bare = ns
 					bareNs = append(bareNs, ns)
@@ -114,7 +117,8 @@ func median(x []float64) float64 {
 
 // frameBlock runs frames frames of a real App after its warm-up and
 // returns the time a frame.
-func frameBlock(b *testing.B, set func(*testing.B, *Config) func(), frames int) float64 {
+// With runtimeOnly it runs a loop.App with no instrument instead.
+func frameBlock(b *testing.B, set func(*testing.B, *Config) func(), runtimeOnly bool, frames int) float64 {
 	var cfg Config
 	world := smallApp(b, &cfg, "instruments")
 	cfg.Display.NoVSync = true
@@ -126,8 +130,19 @@ func frameBlock(b *testing.B, set func(*testing.B, *Config) func(), frames int) 
 	var start time.Time
 	var elapsed time.Duration
 	platform.Call(func() {
-		var a *App
-		if a, err = New(cfg, world); err != nil {
+		var a *loop.App
+		if runtimeOnly {
+			rc := cfg.runtime()
+			rc.Reference, rc.Probe = nil, false
+			a, err = loop.New(rc, world)
+		} else {
+			var full *App
+			if full, err = New(cfg, world); err == nil {
+				defer full.inst.Close()
+				a = full.App
+			}
+		}
+		if err != nil {
 			return
 		}
 		defer a.Close()
@@ -135,7 +150,7 @@ func frameBlock(b *testing.B, set func(*testing.B, *Config) func(), frames int) 
 		// alone still paces on a display system's reported vblanks
 		// (Xvfb's Present), which would measure the vblank.
 		n := 0
-		a.Attach(unpaced{a: a.App, each: func() {
+		a.Attach(unpaced{a: a, each: func() {
 			n++
 			switch n {
 			case instrumentWarmFrames:
