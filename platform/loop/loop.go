@@ -6,15 +6,18 @@
 // swap, end. Pacing (pacing.go), input (input.go, camera.go), the threads'
 // priorities (schedule.go) and screenshots (shot.go) are its parts.
 //
-// Nothing here measures the run: the instruments (package app's report,
-// HUD, present verdicts, frame log, marker, faults) attach at the loop's
-// seams as Hooks. Package app's Main wires them from the flags; an app
-// that wants none runs a loop.App of its own:
+// Nothing here measures the run: the instruments (package instrument: the
+// report, the HUD's figures, the present verdicts, the frame log, the
+// marker; the tests' faults) attach at the loop's seams as Hooks. Package
+// app's Main wires them from the flags; an app that wants none runs a
+// loop.App of its own, on the main thread:
 //
 //	a, err := loop.New(loop.Config{Title: "cubes"}, world)
-//	...
+//	if err != nil {
+//		return err
+//	}
 //	defer a.Close()
-//	err = a.Run(ctx)
+//	return a.Run(ctx) // until the window closes, Esc or ctx
 //
 // New, Run and Close must be called on the main thread (package platform
 // locks the main goroutine to it), where GLFW and OpenGL must run.
