@@ -303,6 +303,9 @@ func (h *HUD) build() (rows int) {
 		width = max(width, min(len(text), HUDLineLen))
 	}
 	rows = end - first
+	if rows == 0 && h.filled == 0 {
+		return 0 // no text and no frame: nothing to show (a loop with no instrument filling it)
+	}
 	panelW := max(float32(width*glyphW), HUDGraphLen) + 2*hudPad
 	panelH := float32(rows*(glyphH+lineGap)) + graphHeight + 3*hudPad
 	if h.Compact {

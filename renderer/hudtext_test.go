@@ -185,3 +185,42 @@ func TestHUDRepaintsWhatChanged(t *testing.T) {
 		return nil
 	})
 }
+
+// TestEmptyHUDDrawsNothing: a HUD shown with no line, no caption and no
+// frame in its graph (a loop.App with no instrument to fill it) leaves the
+// frame as with the HUD hidden; one frame in the graph draws the panel.
+func TestEmptyHUDDrawsNothing(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		r.SetGroundVisible(false)
+		r.SetClearColor(simthread.RGB(40, 90, 160))
+		draw := func(visible bool) (*image.RGBA, error) {
+			r.HUD().Visible = visible
+			return drawBodies(r, newScene(), frontCamera(), []simthread.Body{})
+		}
+		hidden, err := draw(false)
+		if err != nil {
+			return err
+		}
+		shown, err := draw(true)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(hidden.Pix, shown.Pix) {
+			return fmt.Errorf("an empty HUD drew pixels")
+		}
+		r.HUD().AddFrame(16.7)
+		graph, err := draw(true)
+		if err != nil {
+			return err
+		}
+		if bytes.Equal(hidden.Pix, graph.Pix) {
+			return fmt.Errorf("a HUD with a frame in its graph drew nothing")
+		}
+		return nil
+	})
+}
