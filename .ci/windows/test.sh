@@ -69,8 +69,9 @@ skips=(
 	# under Wine is the Win32 backend's, fed by Wine's X11 driver.
 	'^TestRealKeysAndButtons$' '^TestCaptureCursor$' '^TestBounceRun$'
 	# They build the example with the go tool, which the Windows test
-	# binary has none of under Wine (examples/minimal).
+	# binary has none of under Wine (examples/minimal, examples/flyer).
 	'^TestBadValuesExitTwoBeforeAWindow$' '^TestReport$' '^TestRecordAndReplay$'
+	'^TestRunDrawsTheScoreAndReplays$'
 	# It times the GPU's timestamps against time.Now, Go's clock, which on
 	# Windows moves in interrupt-timer steps (under Wine it stood still
 	# from a frame's start to its poll): the app gives the renderer the QPC
