@@ -2,6 +2,7 @@ package present
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -248,5 +249,46 @@ func TestFrameTimingsBrokenMatchingIsCaught(t *testing.T) {
 	}
 	if n, ok := f.swapOf(tr, 242); !ok || n != 1 {
 		t.Errorf("value 242 matched swap %d (%v), want 1", n, ok)
+	}
+}
+
+// A nested compositor repaints on a timer of its own (here 16.700 ms, while
+// it reports a refresh of 16.667 ms), a millisecond either way: counted
+// from the latest presentation (countFrom), each repaint is the next
+// vblank; counted from the first, the phase drifts by a period over the
+// run, and where it crosses the rounding's edge two repaints in a row get
+// one index (a frame counted dropped that was shown).
+func TestFrameTimingsCountVblanksFromTheLast(t *testing.T) {
+	const refresh = 16666667 * time.Nanosecond
+	const timer = 16700 * time.Microsecond
+	rng := rand.New(rand.NewPCG(1, 2))
+	m := &wlMatcher{name: SourceFrameTimings, refresh: refresh}
+	var base time.Duration
+	var fromFirst, fromLast uint64
+	var firstSame, lastWrong int
+	for k := range 600 {
+		at := time.Second + time.Duration(k)*timer + time.Duration(rng.Int64N(int64(2*time.Millisecond))) - time.Millisecond
+		if k == 0 {
+			base, m.haveBas, m.lastAt, m.lastMSC = at-refresh, true, at, 1
+		}
+		first := uint64((at - base + refresh/2) / refresh)
+		last := m.countFrom(at)
+		if k > 0 && first == fromFirst {
+			firstSame++
+		}
+		if k > 0 && last != fromLast+1 {
+			lastWrong++
+		}
+		fromFirst, fromLast = first, last
+	}
+	if lastWrong != 0 {
+		t.Errorf("counted from the latest presentation, %d of 600 repaints were not the next vblank", lastWrong)
+	}
+	if firstSame == 0 {
+		t.Errorf("counted from the first presentation no two repaints shared a vblank: the run does not drift across the rounding's edge")
+	}
+	// Out of order: a frame reported after a later one counts back from it.
+	if got := m.countFrom(m.lastAt - 2*refresh); got != fromLast-2 {
+		t.Errorf("a presentation two refreshes before the latest counted %d, want %d", got, fromLast-2)
 	}
 }

@@ -118,9 +118,12 @@ type wlMatcher struct {
 	vrr     bool // the last presented event had no refresh
 	refresh time.Duration
 	// Without the output's counter (seq 0), vblanks are counted from the
-	// first presented time at the refresh the compositor gave.
+	// first presented time at the refresh the compositor gave; under frame
+	// timings, from the last presented time (countFrom).
 	base    time.Duration
 	haveBas bool
+	lastAt  time.Duration // the latest presented time counted
+	lastMSC uint64        // its count
 	// Counts: Presented and Discarded events, and the events for swaps
 	// the tracker no longer (or never) had.
 	presented, discarded uint64
@@ -241,8 +244,12 @@ func (m *wlMatcher) take(t *Tracker, e wlEvent) {
 		// No counter: the vblank's index at the compositor's refresh.
 		if !m.haveBas {
 			m.base, m.haveBas = at-time.Duration(e.refresh), true
+			m.lastAt, m.lastMSC = at, 1
 		}
 		msc = uint64((at - m.base + m.refresh/2) / m.refresh)
+		if m.name != "" {
+			msc = m.countFrom(at)
+		}
 	}
 	if e.refresh > 0 && msc > 0 {
 		t.grid.Observe(at, msc)
@@ -263,6 +270,26 @@ func (m *wlMatcher) take(t *Tracker, e wlEvent) {
 			t.source = m.name
 		}
 	}
+}
+
+// countFrom counts a frame-timings presentation's vblank from the latest
+// one counted: the refreshes between them, rounded, and the same vblank
+// for two frames less than half a refresh apart (one repaint). A nested
+// compositor's repaints come from a timer of its own, not locked to any
+// vblank: counted from the first presentation, a repaint late by a third
+// of a refresh and the next on time rounded to one index (a frame counted
+// dropped) and the gap after to two (a repeat counted), 12 of each in 478
+// frames of a quiet run under a nested Mutter, none of which the observer
+// saw in the framebuffer. Frames reported out of order count back from
+// the latest.
+func (m *wlMatcher) countFrom(at time.Duration) uint64 {
+	d := at - m.lastAt
+	steps := int64((d.Abs() + m.refresh/2) / m.refresh)
+	if d < 0 {
+		return uint64(max(int64(m.lastMSC)-steps, 1))
+	}
+	m.lastAt, m.lastMSC = at, m.lastMSC+uint64(steps)
+	return m.lastMSC
 }
 
 // wlSourceName is SourceWayland with the compositor's flags, and
