@@ -99,6 +99,10 @@ type Report struct {
 	PresentSwapWaitMs *Quant3 `json:"present_swap_wait_ms,omitempty"`
 	PresentStamped    uint64  `json:"present_stamped_frames"` // frames placed by the server's own stamp (the rest: by the round trip's return)
 	PresentSynced     uint64  `json:"present_synced_swaps"`   // swaps that ended with a round trip of their own (Mesa's drisw): in the framebuffer when the swap returned, an earlier bound than the stamp
+	// PresentUnknown counts the drawn frames the display system never
+	// reported (its report lost, or the run ended first): in neither
+	// displayed_frames nor dropped_frames.
+	PresentUnknown uint64 `json:"present_unknown_frames"`
 	// PresentClock is how the compositor's presentation times were
 	// converted to the app's clock (Wayland's wp_presentation); nil
 	// elsewhere.
@@ -382,6 +386,7 @@ func (in *Set) reportPresent(r *Report) {
 	r.BetweenDisplayMs = Quant2{ms(p.BetweenDisplayChange.Quantile(0.5)), ms(p.BetweenDisplayChange.Quantile(0.99))}
 	r.UntilDisplayedMs = Quant2{ms(p.UntilDisplayed.Quantile(0.5)), ms(p.UntilDisplayed.Quantile(0.99))}
 	r.DisplayedFrames, r.DroppedFrames, r.RepeatedFrames = p.Displayed, p.Dropped, p.Repeated
+	r.PresentUnknown = p.Unknown
 	if src := t.src; src != nil {
 		if !src.Measured() {
 			r.PresentModelWhy = t.err

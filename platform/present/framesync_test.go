@@ -292,3 +292,55 @@ func TestFrameTimingsCountVblanksFromTheLast(t *testing.T) {
 		t.Errorf("a presentation two refreshes before the latest counted %d, want %d", got, fromLast-2)
 	}
 }
+
+// A frame whose frame timings never come is not in flight once a later
+// frame is reported: the low-latency wait (WaitReported(0)) would
+// otherwise wait its full timeout before every frame after it. Under a
+// nested Mutter one frame's messages of 185 never came, and the app ran
+// at a third of the display's rate from then on.
+func TestLostReportDoesNotHoldTheFrameLoop(t *testing.T) {
+	const period = time.Second / 60
+	var clock time.Duration
+	now := func() time.Duration { return clock }
+	tr := &Tracker{now: now, source: SourceFrameTimings, completeFrom: ^uint64(0)}
+	m := &wlMatcher{clock: exactClock(now), name: SourceFrameTimings, clockID: 1}
+	tr.wl = m
+	f := &fsMatcher{}
+	swapAt := func(n uint64) time.Duration { return time.Second + time.Duration(n)*period }
+	for n := range uint64(3) {
+		clock = swapAt(n)
+		tr.Swapped(100+n, clock)
+		f.value(n)
+	}
+	clock = swapAt(3)
+	if u := tr.Unreported(); u != 3 {
+		t.Fatalf("%d frames unreported before any message, want 3", u)
+	}
+	// Frames 0 and 2 presented at the repaint after their swap; frame
+	// 1's messages lost.
+	for _, n := range []uint64{0, 2} {
+		shown := swapAt(n) + period/2
+		drawnUs := int64((shown - 40*time.Microsecond + compositorAhead) / time.Microsecond)
+		f.take(tr, m, fsMsg{kind: fsDrawn, value: f.values[n], drawnUs: drawnUs})
+		f.take(tr, m, fsMsg{kind: fsTimings, value: f.values[n], offsetUs: 40, refreshUs: int32(period / time.Microsecond)})
+		if n == 0 {
+			if u := tr.Unreported(); u != 2 {
+				t.Errorf("%d frames unreported after frame 0's report, want 2", u)
+			}
+		}
+	}
+	if u := tr.Unreported(); u != 0 {
+		// (WaitReported would wait for ever on this clock, which only
+		// the test moves.)
+		t.Fatalf("%d frames unreported after the last frame's report: frame 1, whose report was lost, holds the low-latency wait", u)
+	}
+	if w := tr.WaitReported(0, time.Second); w != 0 {
+		t.Errorf("WaitReported(0) waited %v with every frame reported or given up", w)
+	}
+	clock = swapAt(4)
+	tr.Swapped(103, clock)
+	f.value(3)
+	if u := tr.Unreported(); u != 1 {
+		t.Errorf("%d frames unreported after a new swap, want 1", u)
+	}
+}

@@ -234,6 +234,7 @@ func (m *wlMatcher) take(t *Tracker, e wlEvent) {
 			f.Display, f.MSC = at, msc
 		}
 		t.emit(f)
+		t.reported = max(t.reported, e.swap+1)
 		return
 	}
 	m.presented++
@@ -259,6 +260,7 @@ func (m *wlMatcher) take(t *Tracker, e wlEvent) {
 		mode = ModeFlip
 	}
 	t.emit(Frame{ID: rec.id, Swap: rec.at, Landed: at, Display: at, MSC: msc, Mode: mode})
+	t.reported = max(t.reported, e.swap+1)
 	if vrr := e.refresh == 0; !m.named || e.flags != m.flags || vrr != m.vrr {
 		m.flags, m.vrr, m.named = e.flags, vrr, true
 		switch {
