@@ -188,7 +188,7 @@ func appConfig(o *options, simCfg simthread.Config, model *gltf.Model) app.Confi
 		spin = -1 // app: none
 	}
 	return app.Config{
-		Title:  "tickframe",
+		Title:  appWindowTitle,
 		Width:  o.width,
 		Height: o.height,
 		Sim:    simCfg,

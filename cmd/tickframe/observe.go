@@ -67,7 +67,7 @@ func parseObserveFlags(args []string, out io.Writer) (*observeOptions, error) {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.display, "display", os.Getenv("DISPLAY"), "the X `display` to watch (without a command)")
 	fs.StringVar(&o.fb, "fb", "", "its framebuffer `FILE` (Xvfb -fbdir DIR: DIR/Xvfb_screen0; without a command)")
-	fs.StringVar(&o.title, "window", "tickframe", "the `title` of the window whose marker is read")
+	fs.StringVar(&o.title, "window", appWindowTitle, "the `title` of the window whose marker is read")
 	fs.StringVar(&o.frameLog, "framelog", "", "the app's frame log `FILE` (its -framelog), read once the watch ends")
 	fs.StringVar(&o.jsonOut, "json", "", "write the report to `FILE`.json as well")
 	fs.StringVar(&o.record, "record", "", "keep the watch in `FILE` (JSON) for -replay")
@@ -227,6 +227,10 @@ func observeRun(o *observeOptions, stderr io.Writer) (*observed, error) {
 	return out, errors.Join(runErr, err)
 }
 
+// appWindowTitle is the demo's window's title, the one tickframe observe
+// watches unless told another (-window).
+const appWindowTitle = "tickframe"
+
 // ObserveReport is tickframe observe's report: the observer's own figures,
 // and, with a frame log, the comparison.
 type ObserveReport struct {
@@ -255,6 +259,13 @@ type ObserveReport struct {
 	Frames    *FramesReport `json:"frames,omitempty"`
 	OwnFrames *FramesReport `json:"own_frames,omitempty"`
 	OwnFit    *FitReport    `json:"own_fit,omitempty"`
+	// RepaintFrames places them on the framebuffer's changes as they
+	// came (observe.Comparison.Repaints): behind a compositor nested in
+	// the observer's X server, whose repaints follow a clock of its own,
+	// each change is one repaint, and a frame is displayed from when it
+	// arrived. Printed where the window watched is not the app's own
+	// (-window names a compositor's output).
+	RepaintFrames *FramesReport `json:"repaint_frames,omitempty"`
 }
 
 // FitReport is the observer's own vblank grid, fitted to the
@@ -381,6 +392,10 @@ func observeReport(o *observeOptions, obs *observed, stdout io.Writer) error {
 		r.Frames.GridOffsetMs = [2]float64{msDur(c.GridOffsetP50), msDur(c.GridOffsetMax)}
 		printFrames(stdout, "on the display system's vblanks, as the app had them", r.Frames)
 		fmt.Fprintf(stdout, "  the observer's fit of those vblanks from the app's: p50 %.3f ms, max %.3f ms\n", r.Frames.GridOffsetMs[0], r.Frames.GridOffsetMs[1])
+		r.RepaintFrames = framesReport(c.Repaints)
+		if o.title != appWindowTitle {
+			printFrames(stdout, "on the compositor's repaints, as they reached the framebuffer", r.RepaintFrames)
+		}
 		switch {
 		case c.OffRate:
 			r.OwnFit = &FitReport{Hz: round(1e9/float64(c.Fit.Period), 3), Arrivals: c.Fit.Arrivals, OffLine: c.Fit.OffLine, Emptiest: round(c.Fit.Emptiest, 4), Determined: true, OffRate: true}

@@ -138,6 +138,8 @@ type observation struct {
 	// the run (observeWeston; sampleWaits): where a compositor draws into
 	// the observer's Xvfb, how late a frame may reach its framebuffer.
 	displayWait time.Duration
+	// record is the watch kept (observe -record), where the run kept one.
+	record string
 }
 
 // observeTries is how many runs a test makes before it concludes that the
@@ -251,7 +253,7 @@ func instrumentFault(ob observation) string {
 	case o.VblankSource != "present-msc":
 		return fmt.Sprintf("its vblanks from %q, not the display system's", o.VblankSource)
 	}
-	for _, f := range []*FramesReport{o.Frames, o.OwnFrames} {
+	for _, f := range []*FramesReport{o.Frames, o.OwnFrames, o.RepaintFrames} {
 		if f == nil {
 			continue
 		}

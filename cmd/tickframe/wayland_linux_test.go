@@ -211,7 +211,7 @@ func observeBehind(t *testing.T, b behind, app string, args, env []string) obser
 		}
 		t.Logf("%s", res.stdout)
 		t.Logf("the compositor waited for a CPU at most %v at a stretch, the X servers %v", waited, displayWaited)
-		ob := observation{stdout: res.stdout, compositorWait: waited, displayWait: displayWaited}
+		ob := observation{stdout: res.stdout, compositorWait: waited, displayWait: displayWaited, record: filepath.Join(dir, "watch.json")}
 		ob.report, _ = readReport(t, rep)
 		data, err := os.ReadFile(js)
 		if err != nil {

@@ -182,12 +182,15 @@ func absDur(d time.Duration) time.Duration { return max(d, -d) }
 // the framebuffer (the middle of the two polls around the change); a
 // frame the next one replaced before that vblank was never scanned out.
 func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) Report {
-	return analyze(changes, log, grid, period, nil)
+	return analyze(changes, log, grid, period, nil, false)
 }
 
 // analyze is Analyze, leaving out the frames the observer did not see
-// whose time in the framebuffer overlaps one of its stalls.
-func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, stalls []Span) Report {
+// whose time in the framebuffer overlaps one of its stalls. With
+// repaints (and no grid) each change is one repaint of a compositor's
+// output that put its frame out: none is replaced (see
+// Comparison.Repaints).
+func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, stalls []Span, repaints bool) Report {
 	r := Report{Period: period}
 	var shown []seen
 	last := -1
@@ -249,7 +252,7 @@ func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, 
 	kept := shown[:0]
 	replacedUnsure := map[int]bool{}
 	for n, s := range shown {
-		if n+1 < len(shown) && shown[n+1].display <= s.display+period/2 {
+		if !repaints && n+1 < len(shown) && shown[n+1].display <= s.display+period/2 {
 			r.Replaced++
 			if s.ambiguous || shown[n+1].ambiguous {
 				replacedUnsure[s.i] = true
