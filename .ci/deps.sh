@@ -8,7 +8,9 @@
 # ordinary user (.ci/rtkit-env), and the xdg desktop portal that test asks
 # first; Weston (nested in Xvfb, with XWayland) and the Wayland headers,
 # for the -tags wayland build and its tests (wayland-protocols to
-# regenerate platform/present's protocol glue); the XSync headers
+# regenerate platform/present's protocol glue); Mutter, GNOME's
+# compositor, nested in Xvfb, under whose XWayland the X11 build's frame
+# timings are tested against the observer; the XSync headers
 # (libxext-dev) with which the X11 build takes part in frame sync; jq, with which make soak
 # reads the reports; glxgears (mesa-utils), the scale make bench-instruments
 # measures against; mingw-w64 and Wine,
@@ -23,7 +25,7 @@ packages=(
 	jq mesa-utils
 	libxpresent-dev libxext-dev
 	dbus polkitd rtkit xdg-desktop-portal
-	weston libwayland-dev libxkbcommon-dev xwayland wayland-protocols
+	weston libwayland-dev libxkbcommon-dev xwayland wayland-protocols mutter
 	gcc-mingw-w64-x86-64 wine wine64
 )
 

@@ -318,14 +318,20 @@ type FramesReport struct {
 	// and those off the period's grid (observe.Report.AppOffGrid).
 	AppSteps   uint64 `json:"app_steps"`
 	AppOffGrid uint64 `json:"app_steps_off_grid"`
+	// NoVblanks: placed on no vblanks (repaint_frames: a nested
+	// compositor's arrivals), so that a repeat is a rounding of the time
+	// between two arrivals on one side and between two stamps on the
+	// other, a vblank neither saw.
+	NoVblanks bool `json:"no_vblanks,omitempty"`
 }
 
-// repeatsOnVblanks reports whether the app's display times lie on the
-// period's grid (no more than 10 % of its steps off it), so that a
+// repeatsOnVblanks reports whether the frames were placed on vblanks and
+// the app's display times lie on the period's grid (no more than 10 % of
+// its steps off it), so that a
 // repeat is a vblank both sides can count; behind a compositor that
 // presents on a timer they are not, and the repeats on either side are a
 // rounding of steps that lie between whole periods.
-func (f *FramesReport) repeatsOnVblanks() bool { return 10*f.AppOffGrid <= f.AppSteps }
+func (f *FramesReport) repeatsOnVblanks() bool { return !f.NoVblanks && 10*f.AppOffGrid <= f.AppSteps }
 
 // framesReport is one placement's figures.
 func framesReport(a observe.Report) *FramesReport {
@@ -353,7 +359,10 @@ func printFrames(w io.Writer, title string, f *FramesReport) {
 	fmt.Fprintf(w, "  app counted displayed, never seen: %d; seen, app counted dropped: %d; other vblank: %d (beyond a shift of %.3f ms); unmatched changes: %d\n",
 		f.AppOnly, f.ObserverOnly, f.OtherVblank, f.GridShiftMs, f.Unmatched)
 	fmt.Fprintf(w, "  could not place (a vblank between two polls, or a stall across it): %d; not seen, over an observer stall: %d\n", f.Ambiguous, f.Unseen)
-	if !f.repeatsOnVblanks() {
+	switch {
+	case f.NoVblanks:
+		fmt.Fprintf(w, "  on no vblanks: the repeats on either side are roundings of the times between frames (arrivals, the compositor's stamps), not compared\n")
+	case !f.repeatsOnVblanks():
 		fmt.Fprintf(w, "  the app's display times are off the period's grid (%d of %d steps): its repeats, and those seen, are roundings of those steps, not vblanks\n", f.AppOffGrid, f.AppSteps)
 	}
 }
@@ -393,6 +402,7 @@ func observeReport(o *observeOptions, obs *observed, stdout io.Writer) error {
 		printFrames(stdout, "on the display system's vblanks, as the app had them", r.Frames)
 		fmt.Fprintf(stdout, "  the observer's fit of those vblanks from the app's: p50 %.3f ms, max %.3f ms\n", r.Frames.GridOffsetMs[0], r.Frames.GridOffsetMs[1])
 		r.RepaintFrames = framesReport(c.Repaints)
+		r.RepaintFrames.NoVblanks = true
 		if o.title != appWindowTitle {
 			printFrames(stdout, "on the compositor's repaints, as they reached the framebuffer", r.RepaintFrames)
 		}
