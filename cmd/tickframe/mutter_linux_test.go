@@ -24,11 +24,11 @@ import (
 // (observe.Comparison.Repaints: a nested Mutter repaints on a timer of its
 // own, into a window nothing scans out, and stamps a presentation before
 // its frame reaches the framebuffer), within issue 22's bounds as behind
-// Weston (disagreementsBehind), and the app's display times within half a
-// period of the frames' arrivals (median). With -breakpresent both must
-// see the held swaps. The same watch compared with a log whose frames
-// have the feedback of the frame before (feedback matched to the wrong
-// frame) must be caught.
+// Weston (disagreementsBehind), and the app's display times within three
+// quarters of a period of the frames' arrivals (median). With
+// -breakpresent both must see the held swaps. The same watch compared
+// with a log whose frames have their neighbours' feedback (feedback
+// matched to the wrong frame) must be caught.
 func TestUnderMutter(t *testing.T) {
 	needDisplay(t)
 	for _, tool := range []string{"mutter", "dbus-run-session", "Xwayland"} {
@@ -82,23 +82,27 @@ func TestUnderMutter(t *testing.T) {
 				}
 			}
 			// The app's display time of a frame and its arrival in the
-			// framebuffer are one event on one clock: their median
-			// distance within half a period. Feedback given to the wrong
-			// frame moves it by a period, which the same watch, compared
-			// with a log whose every frame has the feedback of the one
-			// before, must show.
-			if math.Abs(f.GridShiftMs) > f.PeriodMs/2 {
-				t.Errorf("the app's display times lie %.3f ms from the frames' arrivals (median): more than half a period", f.GridShiftMs)
+			// framebuffer are one event on one clock: Mutter's stamp comes
+			// 3 to 10 ms before the frame (medians, alone and beside a
+			// build loop). Feedback given to the neighbouring frame moves
+			// the median by a frame's interval, a period or more: within
+			// three quarters of a period the times are these frames'. The
+			// same watch, compared with a log whose every frame has its
+			// neighbour's feedback (the one away from the arrivals), must
+			// lie beyond.
+			bound := 0.75 * f.PeriodMs
+			if math.Abs(f.GridShiftMs) > bound {
+				t.Errorf("the app's display times lie %.3f ms from the frames' arrivals (median): more than three quarters of a period", f.GridShiftMs)
 			}
 			res, err := observe.ReadRecord(ob.record)
 			if err != nil {
 				t.Fatal(err)
 			}
-			off := observe.Compare(res, feedbackOneLate(ob.log)).Repaints
-			if shift := float64(off.GridShift) / 1e6; math.Abs(shift) <= f.PeriodMs/2 {
-				t.Errorf("a log whose frames have the feedback of the frame before lies %.3f ms from the arrivals: the comparison cannot tell", shift)
+			off := observe.Compare(res, neighboursFeedback(ob.log, f.GridShiftMs <= 0)).Repaints
+			if shift := float64(off.GridShift) / 1e6; math.Abs(shift) <= bound {
+				t.Errorf("a log whose frames have their neighbours' feedback lies %.3f ms from the arrivals: the comparison cannot tell", shift)
 			} else {
-				t.Logf("with the feedback one frame late (expected to be caught): %.3f ms from the arrivals", shift)
+				t.Logf("with each frame given its neighbour's feedback (expected to be caught): %.3f ms from the arrivals", shift)
 			}
 			if !tc.broken {
 				return
@@ -117,12 +121,19 @@ func TestUnderMutter(t *testing.T) {
 	}
 }
 
-// feedbackOneLate is log as a present source that gave each frame the
-// feedback of the frame before it would have it (the first keeps its own).
-func feedbackOneLate(log []observe.LogFrame) []observe.LogFrame {
+// neighboursFeedback is log as a present source that gave each frame the
+// feedback of the frame before it (before) or after it would have it (the
+// first, or the last, keeps its own).
+func neighboursFeedback(log []observe.LogFrame, before bool) []observe.LogFrame {
 	out := slices.Clone(log)
-	for i := len(out) - 1; i > 0; i-- {
-		out[i].Display, out[i].Shown = out[i-1].Display, out[i-1].Shown
+	if before {
+		for i := len(out) - 1; i > 0; i-- {
+			out[i].Display, out[i].Shown = out[i-1].Display, out[i-1].Shown
+		}
+		return out
+	}
+	for i := 0; i+1 < len(out); i++ {
+		out[i].Display, out[i].Shown = out[i+1].Display, out[i+1].Shown
 	}
 	return out
 }
