@@ -365,6 +365,11 @@ func runStressLoad(ctx context.Context, exe, app, tmp string, base, extra []stri
 			return row
 		}
 		row.Observer, row.DisplayServer, row.ObserverFloorMs = o.Frames, o.DisplayServer, o.FloorMs
+		if compositor == "mutter" && o.RepaintFrames != nil {
+			// A nested Mutter's frames are compared on its repaints as
+			// they came (observe.Comparison.Repaints).
+			row.Observer = o.RepaintFrames
+		}
 	}
 	data, err := os.ReadFile(report)
 	if err != nil {
