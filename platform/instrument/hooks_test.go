@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -35,5 +36,40 @@ func TestPresentFaultAsAHook(t *testing.T) {
 	}
 	if takes != 3 || aheads != 3 {
 		t.Errorf("%d frames taken at once and %d a period ahead in 10, want 3 and 3", takes, aheads)
+	}
+}
+
+// stepClock is a clock that only sleeping moves.
+type stepClock struct{ now time.Duration }
+
+func (c *stepClock) Now() time.Duration { return c.now }
+func (c *stepClock) SleepUntil(_ context.Context, t time.Duration) error {
+	c.now = max(c.now, t)
+	return nil
+}
+
+// A held swap is never a frame the next one replaces, nor that
+// replacement: held, neither makes a hitch that shows. The hold due then
+// falls on the next frame.
+func TestPresentFaultHoldsAFrameThatIsShown(t *testing.T) {
+	clock := &stepClock{}
+	f := &fault{cfg: PresentFault{DropEvery: 3, Hold: 20 * time.Millisecond, HoldEvery: 50 * time.Millisecond}, clock: clock}
+	var held int
+	for i := range 300 {
+		_, take, _ := f.BeforePace()
+		f.Paced(&loop.Frame{At: clock.now})
+		dropped := f.again // the next frame replaces this one
+		before := clock.now
+		f.BeforeSwap(&loop.Frame{Drawn: true})
+		if clock.now > before {
+			held++
+			if dropped || take {
+				t.Errorf("frame %d held: a frame its successor replaces (%v) or a replacement (%v)", i, dropped, take)
+			}
+		}
+		clock.now += 7 * time.Millisecond
+	}
+	if held < 20 {
+		t.Errorf("%d frames held in 300 of 7 ms with a hold due every 50 ms", held)
 	}
 }
