@@ -189,7 +189,8 @@ func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) 
 // whose time in the framebuffer overlaps one of its stalls. With
 // repaints (and no grid) each change is one repaint of a compositor's
 // output that put its frame out: none is replaced (see
-// Comparison.Repaints).
+// Comparison.Repaints), and one seen across a stall of the observer's
+// cannot be placed.
 func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, stalls []Span, repaints bool) Report {
 	r := Report{Period: period}
 	var shown []seen
@@ -220,10 +221,15 @@ func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, 
 			}
 		}
 		amb := false
-		if grid != nil && c.Prev > 0 {
+		switch {
+		case grid != nil && c.Prev > 0:
 			a, _ := grid(c.Prev)
 			b, _ := grid(c.At)
 			amb = a != b
+		case repaints && c.Prev > 0:
+			// Timed by its arrival: seen across a stall of the
+			// observer's, it came anywhere in the stall.
+			amb = c.At-c.Prev > StallGap
 		}
 		if amb {
 			r.Ambiguous++

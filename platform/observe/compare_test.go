@@ -67,6 +67,15 @@ func TestRepaintsPlaceANestedCompositorsFrames(t *testing.T) {
 	if s := c.Server; s.Dropped == 0 && s.OtherVblank < n/10 {
 		t.Errorf("on the app's vblanks %d dropped and %d a vblank off: the placement the repaints are there for now agrees (see Comparison)", s.Dropped, s.OtherVblank)
 	}
+	// The observer stalled 150 ms across frame 250's arrival: it cannot
+	// tell when that frame came, and no pair through it counts (timed at
+	// the stall's middle, it made an animation error of 75 ms).
+	res, log = nested(n, nil, nil, nil)
+	res.Changes[250].Prev = res.Changes[250].At - 150*time.Millisecond
+	r = observe.Compare(res, log).Repaints
+	if r.Ambiguous != 1 || r.SeenAnimErr.Max > 20*time.Millisecond || r.Displayed != n {
+		t.Errorf("a frame seen across a 150 ms stall: %d not placed, animation error max %v as seen, %d displayed: want 1, under 20 ms, %d", r.Ambiguous, r.SeenAnimErr.Max, r.Displayed, n)
+	}
 	// Broken on purpose: frame 100 never reached the framebuffer but the
 	// app counted it displayed; frame 300 did, and the app counted it
 	// dropped.
