@@ -1,7 +1,6 @@
 package instrument
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -39,20 +38,11 @@ func TestPresentFaultAsAHook(t *testing.T) {
 	}
 }
 
-// stepClock is a clock that only sleeping moves.
-type stepClock struct{ now time.Duration }
-
-func (c *stepClock) Now() time.Duration { return c.now }
-func (c *stepClock) SleepUntil(_ context.Context, t time.Duration) error {
-	c.now = max(c.now, t)
-	return nil
-}
-
 // A held swap is never a frame the next one replaces, nor that
 // replacement: held, neither makes a hitch that shows. The hold due then
 // falls on the next frame.
 func TestPresentFaultHoldsAFrameThatIsShown(t *testing.T) {
-	clock := &stepClock{}
+	clock := &virtualClock{} // soak_test.go's
 	f := &fault{cfg: PresentFault{DropEvery: 3, Hold: 20 * time.Millisecond, HoldEvery: 50 * time.Millisecond}, clock: clock}
 	var held int
 	for i := range 300 {
