@@ -308,6 +308,8 @@ type FramesReport struct {
 	// observer's over the frames both count displayed (0 on the app's
 	// vblanks; the phase between the grids on the observer's own).
 	GridShiftMs float64 `json:"grid_shift_ms"`
+	// GridShiftP90Ms is their 90th percentile (observe.Report.GridShiftP90).
+	GridShiftP90Ms float64 `json:"grid_shift_p90_ms"`
 	// AppSpanAnimErrMs is the app's animation error over all its pairs
 	// in the span (but frames unplaced or unseen): beside
 	// SeenAnimErr, the two-sided comparison of the worst frames.
@@ -341,7 +343,7 @@ func framesReport(a observe.Report) *FramesReport {
 		OtherVblank: a.OtherVblank, Unmatched: a.Unmatched, FrameTimeMs: msOf(a.FrameTime),
 		AnimErrMs: msOf(a.AnimErr), AppAnimErrMs: msOf(a.AppAnimErr), SeenAnimErr: msOf(a.SeenAnimErr), Ambiguous: a.Ambiguous,
 		AppP99BandMs: [2]float64{msDur(a.AppP99Band[0]), msDur(a.AppP99Band[1])},
-		Unseen:       a.Unseen, GridShiftMs: msDur(a.GridShift), AppSpanAnimErrMs: msOf(a.AppSpanAnimErr), PeriodMs: msDur(a.Period),
+		Unseen:       a.Unseen, GridShiftMs: msDur(a.GridShift), GridShiftP90Ms: msDur(a.GridShiftP90), AppSpanAnimErrMs: msOf(a.AppSpanAnimErr), PeriodMs: msDur(a.Period),
 		AppSteps: a.AppSteps, AppOffGrid: a.AppOffGrid}
 }
 
