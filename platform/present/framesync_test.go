@@ -95,6 +95,15 @@ func (c *fsCompositor) repaint(k int64) {
 	}
 }
 
+// fsTracker is a tracker in frame sync on the clock now, its matchers,
+// and the compositor's clock clockOf gives.
+func fsTracker(now func() time.Duration, clockOf func(now func() time.Duration) clockMap) (*Tracker, *wlMatcher, *fsMatcher) {
+	tr := &Tracker{now: now, source: SourceFrameTimings, completeFrom: ^uint64(0)}
+	m := &wlMatcher{clock: clockOf(now), name: SourceFrameTimings, clockID: 1}
+	tr.wl = m
+	return tr, m, &fsMatcher{}
+}
+
 // fsRun swaps 400 frames (some two in one repaint, some late, a stretch
 // hidden, a sync request halfway) through a tracker in frame sync and
 // returns what it reported.
@@ -110,11 +119,7 @@ func fsRunLate(t *testing.T, clockOf func(now func() time.Duration) clockMap) ([
 	comp := &fsCompositor{period: time.Second / 60, phase: 2*time.Millisecond + 31*time.Microsecond, drawnToShown: 40 * time.Microsecond,
 		shownAt: map[uint64]time.Duration{}, notShown: map[uint64]bool{}}
 	var clock time.Duration
-	now := func() time.Duration { return clock }
-	tr := &Tracker{now: now, source: SourceFrameTimings, completeFrom: ^uint64(0)}
-	m := &wlMatcher{clock: clockOf(now), name: SourceFrameTimings, clockID: 1}
-	tr.wl = m
-	f := &fsMatcher{}
+	tr, m, f := fsTracker(func() time.Duration { return clock }, clockOf)
 	var frames []Frame
 	lateShown := 0
 	id := uint64(100)
@@ -301,11 +306,7 @@ func TestFrameTimingsCountVblanksFromTheLast(t *testing.T) {
 func TestLostReportDoesNotHoldTheFrameLoop(t *testing.T) {
 	const period = time.Second / 60
 	var clock time.Duration
-	now := func() time.Duration { return clock }
-	tr := &Tracker{now: now, source: SourceFrameTimings, completeFrom: ^uint64(0)}
-	m := &wlMatcher{clock: exactClock(now), name: SourceFrameTimings, clockID: 1}
-	tr.wl = m
-	f := &fsMatcher{}
+	tr, m, f := fsTracker(func() time.Duration { return clock }, exactClock)
 	swapAt := func(n uint64) time.Duration { return time.Second + time.Duration(n)*period }
 	for n := range uint64(3) {
 		clock = swapAt(n)
