@@ -71,7 +71,13 @@ func TestUnderMutter(t *testing.T) {
 				t.Fatal("the observer placed no frames on Mutter's repaints")
 			}
 			late := swapWaitMs(r) + float64(ob.compositorWait)/1e6
-			for _, d := range disagreementsBehind(f, o.FloorMs, late, float64(ob.displayWait)/1e6) {
+			// Mutter reads its clock for a presentation before it puts
+			// the frame out: its own wait for a CPU after that, and the X
+			// server's, delay the frame's arrival past the stamp (beside a
+			// build loop Mutter waited 145 ms at a stretch, and one frame
+			// reached the framebuffer 80 ms later than its stamp said).
+			shownLate := float64(ob.displayWait+ob.compositorWait) / 1e6
+			for _, d := range disagreementsBehind(f, o.FloorMs, late, shownLate) {
 				t.Errorf("on Mutter's repaints: %s", d)
 			}
 			// On the app's vblanks (the first at or after a frame's
@@ -79,7 +85,7 @@ func TestUnderMutter(t *testing.T) {
 			// comes before it: logged, not compared (see
 			// observe.Comparison.Repaints).
 			if o.Frames != nil {
-				for _, d := range disagreementsBehind(o.Frames, o.FloorMs, late, float64(ob.displayWait)/1e6) {
+				for _, d := range disagreementsBehind(o.Frames, o.FloorMs, late, shownLate) {
 					t.Logf("on the app's vblanks (not compared): %s", d)
 				}
 			}
