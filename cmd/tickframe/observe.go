@@ -321,18 +321,18 @@ type FramesReport struct {
 	AppSteps   uint64 `json:"app_steps"`
 	AppOffGrid uint64 `json:"app_steps_off_grid"`
 	// NoVblanks: placed on no vblanks (repaint_frames: a nested
-	// compositor's arrivals), so that a repeat is a rounding of the time
-	// between two arrivals on one side and between two stamps on the
-	// other, a vblank neither saw.
+	// compositor's arrivals): a repeat there is a rounding of the time
+	// between two arrivals on one side and two stamps on the other, a
+	// vblank neither saw, and the repeats are not compared.
 	NoVblanks bool `json:"no_vblanks,omitempty"`
 }
 
 // repeatsOnVblanks reports whether the frames were placed on vblanks and
 // the app's display times lie on the period's grid (no more than 10 % of
-// its steps off it), so that a
-// repeat is a vblank both sides can count; behind a compositor that
-// presents on a timer they are not, and the repeats on either side are a
-// rounding of steps that lie between whole periods.
+// its steps off it), so that a repeat is a vblank both sides can count;
+// behind a compositor that presents on a timer they are not, and the
+// repeats on either side are a rounding of steps that lie between whole
+// periods.
 func (f *FramesReport) repeatsOnVblanks() bool { return !f.NoVblanks && 10*f.AppOffGrid <= f.AppSteps }
 
 // framesReport is one placement's figures.

@@ -128,8 +128,8 @@ type Report struct {
 	// second reports frames a repaint before their content reached its
 	// output (its counter's alarm ahead of XWayland's commit, which waits
 	// for a frame callback): the median moves by a repaint there (-20 ms
-	// in a quiet run whose stretches covered most of it), this stays
-	// within 2 to 4.3 ms of arrival (27 runs). A source that gave each
+	// in a quiet run whose stretches covered most of it), this stayed
+	// 2 to 5.5 ms ahead of arrival (36 runs). A source that gave each
 	// frame its neighbour's feedback moves both by a frame.
 	GridShiftP90 time.Duration
 	// FrameTime is the time between consecutive displayed frames as seen.

@@ -29,14 +29,16 @@ import (
 //     stamps a presentation with is its own reading, which the frame
 //     reaches the framebuffer before or after (a nested Mutter's stamp
 //     comes 2 to 4 ms before the frame when quiet, up to 30 ms before
-//     when starved of a CPU, now and then a millisecond after), so on the app's vblanks (the first at
-//     or after the arrival) a frame lands one side of its stamp or the
-//     other at random and a late repaint reads as a drop (7 of 409
-//     frames in a run under -stress 4 that agree here). Here a frame is
-//     displayed when it reached the framebuffer, dropped when it never
-//     did, and shown from its arrival: the frame times, repeats and
-//     animation error are the arrivals'. It owes the app nothing but
-//     the period (the observer's own, from the display's vblanks).
+//     when starved of a CPU, now and then a millisecond after), so on
+//     the app's vblanks (the first at or after the arrival) a frame
+//     lands one side of its stamp or the other at random and a late
+//     repaint reads as a drop (7 of 409 frames in a run under -stress 4
+//     that agree here). Here a frame is displayed when it reached the
+//     framebuffer, dropped when it never did, and shown from its
+//     arrival: the frame times, repeats and animation error are the
+//     arrivals'. It owes the app nothing but the period (the observer's
+//     own, from the display's vblanks). A frame seen across a stall of
+//     the observer's is not placed.
 //
 // All three leave out the frames the observer could not see (Report.Unseen:
 // not seen, with a stall of its polling thread over their time in the
