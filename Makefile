@@ -1,5 +1,6 @@
 # tickframe: the README's two commands are `make run` and `make test`.
-# Both install what a fresh Debian or Ubuntu machine lacks (.ci/deps.sh)
+# Both install what a fresh Debian or Ubuntu machine lacks (.ci/deps.sh:
+# make run only what building and running needs, make test the rest too)
 # and provide a display (.ci/with-display starts Xvfb when there is none).
 
 GO       ?= go
@@ -8,14 +9,17 @@ FUZZTIME ?= 60s
 BENCH    ?= .
 WITH_DISPLAY := .ci/with-display
 
-.PHONY: all deps build run test test-windows bench bench-instruments verify stress soak fuzz clean
+.PHONY: all deps deps-run build run test test-windows bench bench-instruments verify stress soak fuzz clean
 
 all: build
 
 deps:
-	@.ci/deps.sh
+	@.ci/deps.sh test
 
-build: deps
+deps-run:
+	@.ci/deps.sh run
+
+build: deps-run
 	$(GO) build -o bin/tickframe ./cmd/tickframe
 
 # With a display, the demo runs until you close it. Without one it runs for
@@ -73,7 +77,7 @@ verify: build
 
 # The stress benchmark: the demo headless under each kind of CPU load, one
 # table (tickframe stress -h). ARGS go to it, e.g. ARGS='-json stress.json'.
-stress: build
+stress: deps build
 	$(WITH_DISPLAY) bin/tickframe stress $(ARGS)
 
 # The real soak: the demo for SOAK_DURATION (30m) at 320x240 under an Xvfb
@@ -82,7 +86,7 @@ stress: build
 # (.ci/soak.sh). make test runs the virtual one: TestSoakVirtualDay, a day
 # of virtual time (the -race pass runs half an hour of it).
 SOAK_DURATION ?= 30m
-soak: build
+soak: deps build
 	SOAK_DURATION=$(SOAK_DURATION) .ci/soak.sh
 
 # Runs every fuzz target for FUZZTIME each.
