@@ -23,11 +23,15 @@ import (
 type fsCompositor struct {
 	period, phase, drawnToShown time.Duration
 	hidden                      bool
-	pending                     []fsPending
-	out                         []fsMsg
-	carry                       []fsPending              // late alarms, reported with the next repaint
-	shownAt                     map[uint64]time.Duration // ground truth: swap → presentation (app clock)
-	notShown                    map[uint64]bool
+	// stamp is the compositor's stamp (µs) of a time on the app's
+	// clock; nil: CLOCK_MONOTONIC as exactClock has it, compositorAhead
+	// ahead.
+	stamp    func(time.Duration) int64
+	pending  []fsPending
+	out      []fsMsg
+	carry    []fsPending              // late alarms, reported with the next repaint
+	shownAt  map[uint64]time.Duration // ground truth: swap → presentation (app clock)
+	notShown map[uint64]bool
 }
 
 type fsPending struct {
@@ -68,7 +72,10 @@ func (c *fsCompositor) repaint(k int64) {
 		}
 	}
 	now = slices.DeleteFunc(now, func(p fsPending) bool { return p.alarmLate && !c.hidden })
-	us := func(d time.Duration) int64 { return int64((d + compositorAhead) / time.Microsecond) }
+	us := c.stamp
+	if us == nil {
+		us = func(d time.Duration) int64 { return int64((d + compositorAhead) / time.Microsecond) }
+	}
 	// Every frame of the repaint is drawn before any is presented, as
 	// Mutter sends them: the late ones with the rest.
 	// Mutter reads its clock for each message: a few µs apart; each
@@ -116,8 +123,19 @@ func fsRun(t *testing.T, clockOf func(now func() time.Duration) clockMap) ([]Fra
 // showed whose alarm came late.
 func fsRunLate(t *testing.T, clockOf func(now func() time.Duration) clockMap) ([]Frame, *fsCompositor, *Tracker, *fsMatcher, int) {
 	t.Helper()
-	comp := &fsCompositor{period: time.Second / 60, phase: 2*time.Millisecond + 31*time.Microsecond, drawnToShown: 40 * time.Microsecond,
-		shownAt: map[uint64]time.Duration{}, notShown: map[uint64]bool{}}
+	return fsRunOn(t, newFSCompositor(nil), clockOf)
+}
+
+// newFSCompositor is a synthetic Mutter repainting at 60 Hz, its stamps
+// stamp's (nil: fsCompositor's default).
+func newFSCompositor(stamp func(time.Duration) int64) *fsCompositor {
+	return &fsCompositor{period: time.Second / 60, phase: 2*time.Millisecond + 31*time.Microsecond, drawnToShown: 40 * time.Microsecond,
+		shownAt: map[uint64]time.Duration{}, notShown: map[uint64]bool{}, stamp: stamp}
+}
+
+// fsRunOn is fsRunLate under compositor comp.
+func fsRunOn(t *testing.T, comp *fsCompositor, clockOf func(now func() time.Duration) clockMap) ([]Frame, *fsCompositor, *Tracker, *fsMatcher, int) {
+	t.Helper()
 	var clock time.Duration
 	tr, m, f := fsTracker(func() time.Duration { return clock }, clockOf)
 	var frames []Frame
@@ -343,5 +361,136 @@ func TestLostReportDoesNotHoldTheFrameLoop(t *testing.T) {
 	f.value(3)
 	if u := tr.Unreported(); u != 1 {
 		t.Errorf("%d frames unreported after a new swap, want 1", u)
+	}
+}
+
+// xserverTime is Mutter's "high-resolution X server time" of a
+// CLOCK_MONOTONIC time in µs (meta_translate_to_high_res_xserver_time:
+// the milliseconds' low 32 bits, the microseconds kept).
+func xserverTime(us int64) int64 { return (us/1000&0xffffffff)*1000 + us%1000 }
+
+// uptimeClock is CLOCK_MONOTONIC on a machine up for uptime when the
+// app's clock reads 0.
+func uptimeClock(uptime time.Duration) func(now func() time.Duration) clockMap {
+	return func(now func() time.Duration) clockMap {
+		return newClockMap(func() time.Duration { return now() + uptime }, now)
+	}
+}
+
+// mutterStamps are Mutter's stamps on that machine.
+func mutterStamps(uptime time.Duration) func(time.Duration) int64 {
+	return func(d time.Duration) int64 { return xserverTime(int64((d + uptime) / time.Microsecond)) }
+}
+
+// xWrap is 2³² ms, the X server's clock's period.
+const xWrap = xWrapUs * time.Microsecond
+
+// Mutter stamps frames in the X server's time, CLOCK_MONOTONIC modulo
+// 2³² ms: after 49.7 days of uptime 2³² ms behind CLOCK_MONOTONIC. The
+// offset is measured from the stamps, and every frame is matched and
+// placed to the microsecond, as before the wrap. (Before #37 every
+// message past the wrap was taken for another clock's and counted
+// unmatched: nothing was reported, and the window counted hidden.)
+func TestFrameTimingsAfterTheXServersClockWrapped(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		uptime time.Duration
+		offset int64 // the stamps' offset, µs
+	}{
+		{"uptime=4300000s", 4_300_000 * time.Second, -xWrapUs},
+		{"uptime=46d", 46 * 24 * time.Hour, 0},
+		{"uptime=3wraps", 3*xWrap + 5*time.Hour, -3 * xWrapUs},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			frames, comp, tr, f, _ := fsRunOn(t, newFSCompositor(mutterStamps(c.uptime)), uptimeClock(c.uptime))
+			if bad := fsCheck(frames, comp); len(bad) > 0 {
+				t.Errorf("%d wrong of %d frames reported; first: %s", len(bad), len(frames), strings.Join(bad[:min(5, len(bad))], "; "))
+			}
+			if s := tr.Stats(); s.Unmatched > 0 {
+				t.Errorf("%d messages matched no swap", s.Unmatched)
+			}
+			if tr.Hidden() {
+				t.Errorf("the window counts hidden")
+			}
+			if s := f.stamps; s.offset != c.offset || !s.exact || s.measures != 1 {
+				t.Errorf("stamps' offset %d µs (exact %v, %d measurements), want %d µs, exact, 1", s.offset, s.exact, s.measures, c.offset)
+			}
+		})
+	}
+}
+
+// The stamps jump mid-run: the X server's clock wraps (the offset becomes
+// -2³² ms), or a compositor measures an offset of its own again (Mutter's
+// X11 session where the X server's clock is not CLOCK_MONOTONIC). The
+// first frame stamped on the new clock measures the offset afresh:
+// nothing is counted unmatched, and the frames are placed from the next
+// repaints on, to the microsecond where the offset is Mutter's relation,
+// to within a third of a refresh (the brackets' width here) where not.
+func TestFrameTimingsFollowTheStampsAcrossAJump(t *testing.T) {
+	const jumpAt = 3010 * time.Millisecond // between two repaints: no frame's presentation straddles it
+	for _, c := range []struct {
+		name   string
+		uptime time.Duration
+		stamp  func(time.Duration) int64
+		offset int64
+		exact  bool
+	}{
+		{"wrap", xWrap - jumpAt, mutterStamps(xWrap - jumpAt), -xWrapUs, true},
+		{"own-offset", time.Hour, func(d time.Duration) int64 {
+			us := int64((d + time.Hour) / time.Microsecond)
+			if d >= jumpAt {
+				us += 1_234_567
+			}
+			return us
+		}, 1_234_567, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			frames, comp, tr, f, _ := fsRunOn(t, newFSCompositor(c.stamp), uptimeClock(c.uptime))
+			if s := tr.Stats(); s.Unmatched > 0 {
+				t.Errorf("%d messages matched no swap", s.Unmatched)
+			}
+			if tr.Hidden() {
+				t.Errorf("the window counts hidden")
+			}
+			s := f.stamps
+			if s.measures != 2 || s.exact != c.exact || (c.exact && s.offset != c.offset) || absDur(time.Duration(s.offset-c.offset)*time.Microsecond) > comp.period/3 {
+				t.Errorf("stamps' offset %d µs (exact %v, %d measurements), want %d µs (exact %v), 2", s.offset, s.exact, s.measures, c.offset, c.exact)
+			}
+			// Past a jump to an offset that is not Mutter's relation,
+			// the first two repaints' frames may be placed by a bracket
+			// a frame or two wide, and the rest by a narrower one.
+			tol := func(at time.Duration) time.Duration {
+				switch {
+				case c.exact || at < jumpAt:
+					return 2 * time.Microsecond
+				case at < jumpAt+2*comp.period:
+					return 3 * comp.period
+				}
+				return comp.period / 3
+			}
+			var bad []string
+			placed := 0
+			for _, fr := range frames {
+				n := fr.ID - 100
+				want, shown := comp.shownAt[n]
+				switch {
+				case comp.notShown[n]:
+					if fr.Mode != ModeSkip {
+						bad = append(bad, fmt.Sprintf("frame %d never presented, reported %v", fr.ID, fr.Mode))
+					}
+				case !shown:
+					bad = append(bad, fmt.Sprintf("frame %d reported, never drawn", fr.ID))
+				case fr.Mode == ModeSkip:
+					bad = append(bad, fmt.Sprintf("frame %d presented at %v, reported skipped", fr.ID, want))
+				case absDur(fr.Display-want) > tol(want):
+					bad = append(bad, fmt.Sprintf("frame %d presented at %v, reported at %v", fr.ID, want, fr.Display))
+				default:
+					placed++
+				}
+			}
+			if len(bad) > 0 || placed < 300 {
+				t.Errorf("%d frames placed; %d wrong of %d; first: %s", placed, len(bad), len(frames), strings.Join(bad[:min(5, len(bad))], "; "))
+			}
+		})
 	}
 }
