@@ -10,10 +10,11 @@ import (
 
 // platform is the X11 side of a Tracker.
 type platform struct {
-	x   *x11
-	dpy unsafe.Pointer // GLFW's connection, for the round trip
-	win uint64         // the app's window
-	fs  *frameSync     // the compositor's frame timings, where its window manager sends them
+	x       *x11
+	dpy     unsafe.Pointer // GLFW's connection, for the round trip
+	win     uint64         // the app's window
+	fs      *frameSync     // the compositor's frame timings, where its window manager sends them
+	display string         // Options.Display, for a fallback's connection
 }
 
 func (p *platform) open(t *Tracker, o Options) error {
@@ -24,6 +25,7 @@ func (p *platform) open(t *Tracker, o Options) error {
 		if p.dpy == nil {
 			return fmt.Errorf("present: no GLFW window on X11 is current")
 		}
+		p.display = o.Display
 		if fs := openFrameSync(p.dpy, win, t); fs != nil {
 			// The compositor says when it showed each frame: better
 			// than anything the X server says (under XWayland, when it
@@ -51,6 +53,36 @@ func (p *platform) stamp(serial uint32) { stamp(p.dpy, p.win, serial) }
 
 func init() {
 	swapSynced = func(p *platform) bool { return p.dpy != nil && synced(p.dpy) }
+	fallbackOpen = func(t *Tracker) bool { return t.plat.fallBack(t) }
+	fallbackClose = func(t *Tracker) { t.plat.resume(t) }
+}
+
+// fallBack goes on from frame timings that fell silent with what the X
+// server says (Tracker.Fallback): the round trip after each swap, and
+// the MSC grid, so that the pacing keeps following the display's
+// vblanks. Not the PresentCompleteNotify probe: the completions of
+// swaps made before the tracker's connection watched the window cannot
+// be told from those after.
+func (p *platform) fallBack(t *Tracker) bool {
+	if p.fs == nil {
+		return false
+	}
+	t.source, t.stamped = SourceRoundTrip, false
+	x, err := openX11(p.display, p.win, t.now, &t.grid, &t.ring, &t.stamps)
+	if err != nil {
+		return true // the round trip alone, with no vblanks
+	}
+	p.x, t.stamped = x, true
+	return true
+}
+
+// resume closes the fallback's connection: frame timings speak again.
+func (p *platform) resume(t *Tracker) {
+	if p.x != nil {
+		_ = p.x.close() // an error of its own thread, after the fact
+		p.x = nil
+	}
+	t.grid.SetSource(VblankFrameTimings)
 }
 
 func (p *platform) roundTrip() {

@@ -54,14 +54,54 @@ type Tracker struct {
 	// trip returned wait in rt, in swap order from rtHead, for the stamp
 	// that says when the server processed their image.
 	stamps  ring
-	stamped bool
+	stamped bool // stamps asked for after software swaps (see Swapped)
 	rt      [swapRing]rtFrame
 	rtHead  uint64
 	rtPend  int
 
 	stats Stats
-	wl    *wlMatcher // the compositor's feedback (Wayland); nil elsewhere
+	wl    *wlMatcher // the compositor's feedback (Wayland, frame timings); nil elsewhere
+	fb    fallback
 }
+
+// fallback is where a tracker stands while the compositor's feedback
+// (wl) has fallen silent: see Tracker.Fallback.
+type fallback struct {
+	silent string // the silent source's name; "" while it reports
+	// resumed is the swap count when it last came back: its reports of
+	// swaps before it are the fallback's, and dropped.
+	resumed uint64
+}
+
+// fallbackFrames and fallbackSilence bound how long the compositor's
+// feedback may say nothing before the tracker stops waiting for it: that
+// many frames swapped since its last word, and that long. A compositor
+// late under load stays (a nested Mutter beside a build loop stalled 145
+// ms at a stretch); one that never answers (a _NET_SUPPORTED a dead window
+// manager left, one that lists frame sync and does not composite, a
+// surface with no role) is left within a quarter second: before, such
+// silence counted as a hidden window and paused the world (issue 37).
+const (
+	fallbackFrames  = 8
+	fallbackSilence = 250 * time.Millisecond
+)
+
+// SourceSwapModel is the last fallback, where the display system's
+// feedback fell silent and nothing else reports the frames: each frame is
+// put at the first vblank after its swap returned, as SourceDWM does.
+const SourceSwapModel = "model: vblank after swap"
+
+// swapModelWhy is why SourceSwapModel is a model.
+const swapModelWhy = "the display system's feedback fell silent: each frame is put at the first vblank after its swap returned"
+
+// fallbackOpen, where the platform sets it (X11), opens the next source
+// for t, whose frame timings fell silent: X11 Present, the round trip
+// after each swap and the MSC grid. It reports false where there is none.
+// fallbackClose closes it when they speak again.
+var (
+	fallbackOpen  func(t *Tracker) bool
+	fallbackClose func(t *Tracker)
+)
 
 // Stats are the tracker's own counts.
 type Stats struct {
@@ -78,6 +118,10 @@ type Stats struct {
 	// round trip): those frames were in the framebuffer when the swap
 	// returned, an earlier bound than a stamp sent after it.
 	SyncedSwaps uint64
+	// Fallbacks counts the times the compositor's feedback fell silent
+	// and the tracker went on with the next source; Returns the times
+	// it spoke again and the tracker went back to it (Fallback).
+	Fallbacks, Returns uint64
 	// Completions counts PresentCompleteNotify events for the window's
 	// pixmaps; Unmatched those no swap matched; Lost the frames whose
 	// report did not fit the queue.
@@ -175,11 +219,23 @@ func (t *Tracker) Model() bool { return strings.HasPrefix(t.source, SourceModel)
 // ModelWhy says why a source that reports the frames is a model ("" for
 // a measured one).
 func (t *Tracker) ModelWhy() string {
-	if t.source == SourceDWM {
+	switch t.source {
+	case SourceDWM:
 		return DWMModelWhy
+	case SourceSwapModel:
+		return swapModelWhy
 	}
 	return ""
 }
+
+// Fallback names the source that fell silent while the tracker reports
+// the frames from the next one ("" while the first reports): a
+// compositor's feedback (frame timings, wp_presentation) that said
+// nothing of fallbackFrames frames swapped over fallbackSilence. The
+// next source is, on X11, Present (the round trip after each swap, on
+// the MSC grid), else SourceSwapModel; Source names it. The first
+// source's next word brings the tracker back to it. Stats counts both.
+func (t *Tracker) Fallback() string { return t.fb.silent }
 
 // Grid returns the measured vblank timeline.
 func (t *Tracker) Grid() *Grid { return &t.grid }
@@ -209,11 +265,20 @@ func (t *Tracker) Swapped(id uint64, swapAt time.Duration) {
 	}
 	t.nSwaps++
 	t.swaps[n%swapRing] = swapRecord{id: id, n: n, at: swapAt}
+	defer t.watchSilence()
+	if t.source == SourceSwapModel {
+		t.modelSwap(id, swapAt)
+	}
 	if t.source != SourceRoundTrip {
 		if t.source != SourceModel {
 			t.plat.swapped(t, id, swapAt)
 		}
 		return
+	}
+	if t.fb.silent != "" {
+		// Fallen back from frame timings: the compositor is still asked
+		// for them (the counter set), to hear when it speaks again.
+		defer t.plat.swapped(t, id, swapAt)
 	}
 	start := t.now()
 	sync := swapSynced != nil && swapSynced(&t.plat)
@@ -252,6 +317,81 @@ func (t *Tracker) Swapped(id uint64, swapAt time.Duration) {
 			// The swaps go through Present: its completions from now on.
 			t.drainStamps(true)
 			t.source, t.completeFrom, t.stamped = SourceComplete, t.nSwaps, false
+		}
+	}
+}
+
+// modelSwap reports swap id as SourceSwapModel does: shown at the first
+// vblank after the swap returned.
+func (t *Tracker) modelSwap(id uint64, swapAt time.Duration) {
+	landed := t.now()
+	f := Frame{ID: id, Swap: swapAt, Landed: landed, Display: landed, Mode: ModeLanded}
+	if at, msc, ok := t.grid.Next(landed); ok {
+		f.Display, f.MSC = at, msc
+	}
+	t.emit(f)
+	t.reported = t.nSwaps
+}
+
+// silence reports whether the compositor's feedback has said nothing of
+// fallbackFrames swaps over fallbackSilence (since the first swap, if it
+// never said anything).
+func (t *Tracker) silence() bool {
+	m := t.wl
+	if m == nil || t.nSwaps == 0 {
+		return false
+	}
+	heard, heardSwaps := m.heard, m.heardSwaps
+	if heard == 0 {
+		heard, heardSwaps = t.firstSwap, 0
+	}
+	return t.nSwaps-heardSwaps >= fallbackFrames && t.now()-heard >= fallbackSilence
+}
+
+// watchSilence falls back to the next source once the compositor's
+// feedback is silent (see Fallback). The frames it never reported are
+// given up: nothing waits for them.
+func (t *Tracker) watchSilence() {
+	if t.fb.silent != "" || !t.silence() {
+		return
+	}
+	t.fb.silent = t.source
+	t.stats.Fallbacks++
+	t.reported = t.nSwaps
+	if fallbackOpen == nil || !fallbackOpen(t) {
+		t.source = SourceSwapModel
+	}
+}
+
+// answered is called for each word of the compositor's feedback, about
+// swap: after a fallback it brings the tracker back to it. It reports
+// whether the word is to be dropped: about a swap from before the return,
+// which the fallback reported.
+func (t *Tracker) answered(swap uint64) (drop bool) {
+	if t.fb.silent != "" {
+		t.resume()
+	}
+	return swap < t.fb.resumed
+}
+
+// resume goes back to the compositor's feedback, which spoke again: the
+// swaps from now on are its to report. Its vblank count goes on from the
+// grid's (a Grid takes only a count that grows).
+func (t *Tracker) resume() {
+	if t.rtPend > 0 {
+		t.drainStamps(true)
+	}
+	if fallbackClose != nil {
+		fallbackClose(t)
+	}
+	m := t.wl
+	t.source, t.fb.silent, t.stamped = t.fb.silent, "", false
+	t.stats.Returns++
+	t.fb.resumed, t.reported = t.nSwaps, max(t.reported, t.nSwaps)
+	m.heard, m.heardSwaps, m.named = t.now(), t.nSwaps, false
+	if p := t.grid.Period(); p > 0 {
+		if at, msc, ok := t.grid.Next(t.now() - p + 1); ok {
+			m.haveBas, m.base, m.lastAt, m.lastMSC = true, at-p, at, msc
 		}
 	}
 }

@@ -149,40 +149,25 @@ type wlMatcher struct {
 // before the window counts as hidden (Tracker.Hidden): a compositor that
 // repaints discards the frames a newer one replaced before its repaint,
 // but it presents one per repaint; eight in a row, none presented, are a
-// window it does not show. hiddenSilence is how long it must have said
-// nothing of that many frames swapped since its last event: a surface
-// with no role (an unmapped window) has its feedback neither presented
-// nor discarded.
-const (
-	hiddenDiscards = 8
-	hiddenSilence  = 250 * time.Millisecond
-)
+// window it does not show.
+const hiddenDiscards = 8
 
-// Hidden reports whether the compositor shows none of the window's frames
-// (Wayland, where no event says that a window was minimised or
-// unmapped): it has discarded the last hiddenDiscards frames and
-// presented none since, or said nothing for hiddenSilence of at least
-// that many frames swapped (since the first swap, if it never said
-// anything). The window's next presented frame ends it.
-// False where the display system is not a Wayland compositor. It does
-// not allocate.
+// Hidden reports whether the compositor says that it shows none of the
+// window's frames (Wayland, where no event says that a window was
+// minimised or unmapped; frame timings): it has discarded the last
+// hiddenDiscards frames and presented none since. Silence is not such a
+// word: a compositor that says nothing of the frames (a surface with no
+// role, a window manager that lists frame sync and never answers) makes
+// the tracker fall back to the next source (Fallback), never a hidden
+// window. The window's next presented frame ends it. False where the
+// display system is not such a compositor. It does not allocate.
 func (t *Tracker) Hidden() bool {
 	m := t.wl
 	if m == nil {
 		return false
 	}
-	if m.discardRun >= hiddenDiscards {
-		return true
-	}
 	t.plat.pump(t)
-	heard, heardSwaps := m.heard, m.heardSwaps
-	if heard == 0 && t.nSwaps > 0 {
-		// Never a word about any frame (a window the compositor never
-		// mapped; a nested Mutter did that to a first window): silent
-		// since the first swap.
-		heard, heardSwaps = t.firstSwap, 0
-	}
-	return t.nSwaps > 0 && t.nSwaps-heardSwaps >= hiddenDiscards && t.now()-heard >= hiddenSilence
+	return t.fb.silent == "" && m.discardRun >= hiddenDiscards
 }
 
 // reportWait bounds a wait for reports (WaitReported) by two of the
@@ -191,10 +176,10 @@ func (t *Tracker) Hidden() bool {
 // commit replaces it, so a frame not reported by then will not be before
 // the next frame is swapped, and waiting longer only slows the loop.
 // While the compositor discards the window's frames (its newest event a
-// discard) nothing will be reported before the next swap, and the wait
-// is none: a hidden window's loop keeps its pace.
+// discard), or has fallen silent (Fallback), nothing will be reported
+// before the next swap, and the wait is none: the loop keeps its pace.
 func (t *Tracker) reportWait(timeout time.Duration) time.Duration {
-	if t.wl != nil && (t.wl.hidden || t.Hidden()) {
+	if t.wl != nil && (t.wl.hidden || t.fb.silent != "" || t.Hidden()) {
 		return 0
 	}
 	if p := t.grid.Period(); t.wl != nil && p > 0 {
@@ -212,6 +197,9 @@ func nextCommit(t *Tracker) uint64 { return t.nSwaps }
 // take accounts for one event. It does not allocate, except to rename
 // the tracker's source when the compositor's flags change.
 func (m *wlMatcher) take(t *Tracker, e wlEvent) {
+	if t.answered(e.swap) {
+		return // the fallback reported that swap (Tracker.Fallback)
+	}
 	t.completions++
 	t.stats.Completions++
 	m.hidden = e.discarded // whatever swap it names, the compositor's now

@@ -35,10 +35,51 @@ typedef struct {
 	Atom drawn, timings, protocols, request;
 } tf_fs_match;
 
+static int tf_ignore(Display *d, XErrorEvent *e);
+
+// tf_wm_check returns the window window w's _NET_SUPPORTING_WM_CHECK
+// names (None: none, or w is gone).
+static Window tf_wm_check(Display *d, Window w, Atom check) {
+	Atom type;
+	int format;
+	unsigned long n, after;
+	unsigned char *data = NULL;
+	Window r = None;
+	if (XGetWindowProperty(d, w, check, 0, 1, False, XA_WINDOW, &type, &format, &n, &after, &data) == Success && data) {
+		if (type == XA_WINDOW && format == 32 && n == 1)
+			r = *(Window *)data;
+		XFree(data);
+	}
+	return r;
+}
+
+// tf_wm_alive reports whether a window manager runs on connection d, as
+// GTK tells (gdkscreen-x11.c, fetch_net_wm_check_window): the root's
+// _NET_SUPPORTING_WM_CHECK names a window whose own names itself. A
+// window manager that died left its _NET_SUPPORTED on the root, and its
+// check window went with it.
+static int tf_wm_alive(Display *d) {
+	Atom check = XInternAtom(d, "_NET_SUPPORTING_WM_CHECK", True);
+	if (check == None)
+		return 0;
+	Window w = tf_wm_check(d, DefaultRootWindow(d), check);
+	if (w == None)
+		return 0;
+	XSync(d, False);
+	XErrorHandler old = XSetErrorHandler(tf_ignore); // w may be gone
+	Window self = tf_wm_check(d, w, check);
+	XSync(d, False);
+	XSetErrorHandler(old);
+	return self == w;
+}
+
 // tf_fs_supported reports whether the window manager of connection d
-// sends frame timings (_NET_SUPPORTED names _NET_WM_FRAME_DRAWN).
+// sends frame timings: one runs (tf_wm_alive), and its _NET_SUPPORTED
+// names _NET_WM_FRAME_DRAWN.
 static int tf_fs_supported(void *dv) {
 	Display *d = dv;
+	if (!tf_wm_alive(d))
+		return 0;
 	Atom sup = XInternAtom(d, "_NET_SUPPORTED", True), drawn = XInternAtom(d, "_NET_WM_FRAME_DRAWN", True);
 	if (sup == None || drawn == None)
 		return 0;
@@ -386,6 +427,7 @@ func (x *x11) loop() {
 	defer close(x.done)
 	var c C.tf_complete
 	armed := false // a NotifyMSC after the first, for a vblank to come
+	var off int64  // added to the server's MSC: see mscOffset
 	for {
 		switch C.tf_wait(x.dpy, C.int(x.stop[0])) {
 		case -1:
@@ -409,8 +451,10 @@ func (x *x11) loop() {
 			}
 			// The first completion is immediate, with the current time
 			// rather than a vblank's; the ones after it are vblanks.
-			if armed {
-				x.grid.Observe(at, uint64(c.msc))
+			if !armed {
+				off = x.mscOffset(at, uint64(c.msc))
+			} else {
+				x.grid.Observe(at, uint64(int64(c.msc)+off))
 			}
 			armed = true
 			C.tf_notify(x.dpy, x.win, mscSerial, c.msc+1)
@@ -425,6 +469,18 @@ func (x *x11) loop() {
 			x.ring.push(completion{serial: uint32(c.serial), at: at, msc: uint64(c.msc), mode: mode})
 		}
 	}
+}
+
+// mscOffset returns what to add to the server's MSC, read at at, so that
+// its vblanks go on from the count of the grid's earlier source (frame
+// timings, before a fallback to the X server: Tracker.Fallback): a Grid
+// takes only a count that grows. 0 on a grid with no vblanks yet.
+func (x *x11) mscOffset(at time.Duration, msc uint64) int64 {
+	if !x.grid.Known() {
+		return 0
+	}
+	_, n, _ := x.grid.Next(at - x.grid.Period()/2)
+	return int64(n) - int64(msc)
 }
 
 func (x *x11) close() error {
