@@ -57,10 +57,15 @@ const logHeader = "# tickframe frame log 1: id swap_ns display_ns sim_s seg_s ha
 
 // WriteFile writes the log as text, one frame a line; to a path ending
 // in .csv, in PresentMon's CSV columns and tickframe's after them
-// (PresentMonColumns, TickframeColumns). A reader never sees a partial
+// (PresentMonColumns, TickframeColumns); to one ending in .mangohud.csv,
+// in MangoHud's CSV log form (writeMangoHud), which keeps no frame ids
+// and so is not for ReadFrameLog. A reader never sees a partial
 // file, and a failure leaves any earlier one as it was (outfile.Write).
 func (l *FrameLog) WriteFile(path string) error {
 	err := outfile.Write(path, func(w io.Writer) error {
+		if isMangoHud(path) {
+			return writeMangoHud(w, l.frames)
+		}
 		if isCSV(path) {
 			return writeCSV(w, l.frames, l.lost)
 		}
@@ -99,6 +104,9 @@ func ReadFrameLog(path string) ([]LogFrame, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("observe: %w", err)
+	}
+	if isMangoHudLog(string(data)) {
+		return nil, fmt.Errorf("observe: %s is a MangoHud log, which keeps no frame ids: write the frame log as text or .csv", path)
 	}
 	if strings.HasPrefix(string(data), PresentMonColumns[0]+",") {
 		return readCSV(path, strings.NewReader(string(data)))
