@@ -131,7 +131,7 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	fs.StringVar(&o.replay, "replay", "", "replay a recording from `FILE` and check its hashes")
 	fs.StringVar(&o.model, "model", "", "draw every body with the glTF model in `FILE`.glb or .gltf")
 	fs.BoolVar(&o.marker, "marker", false, "draw a per-frame colour marker down the window's left edge, for tickframe observe")
-	fs.StringVar(&o.frameLog, "framelog", "", "write every drawn frame's id, times and verdict to `FILE` on exit, for tickframe observe (FILE.csv: in PresentMon's CSV columns)")
+	fs.StringVar(&o.frameLog, "framelog", "", "write every drawn frame's id, times and verdict to `FILE` on exit, for tickframe observe (FILE.csv: in PresentMon's CSV columns; FILE.mangohud.csv: MangoHud's CSV log, which observe does not read)")
 	fs.BoolVar(&o.breakPresent, "breakpresent", false, "break the present path on purpose: hold a swap back 20 ms once a second, drop a frame in ten (tests)")
 	// Parse calls Usage on every error, -h included: print nothing there,
 	// so that a bad flag gets its one line and -h the usage once.

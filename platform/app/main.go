@@ -53,7 +53,7 @@ func Flags(fs *flag.FlagSet, cfg *Config) {
 	fs.StringVar(&cfg.Tools.MemProfile, "memprofile", cfg.Tools.MemProfile, "write a heap profile to `FILE` on exit")
 	fs.StringVar(&cfg.Tools.Trace, "trace", cfg.Tools.Trace, "write a runtime/trace to `FILE`")
 	fs.BoolVar(&cfg.Tools.Marker, "marker", cfg.Tools.Marker, "draw a per-frame colour marker down the window's left edge, for tickframe observe")
-	fs.StringVar(&cfg.Tools.FrameLog, "framelog", cfg.Tools.FrameLog, "write every drawn frame's id, times and verdict to `FILE` on exit, for tickframe observe (FILE.csv: in PresentMon's CSV columns)")
+	fs.StringVar(&cfg.Tools.FrameLog, "framelog", cfg.Tools.FrameLog, "write every drawn frame's id, times and verdict to `FILE` on exit, for tickframe observe (FILE.csv: in PresentMon's CSV columns; FILE.mangohud.csv: MangoHud's CSV log, which observe does not read)")
 	fs.StringVar(&cfg.Tools.Record, "record", cfg.Tools.Record, "record the run's inputs and hashes to `FILE` (a world with a Hash method)")
 	fs.StringVar(&cfg.Tools.Replay, "replay", cfg.Tools.Replay, "replay a recording from `FILE` and check its hashes (with its -seed, -hz and the app's own flags)")
 	settingsFlags(fs, cfg)
