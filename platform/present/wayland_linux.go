@@ -13,6 +13,7 @@ package present
 /*
 #cgo LDFLAGS: -lwayland-client
 #include <errno.h>
+#include <malloc.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -54,6 +55,7 @@ struct tf_wl {
 	tf_wl_event ev[TF_WL_EVENTS];
 	int nev;
 	uint64_t lost;
+	uint64_t dropped; // feedback given up unanswered (tf_feedback's bound)
 };
 
 static void tf_push(tf_wl *w, tf_wl_event e) {
@@ -161,8 +163,10 @@ static int tf_open(struct wl_display *d, tf_wl **out) {
 
 // tf_feedback asks for the presentation of the surface's next commit, for
 // swap number swap. Its listener is set before anything dispatches the
-// queue (the same thread does both).
-static int tf_feedback(tf_wl *w, struct wl_surface *s, uint64_t swap) {
+// queue (the same thread does both). Past max pending, the oldest are
+// destroyed unanswered and counted (dropped): their events, should they
+// come, are never dispatched.
+static int tf_feedback(tf_wl *w, struct wl_surface *s, uint64_t swap, int max) {
 	tf_fb *f = malloc(sizeof *f);
 	if (!f)
 		return 0;
@@ -176,8 +180,52 @@ static int tf_feedback(tf_wl *w, struct wl_surface *s, uint64_t swap) {
 	wp_presentation_feedback_add_listener(f->fb, &tf_fb_listener, f);
 	wl_list_insert(w->pending.prev, &f->link);
 	w->npending++;
+	while (w->npending > max) {
+		tf_fb *old = wl_container_of(w->pending.next, old, link);
+		tf_done(old);
+		w->dropped++;
+	}
 	return 1;
 }
+
+// tf_open_unanswered is tf_open on connection fd whose peer never
+// answers (tests): wp_presentation and wl_compositor are bound by the
+// names a compositor would have given them, without asking, and a
+// surface is made to ask feedback for.
+static tf_wl *tf_open_unanswered(int fd, struct wl_surface **surf) {
+	struct wl_display *d = wl_display_connect_to_fd(fd);
+	if (!d)
+		return NULL;
+	tf_wl *w = calloc(1, sizeof *w);
+	if (!w) {
+		wl_display_disconnect(d);
+		return NULL;
+	}
+	w->d = d;
+	wl_list_init(&w->pending);
+	w->q = wl_display_create_queue(d);
+	w->wrapper = wl_proxy_create_wrapper(d);
+	wl_proxy_set_queue((struct wl_proxy *)w->wrapper, w->q);
+	w->reg = wl_display_get_registry(w->wrapper);
+	w->pres = wl_registry_bind(w->reg, 1, &wp_presentation_interface, 1);
+	w->clock = CLOCK_MONOTONIC;
+	w->have_clock = 1;
+	struct wl_compositor *c = wl_registry_bind(w->reg, 2, &wl_compositor_interface, 1);
+	*surf = wl_compositor_create_surface(c);
+	wl_compositor_destroy(c);
+	return w;
+}
+
+// tf_close_unanswered closes what tf_open_unanswered opened.
+static void tf_close_unanswered(tf_wl *w, struct wl_surface *s) {
+	struct wl_display *d = w->d;
+	wl_surface_destroy(s);
+	tf_close(w);
+	wl_display_disconnect(d);
+}
+
+// tf_heap is the C heap's bytes in use (glibc's mallinfo2; tests).
+static uint64_t tf_heap(void) { return mallinfo2().uordblks; }
 
 // tf_dispatch reads what the compositor has sent, without waiting, and
 // dispatches the queue's events into w->ev. It returns how many there
@@ -227,8 +275,21 @@ type platform struct {
 	surf *C.struct_wl_surface
 	m    wlMatcher
 	lost uint64 // events that did not fit the C side's buffer, counted
-	err  error  // the connection failed
+	// dropped is the feedback given up unanswered past wlPendingMax,
+	// counted.
+	dropped uint64
+	err     error // the connection failed
+	own     bool  // the connection is the tracker's own (openUnanswered)
 }
+
+// wlPendingMax bounds the feedback asked for and not answered yet: a
+// second's worth at 360 Hz. A compositor answers each within a few
+// refreshes; one that never answers (a window it never maps) would
+// otherwise hold about 130 bytes a frame for ever. Past it the oldest
+// are destroyed and their frames never reported: the tracker counts them
+// lost (Stats.Lost), and the caller, which hears nothing of them,
+// unknown.
+const wlPendingMax = 360
 
 func (p *platform) open(t *Tracker, o Options) error {
 	if o.VblanksOnly {
@@ -253,7 +314,7 @@ func (p *platform) open(t *Tracker, o Options) error {
 	t.grid.SetSource(VblankWayland)
 	// The first swap's commit: every later one is asked for right
 	// after the swap before it.
-	C.tf_feedback(p.w, p.surf, C.uint64_t(nextCommit(t)))
+	C.tf_feedback(p.w, p.surf, C.uint64_t(nextCommit(t)), wlPendingMax)
 	return nil
 }
 
@@ -267,7 +328,7 @@ func (p *platform) swapped(t *Tracker, _ uint64, _ time.Duration) {
 	if p.w == nil {
 		return
 	}
-	C.tf_feedback(p.w, p.surf, C.uint64_t(nextCommit(t)))
+	C.tf_feedback(p.w, p.surf, C.uint64_t(nextCommit(t)), wlPendingMax)
 	p.pump(t)
 }
 
@@ -291,6 +352,10 @@ func (p *platform) pump(t *Tracker) {
 		t.stats.Lost += l - p.lost
 		p.lost = l
 	}
+	if d := uint64(p.w.dropped); d > p.dropped {
+		t.stats.Lost += d - p.dropped
+		p.dropped = d
+	}
 	p.m.clock.maybeMeasure()
 }
 
@@ -310,10 +375,34 @@ func (p *platform) close() error {
 	if p.w == nil {
 		return nil
 	}
-	C.tf_close(p.w)
+	if p.own {
+		C.tf_close_unanswered(p.w, p.surf)
+	} else {
+		C.tf_close(p.w)
+	}
 	p.w = nil
 	return p.err
 }
+
+// openUnanswered opens t's platform on the client end fd of a
+// connection whose peer never answers (tests: a compositor that never
+// maps the window); close closes fd.
+func (p *platform) openUnanswered(t *Tracker, fd int) error {
+	var s *C.struct_wl_surface
+	w := C.tf_open_unanswered(C.int(fd), &s)
+	if w == nil {
+		return errors.New("present: cannot open the test's wayland connection")
+	}
+	p.w, p.surf, p.own = w, s, true
+	p.m = wlMatcher{clockID: uint32(w.clock), clock: newClockMap(Monotonic, t.now)}
+	t.wl = &p.m
+	t.source = SourceWayland
+	C.tf_feedback(p.w, p.surf, C.uint64_t(nextCommit(t)), wlPendingMax)
+	return nil
+}
+
+// cHeap is the C heap's bytes in use (tests).
+func cHeap() uint64 { return uint64(C.tf_heap()) }
 
 // glfwWayland returns GLFW's Wayland display and the surface of the
 // window whose context is current, or nils. It must be called on the main
