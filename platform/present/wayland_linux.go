@@ -286,8 +286,10 @@ type platform struct {
 // second's worth at 360 Hz. A compositor answers each within a few
 // refreshes; one that never answers (a window it never maps) would
 // otherwise hold about 130 bytes a frame for ever. Past it the oldest
-// are destroyed and their frames never reported: the tracker counts them
-// lost (Stats.Lost), and the caller, which hears nothing of them,
+// are destroyed, and the compositor never reports their frames: the
+// tracker counts them lost (Stats.Lost); the fallback, where the tracker
+// has fallen back (Tracker.Fallback), reports them by its model, and
+// otherwise the caller, which hears nothing of them, counts them
 // unknown.
 const wlPendingMax = 360
 
