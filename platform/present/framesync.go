@@ -26,11 +26,11 @@ const (
 
 // fsMsg is one frame-sync message about the extended counter's value:
 // _NET_WM_FRAME_DRAWN (drawnUs: the compositor's drawing of the frame,
-// µs on its stamps' clock, stampClock), _NET_WM_FRAME_TIMINGS (offsetUs: the presentation's
-// time after the drawing, 0 where the frame was not presented; refreshUs:
-// the output's refresh interval, 0 where unknown), or the window
-// manager's _NET_WM_SYNC_REQUEST (a resize: it waits, a second at most,
-// for the counter to reach value).
+// µs on its stamps' clock, stampClock), _NET_WM_FRAME_TIMINGS
+// (offsetUs: the presentation's time after the drawing, 0 where the
+// frame was not presented; refreshUs: the output's refresh interval, 0
+// where unknown), or the window manager's _NET_WM_SYNC_REQUEST (a
+// resize: it waits, a second at most, for the counter to reach value).
 type fsMsg struct {
 	value               int64
 	drawnUs             int64
@@ -122,7 +122,7 @@ func (c *stampClock) observe(stamp, swapMono, nowMono int64) {
 		c.lo, c.hi = max(c.lo, lo), min(c.hi, hi)
 	}
 	mid := c.lo + (c.hi-c.lo)/2
-	k := (xWrapUs/2 - mid) / xWrapUs // the wraps nearest mid (where mid ≤ 2³¹ ms)
+	k := (xWrapUs/2 - mid) / xWrapUs // the wraps nearest mid, where mid < 2³¹ ms
 	if w := -k * xWrapUs; k >= 0 && w >= c.lo && w <= c.hi {
 		c.offset, c.exact = w, true
 		return
