@@ -118,9 +118,11 @@ func (m *KeyMap) lookup(k platform.Key) reserved {
 type control struct {
 	cam                              renderer.Camera // the orbit camera, and the pose drawn (camera.go)
 	userPaused, iconified, unfocused bool
-	// hidden: the compositor shows none of the window's frames
-	// (present.Tracker.Hidden: Wayland, where no event says that the
-	// window was minimised or unmapped). Unlike an iconified window's,
+	// hidden: the compositor says that it shows none of the window's
+	// frames (present.Tracker.Hidden: its discards, on Wayland, where no
+	// event says that the window was minimised or unmapped, and under
+	// frame timings; its silence is never such a word: the tracker falls
+	// back instead, present.Tracker.Fallback). Unlike an iconified window's,
 	// its frames are still drawn: the compositor's feedback on them is
 	// how the app learns that it shows the window again.
 	hidden       bool

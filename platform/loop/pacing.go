@@ -34,6 +34,11 @@ type pacing struct {
 	// a frame whose measure of them is off for a moment (a young fit)
 	// does not make it so.
 	emulating bool
+	// late: the pacing was chosen before the display system reported
+	// any vblank (measuring, or unpaced); its grid, once known, is
+	// taken as choose would have taken it (a present source that fell
+	// back to X11's vblanks after its first fell silent).
+	late bool
 }
 
 // choose picks how frames are paced: an emulated refresh (above 0) in
@@ -74,10 +79,28 @@ func (p *pacing) choose(win *platform.Window, clock simthread.Clock, refresh flo
 	case win.VSync():
 		p.source = "measuring"
 		p.measuring = make([]platform.SwapSample, 0, measureFrames)
+		p.late = p.grid != nil
 	default:
 		p.source = "unpaced"
+		p.late = p.grid != nil
 	}
 	return err
+}
+
+// adopt paces on the display system's vblanks once they are known, where
+// the pacing was chosen before they were (late): at their rate, in
+// software, as choose does with a grid known from the start.
+func (p *pacing) adopt(clock simthread.Clock) {
+	hz := p.grid.Hz()
+	if !p.grid.Known() || hz < 1 || hz > platform.MaxRefresh {
+		return
+	}
+	pacer, err := platform.NewPacer(clock, hz, true)
+	if err != nil {
+		return
+	}
+	p.late, p.measuring, p.following, p.emulating = false, nil, false, false
+	p.pacer, p.hz, p.source, p.onGrid = pacer, hz, p.grid.Source(), true
 }
 
 // frameAt waits, with software pacing, for the next vblank, and returns
@@ -91,6 +114,9 @@ func (p *pacing) choose(win *platform.Window, clock simthread.Clock, refresh flo
 // may start the frame at once for a time of its own, or a period ahead
 // (Hook.BeforePace).
 func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, hooks []Hook) (at, lead time.Duration, err error) {
+	if p.late {
+		p.adopt(clock)
+	}
 	if p.pacer == nil {
 		return clock.Now(), 0, nil
 	}
