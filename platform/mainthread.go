@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"errors"
 	"runtime"
 )
 
@@ -9,14 +10,30 @@ func init() {
 	// insists; X11 wants one thread per context). The main goroutine starts
 	// on the main thread: pin it there before main runs.
 	runtime.LockOSThread()
+	mainThread = threadID()
 }
+
+// mainThread is the process's main thread (threadID's name for it).
+var mainThread int64
+
+// ErrNotMainThread is wrapped by Open's error when it is called on
+// another thread than the main one: from main's own goroutine (package
+// init pins it there) or from a function passed to Call. Linux would let
+// GLFW run elsewhere; macOS aborts the process, so Open refuses on every
+// platform that can tell (Linux, Windows) rather than work by luck.
+var ErrNotMainThread = errors.New("not on the main thread")
+
+// onMainThread reports whether the caller runs on the main thread (true
+// where the platform cannot tell).
+func onMainThread() bool { return threadID() == mainThread }
 
 // calls carries functions to run on the main thread while Main serves.
 var calls = make(chan func())
 
-// Main runs run on a new goroutine while the calling goroutine, which must
-// be the main goroutine (on the main thread), executes the functions passed
-// to Call. It returns when run returns. Tests use it from TestMain, since
+// Main runs run on a new goroutine, not on the main thread, while the
+// calling goroutine, which must be the main goroutine (on the main
+// thread), executes the functions passed to Call: a window is opened and
+// drawn in such a function, never in run itself. It returns when run returns. Tests use it from TestMain, since
 // testing runs each test on its own goroutine:
 //
 //	func TestMain(m *testing.M) {

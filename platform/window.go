@@ -63,9 +63,12 @@ var ErrOldGL = errors.New("OpenGL 4.1 core is not available")
 
 // Open initialises GLFW, opens a window with an OpenGL 4.1 core,
 // forward-compatible context, makes the context current and loads the GL
-// functions. It must be called on the main thread, and only one Window may
-// be open at a time.
+// functions. It must be called on the main thread (ErrNotMainThread
+// otherwise), and only one Window may be open at a time.
 func Open(cfg Config) (w *Window, err error) {
+	if !onMainThread() {
+		return nil, fmt.Errorf("platform: Open: %w: call it from main's goroutine or in platform.Call", ErrNotMainThread)
+	}
 	if cfg.Width == 0 && cfg.Height == 0 {
 		cfg.Width, cfg.Height = 1280, 720
 	}

@@ -2,8 +2,10 @@ package platform
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -190,5 +192,32 @@ func TestCaptureCursor(t *testing.T) {
 	Call(func() { w.CaptureCursor(false) })
 	if w.CursorCaptured() || w.RawMotion() {
 		t.Error("still captured after CaptureCursor(false)")
+	}
+}
+
+// Open refuses any thread but the main one: the test's own goroutine runs
+// on another (TestMain's Main serves the main thread), where GLFW works on
+// Linux by luck and macOS aborts.
+func TestOpenRefusesOtherThreads(t *testing.T) {
+	if mainThread == 0 {
+		t.Skip("this platform does not name its threads without cgo")
+	}
+	done := make(chan error)
+	go func() {
+		runtime.LockOSThread() // a thread of its own, surely not the main one
+		defer runtime.UnlockOSThread()
+		w, err := Open(Config{Title: "off the main thread", Width: 64, Height: 64})
+		if w != nil {
+			w.Close()
+		}
+		done <- err
+	}()
+	if err := <-done; !errors.Is(err, ErrNotMainThread) {
+		t.Fatalf("Open off the main thread: %v; want ErrNotMainThread", err)
+	}
+	var on bool
+	Call(func() { on = onMainThread() })
+	if !on {
+		t.Fatal("a function passed to Call is not on the main thread")
 	}
 }
