@@ -153,13 +153,19 @@ func frameLine(b *[]byte, st *frameStats, fps float64, p *loop.Pacing) {
 // system's feedback, or the model) and the frames shown, dropped and
 // repeated by its account. Where the display system's vblanks run at
 // another rate than pacedHz, it says so and that rate (the figures are
-// on the emulated display's vblanks then) and reports true: the line is
+// on the emulated display's vblanks then), and where its first source
+// fell silent it says "(fallback)"; either reports true: the line is
 // highlighted.
-func presentLine(b *[]byte, st *frameStats, t *presentTracker, pacedHz float64) (mismatch bool) {
+func presentLine(b *[]byte, st *frameStats, t *presentTracker, pacedHz float64) (highlight bool) {
 	*b = append(*b, "present "...)
 	dispHz, mismatch := t.rateMismatch(pacedHz)
+	fellBack := false
 	if t.measured() {
 		*b = append(*b, t.src.Source()...)
+		if fellBack = t.src.Fallback() != ""; fellBack {
+			// Its first source fell silent (present.Tracker.Fallback).
+			*b = append(*b, " (fallback)"...)
+		}
 		if g := t.src.Grid(); mismatch && t.rates.emulatedMost() {
 			// The frame line says the figures' rate, emulated; this one
 			// the display system's, highlighted (80 columns).
@@ -183,7 +189,7 @@ func presentLine(b *[]byte, st *frameStats, t *presentTracker, pacedHz float64) 
 	*b = strconv.AppendUint(*b, p.Dropped, 10)
 	*b = append(*b, " repeated "...)
 	*b = strconv.AppendUint(*b, p.Repeated, 10)
-	return mismatch
+	return mismatch || fellBack
 }
 
 func simLine(b *[]byte, st *frameStats, rate int, tps float64) {

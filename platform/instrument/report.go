@@ -119,6 +119,14 @@ type Report struct {
 	PresentFiguresHz     float64 `json:"present_figures_hz"`
 	PresentEmulated      uint64  `json:"present_emulated_frames"`
 	PresentDisplayFrames uint64  `json:"present_display_vblank_frames"`
+	// PresentFallbacks counts the times the display system's feedback
+	// fell silent and the frames were reported from the next source
+	// (present.Tracker.Fallback: frame timings, then the X server's
+	// round trip and vblanks, then the swap model); PresentReturns the
+	// times it spoke again and reporting went back to it.
+	// present_time_source names the source at the run's end.
+	PresentFallbacks uint64 `json:"present_fallbacks"`
+	PresentReturns   uint64 `json:"present_returns"`
 
 	// BackgroundPriority is background_nice in the platform's own terms
 	// (nice 10, THREAD_PRIORITY_BELOW_NORMAL); absent: none moved.
@@ -409,6 +417,8 @@ func (in *Set) reportPresent(r *Report) {
 			r.PresentFiguresHz = round(dispHz, 3)
 		}
 		r.PresentEmulated, r.PresentDisplayFrames = t.rates.emulated, t.rates.onDisplay
+		st := src.Stats()
+		r.PresentFallbacks, r.PresentReturns = st.Fallbacks, st.Returns
 		if c, ok := src.Clock(); ok {
 			r.PresentClock = &PresentClock{Clock: c.Clock, ErrorUs: round(float64(c.Err)/1e3, 3), ErrorMaxUs: round(float64(c.ErrMax)/1e3, 3),
 				DriftPPM: round(c.DriftPPM, 2), Readings: c.Readings, RefreshMs: ms(int64(c.Refresh)), VariableRate: c.VariableRate,
