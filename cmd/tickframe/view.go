@@ -84,7 +84,7 @@ func parseViewFlags(args []string, out io.Writer) (*viewOptions, error) {
 	fs.Usage = func() {}
 	app.Flags(fs, &o.cfg) // -ground among them: the ground under the model
 	// -hud is the app's where app.Flags registers it (it then sets
-	// cfg.HideHUD itself), the viewer's own otherwise.
+	// cfg.Look.HideHUD itself), the viewer's own otherwise.
 	if o.ownHUD = fs.Lookup("hud") == nil; o.ownHUD {
 		fs.BoolVar(&o.hud, "hud", false, "show the model's name and counts at the start (H toggles them)")
 	}

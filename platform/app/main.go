@@ -72,7 +72,7 @@ func intFlag(fs *flag.FlagSet, p *int, name, usage string, lo, hi int) {
 	})
 }
 
-// HUDFlag registers -hud on fs, bound to the inverse of cfg.HideHUD.
+// HUDFlag registers -hud on fs, bound to the inverse of cfg.Look.HideHUD.
 func HUDFlag(fs *flag.FlagSet, cfg *Config) {
 	fs.Var((*hudFlag)(&cfg.Look.HideHUD), "hud", "show the timing HUD (H toggles it)")
 }
@@ -135,7 +135,7 @@ func ParseFlags(args []string, cfg *Config, usage io.Writer) error {
 
 // Main is the whole of main for an app: it parses the command line with
 // Flags, runs world with cfg (Run) until the window is closed, Esc is
-// pressed, cfg.Duration has passed or SIGINT, SIGTERM or SIGHUP arrives, and
+// pressed, cfg.Tools.Duration has passed or SIGINT, SIGTERM or SIGHUP arrives, and
 // exits: 0 after a clean stop, 2 with a one-line error on a bad flag or
 // setting (before any window opens), 1 with a one-line error on a failure
 // at run time. cfg.Finish may read the world after the run. It must be

@@ -19,7 +19,7 @@ import (
 // it validates cfg (a bad value is a *ConfigError, before any window
 // opens), reads the recording to replay, starts the profiles asked for,
 // opens the app, runs it until the window is closed, Esc is pressed,
-// cfg.Duration has passed, the replay has ended or ctx is done, then
+// cfg.Tools.Duration has passed, the replay has ended or ctx is done, then
 // writes the recording or checks the replay, calls cfg.Finish and writes
 // the report, the frame log, the plot and the heap profile asked for. Every file asked for is written on every path
 // out once the window has opened; if it never opened, none is left. The

@@ -56,7 +56,7 @@ func runFunc(args []string, stderr io.Writer, cfg Config, newWorld NewWorld) int
 }
 
 // RunFunc is Run for a world built from cfg: it checks cfg, restores the
-// seed of the recording cfg.Replay names, builds the world with newWorld
+// seed of the recording cfg.Tools.Replay names, builds the world with newWorld
 // and runs it (Run).
 func RunFunc(ctx context.Context, cfg Config, newWorld NewWorld) error {
 	if newWorld == nil {
@@ -162,7 +162,7 @@ func (f *notFlag) Set(s string) error {
 // recording read for -replay.
 type appFlags struct {
 	given  map[string]string // flag name → the value as given
-	replay *record.Log       // the recording cfg.Replay names, once read
+	replay *record.Log       // the recording cfg.Tools.Replay names, once read
 	path   string            // its path
 }
 
@@ -232,7 +232,7 @@ func (cfg *Config) params() ([]byte, error) {
 	return b, nil
 }
 
-// replayLog reads the recording cfg.Replay names (once: ParseFlags may
+// replayLog reads the recording cfg.Tools.Replay names (once: ParseFlags may
 // have read it) and checks that it is this app's.
 func (cfg *Config) replayLog() (*record.Log, error) {
 	if cfg.flags != nil && cfg.flags.replay != nil && cfg.flags.path == cfg.Tools.Replay {

@@ -30,7 +30,7 @@ func (f PresentFault) Hook() loop.Hook { return &fault{cfg: f} }
 // Validate reports a setting out of range.
 func (f PresentFault) Validate() error {
 	if f.Hold < 0 || f.HoldEvery < 0 || f.DropEvery < 0 || f.Hold > time.Second {
-		return fmt.Errorf("app: present fault %+v out of range", f)
+		return fmt.Errorf("instrument: present fault %+v out of range", f)
 	}
 	return nil
 }

@@ -154,16 +154,16 @@ const MaxWindow = 16384
 func (cfg *Config) Validate() error {
 	switch {
 	case cfg.Display.Refresh != 0 && !(cfg.Display.Refresh >= 1 && cfg.Display.Refresh <= platform.MaxRefresh):
-		return fmt.Errorf("app: refresh rate %v Hz out of range [1, %d] (or 0 for the display's)", cfg.Display.Refresh, platform.MaxRefresh)
+		return fmt.Errorf("loop: refresh rate %v Hz out of range [1, %d] (or 0 for the display's)", cfg.Display.Refresh, platform.MaxRefresh)
 	case cfg.Duration < 0:
-		return fmt.Errorf("app: negative duration %v", cfg.Duration)
+		return fmt.Errorf("loop: negative duration %v", cfg.Duration)
 	case cfg.Display.Delay < 0:
-		return fmt.Errorf("app: negative render delay %v", cfg.Display.Delay)
+		return fmt.Errorf("loop: negative render delay %v", cfg.Display.Delay)
 	case !(cfg.Width == 0 && cfg.Height == 0) && (cfg.Width < 1 || cfg.Height < 1 || cfg.Width > MaxWindow || cfg.Height > MaxWindow):
-		return fmt.Errorf("app: window size %dx%d out of range [1, %d] (or 0x0 for 1280x720)", cfg.Width, cfg.Height, MaxWindow)
+		return fmt.Errorf("loop: window size %dx%d out of range [1, %d] (or 0x0 for 1280x720)", cfg.Width, cfg.Height, MaxWindow)
 	}
 	if err := cfg.Display.Sched.Validate(); err != nil {
-		return fmt.Errorf("app: %w", err)
+		return fmt.Errorf("loop: %w", err)
 	}
 	if err := cfg.Keys.Validate(); err != nil {
 		return err
@@ -172,10 +172,10 @@ func (cfg *Config) Validate() error {
 		return err
 	}
 	if c := cfg.Camera; c != nil && !(c.Near > 0 && c.Far > c.Near && finite32(c.Near, c.Far)) {
-		return fmt.Errorf("app: camera clip planes near %v m, far %v m: want 0 < near < far, both finite", c.Near, c.Far)
+		return fmt.Errorf("loop: camera clip planes near %v m, far %v m: want 0 < near < far, both finite", c.Near, c.Far)
 	}
 	if s := cfg.Look.Ground.Size; s != 0 && !(s > 0 && finite32(s)) {
-		return fmt.Errorf("app: ground size %v m: want a positive, finite side (or 0 for %d m)", s, DefaultGroundSize)
+		return fmt.Errorf("loop: ground size %v m: want a positive, finite side (or 0 for %d m)", s, DefaultGroundSize)
 	}
 	return nil
 }

@@ -40,7 +40,7 @@ func ParseLatency(s string) (LatencyMode, error) {
 	case "throughput":
 		return Throughput, nil
 	}
-	return 0, fmt.Errorf("app: latency mode %q: want low or throughput", s)
+	return 0, fmt.Errorf("loop: latency mode %q: want low or throughput", s)
 }
 
 // Just-in-time tuning.
