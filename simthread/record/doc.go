@@ -35,9 +35,11 @@
 //     to 32 bits, so every change of a single byte is detected: by the
 //     checksum, or by the structure where the byte is a length or count.
 //   - WriteFile is atomic: it writes a temporary file in the destination's
-//     directory, syncs it and renames it over the path, so the path holds
-//     either its old content or the whole new recording, never a part.
-//     On failure the temporary file is removed.
+//     directory (where path's links lead), syncs it and renames it over the
+//     destination, so the path holds either its old content or the whole
+//     new recording, never a part. On failure the temporary file is
+//     removed. A device, a FIFO or a descriptor (/dev/stdout) is written
+//     into, never replaced.
 //
 // # Inputs and floats
 //

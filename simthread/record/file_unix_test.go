@@ -47,7 +47,7 @@ func TestWriteFileFails(t *testing.T) {
 				t.Fatal(err)
 			}
 			return path
-		}, sampleLog(3), "rename", false},
+		}, sampleLog(3), "is a directory", false},
 		{"read-only directory", func(t *testing.T, dir string) string {
 			ro := filepath.Join(dir, "ro")
 			if err := os.Mkdir(ro, 0o555); err != nil {
@@ -202,5 +202,42 @@ func TestWriteFileLongName(t *testing.T) {
 	p := filepath.Join(t.TempDir(), strings.Repeat("r", 251)+".rec")
 	if err := record.WriteFile(p, sampleLog(3)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A path that is a link to a recording in another directory is written
+// there, the way every output is (internal/outfile): the link stays a link
+// and leads to the new recording, and nothing is left beside the link.
+func TestWriteFileThroughLink(t *testing.T) {
+	root := t.TempDir()
+	links, real := filepath.Join(root, "links"), filepath.Join(root, "real")
+	for _, d := range []string{links, real} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	target := filepath.Join(real, "run.rec")
+	if err := record.WriteFile(target, sampleLog(3)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(links, "run.rec")
+	if err := os.Symlink("../real/run.rec", path); err != nil {
+		t.Fatal(err)
+	}
+	l := sampleLog(500)
+	if err := record.WriteFile(path, l); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	if got, err := record.ReadFile(target); err != nil || !equalLogs(got, l) {
+		t.Fatalf("the link's target does not hold the recording: %v", err)
+	}
+	if n := names(t, links); !slices.Equal(n, []string{"run.rec"}) {
+		t.Fatalf("the link's directory holds %q", n)
+	}
+	if n := names(t, real); !slices.Equal(n, []string{"run.rec"}) {
+		t.Fatalf("the target's directory holds %q", n)
 	}
 }

@@ -28,20 +28,20 @@ func TestWriteFileFailsOnWindows(t *testing.T) {
 	}{
 		{"missing directory", func(t *testing.T, dir string) string {
 			return filepath.Join(dir, "missing", "run.rec")
-		}, sampleLog(3), "create temporary file", fs.ErrNotExist},
+		}, sampleLog(3), "", fs.ErrNotExist},
 		{"parent is a file", func(t *testing.T, dir string) string {
 			if err := os.WriteFile(filepath.Join(dir, "file"), []byte("x"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			return filepath.Join(dir, "file", "run.rec")
-		}, sampleLog(3), "create temporary file", nil},
+		}, sampleLog(3), "", nil},
 		{"path is a directory", func(t *testing.T, dir string) string {
 			path := filepath.Join(dir, "run.rec")
 			if err := os.Mkdir(path, 0o755); err != nil {
 				t.Fatal(err)
 			}
 			return path
-		}, sampleLog(3), "rename temporary file", nil},
+		}, sampleLog(3), "is a directory", nil},
 		{"invalid log", func(t *testing.T, dir string) string {
 			return filepath.Join(dir, "run.rec")
 		}, invalid, "rate 0 out of range", nil},

@@ -1,8 +1,0 @@
-//go:build unix
-
-package record
-
-import "syscall"
-
-// nonblock opens a FIFO without waiting for a reader.
-const nonblock = syscall.O_NONBLOCK
