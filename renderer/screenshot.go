@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"os"
-	"path/filepath"
+	"io"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
+
+	"github.com/tickframe/tickframe/internal/outfile"
 )
 
 // ReadFrame reads the back buffer of a width×height viewport into dst,
@@ -43,33 +44,15 @@ func ReadFrame(dst *image.RGBA, width, height int) (*image.RGBA, error) {
 	return dst, nil
 }
 
-// SavePNG writes img to path as a PNG, atomically: it writes a temporary
-// file in the same directory and renames it, so a failure never leaves a
-// partial file at path.
+// SavePNG writes img to path as a PNG, atomically, the way every output
+// of the module is written (internal/outfile): path's links are followed
+// to their target, and a temporary file in the target's directory is
+// renamed over it, so a failure never leaves a partial file; a device or
+// an open descriptor (/dev/stdout) is written into, never replaced.
 func SavePNG(path string, img image.Image) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".tickframe-*.png")
+	err := outfile.Write(path, func(w io.Writer) error { return png.Encode(w, img) })
 	if err != nil {
-		return fmt.Errorf("renderer: save %s: %w", path, err)
-	}
-	tmp := f.Name()
-	if err := f.Chmod(0o644); err != nil { // CreateTemp makes it 0600
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("renderer: save %s: %w", path, err)
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("renderer: save %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("renderer: save %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("renderer: save %s: %w", path, err)
+		return fmt.Errorf("renderer: %w", err)
 	}
 	return nil
 }
