@@ -47,6 +47,7 @@ type Window struct {
 	renderer   string
 	selfPaced  bool // the swap does not wait for the display (SelfPaced)
 	xwayland   bool // the X server is a Wayland compositor's (XWayland)
+	unmapped   bool // Hide unmapped it, and Show has not mapped it again
 }
 
 // maxEvents bounds the events kept between two Polls; more are dropped
@@ -369,10 +370,15 @@ func (w *Window) Restore() { w.w.Restore() }
 
 // Hide unmaps the window (on Wayland its surface loses its role: the
 // compositor shows none of its frames); Show maps it again.
-func (w *Window) Hide() { w.w.Hide() }
+func (w *Window) Hide() { w.w.Hide(); w.unmapped = true }
 
 // Show maps a hidden window.
-func (w *Window) Show() { w.w.Show() }
+func (w *Window) Show() { w.w.Show(); w.unmapped = false }
+
+// Unmapped reports whether Hide unmapped the window and Show has not
+// mapped it again: a window the display system shows nothing of, which
+// on Wayland no event and no feedback says.
+func (w *Window) Unmapped() bool { return w.unmapped }
 
 // CaptureCursor, on, hides the cursor and locks it to the window, for
 // mouse look: CursorEvents then carry an unbounded virtual position and

@@ -135,8 +135,8 @@ type control struct {
 }
 
 // wantPause reports whether the simulation should be paused: by the
-// user, an iconified or hidden window, or an unfocused one unless
-// keepUnfocused.
+// user, an iconified or hidden window (the compositor's discards, or the
+// app's own Window.Hide), or an unfocused one unless keepUnfocused.
 func (c *control) wantPause(keepUnfocused bool) bool {
 	return c.userPaused || c.iconified || c.hidden || (c.unfocused && !keepUnfocused)
 }
@@ -166,7 +166,7 @@ func (a *App) Handle(events []platform.Event) {
 			a.ctl.quit = true
 		}
 	}
-	a.ctl.hidden = a.hiddenFor()
+	a.ctl.hidden = a.hiddenFor() || (a.win != nil && a.win.Unmapped())
 	if want := a.ctl.wantPause(a.cfg.Display.KeepRunningUnfocused); want != a.ctl.simPaused {
 		a.ctl.simPaused = want
 		if want {
