@@ -41,7 +41,9 @@
 // Xvfb its fake CRTC, whose rate -fakescreenfps sets), each with the UST
 // and MSC of one vblank. Grid holds them; its rate is measured from the
 // USTs, not taken from a mode line. MSC gaps between frames are missed
-// vblanks, counted from the display's own counter.
+// vblanks, counted from the display's own counter, unless the counter
+// jumped (Discontinuous: another output's): the grid then starts again on
+// the new count.
 //
 // Times are on the caller's clock (Options.Now): the X server's UST is
 // CLOCK_MONOTONIC in microseconds, which the tracker maps onto that clock

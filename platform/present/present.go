@@ -113,6 +113,8 @@ type Grid struct {
 	nfirst, nrecent  int
 	prior            float64 // a young fit's last period (ns; 0: none, or settled)
 	run              runRate
+	lastAt           time.Duration // the time of the fit's latest report (last)
+	rebases          atomic.Uint64 // counter discontinuities (Rebases)
 }
 
 // runRate measures the display's period over the whole run: the slope
@@ -184,14 +186,24 @@ func (g *Grid) read() (vblank, bool) {
 // at time at and is number msc. A report more than a quarter period off
 // the fitted line is left out of the fit (a starved server's late timer);
 // three early ones in a row, or a long run of late ones, start a new fit
-// (a mode switch, another CRTC). Only one goroutine may call it.
+// (a mode switch, another CRTC). A report whose count cannot follow the
+// fit's latest (Discontinuous: another output's counter, a count a source
+// derived from a refresh that changed) is a new display with a counter of
+// its own: the fit starts again at it at once, and Rebases counts it.
+// Only one goroutine may call it.
 func (g *Grid) Observe(at time.Duration, msc uint64) {
-	if g.started && msc <= g.last {
-		return // a repeat, or from before the fit's start
-	}
 	if !g.started {
 		g.reset(at, msc)
 		return
+	}
+	if v, _ := g.read(); Discontinuous(g.last, msc, at-g.lastAt, v.period) {
+		g.rebases.Add(1)
+		g.newDisplay()
+		g.reset(at, msc)
+		return
+	}
+	if msc <= g.last {
+		return // a repeat, or a report that came out of order
 	}
 	x, y := float64(msc-g.msc0), float64(at-g.at0)
 	// Until the fit has fitSettle reports, its line is too uncertain to
@@ -220,7 +232,7 @@ func (g *Grid) Observe(at time.Duration, msc uint64) {
 		}
 	}
 	g.off, g.late = 0, 0
-	g.last = msc
+	g.last, g.lastAt = msc, at
 	if v, ok := g.read(); ok {
 		if p := g.run.observe(at, msc, float64(v.period)); p > 0 {
 			g.runPeriod.Store(int64(math.Round(p)))
@@ -361,7 +373,7 @@ const (
 // reset starts a new fit at this report. Readers keep the last period,
 // re-anchored on it, until the new fit has one of its own.
 func (g *Grid) reset(at time.Duration, msc uint64) {
-	g.started, g.at0, g.msc0, g.last, g.off, g.late = true, at, msc, msc, 0, 0
+	g.started, g.at0, g.msc0, g.last, g.lastAt, g.off, g.late = true, at, msc, msc, at, 0, 0
 	g.n, g.sx, g.sy, g.sxx, g.sxy = 1, 0, 0, 0, 0
 	g.first[0], g.recent[0], g.nfirst, g.nrecent = [2]float64{}, [2]float64{}, 1, 1
 	g.prior = float64(g.period.Load())
@@ -396,6 +408,30 @@ func (g *Grid) Known() bool {
 
 // Count is how many vblank reports the grid took.
 func (g *Grid) Count() uint64 { return g.count.Load() }
+
+// Rebases is how many times the display's counter jumped (Discontinuous)
+// and the grid started again on the new count.
+func (g *Grid) Rebases() uint64 { return g.rebases.Load() }
+
+// Discontinuous reports whether a vblank counter that read from, and to
+// dt later, cannot have counted the vblanks of one display of about this
+// period in between: it went back while the time went on (a window on
+// another output, whose counter is its own; a count derived from the
+// refresh since the first report, after the refresh fell), or it went on
+// by more than twice the vblanks dt holds plus a second's worth (another
+// output's counter, ahead; the refresh rose). Twice: the period given may
+// be a young fit's, off by up to 40 %, and a mode switch that keeps the
+// counter counting (a kernel's vblank counter does) may have doubled the
+// rate. A second's worth: report times scatter by far less (a starved
+// server's, milliseconds). A gap the time allows (a window not drawn for
+// a while) is vblanks that passed, not a discontinuity. With no period
+// (0) only a counter that went back is judged. It does not allocate.
+func Discontinuous(from, to uint64, dt, period time.Duration) bool {
+	if to < from {
+		return dt > 0 // an earlier report that came late goes back in time too
+	}
+	return period > 0 && float64(to-from) > 2*float64(dt+time.Second)/float64(period)
+}
 
 // newDisplay restarts the run's rate: the reports are of another display.
 func (g *Grid) newDisplay() {
