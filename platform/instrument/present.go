@@ -271,10 +271,15 @@ func (t *presentTracker) rateMismatch(pacedHz float64) (displayHz float64, misma
 // sameVblank reports whether b is shown at a's vblank or before (so that b
 // replaced a): by the display's count where it has one.
 func sameVblank(a, b *shownFrame) bool {
-	if a.msc > 0 && b.msc > 0 {
-		return b.msc <= a.msc
+	switch {
+	case a.msc == 0 || b.msc == 0:
+		return b.display <= a.display
+	case b.msc < a.msc && b.display > a.display:
+		// A count that went back while the time went on is a new counter
+		// (present.Discontinuous), not an earlier vblank.
+		return false
 	}
-	return b.display <= a.display
+	return b.msc <= a.msc
 }
 
 // dropped accounts for a frame that was never shown.
@@ -324,8 +329,11 @@ func (t *presentTracker) finish(s shownFrame, pacer *platform.Pacer) {
 		switch {
 		case s.msc > 0 && t.lastMSC > 0:
 			// Vblanks in between showed the previous frame again: the
-			// display's own count says how many.
-			if s.msc > t.lastMSC+1 {
+			// display's own count says how many, unless it jumped
+			// (another output's counter): then it says nothing.
+			if present.Discontinuous(t.lastMSC, s.msc, s.display-t.lastShown, t.period(pacer)) {
+				st.Rebases++
+			} else if s.msc > t.lastMSC+1 {
 				st.Repeated += s.msc - t.lastMSC - 1
 			}
 		case pacer != nil:
@@ -340,6 +348,20 @@ func (t *presentTracker) finish(s shownFrame, pacer *platform.Pacer) {
 	if t.meter != nil {
 		t.meter.Shown(interp.Shown{Frame: s.probe.Frame, Pos: s.probe.Pos, HasPos: s.probe.Valid, At: s.display})
 	}
+}
+
+// period is the display's period as its vblanks measured it, else the
+// pacer's (0: neither).
+func (t *presentTracker) period(pacer *platform.Pacer) time.Duration {
+	if t.measured() {
+		if p := t.src.Grid().Period(); p > 0 {
+			return p
+		}
+	}
+	if pacer != nil {
+		return pacer.Period()
+	}
+	return 0
 }
 
 // sourceName names the display system's source, with where its vblanks

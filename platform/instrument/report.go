@@ -103,6 +103,12 @@ type Report struct {
 	// reported (its report lost, or the run ended first): in neither
 	// displayed_frames nor dropped_frames.
 	PresentUnknown uint64 `json:"present_unknown_frames"`
+	// PresentRebases counts the displayed frames whose vblank count
+	// jumped from the previous one's (a window moved to another output, a
+	// count restarted at a new refresh: present.Discontinuous): the
+	// vblanks between the two are in neither repeated_frames nor
+	// dropped_frames.
+	PresentRebases uint64 `json:"present_counter_rebases"`
 	// PresentClock is how the compositor's presentation times were
 	// converted to the app's clock (Wayland's wp_presentation); nil
 	// elsewhere.
@@ -394,7 +400,7 @@ func (in *Set) reportPresent(r *Report) {
 	r.BetweenDisplayMs = Quant2{ms(p.BetweenDisplayChange.Quantile(0.5)), ms(p.BetweenDisplayChange.Quantile(0.99))}
 	r.UntilDisplayedMs = Quant2{ms(p.UntilDisplayed.Quantile(0.5)), ms(p.UntilDisplayed.Quantile(0.99))}
 	r.DisplayedFrames, r.DroppedFrames, r.RepeatedFrames = p.Displayed, p.Dropped, p.Repeated
-	r.PresentUnknown = p.Unknown
+	r.PresentUnknown, r.PresentRebases = p.Unknown, p.Rebases
 	if src := t.src; src != nil {
 		if !src.Measured() {
 			r.PresentModelWhy = t.err

@@ -356,6 +356,10 @@ type presentStats struct {
 	// newer frame replaced before the vblank; Repeated the vblanks that
 	// showed the previous frame again.
 	Displayed, Dropped, Repeated uint64
+	// Rebases counts the displayed frames whose vblank count jumped from
+	// the last one's (present.Discontinuous): the vblanks between them
+	// are in neither Repeated nor Dropped.
+	Rebases uint64
 	// Unknown counts drawn frames whose display time never came back.
 	Unknown uint64
 	// SwapWait is how long the render thread waited for a CPU (runnable,
