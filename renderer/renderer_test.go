@@ -302,7 +302,7 @@ func TestGoldenFrame(t *testing.T) {
 			if err := os.MkdirAll("testdata", 0o755); err != nil {
 				return err
 			}
-			return renderer.SavePNG(golden, img)
+			return writePNG(golden, img)
 		}
 		f, err := os.Open(golden)
 		if err != nil {

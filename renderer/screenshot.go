@@ -3,13 +3,9 @@ package renderer
 import (
 	"fmt"
 	"image"
-	"image/png"
-	"io"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
-
-	"github.com/tickframe/tickframe/internal/outfile"
 )
 
 // ReadFrame reads the back buffer of a width×height viewport into dst,
@@ -44,15 +40,3 @@ func ReadFrame(dst *image.RGBA, width, height int) (*image.RGBA, error) {
 	return dst, nil
 }
 
-// SavePNG writes img to path as a PNG, atomically, the way every output
-// of the module is written (internal/outfile): path's links are followed
-// to their target, and a temporary file in the target's directory is
-// renamed over it, so a failure never leaves a partial file; a device or
-// an open descriptor (/dev/stdout) is written into, never replaced.
-func SavePNG(path string, img image.Image) error {
-	err := outfile.Write(path, func(w io.Writer) error { return png.Encode(w, img) })
-	if err != nil {
-		return fmt.Errorf("renderer: %w", err)
-	}
-	return nil
-}

@@ -63,7 +63,7 @@ excluded_pkgs=(
 skips=(
 	# Windows has no permission bits: Go reports 0666 for every writable
 	# file, and these check the 0644 a Unix umask gives.
-	'^TestWriteFileReadFile$' '^TestWriteIsAtomic$'
+	'^TestWriteIsAtomic$'
 	# They send X input with xdotool, a Linux program that the Windows
 	# binary can neither find on Wine's PATH nor start; the window's input
 	# under Wine is the Win32 backend's, fed by Wine's X11 driver.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/platform/app/outfile"
 	"github.com/tickframe/tickframe/platform/sched"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/gltf"
@@ -332,8 +333,8 @@ func saveRecording(o *options, sim *simthread.Sim, world *refworld.World, stdout
 		FinalTick:   last.Tick,
 		FinalHash:   last.Hash,
 	}
-	if err := record.WriteFile(o.record, log); err != nil {
-		return err
+	if err := outfile.Write(o.record, func(w io.Writer) error { return record.Write(w, log) }); err != nil {
+		return fmt.Errorf("record: %w", err)
 	}
 	if panicked {
 		fmt.Fprintf(stdout, "tickframe: -record %s: recorded up to tick %d, the last before the world panicked; a replay stops there\n", o.record, last.Tick)

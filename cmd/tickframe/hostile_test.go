@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tickframe/tickframe/platform/app/outfile"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
 )
@@ -39,7 +40,7 @@ func TestSlowRatesAndHostileClaims(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, l *record.Log) string {
 		p := filepath.Join(dir, name)
-		if err := record.WriteFile(p, l); err != nil {
+		if err := outfile.Write(p, func(w io.Writer) error { return record.Write(w, l) }); err != nil {
 			t.Fatal(err)
 		}
 		return p

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/platform/app/outfile"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
 	"github.com/tickframe/tickframe/simthread/refworld"
@@ -286,7 +287,7 @@ func TestRecordReplay(t *testing.T) {
 		bad.Inputs = slices.Clone(l.Inputs)
 		change(&bad)
 		path := filepath.Join(t.TempDir(), "tampered.tfr")
-		if err := record.WriteFile(path, &bad); err != nil {
+		if err := outfile.Write(path, func(w io.Writer) error { return record.Write(w, &bad) }); err != nil {
 			t.Fatal(err)
 		}
 		r := replay(t, path, "-refresh", "240", "-vsync=false")

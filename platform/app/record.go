@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tickframe/tickframe/platform/internal/outfile"
 	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
@@ -99,8 +100,8 @@ func (r *runRecorder) finish(sim *simthread.Sim, path string, runErr error) erro
 			FinalTick:   last.Tick,
 			FinalHash:   last.Hash,
 		}
-		if err := record.WriteFile(path, log); err != nil {
-			return err
+		if err := outfile.Write(path, func(w io.Writer) error { return record.Write(w, log) }); err != nil {
+			return fmt.Errorf("record: %w", err)
 		}
 		if panicked {
 			fmt.Fprintf(r.out, "%s: -record %s: recorded up to tick %d, the last before the world panicked; a replay stops there\n",

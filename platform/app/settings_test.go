@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/outfile"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
@@ -71,7 +72,7 @@ func writeRecording(t *testing.T, seed uint64, params string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "run.tfrec")
 	l := &record.Log{Header: record.Header{World: "rec", Rate: 60, Seed: seed, Params: []byte(params)}, FinalTick: 10}
-	if err := record.WriteFile(path, l); err != nil {
+	if err := outfile.Write(path, func(w io.Writer) error { return record.Write(w, l) }); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -3,6 +3,7 @@ package loop
 import (
 	"fmt"
 	"image"
+	"image/png"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/outfile"
 	"github.com/tickframe/tickframe/renderer"
 )
 
@@ -81,8 +83,8 @@ func (s *screenshots) save(win *platform.Window, path string, announce bool) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if err := renderer.SavePNG(path, &cp); err != nil {
-			s.fail(err)
+		if err := outfile.Write(path, func(w io.Writer) error { return png.Encode(w, &cp) }); err != nil {
+			s.fail(fmt.Errorf("loop: %w", err))
 			return
 		}
 		if announce && s.log != nil {

@@ -17,8 +17,8 @@
 //
 // # Guarantees
 //
-//   - Write and WriteFile write only logs that pass Validate, and Read and
-//     ReadFile return only logs that pass it.
+//   - Write writes only logs that pass Validate, and Read and ReadFile
+//     return only logs that pass it.
 //   - Read(Write(l)) equals l bit for bit, NaN payloads included. The
 //     encoding is canonical: a file that Read accepts is exactly what Write
 //     writes for the log Read returned.
@@ -34,12 +34,11 @@
 //     changed fails the checksum. CRC-32C detects every error burst of up
 //     to 32 bits, so every change of a single byte is detected: by the
 //     checksum, or by the structure where the byte is a length or count.
-//   - WriteFile is atomic: it writes a temporary file in the destination's
-//     directory (where path's links lead), syncs it and renames it over the
-//     destination, so the path holds either its old content or the whole
-//     new recording, never a part. On failure the temporary file is
-//     removed. A device, a FIFO or a descriptor (/dev/stdout) is written
-//     into, never replaced.
+//   - The package writes to an io.Writer, never to a path: an app's
+//     -record goes through platform/app/outfile, the one writer of the
+//     module's files (a temporary file renamed over the destination where
+//     the path's links lead; a device, a FIFO or a descriptor such as
+//     /dev/stdout written into, never replaced).
 //
 // # Inputs and floats
 //

@@ -2,6 +2,7 @@ package record_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,13 +45,17 @@ func Example() {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "run.rec")
-	err = record.WriteFile(path, &record.Log{
-		Header:      h,
-		Inputs:      sim.InputLog(),
-		Checkpoints: sim.Checkpoints(),
-		FinalTick:   world.Tick(),
-		FinalHash:   world.Hash(),
-	})
+	f, err := os.Create(path) // an app's -record writes through package outfile
+	if err == nil {
+		err = record.Write(f, &record.Log{
+			Header:      h,
+			Inputs:      sim.InputLog(),
+			Checkpoints: sim.Checkpoints(),
+			FinalTick:   world.Tick(),
+			FinalHash:   world.Hash(),
+		})
+		err = errors.Join(err, f.Close())
+	}
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -120,9 +120,7 @@ func replayRun(t *testing.T, l *record.Log, timing simthread.Timing, wake wakePa
 func TestReplayAnyTiming(t *testing.T) {
 	h := record.Header{World: "refworld", Build: record.CurrentBuild(), Seed: 42, Bodies: 48, Rate: 120, CheckpointEvery: 30}
 	path := filepath.Join(t.TempDir(), "run.rec")
-	if err := record.WriteFile(path, recordRun(t, h, 600)); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, path, recordRun(t, h, 600))
 	l, err := record.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -1,15 +1,17 @@
 // Package outfile writes output files (reports, plots, tables, profiles)
 // so that a reader never sees a partial file and a failure leaves nothing
-// behind, and checks up front that they can be written. It is the app's
-// and its tools' door to internal/outfile, which holds the rules (how a
-// path's links, devices and descriptors are written) for every output of
-// the module, the recording's and the screenshots' included.
+// behind, and checks up front that they can be written. It is the door of
+// the apps and the tools outside platform/ to platform/internal/outfile,
+// which holds the rules (how a path's links, devices and descriptors are
+// written) and writes every file of the module: reports, plots, frame
+// logs, profiles, recordings (simthread/record encodes to an io.Writer)
+// and screenshots.
 package outfile
 
 import (
 	"io"
 
-	impl "github.com/tickframe/tickframe/internal/outfile"
+	impl "github.com/tickframe/tickframe/platform/internal/outfile"
 )
 
 // File is an output file being written: through a temporary file renamed

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/internal/outfile"
+	"github.com/tickframe/tickframe/platform/internal/outfile"
 )
 
 // A link in this process's descriptor table (/proc/self/fd/N, where
@@ -127,10 +127,6 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
-
-// nobody is the user and group a root test's child runs as: 65534, the
-// overflow ID, which owns nothing.
-const nobody = 65534
 
 // `-report /dev/stdout > out.json`, for real: a child of the test binary
 // whose stdout the test redirected to a file (or a pipe) writes through

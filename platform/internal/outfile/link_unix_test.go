@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tickframe/tickframe/internal/outfile"
+	"github.com/tickframe/tickframe/platform/internal/outfile"
 )
 
 func write(path, s string) error {
