@@ -167,11 +167,11 @@ func (r Report) MarshalJSON() ([]byte, error) {
 	}
 	extra, err := json.Marshal(r.Extra)
 	if err != nil {
-		return nil, fmt.Errorf("app: Report.Extra: %w", err)
+		return nil, fmt.Errorf("instrument: Report.Extra: %w", err)
 	}
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(extra, &keys); err != nil || keys == nil {
-		return nil, fmt.Errorf("app: Report.Extra is a %T, not a JSON object", r.Extra)
+		return nil, fmt.Errorf("instrument: Report.Extra is a %T, not a JSON object", r.Extra)
 	}
 	if len(keys) == 0 {
 		return own, nil
@@ -196,7 +196,7 @@ func (r Report) MarshalJSON() ([]byte, error) {
 type ExtraError struct{ Key string }
 
 func (e *ExtraError) Error() string {
-	return fmt.Sprintf("app: Report.Extra's key %q is the runtime's own", e.Key)
+	return fmt.Sprintf("instrument: Report.Extra's key %q is the runtime's own", e.Key)
 }
 
 // Quant2, Quant3 and Quant4 are quantile sets.

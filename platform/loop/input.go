@@ -69,10 +69,10 @@ func (m KeyMap) Validate() error {
 		case f.k == platform.KeyNone:
 			continue
 		case f.k < platform.KeyNone || f.k > platform.KeyLast:
-			return fmt.Errorf("app: key map: %s: no such key %v", f.name, f.k)
+			return fmt.Errorf("loop: key map: %s: no such key %v", f.name, f.k)
 		}
 		if other, ok := seen[f.k]; ok {
-			return fmt.Errorf("app: key map: %s and %s both on key %v", other, f.name, f.k)
+			return fmt.Errorf("loop: key map: %s and %s both on key %v", other, f.name, f.k)
 		}
 		seen[f.k] = f.name
 	}

@@ -30,7 +30,7 @@ type pacing struct {
 	following bool          // the pacer follows grid
 	// emulating is true while a software pacer keeps a grid of its own
 	// beside a display system whose vblanks run at another rate: it has
-	// not followed them (package app places the frames that landed on its vblanks). Once it has,
+	// not followed them (package instrument places the frames that landed on its vblanks). Once it has,
 	// a frame whose measure of them is off for a moment (a young fit)
 	// does not make it so.
 	emulating bool
