@@ -447,6 +447,23 @@ func (d *decoder) checkReach(m *Model, a *Animation, ap string, reach []float64)
 		}
 	}
 	for k := range m.Meshes {
+		if me := &m.Meshes[k]; me.Joints != nil {
+			// A skinned vertex is a blend of its joints' placings of it
+			// (weights sum to 1): bounded by the farthest joint's.
+			sk := &m.Skins[me.Skin]
+			for j, nd := range sk.Joints {
+				ib := sk.InverseBind[j]
+				var f float64
+				for _, v := range ib.Mat3() {
+					f += sq(v)
+				}
+				r := wt[nd] + ws[nd]*(math.Sqrt(sq(ib[12])+sq(ib[13])+sq(ib[14]))+math.Sqrt(f)*reach[k])
+				if !(r <= maxCoord) {
+					return d.limit(ap, "can move joint node %d's vertices up to %g from the origin: more than %g", nd, r, maxCoord)
+				}
+			}
+			continue
+		}
 		nd := m.Meshes[k].NodeIndex
 		if r := wt[nd] + ws[nd]*reach[k]; !(r <= maxCoord) {
 			return d.limit(ap, "can move node %d's vertices up to %g from the origin: more than %g", nd, r, maxCoord)

@@ -20,7 +20,8 @@ import (
 // A Builder writes a glTF 2.0 model, as .glb or as .gltf with one buffer,
 // from meshes, materials and nodes added to it. It writes only what Decode
 // reads: triangle primitives with positions and optional normals, two UV
-// sets, vertex colours, tangents and indices; metallic-roughness
+// sets, vertex colours, tangents, joints and weights, and indices; skins
+// (AddSkin); metallic-roughness
 // materials with PNG textures in every slot, samplers, texture transforms,
 // emissive strength, alpha modes and double-sidedness; and a node tree,
 // all of whose root nodes form scene 0.
@@ -36,6 +37,7 @@ type Builder struct {
 	doc    document
 	bin    []byte
 	err    error
+	joints map[int]int         // per mesh, its primitives' largest joint index
 	images map[image.Image]int // image index of each pointer texture written
 	parent map[int]int         // the parent of each node that has one
 }
@@ -49,6 +51,12 @@ type Primitive struct {
 	Colors    []mgl32.Vec4 // nil, or one per position; written as float RGBA COLOR_0
 	Tangents  []mgl32.Vec4 // nil, or one per position; written as TANGENT
 	Indices   []uint32     // nil for a non-indexed triangle list
+
+	// Joints and Weights, nil or one per position each, are written as
+	// JOINTS_0 (unsigned byte, or short past 255) and WEIGHTS_0 (float),
+	// for a skin given to the mesh's node by AddSkin.
+	Joints  [][4]uint16
+	Weights []mgl32.Vec4
 
 	// IndexBytes is the width of the written indices, 1, 2 or 4; 0 picks
 	// the smallest that holds len(Positions)-1.
@@ -242,6 +250,7 @@ func (b *Builder) addAccessor(a accessor) int {
 func (b *Builder) AddMesh(name string, prims ...Primitive) int {
 	m := mesh{Name: name, Primitives: []primitive{}}
 	for i, p := range prims {
+		b.noteJoints(len(b.doc.Meshes), p.Joints)
 		if gp, err := b.primitive(p); err != nil {
 			b.fail("mesh %q primitive %d: %v", name, i, err)
 		} else {
@@ -346,6 +355,9 @@ func (b *Builder) primitive(p Primitive) (primitive, error) {
 				BufferView: &view, ComponentType: typeFloat, Count: n, Type: vecType(a.n),
 			})
 		}
+	}
+	if err := b.skinAttributes(p, &out); err != nil {
+		return primitive{}, err
 	}
 	// The specification requires min and max on POSITION.
 	lo, hi := bounds(p.Positions)

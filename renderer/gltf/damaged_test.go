@@ -303,8 +303,6 @@ func TestUnsupported(t *testing.T) {
 		{"draco", "extensionsRequired[0]", setJSON("extensionsRequired", []any{"KHR_draco_mesh_compression"})},
 		{"meshopt", "extensionsRequired[0]", setJSON("extensionsRequired", []any{"EXT_meshopt_compression"})},
 		{"basisu", "extensionsRequired[0]", setJSON("extensionsRequired", []any{"KHR_texture_basisu"})},
-		{"skins", "skins", setJSON("skins", []any{map[string]any{"joints": []any{0}}})},
-		{"node skin", "nodes[0].skin", setJSON("nodes.0.skin", 0)},
 		{"morph targets", "meshes[0].primitives[0]", setJSON("meshes.0.primitives.0.targets", []any{map[string]any{"POSITION": 0}})},
 		{"sparse", "accessors[2].sparse", setJSON("accessors.2.sparse", map[string]any{"count": 1})},
 		{"no bufferView", "accessors[0]", setJSON("accessors.0.bufferView", nil)},

@@ -256,14 +256,6 @@ func (d *decoder) checkSupported() error {
 			return d.refuse(fmt.Sprintf("extensionsRequired[%d]", i), "required extension %s is not supported", quote(e))
 		}
 	}
-	if len(doc.Skins) > 0 {
-		return d.refuse("skins", "skins are not supported")
-	}
-	for i := range doc.Nodes {
-		if doc.Nodes[i].Skin != nil {
-			return d.refuse(fmt.Sprintf("nodes[%d].skin", i), "skins are not supported")
-		}
-	}
 	for i := range doc.Accessors {
 		if len(doc.Accessors[i].Sparse) > 0 {
 			return d.refuse(fmt.Sprintf("accessors[%d].sparse", i), "sparse accessors are not supported")

@@ -43,6 +43,13 @@
 //   - Animations of node translation, rotation and scale, with LINEAR
 //     (slerp on the shorter arc for rotations), STEP and CUBICSPLINE
 //     samplers over float keyframes (Animation.Sample, Model.WorldPose).
+//   - Skins (Model.Skins): joints, inverseBindMatrices (float MAT4; the
+//     identity where absent), skeleton; JOINTS_n (unsigned byte or
+//     short) and WEIGHTS_n (float, or normalized unsigned byte or short)
+//     VEC4 sets, each vertex keeping its four largest weights, scaled to
+//     sum to 1 (Mesh.Joints, Mesh.Weights). A skinned mesh is placed by
+//     its joints (Model.JointMatrices, Mesh.SkinPosition), its node's
+//     transform ignored, as the specification says.
 //
 // # Ignored
 //
@@ -61,7 +68,8 @@
 // entry of extensionsRequired but the two extensions above
 // (KHR_draco_mesh_compression,
 // EXT_meshopt_compression, KHR_texture_basisu, KHR_mesh_quantization, …),
-// skins and skinned nodes, morph targets and animations of their weights,
+// morph targets and animations of their weights, a skin whose joints
+// the scene does not place,
 // keyframes that are not floats, sparse accessors, accessors without a
 // bufferView, primitive modes other than TRIANGLES, a texture that uses a
 // UV set past TEXCOORD_1, a texture without a source (only an extension
@@ -104,8 +112,12 @@
 // matrices are not singular, that every scene lists root nodes once,
 // that keyframe times are not negative and increase, that no rotation
 // keyframe is the zero quaternion, that no two channels of an animation
-// drive the same property, and that every extension required is one
-// used. Allocations are bounded by the size of
+// drive the same property, that a skin's joints are distinct nodes, its
+// inverse bind matrices one a joint (at least), affine and not singular,
+// its skeleton an ancestor of every joint, that a skinned primitive has
+// JOINTS_n and WEIGHTS_n in pairs, every joint index within its skin and
+// every vertex's weights in [0, 1] summing to 1 within 0.01, and that
+// every extension required is one used. Allocations are bounded by the size of
 // the input: an accessor cannot claim more elements than its bytes hold,
 // accessors that alias the same bytes may read at most four times the
 // buffer data in all, an image may not claim more pixels than its encoded

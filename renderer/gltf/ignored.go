@@ -17,12 +17,19 @@ func (d *decoder) ignored() []string {
 		}
 	}
 	add("cameras", len(doc.Cameras) > 0)
+	skinnedMesh := map[int]bool{} // meshes a node with a skin places
+	for i := range doc.Nodes {
+		if nd := &doc.Nodes[i]; nd.Skin != nil && nd.Mesh != nil {
+			skinnedMesh[*nd.Mesh] = true
+		}
+	}
 	var attrs []string
 	for i := range doc.Meshes {
 		for j := range doc.Meshes[i].Primitives {
 			for name := range doc.Meshes[i].Primitives[j].Attributes {
 				switch {
 				case supportedAttributes[name]:
+				case skinnedMesh[i] && skinned(name):
 				case strings.HasPrefix(name, "_"): // application-specific
 				default:
 					if !slices.Contains(attrs, name) {

@@ -20,7 +20,7 @@ type document struct {
 	Accessors          []accessor        `json:"accessors,omitempty"`
 	BufferViews        []bufferView      `json:"bufferViews,omitempty"`
 	Buffers            []buffer          `json:"buffers,omitempty"`
-	Skins              []json.RawMessage `json:"skins,omitempty"`
+	Skins              []skin            `json:"skins,omitempty"`
 	Cameras            []json.RawMessage `json:"cameras,omitempty"`
 	Animations         []animation       `json:"animations,omitempty"`
 	Samplers           []sampler         `json:"samplers,omitempty"`
@@ -47,6 +47,13 @@ type node struct {
 	Translation []float32 `json:"translation,omitempty"`
 	Rotation    []float32 `json:"rotation,omitempty"`
 	Scale       []float32 `json:"scale,omitempty"`
+}
+
+type skin struct {
+	Name                string `json:"name,omitempty"`
+	InverseBindMatrices *int   `json:"inverseBindMatrices,omitempty"`
+	Skeleton            *int   `json:"skeleton,omitempty"`
+	Joints              []int  `json:"joints"`
 }
 
 type mesh struct {

@@ -18,6 +18,10 @@ type prim struct {
 	idx      []uint32
 	material int
 	min, max mgl32.Vec3 // bounds of pos
+	// weld, where flatten gave every triangle its own vertices, is the
+	// file's vertex each vertex came from (nil: the file's own), so that
+	// attributes read later (a skin's joints and weights) follow.
+	weld []uint32
 }
 
 // mesh returns the primitives of mesh i, decoding them on first use.
@@ -370,7 +374,7 @@ func (p *prim) flatten() {
 	}
 	p.uv, p.uv1 = unweld(p.uv, p.idx), unweld(p.uv1, p.idx)
 	p.color, p.tan = unweld(p.color, p.idx), unweld(p.tan, p.idx)
-	p.pos, p.nrm, p.idx = pos, nrm, idx
+	p.pos, p.nrm, p.idx, p.weld = pos, nrm, idx, p.idx
 }
 
 // unweld returns the values of the vertices idx names, one per index (nil

@@ -36,7 +36,10 @@ type Model struct {
 	// transforms (WorldPose) and draws each mesh with its node's.
 	Nodes      []TreeNode
 	Animations []Animation
-	order      []int // the nodes the scene places, parents first
+	// Skins holds every skin of the file, in file order (Mesh.Skin
+	// indexes it).
+	Skins []Skin
+	order []int // the nodes the scene places, parents first
 
 	// Ignored names, once each and in a fixed order, what the file holds
 	// that Decode read past without refusing it (see the package comment):
@@ -88,7 +91,18 @@ type Mesh struct {
 	// Transform takes the mesh's vertices to model space. Where its
 	// determinant is negative (a mirroring), a renderer that draws with it
 	// must treat clockwise triangles as front faces, as glTF requires.
+	// It is the identity for a skinned mesh, whose joints place it.
 	Transform mgl32.Mat4
+
+	// Joints and Weights are, for a skinned mesh, each vertex's joints
+	// (indices into the skin's Joints) and their weights, MaxInfluences
+	// a vertex, the weights summing to 1 (unused ones 0); nil for a mesh
+	// without a skin. Skin indexes Model.Skins where Joints is not nil.
+	// A skinned vertex i is at SkinPosition(i, the skin's joint matrices)
+	// in model space.
+	Joints  [][4]uint16
+	Weights []mgl32.Vec4
+	Skin    int
 }
 
 // A Material is a glTF metallic-roughness material, reduced to the values

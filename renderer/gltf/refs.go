@@ -42,6 +42,16 @@ func (d *decoder) checkReferences() error {
 		}
 		add(np+".mesh", nd.Mesh, "meshes", len(doc.Meshes))
 		add(np+".camera", nd.Camera, "cameras", len(doc.Cameras))
+		add(np+".skin", nd.Skin, "skins", len(doc.Skins))
+	}
+	for i := range doc.Skins {
+		s := &doc.Skins[i]
+		sp := fmt.Sprintf("skins[%d]", i)
+		for k := range s.Joints {
+			add(fmt.Sprintf("%s.joints[%d]", sp, k), &s.Joints[k], "nodes", len(doc.Nodes))
+		}
+		add(sp+".inverseBindMatrices", s.InverseBindMatrices, "accessors", len(doc.Accessors))
+		add(sp+".skeleton", s.Skeleton, "nodes", len(doc.Nodes))
 	}
 	for i := range doc.Meshes {
 		for j := range doc.Meshes[i].Primitives {

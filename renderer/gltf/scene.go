@@ -89,6 +89,7 @@ func (d *decoder) scene(m *Model) error {
 		stack = append(stack, item{roots[k], mgl32.Ident4()})
 	}
 	first := true
+	var pending []pendingSkin
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -105,17 +106,32 @@ func (d *decoder) scene(m *Model) error {
 				return d.errorf(np, "world transform is not finite")
 			}
 		}
+		if nd.Skin != nil && nd.Mesh == nil {
+			return d.errorf(np+".skin", "a node with a skin needs a mesh")
+		}
 		if nd.Mesh != nil {
 			prims, err := d.mesh(*nd.Mesh, np+".mesh")
 			if err != nil {
 				return err
 			}
-			for _, p := range prims {
+			for j := range prims {
+				p := &prims[j]
 				if d.vertices += len(p.pos); d.vertices > maxVertices {
 					return d.limit(np, "the scene places more than %d vertices", maxVertices)
 				}
 				if len(m.Meshes) == maxMeshes {
 					return d.limit(np, "the scene places more than %d meshes", maxMeshes)
+				}
+				if nd.Skin != nil {
+					// glTF ignores a skinned mesh's node transform: its
+					// joints place it (bounds once they are known).
+					pending = append(pending, pendingSkin{mesh: len(m.Meshes), meshIdx: *nd.Mesh, primIdx: j, prim: p, skinPath: np + ".skin"})
+					m.Meshes = append(m.Meshes, Mesh{
+						Name: d.doc.Meshes[*nd.Mesh].Name, Node: nd.Name, MeshIndex: *nd.Mesh, NodeIndex: it.node,
+						Positions: p.pos, Normals: p.nrm, UVs: p.uv, UVs1: p.uv1, Colors: p.color, Tangents: p.tan,
+						Indices: p.idx, Material: p.material, Transform: mgl32.Ident4(), Skin: *nd.Skin,
+					})
+					continue
 				}
 				lo, hi := p.min, p.max
 				if world != mgl32.Ident4() {
@@ -163,7 +179,7 @@ func (d *decoder) scene(m *Model) error {
 			stack = append(stack, item{nd.Children[k], world})
 		}
 	}
-	return nil
+	return d.skins(m, pending, first)
 }
 
 // checkCycles returns an error if following parent links from some node
