@@ -263,6 +263,16 @@ func listFiles(t *testing.T, dir string) []string {
 
 // readReport reads a -report file as the Report it holds and as the raw
 // JSON object, for the keys.
+// measured returns a figure of the report that the run must have
+// measured (the demo always has its truth), failing t where it is null.
+func measured[Q any](t testing.TB, key string, q *Q) Q {
+	t.Helper()
+	if q == nil {
+		t.Fatalf("report: %s is null: not measured", key)
+	}
+	return *q
+}
+
 func readReport(t *testing.T, path string) (*Report, map[string]any) {
 	t.Helper()
 	data, err := os.ReadFile(path)

@@ -386,7 +386,7 @@ func runStressLoad(ctx context.Context, exe, app, tmp string, base, extra []stri
 		FrameIntervalMs struct{ P99 float64 }  `json:"frame_interval_ms"`
 		TickLatenessMs  struct{ P99 float64 }  `json:"tick_lateness_ms"`
 		SchedLatencyMs  struct{ P99 float64 }  `json:"sched_latency_ms"`
-		AnimErrorTicks  struct{ P99 float64 }  `json:"animation_error_ticks"`
+		PoseErrorTicks  struct{ P99 float64 }  `json:"pose_error_ticks"`
 		AnimErrorMs     struct{ P99 float64 }  `json:"animation_error_ms"`
 		SwapWaitMs      *struct{ Max float64 } `json:"present_swap_wait_ms"`
 		DiscardedTicks  uint64                 `json:"discarded_ticks"`
@@ -415,7 +415,7 @@ func runStressLoad(ctx context.Context, exe, app, tmp string, base, extra []stri
 		row.Disagreements = disagreements(row.Observer, row.ObserverFloorMs, late, false)
 	}
 	row.FrameP99Ms, row.LatenessP99Ms, row.SchedLatP99Ms = r.FrameIntervalMs.P99, r.TickLatenessMs.P99, r.SchedLatencyMs.P99
-	row.AnimErrP99Ticks, row.AnimErrP99Ms = r.AnimErrorTicks.P99, r.AnimErrorMs.P99
+	row.AnimErrP99Ticks, row.AnimErrP99Ms = r.PoseErrorTicks.P99, r.AnimErrorMs.P99
 	row.Discarded, row.Clamped, row.GOMAXPROCS = r.DiscardedTicks, r.Clamped, r.GOMAXPROCS.Max
 	row.SimNice, row.RenderNice = r.ThreadPriority.Sim.Nice, r.ThreadPriority.Render.Nice
 	row.SimHow, row.RenderHow = r.ThreadPriority.Sim.How, r.ThreadPriority.Render.How

@@ -74,7 +74,7 @@ func TestWindowsDemoUnderWine(t *testing.T) {
 	rep, raw := readReport(t, filepath.Join(dir, "r.json"))
 	t.Logf("under Wine: %.2f ticks/s, %.1f fps, tick lateness p50 %.3f p99 %.3f ms, beat %v (%d frames), animation error p99 %.4f tick, render delay %.1f ms, final tick %d",
 		rep.TickRateHz, rep.FPS, rep.TickLatenessMs.P50, rep.TickLatenessMs.P99, rep.BeatDetected, rep.BeatFrames,
-		rep.AnimErrorTicks.P99, rep.RenderDelayMs, rep.FinalTick)
+		measured(t, "pose_error_ticks", rep.PoseErrorTicks).P99, rep.RenderDelayMs, rep.FinalTick)
 
 	// The simulation: the same world as Linux's, tick for tick.
 	if want := referenceHash(t, rep.Bodies, rep.SimHz, rep.FinalTick); rep.StateHash != want {

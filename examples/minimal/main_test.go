@@ -204,6 +204,18 @@ func TestReport(t *testing.T) {
 			t.Errorf("report has the demo's key %q", key)
 		}
 	}
+	// The app gives no truth (Config.Tools.Truth): what it would measure
+	// is null, never a zero that reads as perfect, and drawn_source is
+	// absent.
+	for _, key := range []string{"pose_error_ticks", "planned_pose_error_ticks", "animation_error_ms",
+		"planned_animation_error_ms", "display_lag_ms", "gpu_cpu_max_diff"} {
+		if v, ok := r[key]; !ok || v != nil {
+			t.Errorf("%s %v (present %v): want null, as the run measured no error", key, v, ok)
+		}
+	}
+	if v, ok := r["drawn_source"]; ok {
+		t.Errorf("drawn_source %q: want absent without a truth", v)
+	}
 	// The figures are the run's: 3 s of a 120 Hz simulation, twelve
 	// cubes, frames drawn. (A loaded machine may discard ticks or miss
 	// frames: the bounds are what no run can pass.)

@@ -14,7 +14,9 @@ import (
 )
 
 // The HUD's lines, rebuilt four times a second with strconv's appenders
-// into the HUD's own buffers, so that updating it allocates nothing.
+// into the HUD's own buffers, so that updating it allocates nothing. Each
+// starts with its label (hudLabels); docs/hud.md says what each figure
+// is, its unit, where it comes from and when to worry.
 const (
 	hudFrame = iota
 	hudPresent
@@ -23,11 +25,27 @@ const (
 	hudLate
 	hudGC
 	hudSched
-	hudErr
+	hudPose
+	hudAnim
 	hudBeat
 	hudKeys
 	hudLineCount
 )
+
+// hudLabels are the lines' first words, as docs/hud.md lists them.
+var hudLabels = [hudLineCount]string{
+	hudFrame:   "frames",
+	hudPresent: "display",
+	hudSim:     "simulation",
+	hudAlpha:   "interpolation",
+	hudLate:    "sim thread",
+	hudGC:      "GC",
+	hudSched:   "Go scheduler",
+	hudPose:    "pose error",
+	hudAnim:    "animation error",
+	hudBeat:    "beat",
+	hudKeys:    "keys",
+}
 
 // hudPeriod is how often the HUD is rebuilt.
 const hudPeriod = 250 * time.Millisecond
@@ -117,36 +135,38 @@ func (m *hudModel) rebuild(h *renderer.HUD, in *Set, vsync bool, now time.Durati
 	if m.schedLine(h.Line(hudSched), in.a) {
 		h.Highlight(hudSched)
 	}
-	errLine(h.Line(hudErr), in.a.Pipeline().Meter())
+	errLines(h.Line(hudPose), h.Line(hudAnim), in.a.Pipeline().Meter())
 	if b := h.Line(hudBeat); st.Beat.Beating() {
-		*b = append(*b, "beat: ticks per frame alternate (e.g. 0/2); interpolation hides it"...)
+		*b = append(*b, "beat: new ticks per frame alternate (e.g. 0/2); interpolation hides it"...)
 		h.Highlight(hudBeat)
 	}
 	b := h.Line(hudKeys)
+	*b = append(*b, "keys  "...)
 	*b = loop.AppendKeysHelp(*b, in.keys, in.camera)
 	h.SetLines(hudLineCount)
 }
 
 func frameLine(b *[]byte, st *frameStats, fps float64, p *loop.Pacing) {
 	fi := &st.FrameInterval
-	*b = append(*b, "fps "...)
+	*b = append(*b, "frames "...)
 	*b = appendF(*b, fps, 1)
-	*b = append(*b, "  frame p50 "...)
+	*b = append(*b, "/s  interval p50 "...)
 	*b = appendMs(*b, fi.Quantile(0.5), 2)
 	*b = append(*b, " p99 "...)
 	*b = appendMs(*b, fi.Quantile(0.99), 2)
 	*b = append(*b, " max "...)
 	*b = appendMs(*b, fi.Max(), 2)
-	*b = append(*b, " ms  display "...)
+	*b = append(*b, " ms  paced at "...)
 	*b = appendF(*b, p.Hz, 2)
-	*b = append(*b, " Hz "...)
+	*b = append(*b, " Hz ("...)
 	src := p.Source
 	if strings.HasPrefix(src, "emulated") {
 		// "emulated on measured vblanks" does not fit the panel; the
-		// present line below says what the vblanks are.
+		// display line below says what the vblanks are.
 		src = "emulated"
 	}
 	*b = append(*b, src...)
+	*b = append(*b, ')')
 }
 
 // presentLine names where the display times come from (the display
@@ -157,7 +177,7 @@ func frameLine(b *[]byte, st *frameStats, fps float64, p *loop.Pacing) {
 // fell silent it says "(fallback)"; either reports true: the line is
 // highlighted.
 func presentLine(b *[]byte, st *frameStats, t *presentTracker, pacedHz float64) (highlight bool) {
-	*b = append(*b, "present "...)
+	*b = append(*b, "display "...)
 	dispHz, mismatch := t.rateMismatch(pacedHz)
 	fellBack := false
 	if t.measured() {
@@ -183,21 +203,21 @@ func presentLine(b *[]byte, st *frameStats, t *presentTracker, pacedHz float64) 
 		*b = append(*b, "model"...)
 	}
 	p := &st.Present
-	*b = append(*b, "  shown "...)
+	*b = append(*b, "  frames shown "...)
 	*b = strconv.AppendUint(*b, p.Displayed, 10)
 	*b = append(*b, " dropped "...)
 	*b = strconv.AppendUint(*b, p.Dropped, 10)
-	*b = append(*b, " repeated "...)
+	*b = append(*b, "  repeats "...)
 	*b = strconv.AppendUint(*b, p.Repeated, 10)
 	return mismatch || fellBack
 }
 
 func simLine(b *[]byte, st *frameStats, rate int, tps float64) {
-	*b = append(*b, "sim "...)
+	*b = append(*b, "simulation "...)
 	*b = strconv.AppendInt(*b, int64(rate), 10)
-	*b = append(*b, " Hz  ticks/s "...)
+	*b = append(*b, " Hz  ticks "...)
 	*b = appendF(*b, tps, 1)
-	*b = append(*b, "  ticks/frame"...)
+	*b = append(*b, "/s  new ticks a frame"...)
 	var total, sum uint64
 	for i, n := range st.TicksPerFrame {
 		total += n
@@ -216,38 +236,40 @@ func simLine(b *[]byte, st *frameStats, rate int, tps float64) {
 }
 
 func alphaLine(b *[]byte, st *frameStats, step time.Duration) {
-	*b = append(*b, "alpha "...)
+	*b = append(*b, "interpolation alpha median "...)
 	*b = appendF(*b, float64(st.Alpha.Quantile(0.5))/1e6, 3)
-	*b = append(*b, "  clamped "...)
+	*b = append(*b, "  unbracketed "...)
 	*b = strconv.AppendUint(*b, st.Clamped, 10)
-	*b = append(*b, "  render delay "...)
+	*b = append(*b, "  delay "...)
 	*b = appendMs(*b, int64(st.Delay), 2)
-	*b = append(*b, " ms (1 tick + "...)
+	*b = append(*b, " ms = tick + "...)
 	*b = appendMs(*b, int64(st.Delay-step), 2)
-	*b = append(*b, ')')
+	*b = append(*b, " ms"...)
 }
 
 // lateLine reports whether ticks were discarded (highlighted).
 func lateLine(b *[]byte, tel *simthread.Stats) bool {
-	*b = append(*b, "wake late p50 "...)
+	*b = append(*b, "sim thread wakes late p50 "...)
 	*b = appendMs(*b, tel.Lateness.P50, 3)
 	*b = append(*b, " p99 "...)
 	*b = appendMs(*b, tel.Lateness.P99, 3)
 	*b = append(*b, " ms  step "...)
 	*b = appendMs(*b, tel.StepTime.P50, 3)
-	*b = append(*b, " ms  discarded "...)
+	*b = append(*b, " ms  ticks dropped "...)
 	*b = strconv.AppendUint(*b, tel.DiscardedTicks, 10)
-	*b = append(*b, " ticks"...)
 	return tel.DiscardedTicks > 0
 }
 
 func gcLine(b *[]byte, in *Set, vsync bool, plan *interp.Plan) {
-	*b = append(*b, "GC "...)
+	*b = append(*b, "GC cycles "...)
 	*b = strconv.AppendUint(*b, in.steady.gc.cycles(), 10)
-	*b = append(*b, " cycles  vsync "...)
+	*b = append(*b, "  vsync "...)
 	*b = appendOnOff(*b, vsync)
-	*b = append(*b, "  paused "...)
-	*b = appendOnOff(*b, in.a.Paused())
+	if in.a.Paused() {
+		*b = append(*b, "  world paused"...)
+	} else {
+		*b = append(*b, "  world running"...)
+	}
 	if plan.Ready {
 		*b = append(*b, "  bodies "...)
 		*b = strconv.AppendInt(*b, int64(len(plan.Next.Bodies)), 10)
@@ -262,7 +284,7 @@ func (m *hudModel) schedLine(b *[]byte, a *loop.App) bool {
 	}
 	l := m.lat.Read()
 	m.lat.Mark()
-	*b = append(*b, "sched p99 "...)
+	*b = append(*b, "Go scheduler latency p99 "...)
 	*b = appendMs(*b, int64(l.P99), 3)
 	*b = append(*b, " max "...)
 	*b = appendMs(*b, int64(l.Max), 3)
@@ -285,26 +307,30 @@ func (m *hudModel) schedLine(b *[]byte, a *loop.App) bool {
 	return l.P99 > 2*time.Millisecond
 }
 
-// errLine shows what was drawn (read back from the GPU) when it was
-// shown, and beside it what was planned (the CPU's figure).
-func errLine(b *[]byte, m *interp.WarmMeter) {
+// errLines shows the animation error where the app gave its truth: the
+// reference body's pose error in ticks of motion, drawn (read back from
+// the GPU) and planned (the CPU's figure), and PresentMon's animation
+// error in milliseconds, between displayed frames and as planned. Each
+// label has one figure.
+func errLines(pose, anim *[]byte, m *interp.WarmMeter) {
 	if m == nil || m.PosErr().Count() == 0 {
 		return
 	}
 	d := m.Drawn()
-	*b = append(*b, "drawn p99 "...)
+	*pose = append(*pose, "pose error p99 drawn "...)
+	*anim = append(*anim, "animation error p99 shown "...)
 	if d.PosErrGPU.Count() > 0 {
-		*b = appendF(*b, float64(d.PosErrGPU.Quantile(0.99))/1e6, 4)
-		*b = append(*b, " tick, "...)
-		*b = appendMs(*b, d.AnimErrShown.Quantile(0.99), 3)
-		*b = append(*b, " ms"...)
+		*pose = appendF(*pose, float64(d.PosErrGPU.Quantile(0.99))/1e6, 4)
+		*anim = appendMs(*anim, d.AnimErrShown.Quantile(0.99), 3)
 	} else {
-		*b = append(*b, '-')
+		*pose = append(*pose, '-')
+		*anim = append(*anim, '-')
 	}
-	*b = append(*b, "  planned "...)
-	*b = appendF(*b, m.PosErrTicks(0.99), 4)
-	*b = append(*b, " tick, "...)
-	*b = appendF(*b, m.AnimErrMs(0.99), 3)
-	*b = append(*b, " ms  paused "...)
-	*b = strconv.AppendUint(*b, m.Paused, 10)
+	*pose = append(*pose, " tick  planned "...)
+	*pose = appendF(*pose, m.PosErrTicks(0.99), 4)
+	*pose = append(*pose, " tick"...)
+	*anim = append(*anim, " ms  planned "...)
+	*anim = appendF(*anim, m.AnimErrMs(0.99), 3)
+	*anim = append(*anim, " ms  paused frames "...)
+	*anim = strconv.AppendUint(*anim, m.Paused, 10)
 }

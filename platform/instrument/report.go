@@ -31,57 +31,61 @@ type Report struct {
 	TicksPerFrameHist  []uint64  `json:"ticks_per_frame_hist"` // [i]: frames that brought i new ticks (last: ≥ i)
 	StepsPerWakeHist   []uint64  `json:"steps_per_wake_hist"`  // [i]: wakes that ran i steps (last: ≥ i)
 	Alpha              AlphaStat `json:"alpha"`
-	AlphaClampedFrames uint64    `json:"alpha_clamped_frames"`  // frames with no bracketing pair
-	SnapshotAgeMs      Quant2    `json:"snapshot_age_ms"`       // when the frame was planned − newest tick time
-	AnimErrorTicks     Quant3    `json:"animation_error_ticks"` // the drawn pose (GPU read-back) against the truth at the frame's planned time
-	AnimErrorMs        Quant3    `json:"animation_error_ms"`    // PresentMon's, between displayed frames, on their real display times
-	PlannedErrorTicks  Quant3    `json:"planned_error_ticks"`   // the CPU's figure: the planned pose at the intended frame time
-	PlannedErrorMs     Quant3    `json:"planned_error_ms"`      // PresentMon's on the intended frame times
-	DrawnSource        string    `json:"drawn_source"`          // "gpu-readback" when the drawn figures come from read-backs
-	DisplayLagMs       Quant3    `json:"display_lag_ms"`        // real display time − planned frame time
-	GPUCPUMaxDiff      float64   `json:"gpu_cpu_max_diff"`      // largest |read-back − CPU reference|, world units
-	MeasuredFrames     uint64    `json:"measured_frames"`       // frames measured from a read-back
-	PresentTimeSource  string    `json:"present_time_source"`   // the display system's feedback (package present), or "model: ..."
-	BetweenDisplayMs   Quant2    `json:"ms_between_display_change"`
-	UntilDisplayedMs   Quant2    `json:"ms_until_displayed"`
-	DisplayedFrames    uint64    `json:"displayed_frames"`
-	DroppedFrames      uint64    `json:"dropped_frames"`
-	RepeatedFrames     uint64    `json:"repeated_frames"` // vblanks that showed the previous frame again
-	LowFPS             float64   `json:"low_1pct_fps"`    // mean rate of the slowest 1 % of frames
-	StutterFrames      uint64    `json:"stutter_frames"`  // frames over twice the median of the 19 around them
-	InputsDropped      uint64    `json:"inputs_dropped"`
-	LatencyMode        string    `json:"latency_mode"`
-	MotionMode         string    `json:"motion_mode"`       // lerp, hermite or extrapolate
-	InputAgeMs         Quant2    `json:"input_age_ms"`      // input polled → frame displayed
-	FramesInFlight     int       `json:"frames_in_flight"`  // most frames presented and unfinished when a frame started
-	FrameLeadMs        float64   `json:"frame_lead_ms"`     // how long before its display time a frame starts (at the end)
-	InFlightWaitMs     Quant2    `json:"in_flight_wait_ms"` // low latency: waits for the GPU before a frame's GL work
-	RenderDelayMs      float64   `json:"render_delay_ms"`   // at the end
-	DiscardedTicks     uint64    `json:"discarded_ticks"`
-	DiscardedS         float64   `json:"discarded_s"`
-	ClampedS           float64   `json:"clamped_s"` // time of wake gaps beyond simthread.Config.MaxDelta, not caught up
-	PausedS            float64   `json:"paused_s"`
-	GCCycles           uint64    `json:"gc_cycles"`         // after the 2 s warm-up
-	GCPauseTotalMs     float64   `json:"gc_pause_total_ms"` // after the warm-up
-	AllocsPerFrame     float64   `json:"allocs_per_frame"`  // heap objects, whole process, after the warm-up, less sched_allocs
-	SchedAllocs        uint64    `json:"sched_allocs"`      // heap objects the runtime allocated for GOMAXPROCS changes after the warm-up
-	SteadyAllocs       uint64    `json:"steady_allocs"`     // heap objects, whole process, after the warm-up, less sched_allocs: allocs_per_frame's count, unrounded
-	BeatDetected       bool      `json:"beat_detected"`     // ticks per frame beat (e.g. 0/2) at some point
-	BeatFrames         uint64    `json:"beat_frames"`
-	MissedVblanks      uint64    `json:"missed_vblanks"`
-	OverwrittenSnaps   uint64    `json:"overwritten_snapshots"` // published but never drawn
-	FinalTick          uint64    `json:"final_tick"`
-	StateHash          string    `json:"state_hash"` // hex: JSON numbers lose 64-bit values
-	Bodies             int       `json:"bodies"`
-	SchedLatencyMs     Quant3    `json:"sched_latency_ms"` // runtime/metrics /sched/latencies:seconds after the warm-up (bucket upper bounds)
-	GOMAXPROCS         Procs     `json:"gomaxprocs"`
-	ThreadPriority     Priority  `json:"thread_priority"` // what the critical threads asked for and got
-	Headroom           int       `json:"headroom"`        // Ps kept idle above demand (-1: GOMAXPROCS left alone)
-	BackgroundNice     int       `json:"background_nice"` // nice of the process's other threads (-1: left alone, or not Linux)
-	RenicedThreads     int       `json:"reniced_threads"`
-	PausedFrames       uint64    `json:"paused_frames"` // frames of a pause: counted, not measured
-	GoVersion          string    `json:"go_version"`
-	GLRenderer         string    `json:"gl_renderer"`
+	AlphaClampedFrames uint64    `json:"alpha_clamped_frames"` // frames with no bracketing pair
+	SnapshotAgeMs      Quant2    `json:"snapshot_age_ms"`      // when the frame was planned − newest tick time
+	// The animation error, where the run measured it (Tools.Truth: the
+	// reference body's exact pose; null otherwise, never zero). The pose
+	// errors are in ticks of motion, the animation errors in ms, as
+	// PresentMon measures them.
+	PoseErrorTicks        *Quant3  `json:"pose_error_ticks"`           // the drawn pose (GPU read-back, else the CPU's plan) against the truth at the frame's planned time
+	AnimErrorMs           *Quant3  `json:"animation_error_ms"`         // PresentMon's, between displayed frames, on their real display times (else the intended ones)
+	PlannedPoseErrorTicks *Quant3  `json:"planned_pose_error_ticks"`   // the CPU's figure: the planned pose at the intended frame time
+	PlannedAnimErrorMs    *Quant3  `json:"planned_animation_error_ms"` // PresentMon's on the intended frame times
+	DrawnSource           string   `json:"drawn_source,omitempty"`     // "gpu-readback" when the drawn figures come from read-backs, "cpu" when none came
+	DisplayLagMs          *Quant3  `json:"display_lag_ms"`             // real display time − planned frame time (null without display times)
+	GPUCPUMaxDiff         *float64 `json:"gpu_cpu_max_diff"`           // largest |read-back − CPU reference|, world units (null without read-backs)
+	MeasuredFrames        uint64   `json:"measured_frames"`            // frames measured from a read-back
+	PresentTimeSource     string   `json:"present_time_source"`        // the display system's feedback (package present), or "model: ..."
+	BetweenDisplayMs      Quant2   `json:"ms_between_display_change"`
+	UntilDisplayedMs      Quant2   `json:"ms_until_displayed"`
+	DisplayedFrames       uint64   `json:"displayed_frames"`
+	DroppedFrames         uint64   `json:"dropped_frames"`
+	RepeatedFrames        uint64   `json:"repeated_frames"` // vblanks that showed the previous frame again
+	LowFPS                float64  `json:"low_1pct_fps"`    // mean rate of the slowest 1 % of frames
+	StutterFrames         uint64   `json:"stutter_frames"`  // frames over twice the median of the 19 around them
+	InputsDropped         uint64   `json:"inputs_dropped"`
+	LatencyMode           string   `json:"latency_mode"`
+	MotionMode            string   `json:"motion_mode"`       // lerp, hermite or extrapolate
+	InputAgeMs            Quant2   `json:"input_age_ms"`      // input polled → frame displayed
+	FramesInFlight        int      `json:"frames_in_flight"`  // most frames presented and unfinished when a frame started
+	FrameLeadMs           float64  `json:"frame_lead_ms"`     // how long before its display time a frame starts (at the end)
+	InFlightWaitMs        Quant2   `json:"in_flight_wait_ms"` // low latency: waits for the GPU before a frame's GL work
+	RenderDelayMs         float64  `json:"render_delay_ms"`   // at the end
+	DiscardedTicks        uint64   `json:"discarded_ticks"`
+	DiscardedS            float64  `json:"discarded_s"`
+	ClampedS              float64  `json:"clamped_s"` // time of wake gaps beyond simthread.Config.MaxDelta, not caught up
+	PausedS               float64  `json:"paused_s"`
+	GCCycles              uint64   `json:"gc_cycles"`         // after the 2 s warm-up
+	GCPauseTotalMs        float64  `json:"gc_pause_total_ms"` // after the warm-up
+	AllocsPerFrame        float64  `json:"allocs_per_frame"`  // heap objects, whole process, after the warm-up, less sched_allocs
+	SchedAllocs           uint64   `json:"sched_allocs"`      // heap objects the runtime allocated for GOMAXPROCS changes after the warm-up
+	SteadyAllocs          uint64   `json:"steady_allocs"`     // heap objects, whole process, after the warm-up, less sched_allocs: allocs_per_frame's count, unrounded
+	BeatDetected          bool     `json:"beat_detected"`     // ticks per frame beat (e.g. 0/2) at some point
+	BeatFrames            uint64   `json:"beat_frames"`
+	MissedVblanks         uint64   `json:"missed_vblanks"`
+	OverwrittenSnaps      uint64   `json:"overwritten_snapshots"` // published but never drawn
+	FinalTick             uint64   `json:"final_tick"`
+	StateHash             string   `json:"state_hash"` // hex: JSON numbers lose 64-bit values
+	Bodies                int      `json:"bodies"`
+	SchedLatencyMs        Quant3   `json:"sched_latency_ms"` // runtime/metrics /sched/latencies:seconds after the warm-up (bucket upper bounds)
+	GOMAXPROCS            Procs    `json:"gomaxprocs"`
+	ThreadPriority        Priority `json:"thread_priority"` // what the critical threads asked for and got
+	Headroom              int      `json:"headroom"`        // Ps kept idle above demand (-1: GOMAXPROCS left alone)
+	BackgroundNice        int      `json:"background_nice"` // nice of the process's other threads (-1: left alone, or not Linux)
+	RenicedThreads        int      `json:"reniced_threads"`
+	PausedFrames          uint64   `json:"paused_frames"` // frames of a pause: counted, not measured
+	GoVersion             string   `json:"go_version"`
+	GLRenderer            string   `json:"gl_renderer"`
 
 	// Where the display times come from (package present): the display
 	// system's own feedback, or the model.
@@ -373,19 +377,21 @@ func (in *Set) reportMeter(r *Report) {
 		return
 	}
 	m := wm.Meter
-	r.PlannedErrorTicks = Quant3{round(m.PosErrTicks(0.5), 5), round(m.PosErrTicks(0.99), 5), round(float64(m.PosErr().Max())/1e6, 5)}
-	r.PlannedErrorMs = Quant3{round(m.AnimErrMs(0.5), 4), round(m.AnimErrMs(0.99), 4), ms(m.AnimErr().Max())}
+	planned := Quant3{round(m.PosErrTicks(0.5), 5), round(m.PosErrTicks(0.99), 5), round(float64(m.PosErr().Max())/1e6, 5)}
+	plannedMs := Quant3{round(m.AnimErrMs(0.5), 4), round(m.AnimErrMs(0.99), 4), ms(m.AnimErr().Max())}
+	r.PlannedPoseErrorTicks, r.PlannedAnimErrorMs = &planned, &plannedMs
 	d := m.Drawn()
-	r.GPUCPUMaxDiff = d.GPUDiffMax
 	r.MeasuredFrames = d.Measured
-	r.DrawnSource, r.AnimErrorTicks = "cpu", r.PlannedErrorTicks
+	r.DrawnSource, r.PoseErrorTicks = "cpu", r.PlannedPoseErrorTicks
 	if d.PosErrGPU.Count() > 0 {
-		r.DrawnSource, r.AnimErrorTicks = "gpu-readback", ticks3(d.PosErrGPU)
+		drawn, diff := ticks3(d.PosErrGPU), d.GPUDiffMax
+		r.DrawnSource, r.PoseErrorTicks, r.GPUCPUMaxDiff = "gpu-readback", &drawn, &diff
 	}
-	r.AnimErrorMs = r.PlannedErrorMs
+	r.AnimErrorMs = r.PlannedAnimErrorMs
 	if d.AnimErrShown.Count() > 0 {
-		r.AnimErrorMs = Quant3{ms(d.AnimErrShown.Quantile(0.5)), ms(d.AnimErrShown.Quantile(0.99)), ms(d.AnimErrShown.Max())}
-		r.DisplayLagMs = Quant3{ms(d.DisplayLag.Quantile(0.5)), ms(d.DisplayLag.Quantile(0.99)), ms(d.DisplayLag.Max())}
+		shown := Quant3{ms(d.AnimErrShown.Quantile(0.5)), ms(d.AnimErrShown.Quantile(0.99)), ms(d.AnimErrShown.Max())}
+		lag := Quant3{ms(d.DisplayLag.Quantile(0.5)), ms(d.DisplayLag.Quantile(0.99)), ms(d.DisplayLag.Max())}
+		r.AnimErrorMs, r.DisplayLagMs = &shown, &lag
 	}
 }
 
