@@ -54,8 +54,11 @@ func (in *Set) WritePlot(path string, r *Report) error {
 		top.Guides = []chart.Guide{{Name: fmt.Sprintf("display interval %.3g ms", 1000/r.RefreshHz), Y: 1000 / r.RefreshHz}}
 	}
 	bottom := chart.Panel{
-		XLabel: "time (s)", YLabel: "animation error (ms, PresentMon)",
-		Series: []chart.Series{{Name: "animation error", X: t, Y: anim, Style: chart.Dots,
+		// The meter's per-frame figure is the planned one (on the frame's
+		// intended time, planned_animation_error_ms): the display times
+		// come later, and only their quantiles are kept.
+		XLabel: "time (s)", YLabel: "planned animation error (ms, PresentMon's, on intended times)",
+		Series: []chart.Series{{Name: "planned animation error", X: t, Y: anim, Style: chart.Dots,
 			Colour: color.RGBA{0x1f, 0x4e, 0xa8, 0xff}}},
 		Empty: "animation error not measured: the app has no Config.Tools.Truth",
 	}
