@@ -191,7 +191,7 @@ type Tools struct {
 	// FrameLog, if set, is where the package-level Run writes every
 	// drawn frame's verdict (shown or dropped, when, and the simulated
 	// time it showed) once the run ends, whatever ended it, for an
-	// observer to compare with what it saw (observe.FrameLog.WriteFile:
+	// observer to compare with what it saw (framelog.Log.WriteFile:
 	// a path ending in .csv has PresentMon's columns). The log holds a
 	// run of Duration (an hour without) at up to 240 Hz or Refresh;
 	// frames past it are counted lost.

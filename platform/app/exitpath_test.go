@@ -22,7 +22,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/platform/internal/framelog"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
@@ -241,7 +241,7 @@ func runExitCase(t *testing.T, tc exitCase) {
 		case "-cpuprofile", "-memprofile":
 			checkProfile(t, o.name, b)
 		case "-framelog":
-			if _, err := observe.ReadFrameLog(p); err != nil {
+			if _, err := framelog.Read(p); err != nil {
 				t.Errorf("%s: %v", o.name, err)
 			}
 		case "-trace":

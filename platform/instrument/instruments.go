@@ -14,8 +14,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/framelog"
 	"github.com/tickframe/tickframe/platform/loop"
-	"github.com/tickframe/tickframe/platform/observe"
 	"github.com/tickframe/tickframe/platform/present"
 	"github.com/tickframe/tickframe/platform/sched"
 )
@@ -42,7 +42,7 @@ type Set struct {
 	present presentTracker
 	hud     hudModel
 	steady  steadyState
-	frames  *observe.FrameLog    // nil without Options.FrameLog
+	frames  *framelog.Log        // nil without Options.FrameLog
 	lat     *sched.Latency       // the scheduling latency since the end of the warm-up
 	latency sched.LatencySummary // its reading at the end
 	metered bool                 // the meter measured this frame, past its warm-up
@@ -55,7 +55,7 @@ func New(a *loop.App, o Options) *Set {
 	cfg := a.Config()
 	in := &Set{a: a, keys: cfg.Keys, camera: !cfg.Mouse.NoMouseCamera, steady: newSteadyState()}
 	if o.FrameLog > 0 {
-		in.frames = observe.NewFrameLog(o.FrameLog)
+		in.frames = framelog.New(o.FrameLog)
 	}
 	src, why := a.PresentSource()
 	in.present = presentTracker{stats: &in.stats, meter: a.Pipeline().Meter(), log: in.frames, src: src, err: why, app: a}
@@ -151,7 +151,7 @@ func (in *Set) Stopped(end time.Duration) {
 
 // FrameLog returns every drawn frame's verdict (shown or dropped, when,
 // and the simulated time it showed), nil without Options.FrameLog.
-func (in *Set) FrameLog() *observe.FrameLog { return in.frames }
+func (in *Set) FrameLog() *framelog.Log { return in.frames }
 
 // Close closes the render thread's account of its wait for a CPU.
 func (in *Set) Close() {

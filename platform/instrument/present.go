@@ -4,8 +4,8 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/framelog"
 	"github.com/tickframe/tickframe/platform/loop"
-	"github.com/tickframe/tickframe/platform/observe"
 	"github.com/tickframe/tickframe/platform/present"
 	"github.com/tickframe/tickframe/platform/sched"
 	"github.com/tickframe/tickframe/renderer"
@@ -62,7 +62,7 @@ type presentTracker struct {
 	meter     *interp.WarmMeter // nil: no meter
 	src       *present.Tracker  // nil, or not Measured: the model
 	err       string            // why the display system says nothing, if so
-	log       *observe.FrameLog // nil: no frame log
+	log       *framelog.Log     // nil: no frame log
 	mono      time.Duration     // CLOCK_MONOTONIC minus the app's clock, for the log
 	swaps     [swapRing]swapRecord
 	waiting   [swapRing]renderer.Probe // read-backs whose display is not reported yet
@@ -297,7 +297,7 @@ func (t *presentTracker) logFrame(s *shownFrame, shown bool) {
 	if t.log == nil {
 		return
 	}
-	t.log.Add(observe.LogFrame{ID: s.probe.Frame, Swap: s.present + t.mono, Display: s.display + t.mono,
+	t.log.Add(framelog.Frame{ID: s.probe.Frame, Swap: s.present + t.mono, Display: s.display + t.mono,
 		Sim: s.sim.at, Seg: s.sim.seg, HasSim: s.sim.ok, Shown: shown})
 }
 

@@ -7,7 +7,7 @@
 // mapped: the server's own pixels, not a copy the app made) at a few
 // kilohertz, at real-time priority where the system allows, and records
 // every change of the marker with its time. Analyze joins those changes
-// with the app's per-frame log (FrameLog: frame id → swap time, the
+// with the app's per-frame log (LogFrame: frame id → swap time, the
 // simulated time the frame shows, the app's own verdict) and the display's
 // vblank grid (package present), and reports what a viewer saw: frames
 // displayed, dropped (drawn, never on screen), repeated (vblanks that

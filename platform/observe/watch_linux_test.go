@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/framelog"
 	"github.com/tickframe/tickframe/platform/observe"
 	"github.com/tickframe/tickframe/platform/present"
 	"github.com/tickframe/tickframe/platform/sched"
@@ -91,7 +92,7 @@ func observeWindow(t *testing.T) string {
 		time.Sleep(10 * time.Millisecond)
 	}
 	period := g.Period()
-	log := observe.NewFrameLog(1024)
+	log := framelog.New(1024)
 	var pending []present.Frame
 	plan := map[uint64]time.Duration{}
 	var late time.Duration // the longest wait for a CPU across a swap and its landing (the app's present_swap_wait_ms)

@@ -1,4 +1,4 @@
-package observe
+package framelog
 
 import (
 	"bufio"
@@ -53,7 +53,7 @@ func isCSV(path string) bool { return strings.EqualFold(filepath.Ext(path), ".cs
 // one less the time between their vblanks, where both lie on one segment
 // of the simulation's timeline. Frames not displayed have NA in the
 // display columns.
-func writeCSV(w io.Writer, frames []LogFrame, lost uint64) error {
+func writeCSV(w io.Writer, frames []Frame, lost uint64) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(append(append([]string{}, PresentMonColumns...), TickframeColumns...)); err != nil {
 		return err
@@ -128,14 +128,14 @@ func writeCSV(w io.Writer, frames []LogFrame, lost uint64) error {
 }
 
 // displayed reports whether the app counted f shown at a known vblank.
-func displayed(f LogFrame) bool { return f.Shown && f.Display > 0 }
+func displayed(f Frame) bool { return f.Shown && f.Display > 0 }
 
 // animationError is PresentMon's animation error between displayed frames
 // a and b (b after a), in seconds, signed as PresentMon signs it (the
 // simulated time between them less the time between their vblanks);
 // ok is false where they do not lie on one segment of the simulation's
 // timeline or do not advance.
-func animationError(a, b LogFrame) (float64, bool) {
+func animationError(a, b Frame) (float64, bool) {
 	if !a.HasSim || !b.HasSim || math.Abs(a.Seg-b.Seg) >= 1e-6 || b.Display <= a.Display {
 		return 0, false
 	}
@@ -144,7 +144,7 @@ func animationError(a, b LogFrame) (float64, bool) {
 
 // readCSV reads a frame log written by writeCSV, from its tickframe
 // columns.
-func readCSV(path string, r io.Reader) ([]LogFrame, error) {
+func readCSV(path string, r io.Reader) ([]Frame, error) {
 	br := bufio.NewReader(r)
 	var body strings.Builder
 	for {
@@ -156,13 +156,13 @@ func readCSV(path string, r io.Reader) ([]LogFrame, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("observe: %w", err)
+			return nil, fmt.Errorf("framelog: %w", err)
 		}
 	}
 	cr := csv.NewReader(strings.NewReader(body.String()))
 	head, err := cr.Read()
 	if err != nil {
-		return nil, fmt.Errorf("observe: %s: %w", path, err)
+		return nil, fmt.Errorf("framelog: %s: %w", path, err)
 	}
 	col := map[string]int{}
 	for i, h := range head {
@@ -171,19 +171,19 @@ func readCSV(path string, r io.Reader) ([]LogFrame, error) {
 	need := []string{"FrameId", "TfSwapNs", "TfDisplayNs", "TfSimS", "TfSegS", "TfHasSim", "TfShown"}
 	for _, h := range need {
 		if _, ok := col[h]; !ok {
-			return nil, fmt.Errorf("observe: %s: no %s column: not a tickframe frame log", path, h)
+			return nil, fmt.Errorf("framelog: %s: no %s column: not a tickframe frame log", path, h)
 		}
 	}
-	var out []LogFrame
+	var out []Frame
 	for line := 2; ; line++ {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("observe: %s: %w", path, err)
+			return nil, fmt.Errorf("framelog: %s: %w", path, err)
 		}
-		var x LogFrame
+		var x Frame
 		var e [5]error
 		var swap, disp int64
 		x.ID, e[0] = strconv.ParseUint(rec[col["FrameId"]], 10, 64)
@@ -194,12 +194,12 @@ func readCSV(path string, r io.Reader) ([]LogFrame, error) {
 		x.HasSim, x.Shown = rec[col["TfHasSim"]] == "1", rec[col["TfShown"]] == "1"
 		for _, err := range e {
 			if err != nil {
-				return nil, fmt.Errorf("observe: %s:%d: %v", path, line, err)
+				return nil, fmt.Errorf("framelog: %s:%d: %v", path, line, err)
 			}
 		}
 		x.Swap, x.Display = time.Duration(swap), time.Duration(disp)
 		if len(out) > 0 && x.ID <= out[len(out)-1].ID {
-			return nil, fmt.Errorf("observe: %s:%d: frame %d after frame %d", path, line, x.ID, out[len(out)-1].ID)
+			return nil, fmt.Errorf("framelog: %s:%d: frame %d after frame %d", path, line, x.ID, out[len(out)-1].ID)
 		}
 		out = append(out, x)
 	}

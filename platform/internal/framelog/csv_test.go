@@ -1,4 +1,4 @@
-package observe_test
+package framelog_test
 
 import (
 	"encoding/csv"
@@ -10,17 +10,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/platform/internal/framelog"
 )
 
 // A frame log written as .csv has PresentMon's columns in PresentMon's
 // order, then tickframe's; PresentMon's recompute from tickframe's (the
 // log itself), and the log reads back as it was written.
 func TestFrameLogCSV(t *testing.T) {
-	l := observe.NewFrameLog(16)
+	l := framelog.New(16)
 	const p = 6944 * time.Microsecond
 	base := 5 * time.Second
-	frames := []observe.LogFrame{
+	frames := []framelog.Frame{
 		{ID: 1, Swap: base, Display: base + p, Sim: 1, Seg: 0, HasSim: true, Shown: true},
 		{ID: 2, Swap: base + p, Display: base + 2*p, Sim: 1 + p.Seconds(), HasSim: true, Shown: true},
 		{ID: 3, Swap: base + 2*p, Display: 0, Sim: 1 + 2*p.Seconds(), HasSim: true, Shown: false},                            // dropped
@@ -44,7 +44,7 @@ func TestFrameLogCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := append(append([]string{}, observe.PresentMonColumns...), observe.TickframeColumns...)
+	want := append(append([]string{}, framelog.PresentMonColumns...), framelog.TickframeColumns...)
 	if !slices.Equal(rows[0], want) {
 		t.Fatalf("header %q, want %q", rows[0], want)
 	}
@@ -135,7 +135,7 @@ func TestFrameLogCSV(t *testing.T) {
 			t.Errorf("frame %d: application %q, process %q", frames[i].ID, r[col["Application"]], r[col["ProcessID"]])
 		}
 	}
-	back, err := observe.ReadFrameLog(path)
+	back, err := framelog.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}

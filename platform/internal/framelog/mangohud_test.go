@@ -1,4 +1,4 @@
-package observe
+package framelog
 
 import (
 	"math"
@@ -31,11 +31,11 @@ func TestFrameLogMangoHud(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		frames []LogFrame
+		frames []Frame
 		want   []row
 		lines  []string // as written: fps, frametime, 13 empty columns, elapsed
 	}{
-		{"display times", []LogFrame{
+		{"display times", []Frame{
 			{ID: 1, Swap: base, Display: base + 10*ms, Shown: true}, // the first: no row; elapsed counts from its swap
 			{ID: 2, Swap: base + 16*ms, Display: base + 26*ms, Shown: true},
 			{ID: 3, Swap: base + 30*ms},                                     // dropped
@@ -52,7 +52,7 @@ func TestFrameLogMangoHud(t *testing.T) {
 			"40.000,25.000000,,,,,,,,,,,,,,71000000",
 			"80.000,12.500000,,,,,,,,,,,,,,83500000",
 		}},
-		{"swaps, where no frame has a display time", []LogFrame{
+		{"swaps, where no frame has a display time", []Frame{
 			{ID: 1, Swap: base},
 			{ID: 2, Swap: base + 4*ms, Shown: true},
 			{ID: 3, Swap: base + 16500*time.Microsecond},
@@ -67,11 +67,11 @@ func TestFrameLogMangoHud(t *testing.T) {
 		{"no frames", nil, nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l := NewFrameLog(len(tc.frames))
+			l := New(len(tc.frames))
 			for _, f := range tc.frames {
 				l.Add(f)
 			}
-			l.Add(LogFrame{ID: 99, Swap: base + time.Second}) // no room: lost, not in the log
+			l.Add(Frame{ID: 99, Swap: base + time.Second}) // no room: lost, not in the log
 			path := filepath.Join(t.TempDir(), "run.MangoHud.csv")
 			if err := l.WriteFile(path); err != nil {
 				t.Fatal(err)
@@ -102,8 +102,8 @@ func TestFrameLogMangoHud(t *testing.T) {
 					t.Errorf("row %d read %+v, want %+v", i+1, g, r)
 				}
 			}
-			if _, err := ReadFrameLog(path); err == nil || !strings.Contains(err.Error(), "is a MangoHud log") {
-				t.Errorf("ReadFrameLog: %v, want an error that names MangoHud's form", err)
+			if _, err := Read(path); err == nil || !strings.Contains(err.Error(), "is a MangoHud log") {
+				t.Errorf("Read: %v, want an error that names MangoHud's form", err)
 			}
 		})
 	}
@@ -140,7 +140,7 @@ func TestReadMangoHudsOwnLog(t *testing.T) {
 // docs/present.md's table of the MangoHud log's columns names every
 // column, in order, and the units the writer uses.
 func TestMangoHudColumnsDocumented(t *testing.T) {
-	data, err := os.ReadFile("../../docs/present.md")
+	data, err := os.ReadFile("../../../docs/present.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package observe
+package framelog
 
 import (
 	"encoding/csv"
@@ -49,14 +49,14 @@ type mangoHudInterval struct {
 // no row (no frame before it), nor has a frame not timed after the one
 // before it. Elapsed counts from the first frame's swap, as the
 // PresentMon columns' TimeInSeconds does.
-func mangoHudIntervals(frames []LogFrame) []mangoHudInterval {
+func mangoHudIntervals(frames []Frame) []mangoHudInterval {
 	if len(frames) == 0 {
 		return nil
 	}
 	t0 := frames[0].Swap
-	at := func(f LogFrame) (time.Duration, bool) { return f.Swap, true }
+	at := func(f Frame) (time.Duration, bool) { return f.Swap, true }
 	if slices.ContainsFunc(frames, displayed) {
-		at = func(f LogFrame) (time.Duration, bool) { return f.Display, displayed(f) }
+		at = func(f Frame) (time.Duration, bool) { return f.Display, displayed(f) }
 	}
 	var out []mangoHudInterval
 	prev, have := time.Duration(0), false
@@ -81,7 +81,7 @@ func mangoHudIntervals(frames []LogFrame) []mangoHudInterval {
 // load, temperatures, clocks, power, memory), and the system-info values,
 // are empty: tickframe does not measure them. Frames the log had no room
 // for are not in it (MangoHud's readers take every line as a row).
-func writeMangoHud(w io.Writer, frames []LogFrame) error {
+func writeMangoHud(w io.Writer, frames []Frame) error {
 	fmt.Fprintln(w, mangoHudSysInfo)
 	fmt.Fprintln(w, strings.Repeat(",", strings.Count(mangoHudSysInfo, ",")))
 	fmt.Fprintln(w, strings.Join(mangoHudColumns, ","))
@@ -114,19 +114,19 @@ func isMangoHudLog(data string) bool {
 func readMangoHud(path string, r io.Reader) ([]mangoHudRow, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("observe: %w", err)
+		return nil, fmt.Errorf("framelog: %w", err)
 	}
 	lines := strings.SplitAfter(string(data), "\n")
 	head := slices.IndexFunc(lines, func(ln string) bool {
 		return slices.Contains(strings.Split(strings.TrimRight(ln, "\r\n"), ","), "fps")
 	})
 	if head < 0 {
-		return nil, fmt.Errorf("observe: %s: no fps column: not a MangoHud log", path)
+		return nil, fmt.Errorf("framelog: %s: no fps column: not a MangoHud log", path)
 	}
 	cr := csv.NewReader(strings.NewReader(strings.Join(lines[head:], "")))
 	names, err := cr.Read()
 	if err != nil {
-		return nil, fmt.Errorf("observe: %s: %w", path, err)
+		return nil, fmt.Errorf("framelog: %s: %w", path, err)
 	}
 	col := map[string]int{}
 	for i, n := range names {
@@ -134,7 +134,7 @@ func readMangoHud(path string, r io.Reader) ([]mangoHudRow, error) {
 	}
 	for _, n := range []string{"frametime", "elapsed"} {
 		if _, ok := col[n]; !ok {
-			return nil, fmt.Errorf("observe: %s: no %s column: not a MangoHud log", path, n)
+			return nil, fmt.Errorf("framelog: %s: no %s column: not a MangoHud log", path, n)
 		}
 	}
 	num := func(s string) (float64, error) {
@@ -150,7 +150,7 @@ func readMangoHud(path string, r io.Reader) ([]mangoHudRow, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("observe: %s: %w", path, err)
+			return nil, fmt.Errorf("framelog: %s: %w", path, err)
 		}
 		var x mangoHudRow
 		var e [3]error
@@ -160,7 +160,7 @@ func readMangoHud(path string, r io.Reader) ([]mangoHudRow, error) {
 		ns, e[2] = strconv.ParseInt(rec[col["elapsed"]], 10, 64)
 		for _, err := range e {
 			if err != nil {
-				return nil, fmt.Errorf("observe: %s:%d: %v", path, line, err)
+				return nil, fmt.Errorf("framelog: %s:%d: %v", path, line, err)
 			}
 		}
 		x.elapsed = time.Duration(ns)

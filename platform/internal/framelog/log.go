@@ -1,4 +1,4 @@
-package observe
+package framelog
 
 import (
 	"fmt"
@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/app/outfile"
+	"github.com/tickframe/tickframe/platform/internal/outfile"
 )
 
-// LogFrame is what the app knows of one frame it drew: the app's side of
+// Frame is what the app knows of one frame it drew: the app's side of
 // the comparison with what the observer saw.
-type LogFrame struct {
+type Frame struct {
 	ID uint64 // the frame's id: its marker is colour ID mod 16
 	// Swap is when the swap was called and Display the vblank the app
 	// says it was shown at (0: unknown), CLOCK_MONOTONIC.
@@ -27,19 +27,19 @@ type LogFrame struct {
 	Shown bool
 }
 
-// FrameLog collects LogFrames in a buffer allocated once, for writing when
+// Log collects Frames in a buffer allocated once, for writing when
 // the run ends.
-type FrameLog struct {
-	frames []LogFrame
+type Log struct {
+	frames []Frame
 	lost   uint64
 }
 
-// NewFrameLog returns a log with room for n frames; more are counted in
+// New returns a log with room for n frames; more are counted in
 // Lost, not kept.
-func NewFrameLog(n int) *FrameLog { return &FrameLog{frames: make([]LogFrame, 0, max(n, 1))} }
+func New(n int) *Log { return &Log{frames: make([]Frame, 0, max(n, 1))} }
 
 // Add appends a frame. It does not allocate.
-func (l *FrameLog) Add(f LogFrame) {
+func (l *Log) Add(f Frame) {
 	if len(l.frames) == cap(l.frames) {
 		l.lost++
 		return
@@ -48,10 +48,10 @@ func (l *FrameLog) Add(f LogFrame) {
 }
 
 // Frames returns the frames logged, in the order added.
-func (l *FrameLog) Frames() []LogFrame { return l.frames }
+func (l *Log) Frames() []Frame { return l.frames }
 
 // Lost counts the frames that did not fit.
-func (l *FrameLog) Lost() uint64 { return l.lost }
+func (l *Log) Lost() uint64 { return l.lost }
 
 const logHeader = "# tickframe frame log 1: id swap_ns display_ns sim_s seg_s has_sim shown (CLOCK_MONOTONIC)"
 
@@ -59,9 +59,9 @@ const logHeader = "# tickframe frame log 1: id swap_ns display_ns sim_s seg_s ha
 // in .csv, in PresentMon's CSV columns and tickframe's after them
 // (PresentMonColumns, TickframeColumns); to one ending in .mangohud.csv,
 // in MangoHud's CSV log form (writeMangoHud), which keeps no frame ids
-// and so is not for ReadFrameLog. A reader never sees a partial
+// and so is not for Read. A reader never sees a partial
 // file, and a failure leaves any earlier one as it was (outfile.Write).
-func (l *FrameLog) WriteFile(path string) error {
+func (l *Log) WriteFile(path string) error {
 	err := outfile.Write(path, func(w io.Writer) error {
 		if isMangoHud(path) {
 			return writeMangoHud(w, l.frames)
@@ -72,14 +72,14 @@ func (l *FrameLog) WriteFile(path string) error {
 		return l.writeText(w)
 	})
 	if err != nil {
-		return fmt.Errorf("observe: %w", err)
+		return fmt.Errorf("framelog: %w", err)
 	}
 	return nil
 }
 
-// writeText writes the log in its own text form, which ReadFrameLog
+// writeText writes the log in its own text form, which Read
 // reads, to w (outfile.Write's, buffered: its flush reports an error).
-func (l *FrameLog) writeText(w io.Writer) error {
+func (l *Log) writeText(w io.Writer) error {
 	fmt.Fprintln(w, logHeader)
 	if l.lost > 0 {
 		fmt.Fprintf(w, "# lost %d\n", l.lost)
@@ -99,32 +99,32 @@ func b2i(b bool) int {
 	return 0
 }
 
-// ReadFrameLog reads a log written by WriteFile, as text or as CSV.
-func ReadFrameLog(path string) ([]LogFrame, error) {
+// Read reads a log written by WriteFile, as text or as CSV.
+func Read(path string) ([]Frame, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("observe: %w", err)
+		return nil, fmt.Errorf("framelog: %w", err)
 	}
 	if isMangoHudLog(string(data)) {
-		return nil, fmt.Errorf("observe: %s is a MangoHud log, which keeps no frame ids: write the frame log as text or .csv", path)
+		return nil, fmt.Errorf("framelog: %s is a MangoHud log, which keeps no frame ids: write the frame log as text or .csv", path)
 	}
 	if strings.HasPrefix(string(data), PresentMonColumns[0]+",") {
 		return readCSV(path, strings.NewReader(string(data)))
 	}
 	lines := strings.Split(string(data), "\n")
 	if len(lines) == 0 || lines[0] != logHeader {
-		return nil, fmt.Errorf("observe: %s is not a tickframe frame log", path)
+		return nil, fmt.Errorf("framelog: %s is not a tickframe frame log", path)
 	}
-	var out []LogFrame
+	var out []Frame
 	for i, ln := range lines[1:] {
 		if ln == "" || ln[0] == '#' {
 			continue
 		}
 		f := strings.Fields(ln)
 		if len(f) != 7 {
-			return nil, fmt.Errorf("observe: %s:%d: %d fields, want 7", path, i+2, len(f))
+			return nil, fmt.Errorf("framelog: %s:%d: %d fields, want 7", path, i+2, len(f))
 		}
-		var x LogFrame
+		var x Frame
 		var e [7]error
 		var swap, disp int64
 		x.ID, e[0] = strconv.ParseUint(f[0], 10, 64)
@@ -135,12 +135,12 @@ func ReadFrameLog(path string) ([]LogFrame, error) {
 		x.HasSim, x.Shown = f[5] == "1", f[6] == "1"
 		for _, err := range e {
 			if err != nil {
-				return nil, fmt.Errorf("observe: %s:%d: %v", path, i+2, err)
+				return nil, fmt.Errorf("framelog: %s:%d: %v", path, i+2, err)
 			}
 		}
 		x.Swap, x.Display = time.Duration(swap), time.Duration(disp)
 		if len(out) > 0 && x.ID <= out[len(out)-1].ID {
-			return nil, fmt.Errorf("observe: %s:%d: frame %d after frame %d", path, i+2, x.ID, out[len(out)-1].ID)
+			return nil, fmt.Errorf("framelog: %s:%d: frame %d after frame %d", path, i+2, x.ID, out[len(out)-1].ID)
 		}
 		out = append(out, x)
 	}
