@@ -88,6 +88,10 @@ type Snapshot struct {
 	// Overlay): a world that draws any writes it in every Snapshot,
 	// starting with Overlay.Reset.
 	Overlay Overlay
+	// Lines are the line segments drawn in the scene (see Lines): a
+	// world that draws any writes them in every Snapshot, starting with
+	// Lines.Reset.
+	Lines Lines
 }
 
 // CameraPose is a camera the world publishes with a snapshot: the view of
