@@ -54,7 +54,7 @@ test: deps
 	$(WITH_DISPLAY) $(GO) test -race -shuffle=on -p 1 -timeout 25m ./...
 	$(WITH_DISPLAY) $(GO) test -race -tags wayland -run 'Wayland' ./platform/app
 	$(GO) test -count=1 -run '^TestSoakVirtualDay$$' ./platform/loop
-	$(GO) test -count=1 -run '^TestSoakPresentCounts$$' ./platform/instrument
+	$(GO) test -count=1 -run '^TestSoakPresentCounts$$' ./platform/internal/instrument
 	$(GO) test -race -cpu 1,2,4 -run 'Concurrent' ./sync/...
 	.ci/windows/test.sh core
 

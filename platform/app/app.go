@@ -41,7 +41,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/instrument"
+	"github.com/tickframe/tickframe/platform/internal/instrument"
 	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/interp"

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/tickframe/tickframe/platform/app/outfile"
-	"github.com/tickframe/tickframe/platform/instrument/internal/chart"
+	"github.com/tickframe/tickframe/platform/internal/instrument/internal/chart"
 )
 
 // WriteFile writes r as indented JSON to path, through a temporary file

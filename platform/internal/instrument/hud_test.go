@@ -13,7 +13,7 @@ import (
 // Every HUD line starts with its label, and docs/hud.md documents every
 // label (a row of its table).
 func TestHUDLinesAreLabelledAndDocumented(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/hud.md")
+	doc, err := os.ReadFile("../../../docs/hud.md")
 	if err != nil {
 		t.Fatal(err)
 	}
