@@ -22,6 +22,7 @@ type Renderer struct {
 	ground *groundPass
 	hud    *HUD
 	over   *overlayPass // the world's overlay (simthread.Overlay)
+	skins  *skinPass    // the skinned characters (simthread.Skin)
 	target target
 	probe  probeRing
 	flight inFlight
@@ -87,6 +88,10 @@ func New(depth int, opts Options) (*Renderer, error) {
 		return nil, err
 	}
 	if err = r.probe.init(&opts); err != nil {
+		r.Delete()
+		return nil, err
+	}
+	if r.skins, err = newSkinPass(depth); err != nil {
 		r.Delete()
 		return nil, err
 	}
@@ -201,6 +206,9 @@ func (r *Renderer) Draw(plan *interp.Plan, cam *Camera, width, height int) error
 	eye := cam.Eye()
 	r.ground.draw(vp, eye, lightDir)
 	r.bodies.drawBodies(next, n, vp, eye, lightDir, r.frames)
+	if e := r.skins.draw(&r.bodies.scene, plan, prev, next, vp, eye, lightDir, r.bodies.view, r.frames); err == nil {
+		err = e
+	}
 	if e := r.bodies.drawStatic(&r.static, vp, eye, lightDir, r.frames); err == nil {
 		err = e
 	}
@@ -231,6 +239,9 @@ func (r *Renderer) Delete() {
 	}
 	if r.over != nil {
 		r.over.delete()
+	}
+	if r.skins != nil {
+		r.skins.delete()
 	}
 	r.target.delete()
 	r.probe.delete()
