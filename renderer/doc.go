@@ -28,6 +28,13 @@
 // attributes offset to its range (OpenGL 4.1 has no base instance). A
 // frame then costs a few GL calls per group, not per body.
 //
+// The world's lines (simthread.Lines) are drawn after the bodies with one
+// instanced call, each segment a quad on the screen of its width in
+// pixels (shaders/line.vert), depth-tested. Each snapshot's segments are
+// uploaded once, into buffers that mirror the snapshot buffers; an end
+// tied to a body reads the body's pose from the interpolation pass's
+// output through a buffer texture, so it is where the body is drawn.
+//
 // Materials follow glTF's metallic-roughness model with what glTF assets
 // use (Material): base colour factor and texture, vertex colours,
 // metallic-roughness, normal (tangent space), occlusion and emissive

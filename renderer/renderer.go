@@ -22,6 +22,7 @@ type Renderer struct {
 	ground *groundPass
 	hud    *HUD
 	over   *overlayPass // the world's overlay (simthread.Overlay)
+	lines  *linePass    // the world's lines (simthread.Lines)
 	skins  *skinPass    // the skinned characters (simthread.Skin)
 	target target
 	probe  probeRing
@@ -88,6 +89,10 @@ func New(depth int, opts Options) (*Renderer, error) {
 		return nil, err
 	}
 	if err = r.probe.init(&opts); err != nil {
+		r.Delete()
+		return nil, err
+	}
+	if r.lines, err = newLinePass(depth); err != nil {
 		r.Delete()
 		return nil, err
 	}
@@ -163,7 +168,8 @@ func (r *Renderer) Probed() (Probe, bool) {
 // a stale buffer behind, and groups an uploaded snapshot's bodies by mesh
 // and material (O(n), once per snapshot). It then interpolates every body
 // in one pass and draws each group of the newer snapshot with one
-// instanced call per part of its mesh. With Options.Probe it also starts the frame's
+// instanced call per part of its mesh, then the newer snapshot's lines
+// (simthread.Lines) in one call. With Options.Probe it also starts the frame's
 // read-back and collects those that have completed (see Probed). It does
 // not allocate.
 func (r *Renderer) Draw(plan *interp.Plan, cam *Camera, width, height int) error {
@@ -212,6 +218,9 @@ func (r *Renderer) Draw(plan *interp.Plan, cam *Camera, width, height int) error
 	if e := r.bodies.drawStatic(&r.static, vp, eye, lightDir, r.frames); err == nil {
 		err = e
 	}
+	if e := r.lines.draw(r.bodies, plan, prev, next, vp, eye, width, height); err == nil {
+		err = e
+	}
 	r.target.resolve()
 	r.over.draw(plan, &r.vp, width, height) // the world's text, under the HUD
 	r.drawNotice(width, height)
@@ -239,6 +248,9 @@ func (r *Renderer) Delete() {
 	}
 	if r.over != nil {
 		r.over.delete()
+	}
+	if r.lines != nil {
+		r.lines.delete()
 	}
 	if r.skins != nil {
 		r.skins.delete()
