@@ -9,7 +9,7 @@ FUZZTIME ?= 60s
 BENCH    ?= .
 WITH_DISPLAY := .ci/with-display
 
-.PHONY: all deps deps-run build run test test-windows bench bench-instruments verify stress soak fuzz clean
+.PHONY: all deps deps-run build run test test-windows bench bench-instruments agree verify stress soak fuzz clean
 
 all: build
 
@@ -51,7 +51,7 @@ test: deps
 	$(GO) vet -tags wayland ./...
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc $(GO) vet ./...
 	GOOS=darwin CGO_ENABLED=0 $(GO) vet $$(.ci/darwin/packages.sh)
-	$(WITH_DISPLAY) $(GO) test -race -shuffle=on -p 1 -timeout 25m ./...
+	$(WITH_DISPLAY) $(GO) test -race -shuffle=on -p 1 -timeout 25m -skip '^TestDisplayMatrix$$' ./...
 	$(WITH_DISPLAY) $(GO) test -race -tags wayland -run 'Wayland' ./platform/app
 	$(GO) test -count=1 -run '^TestSoakVirtualDay$$' ./platform/loop
 	$(GO) test -count=1 -run '^TestSoakPresentCounts$$' ./platform/internal/instrument
@@ -71,6 +71,16 @@ bench: deps
 # scale (platform/app BenchmarkInstruments). Measure alone.
 bench-instruments: deps
 	$(WITH_DISPLAY) $(GO) test -run '^$$' -bench '^BenchmarkInstruments$$' -benchtime 1x -v ./platform/app
+
+# The app against the observer, a measurement like a benchmark and not a
+# gate of make test: the display matrix (Xvfb's fake CRTC at 60, 144, 240
+# and 360 Hz × -refresh 0, 60, 144, 360, quiet; 144/144 and 60/144 under
+# -stress and busy processes; the broken present path) watched from
+# outside the app by tickframe observe. Writes agree/agree.md and
+# agree/agree.json (the machine and the date with them). Measure alone.
+agree: deps
+	$(WITH_DISPLAY) env TICKFRAME_AGREE=$(CURDIR)/agree $(GO) test -count=1 -run '^TestDisplayMatrix$$' -timeout 40m -v ./cmd/tickframe
+	@echo "make agree: the table is in agree/agree.md and agree/agree.json"
 
 verify: build
 	bin/tickframe verify
@@ -103,4 +113,4 @@ fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeValidated$$' -fuzztime $(FUZZTIME) ./renderer/gltf
 
 clean:
-	rm -rf bin tickframe.png tickframe-report.json soak
+	rm -rf bin tickframe.png tickframe-report.json soak agree

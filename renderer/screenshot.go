@@ -39,4 +39,3 @@ func ReadFrame(dst *image.RGBA, width, height int) (*image.RGBA, error) {
 	}
 	return dst, nil
 }
-

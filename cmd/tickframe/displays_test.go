@@ -56,6 +56,11 @@ func (c displayCell) displayRate() float64 {
 	return 1e6 / math.Floor(1e6/float64(c.fps))
 }
 
+// The matrix is a measurement, not make test's gate (a live run that load
+// pushes past a bound would fail everyone's suite): make agree runs it
+// and writes its table (TICKFRAME_AGREE names the directory) in
+// Markdown and JSON, the machine and the date with it.
+
 // displayRuns is how many times a cell runs when its instrument, the
 // observer, fails (it stalled, lost frames, or could not fit the
 // framebuffer's own vblanks); a run whose instrument worked is judged on
@@ -91,10 +96,14 @@ func TestDisplayMatrix(t *testing.T) {
 			displayCell{fps: fps, refresh: 144, busy: n})
 	}
 	cells = append(cells, displayCell{fps: 0, refresh: 144, broken: true})
+	var table agreeTable
 	for _, c := range cells {
 		t.Run(c.name(), func(t *testing.T) {
 			var why []string
+			row := agreeRow{Cell: c.name(), DisplayHz: c.displayRate(), Refresh: c.refresh}
+			defer func() { table.Rows = append(table.Rows, row) }()
 			for try := 1; try <= displayRuns; try++ {
+				row.Tries = try
 				dur := 3 * time.Second
 				if try == displayRuns {
 					dur *= 2 // more frames to compare where the machine hid many
@@ -109,14 +118,22 @@ func TestDisplayMatrix(t *testing.T) {
 					continue
 				}
 				if run.instrument == "" {
-					run.judge(t, c)
+					row.fill(&run)
+					row.Disagreements = run.judge(t, c)
+					row.Agree = len(row.Disagreements) == 0
 					return
 				}
 				why = append(why, run.instrument)
 				t.Logf("try %d: the observer failed as an instrument: %s; run again", try, run.instrument)
 			}
-			t.Fatalf("the observer failed as an instrument in %d runs out of %d: %s", len(why), displayRuns, strings.Join(why, "; "))
+			row.InstrumentFailed = strings.Join(why, "; ")
+			t.Fatalf("the observer failed as an instrument in %d runs out of %d: %s", len(why), displayRuns, row.InstrumentFailed)
 		})
+	}
+	if dir := os.Getenv("TICKFRAME_AGREE"); dir != "" {
+		if err := table.write(dir); err != nil {
+			t.Error(err)
+		}
 	}
 }
 
@@ -261,13 +278,18 @@ func compared(f *FramesReport) int {
 // app's vblanks could not place (where the two grids have one rate);
 // its p99, worst frame and frames never seen are held to the issue's
 // bounds. With -breakpresent both must see the drops, the repeats and
-// the animation error it causes.
-func (run *displayRun) judge(t *testing.T, c displayCell) {
+// the animation error it causes. It returns what it reported as errors.
+func (run *displayRun) judge(t *testing.T, c displayCell) (disagreements []string) {
 	t.Helper()
+	errorf := func(format string, args ...any) {
+		e := fmt.Sprintf(format, args...)
+		t.Error(e)
+		disagreements = append(disagreements, e)
+	}
 	period := 1000 / run.r.PresentFiguresHz
 	srv, own := run.o.Frames, run.o.OwnFrames
 	for _, e := range displayDisagreements(srv, run.o.FloorMs, swapWaitMs(run.r), period, [3]float64{}) {
-		t.Errorf("on the app's vblanks: %s", e)
+		errorf("on the app's vblanks: %s", e)
 	}
 	if f := run.o.OwnFit; own != nil && f != nil && f.Hz < 0.99*run.r.PresentFiguresHz {
 		// Slower than the figures' rate on an X server, whose
@@ -302,7 +324,7 @@ func (run *displayRun) judge(t *testing.T, c displayCell) {
 				t.Logf("on the observer's own vblanks, under load: %s", e)
 				continue
 			}
-			t.Errorf("on the observer's own vblanks: %s", e)
+			errorf("on the observer's own vblanks: %s", e)
 		}
 	}
 	if c.broken {
@@ -326,11 +348,12 @@ func (run *displayRun) judge(t *testing.T, c displayCell) {
 			"app":      {float64(run.r.DroppedFrames), float64(run.r.RepeatedFrames), measured(t, "animation_error_ms", run.r.AnimErrorMs).Max},
 		} {
 			if v[0] < minDropped || v[1] < 2 || v[2] < 1.5*period {
-				t.Errorf("the broken present path does not show to the %s: dropped %.0f, repeated %.0f, animation error max %.2f ms",
+				errorf("the broken present path does not show to the %s: dropped %.0f, repeated %.0f, animation error max %.2f ms",
 					who, v[0], v[1], v[2])
 			}
 		}
 	}
+	return disagreements
 }
 
 // displayDisagreements lists where the app's figures and the observer's
