@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"os"
 	"testing"
 	"time"
 
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
@@ -239,4 +241,122 @@ func cloneRGBA(img *image.RGBA) *image.RGBA {
 	out := *img
 	out.Pix = append([]uint8(nil), img.Pix...)
 	return &out
+}
+
+// skinFrames returns a function that draws one frame of n skinned tubes
+// in a grid, each posed anew (Character.Pose and Append, the world's
+// work at every tick) into a fresh pair of snapshots, as a frame that
+// meets a new tick does.
+func skinFrames(t testing.TB, r *renderer.Renderer, n, w, h int) (func() error, error) {
+	m := skinnedTube(t)
+	id, err := r.AddSkinned(m)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := renderer.NewCharacter(m)
+	if err != nil {
+		return nil, err
+	}
+	cam := frontCamera()
+	cam.Distance = 30
+	var snaps [3]simthread.Snapshot
+	for i := range snaps {
+		snaps[i].Skins = make([]simthread.Skin, 0, n)
+		snaps[i].Joints = make([]simthread.Joint, 0, n*ch.Joints())
+	}
+	var seq uint64
+	side := int(math.Ceil(math.Sqrt(float64(n))))
+	return func() error {
+		a, s := &snaps[seq%3], &snaps[(seq+1)%3]
+		s.Skins, s.Joints = s.Skins[:0], s.Joints[:0]
+		for i := range n {
+			ch.Pose(0, float32((int(seq)+i)%10)/10)
+			place := mgl32.Translate3D(float32(i%side-side/2), 5+float32(i/side-side/2), 0)
+			s.Skins = append(s.Skins, simthread.Skin{Model: id, Color: simthread.White, First: uint32(len(s.Joints))})
+			s.Joints = ch.Append(s.Joints, place)
+		}
+		seq += 2
+		plan := interp.Plan{Prev: a, Next: s, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
+		return r.Draw(&plan, &cam, w, h)
+	}, nil
+}
+
+// TestSkinFrameDoesNotAllocate: posing, uploading, interpolating and
+// drawing 64 skinned characters a frame allocates nothing.
+func TestSkinFrameDoesNotAllocate(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		frame, err := skinFrames(t, r, 64, width, height)
+		if err != nil {
+			return err
+		}
+		for range 5 {
+			if err := frame(); err != nil {
+				return err
+			}
+		}
+		var ferr error
+		allocs := testing.AllocsPerRun(20, func() {
+			if err := frame(); err != nil {
+				ferr = err
+			}
+		})
+		if ferr != nil {
+			return ferr
+		}
+		if allocs != 0 {
+			return fmt.Errorf("%v allocations a frame of 64 skinned characters, want 0", allocs)
+		}
+		return nil
+	})
+}
+
+// BenchmarkSkinning draws frames of N skinned characters (two joints
+// each), every frame a new tick: the world's posing of each, the
+// upload, the joint pass and the instanced draw, waited for (glFinish).
+func BenchmarkSkinning(b *testing.B) {
+	if os.Getenv("DISPLAY") == "" {
+		b.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
+	}
+	for _, n := range []int{1, 64, 1024} {
+		b.Run(fmt.Sprintf("characters=%d", n), func(b *testing.B) {
+			var err error
+			platform.Call(func() {
+				var w *platform.Window
+				if w, err = platform.Open(platform.Config{Title: b.Name(), Width: 320, Height: 240}); err != nil {
+					return
+				}
+				defer w.Close()
+				var r *renderer.Renderer
+				if r, err = newTestRenderer(); err != nil {
+					return
+				}
+				defer r.Delete()
+				var frame func() error
+				if frame, err = skinFrames(b, r, n, 320, 240); err != nil {
+					return
+				}
+				for range 5 {
+					if err = frame(); err != nil {
+						return
+					}
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if err = frame(); err != nil {
+						return
+					}
+					gl.Finish()
+				}
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
 }
