@@ -100,6 +100,17 @@ func (b *Builder) fail(format string, args ...any) {
 // as a factor and KHR_materials_emissive_strength. The fields are written
 // as they are: a zero Material is black, not metallic and perfectly
 // smooth; start from DefaultMaterial for glTF's defaults.
+//
+// PNG stores straight alpha; Go's image.RGBA and image.RGBA64 hold
+// premultiplied colours, which are divided by their alpha as they are
+// written (as image/png does), so an image.RGBA with partial alpha comes
+// back as the straight colours it stood for. A straight colour put in an
+// image.RGBA is not premultiplied and cannot be written: where a colour is
+// above its alpha (which would come out wrapped past 255, in colours that
+// were never there), the texture is refused with an error that names the
+// pixel. Put straight colours in an image.NRGBA. (A straight colour at or
+// below its alpha is a valid premultiplied one and is written as such,
+// brighter than meant: the Builder cannot tell them apart.)
 func (b *Builder) AddMaterial(m Material) int {
 	f := m.BaseColor
 	pm := &pbr{
@@ -207,6 +218,9 @@ func (b *Builder) setExtension(exts *map[string]json.RawMessage, name string, v 
 
 // addImage writes img as PNG into a bufferView and returns its image index.
 func (b *Builder) addImage(img image.Image) int {
+	if err := notPremultiplied(img); err != nil {
+		b.fail("texture: %v", err)
+	}
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, img); err != nil {
 		b.fail("texture: %v", err)
