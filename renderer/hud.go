@@ -2,62 +2,86 @@ package renderer
 
 import (
 	"fmt"
-	"image"
-	"image/draw"
+	"math"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/tickframe/tickframe/shaders"
-	"golang.org/x/image/font/basicfont"
-	"golang.org/x/image/math/fixed"
 )
 
-// The HUD's font is basicfont's 7×13 face: every printable ASCII glyph is
-// laid out once in an atlas texture. The HUD's text is a grid of cells,
-// one byte a character; the panel and its text are one quad whose
-// fragments look their glyph up (hud.frag), painted into a texture of
-// their own only when the text changes (four times a second as the app
-// fills it), so that a frame draws the panel as one texel fetch a pixel
-// and the graph's lines, however much text there is (a triangle per glyph
-// half cost the frame a third more on a software rasterizer, and looking
-// every pixel's glyph up each frame made the HUD cost half a bare frame
-// at 320×240). The overlay's text is glyph quads (overlay.go). hud.frag
-// has these metrics too.
+// The HUD is text in Go Mono (font.go) over a panel, above a graph of
+// frame intervals. Its text size follows the window's height (hudTextPx);
+// the panel and its text are laid out and painted into a texture of their
+// own only when the text, its size or the panel's change (four times a
+// second as the app fills it), so that a frame draws the panel as one
+// texel fetch a pixel, and the graph's lines, however much text there is
+// (a triangle per glyph half cost the frame a third more on a software
+// rasterizer, and looking every pixel's glyph up each frame made the HUD
+// cost half a bare frame at 320×240).
 const (
-	glyphW, glyphH = 7, 13
-	firstGlyph     = 32
-	lastGlyph      = 126
-	lineGap        = 3
 	// HUDLines is how many text lines the HUD holds.
 	HUDLines = 16
 	// HUDLineLen is the longest line shown; longer lines are cut.
 	HUDLineLen = 80
 	// HUDGraphLen is how many frame intervals the graph shows.
 	HUDGraphLen = 360
-	maxHUDVerts = 6 + 2*(HUDGraphLen+2) + 6 // the panel, the graph, the panel's paint quad
+	maxHUDVerts = 6 + 2*(HUDGraphLen+2) // the painted panel, the graph
+	// hudNominalPx is the HUD's text size in a window 720 pixels high;
+	// the panel's padding (8 px) and graph (64 px high, a pixel a
+	// frame) are sized for it and scale with it.
+	hudNominalPx = 12
+	hudRefHeight = 720
+	// hudMinPx is the smallest HUD text, in pixels at content scale 1:
+	// Go Mono's smallest size whose digits stay distinct (5 px apart).
+	hudMinPx    = 9
 	hudPad      = 8
 	graphHeight = 64
-	// The largest panel, in pixels at scale 1: the painted panel's
-	// texture is this big.
-	maxPanelW = HUDLineLen*glyphW + 2*hudPad
-	maxPanelH = HUDLines*(glyphH+lineGap) + graphHeight + 3*hudPad
 )
 
+// hudTextPx returns the HUD's text size, in pixels, in a window height
+// pixels high at content scale scale: hudNominalPx at 720 pixels, in
+// proportion to the height, at least hudMinPx·scale.
+func hudTextPx(height, scale int) int {
+	px := roundPx(float32(height) * hudNominalPx / hudRefHeight)
+	return min(max(px, hudMinPx*max(scale, 1)), maxTextPx)
+}
+
+// hudPadPx returns the panel's padding round its text and graph, in
+// pixels, for text of px pixels: hudPad at hudNominalPx, in proportion.
+func hudPadPx(px int) int { return max(2, int(math.Round(hudPad*float64(px)/hudNominalPx))) }
+
 // hudVertex is one HUD vertex: a position in pixels, texel coordinates
-// (the atlas's for a glyph quad, the panel's pixels at scale 1 for the
-// HUD's panel) and a straight-alpha sRGB colour.
+// (the atlas's for a glyph quad, the painted panel's for the panel) and a
+// straight-alpha sRGB colour.
 type hudVertex struct {
 	x, y, u, v float32
 	rgba       [4]uint8
 }
 
+// hudLayout is the HUD panel's layout at one text size: what its painted
+// texture holds.
+type hudLayout struct {
+	set          *glyphSet // the text's
+	rows         int       // rows of text
+	w, h         int       // the panel, pixels
+	pad          int
+	graphW       int // the graph's width, pixels (0: none)
+	graphH       int
+	textTop      int // the first row's top
+	graphTop     int
+	graphSamples int
+}
+
 // HUD is the heads-up display: lines of text over a graph of the last few
 // seconds of frame intervals. The app fills it; Renderer.Draw draws it.
-// Nothing in it allocates after newHUD.
+// Drawing it allocates nothing, but for a text size it has not drawn
+// before (a glyph set, once).
 type HUD struct {
 	// Visible says whether Draw draws the HUD.
 	Visible bool
-	// Scale multiplies the HUD's pixel size (2 on HiDPI displays).
+	// Scale is the display's content scale, rounded (2 on HiDPI
+	// displays): the HUD's text, which follows the window's height, is
+	// never smaller than 9 pixels times Scale.
 	Scale int
 	// Compact draws the caption alone (SetCaption's lines) in a panel
 	// just its size: no numbered lines and no graph. A viewer's model
@@ -73,42 +97,43 @@ type HUD struct {
 	targetMs  float32
 	highlight [HUDLines]bool
 
+	fonts    *glyphCache // the renderer's, shared with the overlay
 	prog     Program
 	vao      glVertexArray
-	vbo      glBuffer
-	atlas    glTexture
-	cells    glTexture // the text grid: HUDLineLen × HUDLines, RG8
-	grid     *hudCells // this frame's cells: character, highlight
-	uploaded hudCells  // the cells' texture holds these
-	fresh    bool      // uploaded is what the texture holds
-	// The panel with its text, painted at scale 1 (premultiplied) into
-	// panelTex through panelFBO when the cells, the rows or the panel's
-	// size change: what it holds is painted, for panelW×panelH.
-	panelTex           glTexture
-	panelFBO           uint32
-	panelW, panelH     int // this frame's panel, pixels at scale 1 (build)
-	painted            bool
-	paintedRows        int
-	paintedW, paintedH int
-	verts              []hudVertex
-	blit               Program // hudpanel.frag: the painted panel
-	bViewport, bPanel  int32
-	uViewport          int32
-	uMode              int32 // hud.frag's uMode: 0 flat, 1 glyph quad, 2 panel and text
-	uAtlas             int32
-	uCells             int32
-	uRows              int32
-	uText              int32          // the text's colour
-	uWarn              int32          // a highlighted line's
-	colours            *[2][4]float32 // hudText and hudWarn for uText and uWarn
+	vbo      glBuffer // a frame's: the painted panel, the graph
+	textVAO  glVertexArray
+	textVBO  glBuffer  // the paint's: the panel, the glyphs
+	grid     hudCells  // this frame's text: character, highlight
+	shown    hudCells  // the painted panel's
+	layout   hudLayout // this frame's
+	painted  hudLayout // the painted panel's (set nil: none)
+	panelTex glTexture // the panel and its text, premultiplied
+	panelFBO uint32
+	texW     int // panelTex's size
+	texH     int
+	verts    []hudVertex // a frame's
+	text     []hudVertex // the paint's
+	blit     Program     // hudpanel.frag: the painted panel
+	paints   int         // how many times the panel was painted
+	// prevFBO is the framebuffer paint restores; a field, not a local,
+	// as its address goes to cgo and a local would escape every paint.
+	prevFBO           int32
+	bViewport, bPanel int32
+	uViewport         int32
+	uMode             int32 // hud.frag's uMode: 0 flat, 1 glyph quad
+	uAtlas            int32
 }
 
-// hudCells are the HUD's text grid, a character and a highlight a cell.
-// It and the colours are allocated apart from the HUD, which holds Go
-// pointers: cgo refuses a pointer into such an object.
+// hudCells are the HUD's text as a grid, a character and a highlight a
+// cell: what the panel shows, compared to tell a change.
 type hudCells [HUDLines * HUDLineLen * 2]byte
 
 func newHUD() (*HUD, error) {
+	for _, tf := range [...]typeface{faceRegular, faceMono} {
+		if _, err := loadFont(tf); err != nil {
+			return nil, err
+		}
+	}
 	prog, err := LoadProgram(shaders.FS, "hud.vert", "hud.frag")
 	if err != nil {
 		return nil, err
@@ -118,7 +143,8 @@ func newHUD() (*HUD, error) {
 		prog.Delete()
 		return nil, err
 	}
-	h := &HUD{Visible: true, Scale: 1, prog: prog, blit: blit, verts: make([]hudVertex, 0, maxHUDVerts)}
+	h := &HUD{Visible: true, Scale: 1, fonts: new(glyphCache), prog: prog, blit: blit,
+		verts: make([]hudVertex, 0, maxHUDVerts), text: make([]hudVertex, 0, 6*(1+HUDLines*HUDLineLen))}
 	h.bViewport, h.bPanel = blit.uniform("uViewport"), blit.uniform("uPanel")
 	for i := range h.lines {
 		h.lines[i] = make([]byte, 0, HUDLineLen)
@@ -126,12 +152,6 @@ func newHUD() (*HUD, error) {
 	h.uViewport = prog.uniform("uViewport")
 	h.uMode = prog.uniform("uMode")
 	h.uAtlas = prog.uniform("uAtlas")
-	h.uCells = prog.uniform("uCells")
-	h.uRows = prog.uniform("uRows")
-	h.uText = prog.uniform("uTextColor")
-	h.uWarn = prog.uniform("uWarnColor")
-	h.colours = &[2][4]float32{colour(hudText), colour(hudWarn)}
-	h.grid = new(hudCells)
 
 	h.vao = newVertexArray()
 	gl.BindVertexArray(uint32(h.vao))
@@ -139,33 +159,18 @@ func newHUD() (*HUD, error) {
 	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(h.vbo))
 	gl.BufferData(gl.ARRAY_BUFFER, maxHUDVerts*int(unsafe.Sizeof(hudVertex{})), nil, gl.STREAM_DRAW)
 	hudAttribs()
+	h.textVAO = newVertexArray()
+	gl.BindVertexArray(uint32(h.textVAO))
+	h.textVBO = newBuffer()
+	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(h.textVBO))
+	gl.BufferData(gl.ARRAY_BUFFER, cap(h.text)*int(unsafe.Sizeof(hudVertex{})), nil, gl.STREAM_DRAW)
+	hudAttribs()
 	gl.BindVertexArray(0)
 
-	atlas := glyphAtlas()
 	var tex uint32
 	gl.GenTextures(1, &tex)
-	h.atlas = glTexture(tex)
-	gl.BindTexture(gl.TEXTURE_2D, tex)
-	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
-	b := atlas.Bounds()
-	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.R8, int32(b.Dx()), int32(b.Dy()), 0, gl.RED, gl.UNSIGNED_BYTE, unsafe.Pointer(&atlas.Pix[0]))
-	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
-	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
-	gl.GenTextures(1, &tex)
-	h.cells = glTexture(tex)
-	gl.BindTexture(gl.TEXTURE_2D, tex)
-	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
-	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RG8, HUDLineLen, HUDLines, 0, gl.RG, gl.UNSIGNED_BYTE, unsafe.Pointer(&h.grid[0]))
-	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
-	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
-	h.fresh = true // all zero, as grid
-	gl.GenTextures(1, &tex)
 	h.panelTex = glTexture(tex)
-	gl.BindTexture(gl.TEXTURE_2D, tex)
-	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, maxPanelW, maxPanelH, 0, gl.RGBA, gl.UNSIGNED_BYTE, nil)
-	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
-	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
-	gl.BindTexture(gl.TEXTURE_2D, 0)
+	h.sizePanel(1, 1)
 	gl.GenFramebuffers(1, &h.panelFBO)
 	var prev int32
 	gl.GetIntegerv(gl.FRAMEBUFFER_BINDING, &prev)
@@ -184,6 +189,20 @@ func newHUD() (*HUD, error) {
 	return h, nil
 }
 
+// sizePanel makes the panel's texture at least w×h texels, in steps of 64
+// so that a panel growing a little does not reallocate it every time.
+func (h *HUD) sizePanel(w, ht int) {
+	if w <= h.texW && ht <= h.texH {
+		return
+	}
+	h.texW, h.texH = max(h.texW, (w+63)&^63), max(h.texH, (ht+63)&^63)
+	gl.BindTexture(gl.TEXTURE_2D, uint32(h.panelTex))
+	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, int32(h.texW), int32(h.texH), 0, gl.RGBA, gl.UNSIGNED_BYTE, nil)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
+	gl.BindTexture(gl.TEXTURE_2D, 0)
+}
+
 // hudAttribs sets the bound vertex array's attributes to hudVertex's
 // layout in the bound array buffer (hud.vert's inputs).
 func hudAttribs() {
@@ -194,22 +213,6 @@ func hudAttribs() {
 	gl.VertexAttribPointerWithOffset(1, 2, gl.FLOAT, false, stride, 8)
 	gl.EnableVertexAttribArray(2)
 	gl.VertexAttribPointerWithOffset(2, 4, gl.UNSIGNED_BYTE, true, stride, 16)
-}
-
-// glyphAtlas draws every printable ASCII glyph of basicfont.Face7x13 into
-// one row of 7×13 cells.
-func glyphAtlas() *image.Alpha {
-	n := lastGlyph - firstGlyph + 1
-	img := image.NewAlpha(image.Rect(0, 0, n*glyphW, glyphH))
-	face := basicfont.Face7x13
-	for r := rune(firstGlyph); r <= lastGlyph; r++ {
-		dot := fixed.P(int(r-firstGlyph)*glyphW, face.Ascent)
-		dr, mask, mp, _, ok := face.Glyph(dot, r)
-		if ok {
-			draw.DrawMask(img, dr, image.Opaque, image.Point{}, mask, mp, draw.Over)
-		}
-	}
-	return img
 }
 
 // Line returns text line i's buffer, emptied, for the caller to append to
@@ -276,62 +279,67 @@ var (
 	hudRefLine = [4]uint8{120, 130, 150, 200}
 )
 
-func (h *HUD) quad(x0, y0, x1, y1, u0, v0, u1, v1 float32, c [4]uint8) {
-	h.verts = append(h.verts,
+// quad appends a quad of two triangles to dst.
+func quad(dst []hudVertex, x0, y0, x1, y1, u0, v0, u1, v1 float32, c [4]uint8) []hudVertex {
+	return append(dst,
 		hudVertex{x0, y0, u0, v0, c}, hudVertex{x1, y0, u1, v0, c}, hudVertex{x1, y1, u1, v1, c},
 		hudVertex{x0, y0, u0, v0, c}, hudVertex{x1, y1, u1, v1, c}, hudVertex{x0, y1, u0, v1, c})
 }
 
-// build lays out the panel (6 vertices) and fills the text's cells,
-// then the graph's lines; it returns how many rows of text the cells
-// hold (0: nothing to draw).
-func (h *HUD) build() (rows int) {
-	s := float32(max(h.Scale, 1))
-	h.verts = h.verts[:0]
+// build lays this frame's panel out, into h.layout, at the text size of a
+// window height pixels high, and fills h.grid with its text; false: there
+// is nothing to draw.
+func (h *HUD) build(height int) bool {
 	// The caption's rows take the place of numbered lines beyond
-	// HUDLines, so that the cells hold them all.
+	// HUDLines, so that the grid holds them all.
 	first, end := 0, min(h.nlines+len(h.caption), HUDLines)
-	if h.Compact { // the caption alone: it always fits the cells
+	if h.Compact { // the caption alone: it always fits the grid
 		first, end = h.nlines, h.nlines+len(h.caption)
 		if first == end {
-			return 0 // no caption: nothing to draw
+			return false // no caption: nothing to draw
 		}
 	}
-	width := 0
-	for i := first; i < end; i++ {
-		text, _ := h.row(i)
-		width = max(width, min(len(text), HUDLineLen))
-	}
-	rows = end - first
+	rows := end - first
 	if rows == 0 && h.filled == 0 {
-		return 0 // no text and no frame: nothing to show (a loop with no instrument filling it)
+		return false // no text and no frame: nothing to show (a loop with no instrument filling it)
 	}
-	panelW := max(float32(width*glyphW), HUDGraphLen) + 2*hudPad
-	panelH := float32(rows*(glyphH+lineGap)) + graphHeight + 3*hudPad
-	if h.Compact {
-		panelW = float32(width*glyphW) + 2*hudPad
-		panelH = float32(rows*(glyphH+lineGap)-lineGap) + 2*hudPad
+	set := h.fonts.get(faceMono, hudTextPx(height, h.Scale))
+	if set == nil {
+		return false
 	}
-	h.quad(0, 0, panelW*s, panelH*s, 0, 0, panelW, panelH, hudPanel)
-	h.panelW, h.panelH = int(panelW), int(panelH)
-
+	cols := 0
 	clear(h.grid[:])
 	for r := range rows {
 		text, warn := h.row(first + r)
+		text = text[:min(len(text), HUDLineLen)]
+		cols = max(cols, len(text))
 		cells := h.grid[2*r*HUDLineLen:]
-		for j, ch := range text[:min(len(text), HUDLineLen)] {
+		for j, ch := range text {
 			cells[2*j] = ch
 			if warn {
 				cells[2*j+1] = 255
 			}
 		}
 	}
-
+	k := float64(set.px) / hudNominalPx
+	pad := hudPadPx(set.px)
+	l := hudLayout{set: set, rows: rows, pad: pad, textTop: pad}
+	textW := cols * int(set.glyph('0').adv) // Go Mono: every advance is the same
 	if h.Compact {
-		return rows
+		l.w, l.h = textW+2*pad, rows*set.lineH+2*pad
+	} else {
+		l.graphW, l.graphH = int(math.Round(HUDGraphLen*k)), int(math.Round(graphHeight*k))
+		l.w = max(textW, l.graphW) + 2*pad
+		l.graphTop = rows*set.lineH + 2*pad
+		l.h = l.graphTop + l.graphH + pad
 	}
-	top := float32(rows*(glyphH+lineGap)) + 2*hudPad
-	bottom := top + graphHeight
+	h.layout = l
+	return true
+}
+
+// graphLines appends the graph's reference lines and trace to h.verts.
+func (h *HUD) graphLines() {
+	l := &h.layout
 	// Full scale is twice the target interval (33 ms with no target), or
 	// more when frames take longer, so that the trace stays on the graph.
 	full := 2 * h.targetMs
@@ -341,57 +349,47 @@ func (h *HUD) build() (rows int) {
 	for k := 0; k < h.filled; k++ {
 		full = max(full, 1.25*h.graph[k])
 	}
-	yOf := func(ms float32) float32 { return bottom - min(ms/full, 1)*graphHeight }
-	left := float32(hudPad)
+	bottom, gh := float32(l.graphTop+l.graphH), float32(l.graphH)
+	yOf := func(ms float32) float32 { return bottom - min(ms/full, 1)*gh }
+	left, dx := float32(l.pad), float32(l.graphW)/HUDGraphLen
 	for _, ref := range [2]float32{full / 2, full} {
 		h.verts = append(h.verts,
-			hudVertex{left * s, yOf(ref) * s, 0, 0, hudRefLine},
-			hudVertex{(left + HUDGraphLen) * s, yOf(ref) * s, 0, 0, hudRefLine})
+			hudVertex{left, yOf(ref), 0, 0, hudRefLine},
+			hudVertex{left + float32(l.graphW), yOf(ref), 0, 0, hudRefLine})
 	}
 	for k := 1; k < h.filled; k++ {
 		i0 := (h.head - h.filled + k - 1 + 2*HUDGraphLen) % HUDGraphLen
 		i1 := (i0 + 1) % HUDGraphLen
-		x0 := left + float32(HUDGraphLen-h.filled+k-1)
+		x0 := left + float32(HUDGraphLen-h.filled+k-1)*dx
 		h.verts = append(h.verts,
-			hudVertex{x0 * s, yOf(h.graph[i0]) * s, 0, 0, hudTrace},
-			hudVertex{(x0 + 1) * s, yOf(h.graph[i1]) * s, 0, 0, hudTrace})
+			hudVertex{x0, yOf(h.graph[i0]), 0, 0, hudTrace},
+			hudVertex{x0 + dx, yOf(h.graph[i1]), 0, 0, hudTrace})
 	}
-	return rows
-}
-
-// colour is c as hud.frag's uniforms take it.
-func colour(c [4]uint8) [4]float32 {
-	return [4]float32{float32(c[0]) / 255, float32(c[1]) / 255, float32(c[2]) / 255, float32(c[3]) / 255}
 }
 
 func (h *HUD) draw(width, height int) {
-	rows := h.build()
-	if rows == 0 && len(h.verts) == 0 {
+	h.fonts.next()
+	if !h.build(height) {
 		return
-	}
-	lines := len(h.verts) - 6
-	current := h.painted && *h.grid == h.uploaded && rows == h.paintedRows && h.panelW == h.paintedW && h.panelH == h.paintedH
-	if !current {
-		// The paint quad: the panel at scale 1, its texel coordinates
-		// upside down, so that the framebuffer's rows (bottom first) hold
-		// the panel's (top first) and a texel fetch at the panel pixel
-		// finds it.
-		w, ht := float32(h.panelW), float32(h.panelH)
-		h.quad(0, 0, w, ht, 0, ht, w, 0, hudPanel)
 	}
 	gl.Disable(gl.DEPTH_TEST)
 	gl.Disable(gl.CULL_FACE)
-	gl.UseProgram(uint32(h.prog))
-	gl.Uniform1i(h.uAtlas, 0)
-	gl.Uniform1i(h.uCells, 1)
+	if h.layout != h.painted || h.grid != h.shown {
+		h.paint()
+	}
+	l := &h.layout
+	// The painted panel, its texel coordinates upside down: the
+	// framebuffer's rows (bottom first) hold the panel's (top first).
+	w, ht := float32(l.w), float32(l.h)
+	h.verts = quad(h.verts[:0], 0, 0, w, ht, 0, ht, w, 0, hudPanel)
+	if !h.Compact {
+		h.graphLines()
+	}
+	lines := len(h.verts) - 6
 	gl.BindVertexArray(uint32(h.vao))
 	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(h.vbo))
 	gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(h.verts)*int(unsafe.Sizeof(hudVertex{})), unsafe.Pointer(&h.verts[0]))
-	if !current {
-		h.paint(rows, 6+lines)
-	}
 	gl.Viewport(0, 0, int32(width), int32(height))
-	gl.Uniform2f(h.uViewport, float32(width), float32(height))
 	gl.Enable(gl.BLEND)
 	gl.ActiveTexture(gl.TEXTURE2)
 	gl.BindTexture(gl.TEXTURE_2D, uint32(h.panelTex))
@@ -403,51 +401,84 @@ func (h *HUD) draw(width, height int) {
 	gl.Uniform1i(h.bPanel, 2)
 	gl.Uniform2f(h.bViewport, float32(width), float32(height))
 	gl.DrawArrays(gl.TRIANGLES, 0, 6)
-	gl.UseProgram(uint32(h.prog))
-	gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
-	gl.Uniform1i(h.uMode, 0)
-	gl.DrawArrays(gl.LINES, 6, int32(lines))
+	if lines > 0 {
+		gl.UseProgram(uint32(h.prog))
+		gl.Uniform2f(h.uViewport, float32(width), float32(height))
+		gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ONE, gl.ONE_MINUS_SRC_ALPHA) // an opaque frame stays opaque
+		gl.Uniform1i(h.uMode, 0)
+		gl.DrawArrays(gl.LINES, 6, int32(lines))
+	}
 	debugCheck("draw HUD")
 	gl.BindVertexArray(0)
 	gl.Disable(gl.BLEND)
 	gl.Enable(gl.DEPTH_TEST)
 }
 
-// paint paints the panel and its text (hud.frag's mode 2) into panelTex,
-// with the paint quad at vertex first, and restores the framebuffer it
-// found bound.
-func (h *HUD) paint(rows, first int) {
-	var prev int32
-	gl.GetIntegerv(gl.DRAW_FRAMEBUFFER_BINDING, &prev)
-	gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, h.panelFBO)
-	gl.Viewport(0, 0, int32(h.panelW), int32(h.panelH))
-	gl.Disable(gl.BLEND) // the texture takes the premultiplied colour as it is
-	gl.Uniform2f(h.uViewport, float32(h.panelW), float32(h.panelH))
-	gl.Uniform1i(h.uRows, int32(rows))
-	gl.Uniform4fv(h.uText, 1, &h.colours[0][0])
-	gl.Uniform4fv(h.uWarn, 1, &h.colours[1][0])
-	gl.ActiveTexture(gl.TEXTURE1)
-	gl.BindTexture(gl.TEXTURE_2D, uint32(h.cells))
-	if !h.fresh || *h.grid != h.uploaded {
-		gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
-		gl.TexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, HUDLineLen, HUDLines, gl.RG, gl.UNSIGNED_BYTE, unsafe.Pointer(&h.grid[0]))
-		h.uploaded, h.fresh = *h.grid, true
+// paint lays out the panel and its text (h.layout, h.grid) and paints
+// them, premultiplied, into panelTex, restoring the framebuffer it found
+// bound.
+func (h *HUD) paint() {
+	l := &h.layout
+	set := l.set
+	h.sizePanel(l.w, l.h)
+	a := uint16(hudPanel[3])
+	pre := [4]uint8{uint8(uint16(hudPanel[0]) * a / 255), uint8(uint16(hudPanel[1]) * a / 255), uint8(uint16(hudPanel[2]) * a / 255), hudPanel[3]}
+	t := quad(h.text[:0], 0, 0, float32(l.w), float32(l.h), 0, 0, 0, 0, pre)
+	adv := int(set.glyph('0').adv)
+	for r := range l.rows {
+		y := l.textTop + r*set.lineH + set.ascent // the baseline
+		cells := h.grid[2*r*HUDLineLen:]
+		for j := range HUDLineLen {
+			ch := cells[2*j]
+			g := set.glyph(ch)
+			if g.x1 <= g.x0 {
+				continue
+			}
+			c := hudText
+			if cells[2*j+1] != 0 {
+				c = hudWarn
+			}
+			x := l.pad + j*adv
+			t = quad(t, float32(x+int(g.x0)), float32(y+int(g.y0)), float32(x+int(g.x1)), float32(y+int(g.y1)),
+				float32(g.u), float32(g.v), float32(g.u+g.x1-g.x0), float32(g.v+g.y1-g.y0), c)
+		}
 	}
-	gl.ActiveTexture(gl.TEXTURE0)
-	gl.BindTexture(gl.TEXTURE_2D, uint32(h.atlas))
-	gl.Uniform1i(h.uMode, 2)
-	gl.DrawArrays(gl.TRIANGLES, int32(first), 6)
-	gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, uint32(prev))
-	h.painted, h.paintedRows, h.paintedW, h.paintedH = true, rows, h.panelW, h.panelH
+	h.text = t
+	gl.BindVertexArray(uint32(h.textVAO))
+	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(h.textVBO))
+	gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(t)*int(unsafe.Sizeof(hudVertex{})), unsafe.Pointer(&t[0]))
+	gl.GetIntegerv(gl.DRAW_FRAMEBUFFER_BINDING, &h.prevFBO)
+	gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, h.panelFBO)
+	gl.Viewport(0, 0, int32(l.w), int32(l.h))
+	gl.UseProgram(uint32(h.prog))
+	gl.Uniform2f(h.uViewport, float32(l.w), float32(l.h))
+	gl.Uniform1i(h.uAtlas, 0)
+	gl.Disable(gl.BLEND) // the texture takes the panel's premultiplied colour as it is
+	gl.Uniform1i(h.uMode, 0)
+	gl.DrawArrays(gl.TRIANGLES, 0, 6)
+	if n := len(t) - 6; n > 0 {
+		// The glyphs over it, the result premultiplied.
+		gl.Enable(gl.BLEND)
+		gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+		gl.ActiveTexture(gl.TEXTURE0)
+		gl.BindTexture(gl.TEXTURE_2D, uint32(set.tex))
+		gl.Uniform1i(h.uMode, 1)
+		gl.DrawArrays(gl.TRIANGLES, 6, int32(n))
+		gl.Disable(gl.BLEND)
+	}
+	gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, uint32(h.prevFBO))
+	h.shown, h.painted = h.grid, *l
+	h.paints++
 }
 
 func (h *HUD) delete() {
+	h.fonts.delete()
 	h.prog.Delete()
 	h.blit.Delete()
 	h.vao.Delete()
 	h.vbo.Delete()
-	h.atlas.Delete()
-	h.cells.Delete()
+	h.textVAO.Delete()
+	h.textVBO.Delete()
 	h.panelTex.Delete()
 	if h.panelFBO != 0 {
 		gl.DeleteFramebuffers(1, &h.panelFBO)

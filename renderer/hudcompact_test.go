@@ -11,10 +11,11 @@ import (
 
 // TestHUDCompact draws the HUD, numbered lines and a caption of two, over
 // a light sky, and measures its panel (the pixels it darkens): compact, it
-// is exactly the caption's size (the longest caption line of 7 px glyphs
-// and two 13 px rows 3 px apart, with 8 px of padding round them) and
-// its text is the caption's, in the first rows; not compact, the panel
-// holds the numbered lines and the graph below them, far larger.
+// is exactly the caption's size (the longest caption line of the HUD
+// font's advances and two rows of its line height, with the padding round
+// them) and its text is the caption's, in the first rows; not compact,
+// the panel holds the numbered lines and the graph below them, far
+// larger.
 func TestHUDCompact(t *testing.T) {
 	onMain(t, func(*platform.Window) error {
 		r, err := newTestRenderer()
@@ -46,7 +47,7 @@ func TestHUDCompact(t *testing.T) {
 					if c.R < 150 { // darkened by the panel
 						box = box.Union(image.Rect(x, y, x+1, y+1))
 					}
-					if c.R > 220 { // the text, brighter than the sky
+					if c.R > 120 && x < 300 && y < 50 { // the text, brighter than the panel
 						text++
 					}
 				}
@@ -57,7 +58,10 @@ func TestHUDCompact(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if want := image.Rect(0, 0, 26*7+16, 2*16-3+16); compact != want {
+		face, pad := hudFace(height)
+		rowH := face.Metrics().Height.Ceil()
+		adv, _ := face.GlyphAdvance('0')
+		if want := image.Rect(0, 0, 26*adv.Round()+2*pad, 2*rowH+2*pad); compact != want {
 			return fmt.Errorf("the compact panel covers %v, want %v", compact, want)
 		}
 		if text < 100 {
@@ -67,7 +71,7 @@ func TestHUDCompact(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if full.Dy() < 8*16+64 || full.Dx() < 360 {
+		if full.Dy() < compact.Dy()+6*rowH || full.Dx() < 26*adv.Round()+2*pad+100 {
 			return fmt.Errorf("the full panel covers %v: the test does not tell it from the compact one", full)
 		}
 		h.SetCaption()

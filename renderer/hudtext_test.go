@@ -12,17 +12,25 @@ import (
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/font/gofont/gomono"
 	"golang.org/x/image/math/fixed"
 )
 
+// hudFace returns the HUD's face in a window height pixels high (Go Mono
+// at the HUD's size) and the panel's padding.
+func hudFace(height int) (face font.Face, pad int) {
+	px, pad := renderer.HUDTextLayout(height, 1)
+	return goFace(gomono.TTF, px), pad
+}
+
 // TestHUDTextPixels draws the HUD's lines, one highlighted, the last cut
 // at HUDLineLen, and compares every pixel of its text rows with the text
-// rasterised on the CPU by x/image/font from the same face (basicfont's
-// 7×13) at the HUD's layout (8 px padding, rows 16 px apart): each pixel
-// of ink is the text's colour (the warning colour on the highlighted
-// line), every other pixel the panel's, which a pixel of the padding
-// shows; and nothing else.
+// rasterised on the CPU by x/image/font from the same font at the HUD's
+// size for the window (Go Mono, 9 px in a window 320 pixels high) and
+// layout (the panel's padding, rows the font's line height apart): each
+// pixel is the panel's colour (which a pixel of the padding shows) with
+// the text's colour (the warning colour on the highlighted line) over it
+// as much as the glyphs cover it, within 3 levels; and nothing else.
 func TestHUDTextPixels(t *testing.T) {
 	lines := []string{
 		"fps 143.9  frame p50 6.94 ms  p99 7.10 ms",
@@ -51,34 +59,38 @@ func TestHUDTextPixels(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		// The CPU's text: white ink on black, one row at a time.
-		const pad, rowH, cut = 8, 16, 80
-		want := image.NewGray(image.Rect(0, 0, width, pad+len(lines)*rowH))
-		d := font.Drawer{Dst: want, Src: image.White, Face: basicfont.Face7x13}
-		for i, l := range lines {
-			d.Dot = fixed.P(pad, pad+i*rowH+basicfont.Face7x13.Ascent)
-			d.DrawString(l[:min(len(l), cut)])
-		}
-		draw.Draw(want, image.Rect(pad+cut*7, 0, width, want.Bounds().Dy()), image.Black, image.Point{}, draw.Src)
+		face, pad := hudFace(height)
+		m := face.Metrics()
+		rowH, cut := m.Height.Ceil(), renderer.HUDLineLen
 		panel := img.RGBAAt(2, 2)
 		text, warn := color.RGBA{230, 235, 240, 255}, color.RGBA{255, 170, 60, 255}
-		near := func(a, b color.RGBA) bool {
-			d := func(x, y uint8) bool { return x-y <= 1 || y-x <= 1 }
-			return d(a.R, b.R) && d(a.G, b.G) && d(a.B, b.B)
+		// The CPU's text over the panel's colour, one row at a time.
+		want := image.NewRGBA(image.Rect(0, 0, width, pad+len(lines)*rowH))
+		draw.Draw(want, want.Rect, image.NewUniform(panel), image.Point{}, draw.Src)
+		for i, l := range lines {
+			c := text
+			if i == warnLine {
+				c = warn
+			}
+			d := font.Drawer{Dst: want, Src: image.NewUniform(c), Face: face, Dot: fixed.P(pad, pad+i*rowH+m.Ascent.Ceil())}
+			d.DrawString(l[:min(len(l), cut)])
+		}
+		// The panel is as wide as the longest line with the padding either
+		// side; the sky shows right of it.
+		adv, _ := face.GlyphAdvance('0')
+		panelW := 2*pad + cut*adv.Round()
+		if got, sky := img.RGBAAt(panelW, pad), (color.RGBA{40, 90, 160, 255}); got != sky || img.RGBAAt(panelW-1, pad) == sky {
+			return fmt.Errorf("the panel does not end at x = %d: (%d, %d) is %v, left of it %v", panelW, panelW, pad, got, img.RGBAAt(panelW-1, pad))
 		}
 		bad, ink := 0, 0
 		var first string
-		for y := pad; y < pad+len(lines)*rowH-3; y++ {
-			for x := 0; x < width; x++ {
-				exp := panel
-				if want.GrayAt(x, y).Y > 127 {
+		for y := pad; y < want.Rect.Dy(); y++ {
+			for x := 0; x < panelW; x++ {
+				exp := want.RGBAAt(x, y)
+				if !near(exp, panel, 60) {
 					ink++
-					exp = text
-					if (y-pad)/rowH == warnLine {
-						exp = warn
-					}
 				}
-				if got := img.RGBAAt(x, y); !near(got, exp) {
+				if got := img.RGBAAt(x, y); !near(got, exp, 3) {
 					if bad == 0 {
 						first = fmt.Sprintf("(%d, %d) is %v, want %v", x, y, got, exp)
 					}
@@ -93,7 +105,7 @@ func TestHUDTextPixels(t *testing.T) {
 			return fmt.Errorf("the padding at (2, 2) is the sky's colour: no panel")
 		}
 		if bad > 0 {
-			return fmt.Errorf("%d of the text rows' pixels differ from the CPU's text (%d pixels of ink); the first: %s", bad, ink, first)
+			return fmt.Errorf("%d of the text rows' pixels differ from the CPU's text (%d pixels of ink); the first: %s%s", bad, ink, first, saveFailure(img))
 		}
 		return nil
 	})

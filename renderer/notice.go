@@ -25,7 +25,7 @@ func (r *Renderer) SetNotice(text string) {
 	if text == "" {
 		return
 	}
-	const size, pad = simthread.DefaultTextSize, 10 // units: 2× the font at 1280×720
+	const size, pad = simthread.DefaultTextSize, 10 // units: 26 px at 1280×720
 	w := float32(len(text))*size*7/13 + 2*pad
 	o.Rect(simthread.Top, 0, 12, w, size+2*pad, simthread.RGBA(0, 0, 0, 150))
 	o.Text(simthread.Top, 0, 12+pad, size, simthread.White, text)

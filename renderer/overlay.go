@@ -17,16 +17,14 @@ const (
 	OverlayRefHeight = 720
 )
 
-// overlayLineGap is the space between text lines, in font pixels (the
-// HUD's).
-const overlayLineGap = lineGap
-
 // overlayPass draws the world's overlay (simthread.Overlay) with the HUD's
-// program and glyph atlas, into buffers of its own. Its vertex memory
-// grows to the largest overlay drawn and is reused; a frame allocates
-// nothing once it has.
+// program and the renderer's glyph sets (font.go), into buffers of its
+// own. Its vertex memory grows to the largest overlay drawn and is
+// reused; a frame allocates nothing once it has, but for a text size it
+// has not drawn before (a glyph set, once).
 type overlayPass struct {
-	hud   *HUD // the program and atlas
+	hud   *HUD // the program
+	fonts *glyphCache
 	vao   glVertexArray
 	vbo   glBuffer
 	cap   int // vertices the buffer holds
@@ -34,15 +32,15 @@ type overlayPass struct {
 	runs  []overlayRun
 }
 
-// overlayRun is a stretch of vertices drawn with one call: text (from
-// the atlas) or flat.
+// overlayRun is a stretch of vertices drawn with one call: text in one
+// glyph set, or flat (set nil).
 type overlayRun struct {
 	start, count int
-	text         bool
+	set          *glyphSet
 }
 
 func newOverlayPass(h *HUD) (*overlayPass, error) {
-	o := &overlayPass{hud: h}
+	o := &overlayPass{hud: h, fonts: h.fonts}
 	o.vao = newVertexArray()
 	gl.BindVertexArray(uint32(o.vao))
 	o.vbo = newBuffer()
@@ -62,20 +60,47 @@ func OverlayScale(width, height int) float32 {
 	return min(float32(width)/OverlayRefWidth, float32(height)/OverlayRefHeight)
 }
 
-// OverlayTextScale returns the whole multiple of the font's 13-pixel
-// glyphs that a text item of size units (0: simthread.DefaultTextSize)
-// whose longest line has cols characters is drawn at in a width×height
-// window: the one nearest to size·OverlayScale, at least 1, and made
-// smaller, down to 1, while the line would be wider than the window.
-func OverlayTextScale(size float32, cols, width, height int) int {
+// overlayTextSet returns the glyph set that text of size units (0:
+// simthread.DefaultTextSize) is drawn with in a width×height window: Go
+// Regular at size·OverlayScale pixels, rounded; where its longest line
+// would be wider than the window, the largest smaller size at which it is
+// not, or minTextPx. nil: the set could not be built.
+func (o *overlayPass) overlayTextSet(size float32, text []byte, width, height int) *glyphSet {
 	if !(size > 0) {
 		size = simthread.DefaultTextSize
 	}
-	k := max(int(math.Round(float64(size*OverlayScale(width, height)/glyphH))), 1)
-	for k > 1 && cols*glyphW*k > width {
-		k--
+	want := roundPx(size * OverlayScale(width, height))
+	s := o.fonts.get(faceRegular, want)
+	if s == nil {
+		return nil
 	}
-	return k
+	w, _ := s.measure(text)
+	if w <= width {
+		return s
+	}
+	// From the size in proportion to the window, down while too wide,
+	// then up while the next fits.
+	px := max(minTextPx, min(want-1, want*width/w))
+	for {
+		if s = o.fonts.get(faceRegular, px); s == nil {
+			return nil
+		}
+		if w, _ = s.measure(text); w <= width || px <= minTextPx {
+			break
+		}
+		px--
+	}
+	for ; w <= width && px+1 < want; px++ {
+		n := o.fonts.get(faceRegular, px+1)
+		if n == nil {
+			break
+		}
+		if nw, _ := n.measure(text); nw > width {
+			break
+		}
+		s = n
+	}
+	return s
 }
 
 // overlayColour unpacks an item's colour, 0 being white.
@@ -93,29 +118,11 @@ func anchorPoint(a simthread.Anchor, w, h float32) (x, y, fx, fy float32) {
 	return col * w, row * h, col, row
 }
 
-// textBox returns the longest line's length and the number of lines.
-func textBox(text []byte) (cols, lines int) {
-	n := 0
-	lines = 1
-	for _, c := range text {
-		if c == '\n' {
-			lines++
-			n = 0
-			continue
-		}
-		n++
-		cols = max(cols, n)
+func (o *overlayPass) quad(x0, y0, x1, y1, u0, v0, u1, v1 float32, c [4]uint8, set *glyphSet) {
+	if n := len(o.runs); n == 0 || o.runs[n-1].set != set {
+		o.runs = append(o.runs, overlayRun{start: len(o.verts), set: set})
 	}
-	return cols, lines
-}
-
-func (o *overlayPass) quad(x0, y0, x1, y1, u0, v0, u1, v1 float32, c [4]uint8, text bool) {
-	if n := len(o.runs); n == 0 || o.runs[n-1].text != text {
-		o.runs = append(o.runs, overlayRun{start: len(o.verts), text: text})
-	}
-	o.verts = append(o.verts,
-		hudVertex{x0, y0, u0, v0, c}, hudVertex{x1, y0, u1, v0, c}, hudVertex{x1, y1, u1, v1, c},
-		hudVertex{x0, y0, u0, v0, c}, hudVertex{x1, y1, u1, v1, c}, hudVertex{x0, y1, u0, v1, c})
+	o.verts = quad(o.verts, x0, y0, x1, y1, u0, v0, u1, v1, c)
 	o.runs[len(o.runs)-1].count += 6
 }
 
@@ -123,6 +130,7 @@ func (o *overlayPass) quad(x0, y0, x1, y1, u0, v0, u1, v1 float32, c [4]uint8, t
 // viewProj.
 func (o *overlayPass) build(plan *interp.Plan, viewProj *mgl32.Mat4, width, height int) {
 	o.verts, o.runs = o.verts[:0], o.runs[:0]
+	o.fonts.next()
 	if !plan.Ready || plan.Next == nil {
 		return
 	}
@@ -132,16 +140,14 @@ func (o *overlayPass) build(plan *interp.Plan, viewProj *mgl32.Mat4, width, heig
 	for i := range items {
 		it := &items[i]
 		var bw, bh float32
-		var k, cols, lines int
+		var set *glyphSet
 		switch it.Kind {
 		case simthread.OverlayText:
-			cols, lines = textBox(it.Text)
-			if cols == 0 {
+			if set = o.overlayTextSet(it.Size, it.Text, width, height); set == nil {
 				continue
 			}
-			k = OverlayTextScale(it.Size, cols, width, height)
-			bw = float32(cols * glyphW * k)
-			bh = float32((lines*(glyphH+overlayLineGap) - overlayLineGap) * k)
+			w, lines := set.measure(it.Text)
+			bw, bh = float32(w), float32(set.height(lines))
 		case simthread.OverlayRect, simthread.OverlayBar:
 			bw, bh = it.W*s, it.H*s
 		default:
@@ -172,36 +178,35 @@ func (o *overlayPass) build(plan *interp.Plan, viewProj *mgl32.Mat4, width, heig
 		c := overlayColour(it.Color)
 		switch it.Kind {
 		case simthread.OverlayRect:
-			o.quad(x0, y0, x0+bw, y0+bh, 0, 0, 0, 0, c, false)
+			o.quad(x0, y0, x0+bw, y0+bh, 0, 0, 0, 0, c, nil)
 		case simthread.OverlayBar:
 			if it.Back != 0 {
-				o.quad(x0, y0, x0+bw, y0+bh, 0, 0, 0, 0, overlayColour(it.Back), false)
+				o.quad(x0, y0, x0+bw, y0+bh, 0, 0, 0, 0, overlayColour(it.Back), nil)
 			}
 			if f := min(max(it.Fill, 0), 1); f > 0 {
-				o.quad(x0, y0, x0+bw*f, y0+bh, 0, 0, 0, 0, c, false)
+				o.quad(x0, y0, x0+bw*f, y0+bh, 0, 0, 0, 0, c, nil)
 			}
 		case simthread.OverlayText:
-			o.text(it.Text, float32(math.Round(float64(x0))), float32(math.Round(float64(y0))), float32(k), c)
+			o.text(set, it.Text, int(math.Round(float64(x0))), int(math.Round(float64(y0))), c)
 		}
 	}
 }
 
 // text lays out the glyphs of text from (x, y), the top left of its first
-// line, at k pixels per font pixel.
-func (o *overlayPass) text(text []byte, x, y, k float32, c [4]uint8) {
-	col, line := 0, 0
+// line: each glyph where the pen is, whole pixels from the last.
+func (o *overlayPass) text(set *glyphSet, text []byte, x, y int, c [4]uint8) {
+	pen, base := x, y+set.ascent
 	for _, ch := range text {
 		if ch == '\n' {
-			col, line = 0, line+1
+			pen, base = x, base+set.lineH
 			continue
 		}
-		if ch > firstGlyph && ch <= lastGlyph {
-			gx := x + float32(col*glyphW)*k
-			gy := y + float32(line*(glyphH+overlayLineGap))*k
-			u := float32(int(ch-firstGlyph) * glyphW)
-			o.quad(gx, gy, gx+glyphW*k, gy+glyphH*k, u, 0, u+glyphW, glyphH, c, true)
+		g := set.glyph(ch)
+		if g.x1 > g.x0 {
+			o.quad(float32(pen+int(g.x0)), float32(base+int(g.y0)), float32(pen+int(g.x1)), float32(base+int(g.y1)),
+				float32(g.u), float32(g.v), float32(g.u+g.x1-g.x0), float32(g.v+g.y1-g.y0), c, set)
 		}
-		col++
+		pen += int(g.adv)
 	}
 }
 
@@ -240,18 +245,20 @@ func (o *overlayPass) draw(plan *interp.Plan, viewProj *mgl32.Mat4, width, heigh
 	gl.Disable(gl.DEPTH_TEST)
 	gl.Disable(gl.CULL_FACE)
 	gl.Enable(gl.BLEND)
-	gl.BlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
+	// Over, for the colour and the alpha: an opaque frame stays opaque
+	// under a glyph's partly covered edge (a screenshot's alpha).
+	gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
 	gl.UseProgram(uint32(h.prog))
 	gl.Uniform2f(h.uViewport, float32(width), float32(height))
 	gl.Uniform1i(h.uAtlas, 0)
 	gl.ActiveTexture(gl.TEXTURE0)
-	gl.BindTexture(gl.TEXTURE_2D, uint32(h.atlas))
 	for _, run := range o.runs {
-		text := int32(0)
-		if run.text {
-			text = 1
+		mode := int32(0)
+		if run.set != nil {
+			mode = 1
+			gl.BindTexture(gl.TEXTURE_2D, uint32(run.set.tex))
 		}
-		gl.Uniform1i(h.uMode, text)
+		gl.Uniform1i(h.uMode, mode)
 		gl.DrawArrays(gl.TRIANGLES, int32(run.start), int32(run.count))
 	}
 	debugCheck("draw overlay")

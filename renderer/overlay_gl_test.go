@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -14,63 +15,75 @@ import (
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
-	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 )
 
+// goFace returns Go Regular (ttf goregular.TTF) or Go Mono at px pixels,
+// as the renderer rasterises it: opentype at 72 DPI, full hinting (whole
+// pixel metrics and advances).
+func goFace(ttf []byte, px int) font.Face {
+	f, err := opentype.Parse(ttf)
+	if err != nil {
+		panic(err)
+	}
+	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(px), DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		panic(err)
+	}
+	return face
+}
+
+// textSize returns the advance of text's longest line in face and its
+// height: from the first line's top to the last one's bottom.
+func textSize(face font.Face, text string) (w, h int) {
+	m := face.Metrics()
+	lines := strings.Split(text, "\n")
+	for _, l := range lines {
+		w = max(w, font.MeasureString(face, l).Round())
+	}
+	return w, (len(lines)-1)*m.Height.Ceil() + m.Ascent.Ceil() + m.Descent.Ceil()
+}
+
 // placedText is a text's expected place on the screen: its top-left
-// pixel and its whole-number scale.
+// pixel and its size in pixels (Go Regular's em).
 type placedText struct {
 	text string
 	x, y int
-	k    int
+	px   int
 }
 
-// expectedText returns the frame's pixels that the glyphs of ts cover,
-// drawn from basicfont itself (the ground truth): each character a 7×13
-// cell, each font pixel k×k screen pixels, lines 16 font pixels apart.
+// expectedText returns the coverage of ts's glyphs in the frame, drawn by
+// x/image/font from the font itself (the ground truth): each line's
+// baseline the font's ascent below its top, lines the font's line height
+// apart.
 func expectedText(ts ...placedText) *image.Alpha {
 	img := image.NewAlpha(image.Rect(0, 0, width, height))
-	face := basicfont.Face7x13
 	for _, t := range ts {
-		col, line := 0, 0
-		for _, r := range t.text {
-			if r == '\n' {
-				col, line = 0, line+1
-				continue
-			}
-			dr, mask, mp, _, ok := face.Glyph(fixed.P(0, face.Ascent), r)
-			if ok {
-				for y := dr.Min.Y; y < dr.Max.Y; y++ {
-					for x := dr.Min.X; x < dr.Max.X; x++ {
-						_, _, _, a := mask.At(mp.X+x-dr.Min.X, mp.Y+y-dr.Min.Y).RGBA()
-						if a < 0x8000 {
-							continue
-						}
-						for dy := range t.k {
-							for dx := range t.k {
-								img.SetAlpha(t.x+(col*7+x)*t.k+dx, t.y+(line*16+y)*t.k+dy, color.Alpha{255})
-							}
-						}
-					}
-				}
-			}
-			col++
+		face := goFace(goregular.TTF, t.px)
+		m := face.Metrics()
+		d := font.Drawer{Dst: img, Src: image.Opaque, Face: face}
+		for i, l := range strings.Split(t.text, "\n") {
+			d.Dot = fixed.P(t.x, t.y+m.Ascent.Ceil()+i*m.Height.Ceil())
+			d.DrawString(l)
 		}
 	}
 	return img
 }
 
-// textMismatch counts the pixels where the frame's white text and the
-// expected glyphs disagree: a glyph pixel not bright, or a bright pixel
-// no glyph covers.
+// textMismatch counts the pixels where the frame's white text over the
+// dark sky and the expected coverage disagree by more than 24 levels of
+// 255, where either is brighter than the bodies (grey at most 100).
 func textMismatch(img *image.RGBA, want *image.Alpha) (n int, first image.Point) {
+	const bg = 14 // the sky's red; the black bodies' is less
 	first = image.Pt(-1, -1)
 	for y := range height {
 		for x := range width {
-			c := img.RGBAAt(x, y)
-			bright := c.R > 128 && c.G > 128 && c.B > 128
-			if bright != (want.AlphaAt(x, y).A != 0) {
+			exp := bg + (255-bg)*int(want.AlphaAt(x, y).A)/255
+			got := int(img.RGBAAt(x, y).R)
+			if d := got - exp; (d > 24 || d < -24) && (got > 100 || exp > bg+24) {
 				if n == 0 {
 					first = image.Pt(x, y)
 				}
@@ -91,13 +104,13 @@ func overlayFrame(r *renderer.Renderer, cam renderer.Camera, seq *uint64, a, b *
 
 // TestOverlayTextPixels draws the world's overlay text in the 480×320 test
 // window (0.375 pixels a unit) and reads the frame back: every pixel of
-// the frame must be bright exactly where basicfont's glyphs, at the
-// expected whole-number scale and place, cover it. The cases: a score at
-// the top left (70 units: 26 px, twice the font), two lines at the bottom
-// right corner, a line too long for the window at 70 units drawn at 1×
-// and pushed back inside from past the right edge, and a label centred on
-// a body's interpolated position. The same comparison against the text
-// one pixel off, or another string, must fail.
+// the frame must be as bright as Go Regular's glyphs, at the expected size
+// and place, cover it. The cases: a score at the top left (70 units: 26
+// px), two lines at the bottom right corner (35 units: 13 px), a line too
+// long for the window at 70 units drawn at the largest size that fits and
+// pushed back inside from past the right edge, and a label centred on a
+// body's interpolated position. The same comparison against the text one
+// pixel off, or another string, must fail.
 func TestOverlayTextPixels(t *testing.T) {
 	onMain(t, func(*platform.Window) error {
 		r, err := newTestRenderer()
@@ -108,7 +121,7 @@ func TestOverlayTextPixels(t *testing.T) {
 		r.SetGroundVisible(false)
 		cam := frontCamera()
 		var seq uint64
-		long := "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW" // 59 characters: 826 px at 2×
+		long := "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW" // 59 characters: 796 px at 26 px
 		from, to := mgl32.Vec3{-3, 5, 0}, mgl32.Vec3{1, 7, 0}
 		black := simthread.RGB(0, 0, 0) // the bodies stay dark: only text is bright
 		type tc struct {
@@ -121,22 +134,34 @@ func TestOverlayTextPixels(t *testing.T) {
 			{"score top left", func(o *simthread.Overlay) {
 				it := o.Text(simthread.TopLeft, 32, 32, 70, simthread.White, "score ")
 				it.Text = append(it.Text, "4711"...)
-			}, 1, func() []placedText { return []placedText{{"score 4711", 12, 12, 2}} }},
+			}, 1, func() []placedText { return []placedText{{"score 4711", 12, 12, 26}} }},
 			{"two lines bottom right", func(o *simthread.Overlay) {
 				o.Text(simthread.BottomRight, 0, 0, 35, 0, "lap 3/5\nbest 1:02")
 			}, 1, func() []placedText {
-				// 35 units: 13.1 px, 1×; 9 columns, 2 lines of 13 with a gap of 3.
-				return []placedText{{"lap 3/5\nbest 1:02", width - 9*7, height - 29, 1}}
+				const text = "lap 3/5\nbest 1:02"
+				w, h := textSize(goFace(goregular.TTF, 13), text)
+				return []placedText{{text, width - w, height - h, 13}}
 			}},
 			{"too long for the window", func(o *simthread.Overlay) {
 				o.Text(simthread.TopRight, 400, 64, 70, simthread.White, long)
-			}, 1, func() []placedText { return []placedText{{long, width - len(long)*7, 24, 1}} }},
+			}, 1, func() []placedText {
+				px := 26
+				for px > 6 {
+					if w, _ := textSize(goFace(goregular.TTF, px), long); w <= width {
+						break
+					}
+					px--
+				}
+				w, _ := textSize(goFace(goregular.TTF, px), long)
+				return []placedText{{long, width - w, 24, px}}
+			}},
 			{"label on an interpolated body", func(o *simthread.Overlay) {
 				o.Label(0, 0, -64, 35, simthread.White, "you")
 			}, 0.25, func() []placedText {
 				// At alpha 0.25 between from and to; 64 units up is 24 px.
 				x, y, _ := cam.Project(interp.Lerp(from, to, 0.25), width, height)
-				return []placedText{{"you", int(math.Round(float64(x - 3*7/2.0))), int(math.Round(float64(y - 24 - 13/2.0))), 1}}
+				w, h := textSize(goFace(goregular.TTF, 13), "you")
+				return []placedText{{"you", int(math.Round(float64(x - float32(w)/2))), int(math.Round(float64(y - 24 - float32(h)/2))), 13}}
 			}},
 		}
 		for _, c := range cases {
@@ -146,6 +171,12 @@ func TestOverlayTextPixels(t *testing.T) {
 			img, err := overlayFrame(r, cam, &seq, a, b, c.alpha)
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
+			}
+			for i := 3; i < len(img.Pix); i += 4 {
+				if img.Pix[i] != 255 {
+					p := i / 4
+					return fmt.Errorf("%s: pixel (%d, %d) has alpha %d: text over an opaque frame must leave it opaque (a screenshot's alpha)", c.name, p%width, p/width, img.Pix[i])
+				}
 			}
 			want := c.want()
 			if n, at := textMismatch(img, expectedText(want...)); n != 0 {
@@ -219,10 +250,8 @@ func TestOverlayShapes(t *testing.T) {
 	})
 }
 
-// TestOverlayScale checks the overlay's scale rules against their
-// definitions: pixels a unit are the smaller of the window's ratios to
-// 1280×720, text takes the nearest whole multiple of 13 px, at least 1,
-// and shrinks to fit the width.
+// TestOverlayScale checks the overlay's scale against its definition:
+// pixels a unit are the smaller of the window's ratios to 1280×720.
 func TestOverlayScale(t *testing.T) {
 	for _, c := range []struct {
 		w, h  int
@@ -230,25 +259,6 @@ func TestOverlayScale(t *testing.T) {
 	}{{1280, 720, 1}, {2560, 1440, 2}, {480, 360, 0.375}, {640, 1000, 0.5}, {1920, 360, 0.5}} {
 		if got := renderer.OverlayScale(c.w, c.h); got != c.scale {
 			t.Errorf("OverlayScale(%d, %d) = %v, want %v", c.w, c.h, got, c.scale)
-		}
-	}
-	for _, c := range []struct {
-		size      float32
-		cols      int
-		w, h      int
-		wantScale int
-	}{
-		{26, 10, 1280, 720, 2},     // 26 px
-		{0, 10, 1280, 720, 2},      // the default size, 26
-		{45, 10, 1280, 720, 3},     // 45/13 = 3.46
-		{46, 10, 1280, 720, 4},     // 3.54
-		{26, 10, 480, 360, 1},      // 9.75 px: at least 1×
-		{104, 10, 2560, 1440, 16},  // 208 px
-		{104, 100, 2560, 1440, 3},  // 100 columns of 7 px fit 2560 px 3 times
-		{104, 1000, 2560, 1440, 1}, // never under 1×
-	} {
-		if got := renderer.OverlayTextScale(c.size, c.cols, c.w, c.h); got != c.wantScale {
-			t.Errorf("OverlayTextScale(%v, %d, %d, %d) = %d, want %d", c.size, c.cols, c.w, c.h, got, c.wantScale)
 		}
 	}
 }

@@ -1,8 +1,8 @@
-// hud.vert: screen-space quads and lines for the HUD, in pixels with the
-// origin at the top left.
+// hud.vert: screen-space quads and lines for the HUD and the overlay, in
+// pixels with the origin at the top left.
 
 layout(location = 0) in vec2 aPos;   // pixels
-layout(location = 1) in vec2 aUV;    // glyph atlas texels (text) or unused
+layout(location = 1) in vec2 aUV;    // atlas or panel texels, or unused
 layout(location = 2) in vec4 aColor; // sRGB, straight alpha
 
 uniform vec2 uViewport; // pixels

@@ -1,5 +1,6 @@
-// hudpanel.frag: the HUD's painted panel (vUV: panel pixels at scale 1),
-// drawn premultiplied (blend ONE, ONE_MINUS_SRC_ALPHA) over the scene.
+// hudpanel.frag: the HUD's painted panel, its text included (vUV: the
+// panel's texels, painted at the size drawn), drawn premultiplied (blend
+// ONE, ONE_MINUS_SRC_ALPHA) over the scene.
 
 in vec2 vUV;
 in vec4 vColor;

@@ -16,11 +16,11 @@ package simthread
 // Positions and sizes are in overlay units: pixels of a 1280×720 window.
 // The renderer scales the overlay by the smaller of width/1280 and
 // height/720, so its layout keeps its proportions in any window. Text is
-// drawn in the HUD's font (a 7×13 pixel bitmap font) at the whole
-// multiple of its 13 pixels nearest to the item's Size once scaled (at
-// least 1), and smaller, down to 1, where a line would not fit the
-// window's width; an item anchored to the window that would cross its
-// edge is moved inside it.
+// drawn in Go Regular (golang.org/x/image/font/gofont), rasterised at its
+// size in whole pixels: the item's Size, its em, times that scale,
+// rounded (at least 6 px), or the largest smaller size at which its
+// longest line fits the window's width; an item anchored to the window
+// that would cross its edge is moved inside it.
 type Overlay struct {
 	// Items are the items to draw, in order. Append with the methods,
 	// which reuse the slot's item buffers.
@@ -77,7 +77,7 @@ type OverlayItem struct {
 	X, Y float32
 	// W, H are a rectangle's or a bar's size in units.
 	W, H float32
-	// Size is a text's line height in units (0: 26).
+	// Size is a text's font size (its em) in units (0: 26).
 	Size float32
 	// Fill is the part of a bar's width drawn in Color, in [0, 1].
 	Fill float32
@@ -92,8 +92,8 @@ type OverlayItem struct {
 	Text []byte
 }
 
-// DefaultTextSize is the line height of a text item whose Size is 0, in
-// units: 26, twice the font's 13 pixels in a 1280×720 window.
+// DefaultTextSize is the font size of a text item whose Size is 0, in
+// units: 26 pixels in a 1280×720 window.
 const DefaultTextSize = 26
 
 // RGBA packs an sRGB colour with alpha (255 opaque) into an
@@ -123,9 +123,9 @@ func (o *Overlay) Add(it OverlayItem) *OverlayItem {
 	return dst
 }
 
-// Text adds a text item: s, size units high, anchored at at and moved by
-// x, y units. Append more to the returned item's Text (a number with
-// strconv.AppendInt) without allocating.
+// Text adds a text item: s at a font size of size units (0: 26),
+// anchored at at and moved by x, y units. Append more to the returned
+// item's Text (a number with strconv.AppendInt) without allocating.
 func (o *Overlay) Text(at Anchor, x, y, size float32, color uint32, s string) *OverlayItem {
 	it := o.Add(OverlayItem{Kind: OverlayText, Anchor: at, X: x, Y: y, Size: size, Color: color})
 	it.Text = append(it.Text, s...)

@@ -16,7 +16,9 @@ import (
 
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
-	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 )
 
@@ -169,12 +171,12 @@ func TestRunDrawsTheScoreAndReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The score as drawn: "score N" at the top left, white, in the HUD's
-	// font at the overlay's scale. The last frame may show the snapshot
+	// The score as drawn: "score N" at the top left, white, in the
+	// overlay's font at its size times the overlay's scale. The last frame may show the snapshot
 	// before the final tick's: the score then, or one less.
 	score, _ := strconv.Atoi(string(m[1]))
 	text := "score " + strconv.Itoa(score)
-	k := renderer.OverlayTextScale(48, len(text), 320, 240)
+	k := int(math.Round(48 * float64(renderer.OverlayScale(320, 240))))
 	best, other := math.Inf(1), math.Inf(1)
 	for _, s := range []int{score, score - 1} {
 		if s >= 0 {
@@ -185,10 +187,10 @@ func TestRunDrawsTheScoreAndReplays(t *testing.T) {
 		other = math.Min(other, textMismatch(img, "score "+strconv.Itoa(s), k))
 	}
 	other = math.Min(other, textMismatch(img, "crashes "+string(m[2]), k))
-	// The glyphs are drawn pixel for pixel (nearest texels at a whole
-	// scale): the score's text matches within 2 %, and another number,
-	// a digit of a few pixels apart, does not.
-	t.Logf("%q at %d px per font pixel: %.1f %% of its pixels wrong; other texts %.1f %% or more", text, k, 100*best, 100*other)
+	// The glyphs are drawn texel for texel from their rasterisation at
+	// that size: the score's text matches within 2 %, and another
+	// number, a digit of a few pixels apart, does not.
+	t.Logf("%q at %d px: %.1f %% of its pixels wrong; other texts %.1f %% or more", text, k, 100*best, 100*other)
 	if best > 0.02 || other <= 0.02 {
 		t.Errorf("the top left reads %q with %.1f %% of its pixels wrong (want at most 2 %%); other texts %.1f %% (want more than 2 %%)",
 			text, 100*best, 100*other)
@@ -202,28 +204,29 @@ func TestRunDrawsTheScoreAndReplays(t *testing.T) {
 }
 
 // textMismatch returns the fraction of pixels that differ between the
-// white pixels of img's top left and text drawn in basicfont at k pixels
-// per font pixel, at the offset that fits best: the text's own pixels
-// and the background between them both count.
-func textMismatch(img image.Image, text string, k int) float64 {
-	face := basicfont.Face7x13
-	w, h := len(text)*7*k, 13*k
-	want := make([]bool, w*h)
-	for j, r := range text {
-		dr, mask, mp, _, ok := face.Glyph(fixed.P(j*7, face.Ascent), r)
-		if !ok {
-			continue
-		}
-		for y := dr.Min.Y; y < dr.Max.Y; y++ {
-			for x := dr.Min.X; x < dr.Max.X; x++ {
-				if _, _, _, a := mask.At(mp.X+x-dr.Min.X, mp.Y+y-dr.Min.Y).RGBA(); a > 0x8000 {
-					for dy := range k {
-						for dx := range k {
-							want[(y*k+dy)*w+x*k+dx] = true
-						}
-					}
-				}
-			}
+// white pixels of img's top left and text drawn in the overlay's font (Go
+// Regular) at px pixels, at the offset that fits best: the text's own
+// pixels (those its glyphs cover 90 % or more) and the background
+// between them (under 40 %) both count.
+func textMismatch(img image.Image, text string, px int) float64 {
+	f, err := opentype.Parse(goregular.TTF)
+	if err != nil {
+		panic(err)
+	}
+	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(px), DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		panic(err)
+	}
+	m := face.Metrics()
+	w, h := font.MeasureString(face, text).Round(), m.Ascent.Ceil()+m.Descent.Ceil()
+	cov := image.NewAlpha(image.Rect(0, 0, w, h))
+	(&font.Drawer{Dst: cov, Src: image.Opaque, Face: face, Dot: fixed.P(0, m.Ascent.Ceil())}).DrawString(text)
+	want := make([]int8, w*h) // 1: the text's, -1: the background's
+	for i, a := range cov.Pix {
+		if a >= 230 {
+			want[i] = 1
+		} else if a < 102 {
+			want[i] = -1
 		}
 	}
 	white := func(x, y int) bool {
@@ -236,11 +239,10 @@ func textMismatch(img image.Image, text string, k int) float64 {
 			bad, on := 0, 0
 			for y := range h {
 				for x := range w {
-					got := white(ox+x, oy+y)
-					if want[y*w+x] {
+					if want[y*w+x] > 0 {
 						on++
 					}
-					if got != want[y*w+x] {
+					if want[y*w+x] != 0 && white(ox+x, oy+y) != (want[y*w+x] > 0) {
 						bad++
 					}
 				}

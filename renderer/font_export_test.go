@@ -1,0 +1,14 @@
+package renderer
+
+// Views of the renderer's text for the tests in package renderer_test.
+
+// HUDTextLayout reports the HUD's text size and its panel's padding, in
+// pixels, in a window height pixels high at content scale scale.
+func HUDTextLayout(height, scale int) (px, pad int) {
+	px = hudTextPx(height, scale)
+	return px, hudPadPx(px)
+}
+
+// Paints reports how many times the HUD has laid out and painted its
+// panel and text.
+func (h *HUD) Paints() int { return h.paints }
