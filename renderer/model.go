@@ -190,15 +190,16 @@ var MirrorX = mgl32.Scale3D(-1, 1, 1)
 // posed with the node's world transform at each tick (gltf.Model.
 // WorldPose, gltf.Decompose), draws the model as the animation moves it.
 // Materials are registered as AddModel does, once for all nodes. It
-// returns the nodes' meshes in node order.
+// returns the nodes' meshes in node order. Skinned meshes are left out:
+// AddSkinned draws them.
 func (r *Renderer) AddNodeMeshes(m *gltf.Model) ([]NodeMesh, error) {
 	mats := make(map[int]MaterialID)
 	byNode := map[int][]int{}
 	var order []int
 	for i := range m.Meshes {
 		n := m.Meshes[i].NodeIndex
-		if len(m.Meshes[i].Indices) < 3 {
-			continue
+		if len(m.Meshes[i].Indices) < 3 || m.Meshes[i].Joints != nil {
+			continue // a skinned mesh is AddSkinned's
 		}
 		if _, ok := byNode[n]; !ok {
 			order = append(order, n)

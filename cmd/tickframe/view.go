@@ -202,7 +202,15 @@ type viewWorld struct {
 	pose  []gltf.TRS
 	world []mgl32.Mat4
 	loop  uint32 // the animation's loops so far: the bodies' epoch
+	// skin poses the model's skinned meshes, nil if it has none; clip is
+	// the animation played and at its time at the last tick.
+	skin *renderer.Character
+	clip int
+	at   float32
 }
+
+// viewSkin is the skinned model's id: the first AddSkinned registers.
+const viewSkin = 1
 
 // newViewWorld returns the world for model m, fitted by fit, turning at
 // omega rad/s, playing animation anim (−1: none, or the model has none).
@@ -211,14 +219,15 @@ func newViewWorld(m *gltf.Model, fit viewFit, omega float64, anim int) *viewWorl
 	if anim < 0 || anim >= len(m.Animations) {
 		return w
 	}
-	w.model, w.anim = m, &m.Animations[anim]
+	w.model, w.anim, w.clip = m, &m.Animations[anim], anim
+	w.skin, _ = renderer.NewCharacter(m) // nil: no skinned mesh
 	w.pose = make([]gltf.TRS, len(m.Nodes))
 	w.world = make([]mgl32.Mat4, len(m.Nodes))
 	// The meshes AddNodeMeshes registers, in its order.
 	seen := map[int]bool{}
 	for i := range m.Meshes {
 		me := &m.Meshes[i]
-		if len(me.Indices) >= 3 && !seen[me.NodeIndex] {
+		if len(me.Indices) >= 3 && me.Joints == nil && !seen[me.NodeIndex] {
 			seen[me.NodeIndex] = true
 			w.nodes = append(w.nodes, renderer.NodeMesh{Node: me.NodeIndex, Mirror: me.Transform.Mat3().Det() < 0})
 		}
@@ -253,6 +262,7 @@ func (w *viewWorld) sample() {
 	w.model.RestPose(w.pose)
 	a.Sample(float32(at), w.pose)
 	w.model.WorldPose(w.pose, w.world)
+	w.at = float32(at)
 }
 
 // angle is the turntable's angle at simulated time t seconds, folded at
@@ -275,6 +285,13 @@ func (w *viewWorld) Snapshot(dst *simthread.Snapshot) {
 		dst.Bodies = append(dst.Bodies, simthread.Body{Pos: w.lift, Rot: rot, Scale: simthread.UniformScale(1),
 			Color: simthread.White, Mesh: viewMesh, AngVel: spin})
 		return
+	}
+	dst.Skins, dst.Joints = dst.Skins[:0], dst.Joints[:0]
+	if w.skin != nil {
+		w.skin.Pose(w.clip, w.at)
+		place := mgl32.Translate3D(w.lift[0], w.lift[1], w.lift[2]).Mul4(rot.Mat4()).Mul4(w.place)
+		dst.Skins = append(dst.Skins, simthread.Skin{Model: viewSkin, Color: simthread.White, Epoch: w.loop})
+		dst.Joints = w.skin.Append(dst.Joints, place)
 	}
 	for i := range w.nodes {
 		n := &w.nodes[i]
@@ -379,6 +396,18 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 				return fmt.Errorf("view: the model is mesh %d, the world draws mesh %d", id, viewMesh)
 			}
 			return nil
+		}
+		if world.skin != nil {
+			id, err := r.AddSkinned(m)
+			if err != nil {
+				return err
+			}
+			if id != viewSkin {
+				return fmt.Errorf("view: the skinned model is %d, the world draws %d", id, viewSkin)
+			}
+		}
+		if len(world.nodes) == 0 {
+			return nil // skinned meshes alone
 		}
 		nodes, err := r.AddNodeMeshes(m)
 		if err != nil {
