@@ -239,7 +239,7 @@ func (a *App) InputsDropped() uint64 { return a.pipe.Sim().InputsDropped() }
 
 // AppendKeysHelp appends the HUD's help line for keys (resolved or not)
 // to b: "Esc quit  Space pause  F fullscreen  V vsync  H HUD  F12 shot
-// drag/wheel camera" with the defaults, leaving out the actions turned
+// drag camera" with the defaults, leaving out the actions turned
 // off, and the camera when the mouse is the world's. It does not allocate
 // beyond b's growth.
 func AppendKeysHelp(b []byte, keys KeyMap, mouseCamera bool) []byte {
@@ -271,7 +271,7 @@ func AppendKeysHelp(b []byte, keys KeyMap, mouseCamera bool) []byte {
 		if sep {
 			b = append(b, "  "...)
 		}
-		b = append(b, "drag/wheel camera"...)
+		b = append(b, "drag camera"...)
 	}
 	return b
 }

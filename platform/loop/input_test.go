@@ -263,11 +263,11 @@ func TestKeysHelp(t *testing.T) {
 		mouseCamera bool
 		want        string
 	}{
-		{KeyMap{}, true, "Esc quit  Space pause  F fullscreen  V vsync  H HUD  F12 shot  drag/wheel camera"},
+		{KeyMap{}, true, "Esc quit  Space pause  F fullscreen  V vsync  H HUD  F12 shot  drag camera"},
 		{KeyMap{Pause: platform.KeyP, Fullscreen: platform.KeyNone, VSync: platform.KeyNone, HUD: platform.KeyF1}, false,
 			"Esc quit  P pause  F1 HUD  F12 shot"},
 		{KeyMap{Quit: platform.KeyNone, Pause: platform.KeyNone, Fullscreen: platform.KeyNone,
-			VSync: platform.KeyNone, HUD: platform.KeyNone, Screenshot: platform.KeyNone}, true, "drag/wheel camera"},
+			VSync: platform.KeyNone, HUD: platform.KeyNone, Screenshot: platform.KeyNone}, true, "drag camera"},
 	} {
 		if got := string(AppendKeysHelp(nil, c.keys, c.mouseCamera)); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.keys, got, c.want)

@@ -141,7 +141,7 @@ func (m *hudModel) rebuild(h *renderer.HUD, in *Set, vsync bool, now time.Durati
 		h.Highlight(hudBeat)
 	}
 	b := h.Line(hudKeys)
-	*b = append(*b, "keys  "...)
+	*b = append(*b, "keys "...)
 	*b = loop.AppendKeysHelp(*b, in.keys, in.camera)
 	h.SetLines(hudLineCount)
 }
@@ -150,15 +150,15 @@ func frameLine(b *[]byte, st *frameStats, fps float64, p *loop.Pacing) {
 	fi := &st.FrameInterval
 	*b = append(*b, "frames "...)
 	*b = appendF(*b, fps, 1)
-	*b = append(*b, "/s  interval p50 "...)
+	*b = append(*b, "/s  p50 "...)
 	*b = appendMs(*b, fi.Quantile(0.5), 2)
 	*b = append(*b, " p99 "...)
 	*b = appendMs(*b, fi.Quantile(0.99), 2)
 	*b = append(*b, " max "...)
 	*b = appendMs(*b, fi.Max(), 2)
-	*b = append(*b, " ms  paced at "...)
+	*b = append(*b, " ms  paced "...)
 	*b = appendF(*b, p.Hz, 2)
-	*b = append(*b, " Hz ("...)
+	*b = append(*b, " Hz "...)
 	src := p.Source
 	if strings.HasPrefix(src, "emulated") {
 		// "emulated on measured vblanks" does not fit the panel; the
@@ -166,7 +166,6 @@ func frameLine(b *[]byte, st *frameStats, fps float64, p *loop.Pacing) {
 		src = "emulated"
 	}
 	*b = append(*b, src...)
-	*b = append(*b, ')')
 }
 
 // presentLine names where the display times come from (the display
@@ -203,11 +202,11 @@ func presentLine(b *[]byte, st *frameStats, t *presentTracker, pacedHz float64) 
 		*b = append(*b, "model"...)
 	}
 	p := &st.Present
-	*b = append(*b, "  frames shown "...)
+	*b = append(*b, "  shown "...)
 	*b = strconv.AppendUint(*b, p.Displayed, 10)
 	*b = append(*b, " dropped "...)
 	*b = strconv.AppendUint(*b, p.Dropped, 10)
-	*b = append(*b, "  repeats "...)
+	*b = append(*b, " repeats "...)
 	*b = strconv.AppendUint(*b, p.Repeated, 10)
 	return mismatch || fellBack
 }
@@ -217,7 +216,7 @@ func simLine(b *[]byte, st *frameStats, rate int, tps float64) {
 	*b = strconv.AppendInt(*b, int64(rate), 10)
 	*b = append(*b, " Hz  ticks "...)
 	*b = appendF(*b, tps, 1)
-	*b = append(*b, "/s  new ticks a frame"...)
+	*b = append(*b, "/s  per frame"...)
 	var total, sum uint64
 	for i, n := range st.TicksPerFrame {
 		total += n
@@ -236,7 +235,7 @@ func simLine(b *[]byte, st *frameStats, rate int, tps float64) {
 }
 
 func alphaLine(b *[]byte, st *frameStats, step time.Duration) {
-	*b = append(*b, "interpolation alpha median "...)
+	*b = append(*b, "interpolation alpha p50 "...)
 	*b = appendF(*b, float64(st.Alpha.Quantile(0.5))/1e6, 3)
 	*b = append(*b, "  unbracketed "...)
 	*b = strconv.AppendUint(*b, st.Clamped, 10)
