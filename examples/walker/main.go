@@ -114,6 +114,9 @@ func (w *walker) Snapshot(dst *simthread.Snapshot) {
 				Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{0.4, 1.5, 0.4}, Color: simthread.RGB(130, 140, uint8(150+4*i))})
 		}
 	}
+	// A ring at its feet (lines, interpolated point by point as the walker is).
+	dst.Lines.Reset()
+	dst.Lines.Circle(mgl32.Vec3{float32(w.x), 0.02, float32(w.z)}, up, 0.7, 3, simthread.RGB(80, 220, 255))
 	// The camera: boom metres behind the shoulders, looking at them.
 	rot := heading.Mul(mgl32.QuatRotate(float32(w.pitch), mgl32.Vec3{1, 0, 0}))
 	subject := mgl32.Vec3{float32(w.x), shoulders, float32(w.z)}
