@@ -79,7 +79,7 @@ bench-instruments: deps
 # outside the app by tickframe observe. Writes agree/agree.md and
 # agree/agree.json (the machine and the date with them). Measure alone.
 agree: deps
-	$(WITH_DISPLAY) env TICKFRAME_AGREE=$(CURDIR)/agree $(GO) test -count=1 -run '^TestDisplayMatrix$$' -timeout 40m -v ./cmd/tickframe
+	$(WITH_DISPLAY) env TICKFRAME_AGREE=$(CURDIR)/agree $(GO) test -count=1 -run '^TestDisplayMatrix$$' -timeout 40m -v ./platform/internal/tickframe
 	@echo "make agree: the table is in agree/agree.md and agree/agree.json"
 
 verify: build
@@ -108,7 +108,7 @@ fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./simthread/record
 	$(GO) test -run '^$$' -fuzz '^FuzzChecksummed$$' -fuzztime $(FUZZTIME) ./simthread/record
 	$(GO) test -run '^$$' -fuzz '^FuzzTiming$$' -fuzztime $(FUZZTIME) ./simthread
-	$(GO) test -run '^$$' -fuzz '^FuzzFlags$$' -fuzztime $(FUZZTIME) ./cmd/tickframe
+	$(GO) test -run '^$$' -fuzz '^FuzzFlags$$' -fuzztime $(FUZZTIME) ./platform/internal/tickframe
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./renderer/gltf
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeValidated$$' -fuzztime $(FUZZTIME) ./renderer/gltf
 

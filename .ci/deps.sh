@@ -10,7 +10,7 @@
 # suite and the tools use: xdotool, with which the tests press keys in the
 # demo's window; jq (make soak reads the reports) and glxgears
 # (mesa-utils, the scale make bench-instruments measures against); D-Bus,
-# polkit and RealtimeKit, against which platform/sched's tests ask for
+# polkit and RealtimeKit, against which platform/internal/sched's tests ask for
 # priority as an ordinary user (.ci/rtkit-env), and the xdg desktop portal
 # that test asks first; Weston (nested in Xvfb, with XWayland) and the
 # Wayland headers, for the -tags wayland build and its tests

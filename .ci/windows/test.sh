@@ -38,7 +38,7 @@ demo() {
 	# The demo check runs on Linux: it cross-builds tickframe.exe, runs it
 	# under Wine (in TICKFRAME_WINEPREFIX, this run's) and compares it with
 	# what Linux computes.
-	"$GO" test -count=1 -run '^TestWindowsDemoUnderWine$' -v ./cmd/tickframe
+	"$GO" test -count=1 -run '^TestWindowsDemoUnderWine$' -v ./platform/internal/tickframe
 }
 
 if [ "${1:-}" = demo ]; then
@@ -48,16 +48,16 @@ fi
 # The Windows figures of docs/platforms.md: the demo under Wine RUNS times
 # (10 s each, 320×240, 64 bodies, 144 Hz emulated, 120 Hz simulation).
 if [ "${1:-}" = measure ]; then
-	"$GO" test -count="${RUNS:-3}" -run '^TestWindowsDemoUnderWine$' -v ./cmd/tickframe | grep -E 'under Wine:|^(ok|FAIL|---)'
+	"$GO" test -count="${RUNS:-3}" -run '^TestWindowsDemoUnderWine$' -v ./platform/internal/tickframe | grep -E 'under Wine:|^(ok|FAIL|---)'
 	exit "${PIPESTATUS[0]}"
 fi
 
 # Packages left out, and why:
-#  cmd/tickframe: its TestMain builds the command with the go tool, which
+#  platform/internal/tickframe (the tickframe command's body): its TestMain builds the command with the go tool, which
 #    the Windows test binary cannot run under Wine; the demo's Windows
 #    build is tested by TestWindowsDemoUnderWine instead.
 excluded_pkgs=(
-	github.com/tickframe/tickframe/cmd/tickframe
+	github.com/tickframe/tickframe/platform/internal/tickframe
 )
 # Tests left out, and why (go test -skip patterns):
 skips=(
@@ -99,7 +99,7 @@ if cmp -s "$at" "$work/at_windows.go"; then
 fi
 printf '{"Replace":{"%s":"%s"}}\n' "$at" "$work/at_windows.go" >"$work/overlay.json"
 if [ "${1:-}" = core ]; then
-	pkgs=(./simthread ./platform/sched)
+	pkgs=(./simthread ./platform/internal/sched)
 else
 	pkgs=()
 fi

@@ -19,72 +19,11 @@
 package main
 
 import (
-	"errors"
-	"flag"
-	"fmt"
-	"io"
 	"os"
-	"strings"
 
-	"github.com/tickframe/tickframe/cmd/tickframe/internal/verify"
-	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/platform/lab"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-// run is main without the exit, for tests.
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "verify":
-			return verify.Main(args[1:], stdout, stderr)
-		case "stress":
-			return stressMain(args[1:], stdout, stderr)
-		case "observe":
-			return observeMain(args[1:], stdout, stderr)
-		case "view":
-			return viewMain(args[1:], stdout, stderr)
-		case busyCommand:
-			return busyProcess()
-		case underWestonCommand:
-			return underWeston(args[1:], stderr)
-		case underMutterCommand:
-			return underMutter(args[1:], stderr)
-		}
-	}
-	o, err := parseFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err == nil {
-		err = demo(o, stdout, stderr)
-	}
-	if err == nil {
-		return 0
-	}
-	var se *renderer.ShaderError
-	var pe *simthread.PanicError
-	switch {
-	case errors.As(err, &se):
-		// The driver's log and the numbered source follow the first line.
-		fmt.Fprintf(stderr, "tickframe: %v\n", err)
-	case errors.As(err, &pe):
-		// A bug in the world: the stack after the line, for whoever fixes it.
-		fmt.Fprintf(stderr, "tickframe: %s\n%s", oneLine(err.Error()), pe.Stack)
-	default:
-		fmt.Fprintf(stderr, "tickframe: %s\n", oneLine(err.Error()))
-	}
-	var ue *usageError
-	if errors.As(err, &ue) {
-		return 2
-	}
-	return 1
-}
-
-// oneLine folds a message onto one line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	os.Exit(lab.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -10,7 +10,7 @@ import (
 	"runtime/pprof"
 	"runtime/trace"
 
-	"github.com/tickframe/tickframe/platform/app/outfile"
+	"github.com/tickframe/tickframe/platform/internal/outfile"
 
 	"github.com/tickframe/tickframe/simthread"
 )

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tickframe/tickframe/platform/app/outfile"
+	"github.com/tickframe/tickframe/platform/internal/outfile"
 )
 
 // ConfigError is a configuration that cannot run: a bad flag or setting,

@@ -4,7 +4,7 @@ import (
 	"context"
 	"runtime"
 
-	"github.com/tickframe/tickframe/platform/sched"
+	"github.com/tickframe/tickframe/platform/internal/sched"
 	"github.com/tickframe/tickframe/simthread"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/sched"
+	"github.com/tickframe/tickframe/platform/internal/sched"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/interp"
 )

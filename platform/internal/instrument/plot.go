@@ -8,8 +8,8 @@ import (
 	"math"
 	"path/filepath"
 
-	"github.com/tickframe/tickframe/platform/app/outfile"
 	"github.com/tickframe/tickframe/platform/internal/instrument/internal/chart"
+	"github.com/tickframe/tickframe/platform/internal/outfile"
 )
 
 // WriteFile writes r as indented JSON to path, through a temporary file

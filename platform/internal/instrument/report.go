@@ -6,7 +6,7 @@ import (
 	"math"
 	"runtime"
 
-	"github.com/tickframe/tickframe/platform/sched"
+	"github.com/tickframe/tickframe/platform/internal/sched"
 	"github.com/tickframe/tickframe/simthread"
 )
 

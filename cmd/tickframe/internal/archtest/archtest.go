@@ -101,13 +101,13 @@ var Rules = []Rule{
 		From: []string{"renderer/interp"}, To: []string{"renderer/gltf", "renderer/marker", "renderer/internal", "github.com/go-gl/gl"}},
 	{Why: "only the planner reads the snapshot history (the simulation writes it; the verifier's broken renderers read it on purpose)",
 		From: []string{""}, To: []string{"sync/triplebuf"}, DirectOnly: true,
-		Except: []string{"sync/triplebuf", "simthread", "renderer/interp", "cmd/tickframe/internal/verify"}},
+		Except: []string{"sync/triplebuf", "simthread", "renderer/interp", "platform/internal/verify"}},
 	{Why: "scheduling and present feedback know no simulation or renderer",
-		From: []string{"platform/sched", "platform/present"}, To: []string{"simthread", "renderer", "platform/app", "platform/loop", "platform/internal/instrument"}},
+		From: []string{"platform/internal/sched", "platform/present"}, To: []string{"simthread", "renderer", "platform/app", "platform/loop", "platform/internal/instrument"}},
 	{Why: "the runtime knows none of its instruments: package app attaches them (package instrument) at the loop's seams, as loop.Hooks",
 		From: []string{"platform/loop"}, To: []string{"platform/app", "platform/internal/instrument", "platform/observe", "gonum.org/v1/plot"}},
 	{Why: "an app's import graph holds none of the lab's tools: the observer's harness, the verifier, the commands",
-		From: []string{"platform/app", "platform/internal/instrument", "platform/loop", "platform/internal/framelog", "examples"}, To: []string{"platform/observe", "cmd"}},
+		From: []string{"platform/app", "platform/internal/instrument", "platform/loop", "platform/internal/framelog", "examples"}, To: []string{"platform/observe", "cmd", "platform/lab", "platform/internal/tickframe", "platform/internal/verify"}},
 }
 
 // under reports whether pkg is the module package rel or below it; rel ""

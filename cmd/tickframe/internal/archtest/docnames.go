@@ -60,6 +60,12 @@ var (
 	qualified = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$`)
 )
 
+// fileExt are the extensions of the file names the docs write
+// (`tickframe.exe`, `main.go`): not Go names.
+var fileExt = map[string]bool{"exe": true, "go": true, "md": true, "json": true, "png": true, "svg": true,
+	"glb": true, "gltf": true, "csv": true, "txt": true, "sh": true, "log": true, "rec": true, "tfr": true,
+	"mod": true, "sum": true, "c": true, "h": true, "glsl": true, "vert": true, "frag": true, "xwd": true, "pprof": true}
+
 // codeNames returns the qualified names in md's code spans, outside
 // fenced blocks.
 func codeNames(md string) []docName {
@@ -75,7 +81,7 @@ func codeNames(md string) []docName {
 		}
 		for _, m := range codeSpan.FindAllStringSubmatch(line, -1) {
 			s := strings.TrimSuffix(m[1], "()")
-			if qualified.MatchString(s) {
+			if qualified.MatchString(s) && !fileExt[s[strings.LastIndexByte(s, '.')+1:]] {
 				out = append(out, docName{s, i + 1})
 			}
 		}

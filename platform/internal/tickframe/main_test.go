@@ -1,0 +1,412 @@
+package tickframe
+
+// The tests of this package run the real command. TestMain builds it once,
+// and each test runs it as a subprocess: GLFW and OpenGL need a process's
+// main thread, which a test function does not have. The tests that open a
+// window need an X display in $DISPLAY (make test provides one) and skip,
+// saying so, without one. They assert on what the command writes (exit
+// status, messages, reports, profiles, recordings), never on how fast the
+// machine is.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"io/fs"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// binary is the tickframe command that TestMain built.
+var binary string
+
+func TestMain(m *testing.M) {
+	os.Exit(testMain(m))
+}
+
+func testMain(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "tickframe-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	binary = filepath.Join(dir, "tickframe")
+	// Built without -race whatever the tests run with: the timing the
+	// reports hold must be the product's, not the race detector's.
+	if out, err := exec.Command("go", "build", "-o", binary, "../../../cmd/tickframe").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build tickframe: %v\n%s", err, out)
+		return 1
+	}
+	return m.Run()
+}
+
+// small makes a run quick: a small window and world. -focuspause=false
+// because, with no window manager, every window that opens on the display
+// takes the focus (make test runs other packages' window tests at the same
+// time), and the demo pauses its simulation when it loses the focus.
+var small = []string{"-width", "320", "-height", "240", "-bodies", "256", "-focuspause=false"}
+
+// withSmall returns small followed by args.
+func withSmall(args ...string) []string { return append(slices.Clone(small), args...) }
+
+// needDisplay skips a test that opens a window when there is no display.
+func needDisplay(t *testing.T) {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("opens a window: needs an X display in DISPLAY (make test starts Xvfb)")
+	}
+}
+
+// runLimit bounds one run of the command, far above the longest run here,
+// so that a hang fails its test instead of stalling the whole suite.
+const runLimit = 90 * time.Second
+
+// opts say how to run the command; the zero value runs it in the current
+// directory with the test's environment, for at most runLimit.
+type opts struct {
+	dir   string        // working directory
+	env   []string      // environment changes: "K=V" sets K, a bare "K" unsets it
+	limit time.Duration // kill the command after this long; 0 means runLimit
+}
+
+// result is what a finished run did.
+type result struct {
+	code           int // exit status, -1 if killed by a signal
+	stdout, stderr string
+	took           time.Duration
+}
+
+// proc is a running command.
+type proc struct {
+	t              *testing.T
+	cmd            *exec.Cmd
+	stdout, stderr syncBuffer
+	start          time.Time
+	cancel         context.CancelFunc
+	res            *result
+}
+
+// syncBuffer is a buffer the command writes while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// start starts the command with args; the test's cleanup kills it if the
+// test did not wait for it.
+func start(t *testing.T, o opts, args ...string) *proc {
+	t.Helper()
+	limit := o.limit
+	if limit == 0 {
+		limit = runLimit
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	p := &proc{t: t, cancel: cancel}
+	p.cmd = exec.CommandContext(ctx, binary, args...)
+	p.cmd.Dir = o.dir
+	p.cmd.Env = environ(o.env)
+	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
+	p.cmd.WaitDelay = 5 * time.Second
+	t.Logf("tickframe %s", strings.Join(args, " "))
+	p.start = time.Now()
+	if err := p.cmd.Start(); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if p.res == nil {
+			p.cmd.Process.Kill()
+			p.cmd.Wait()
+		}
+		cancel()
+	})
+	return p
+}
+
+// signal sends sig to the command.
+func (p *proc) signal(sig os.Signal) {
+	p.t.Helper()
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		p.t.Fatalf("send %v: %v", sig, err)
+	}
+}
+
+// wait waits for the command to exit.
+func (p *proc) wait() result {
+	p.t.Helper()
+	err := p.cmd.Wait()
+	p.cancel()
+	r := result{code: p.cmd.ProcessState.ExitCode(), stdout: p.stdout.String(), stderr: p.stderr.String(), took: time.Since(p.start)}
+	p.res = &r
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		p.t.Fatalf("tickframe: %v", err)
+	}
+	p.t.Logf("  exit %d after %v", r.code, r.took.Round(time.Millisecond))
+	if r.code == -1 {
+		p.t.Fatalf("tickframe was killed (%v); stderr:\n%s", p.cmd.ProcessState, r.stderr)
+	}
+	return r
+}
+
+// waitFor waits until the command's stderr holds a line containing substr
+// and returns that line, or fails the test after limit.
+func (p *proc) waitFor(substr string, limit time.Duration) string {
+	p.t.Helper()
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for line := range strings.Lines(p.stderr.String()) {
+			if strings.Contains(line, substr) && strings.HasSuffix(line, "\n") {
+				return strings.TrimSuffix(line, "\n")
+			}
+		}
+		if p.cmd.ProcessState != nil {
+			break
+		}
+	}
+	p.t.Fatalf("no line with %q on stderr within %v; stderr:\n%s", substr, limit, p.stderr.String())
+	return ""
+}
+
+// tickframe runs the command to its end.
+func tickframe(t *testing.T, o opts, args ...string) result {
+	t.Helper()
+	return start(t, o, args...).wait()
+}
+
+// environ returns the test's environment with changes applied.
+func environ(changes []string) []string {
+	env := os.Environ()
+	for _, c := range changes {
+		key, _, _ := strings.Cut(c, "=")
+		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, key+"=") })
+		if strings.Contains(c, "=") {
+			env = append(env, c)
+		}
+	}
+	return env
+}
+
+// wantOK fails the test unless r exited 0 without reporting an error.
+func wantOK(t *testing.T, r result) {
+	t.Helper()
+	if r.code != 0 {
+		t.Fatalf("exit status %d, want 0; stderr:\n%s", r.code, r.stderr)
+	}
+	for line := range strings.Lines(r.stderr) {
+		if strings.Contains(line, "error") {
+			t.Errorf("stderr reports an error on success: %q", line)
+		}
+	}
+}
+
+// wantOneLine fails the test unless r exited with status code and wrote
+// exactly one line, starting "tickframe: ", on stderr and nothing on
+// stdout. It returns the line.
+func wantOneLine(t *testing.T, r result, code int) string {
+	t.Helper()
+	if r.code != code {
+		t.Errorf("exit status %d, want %d", r.code, code)
+	}
+	if r.stdout != "" {
+		t.Errorf("stdout %q, want nothing", r.stdout)
+	}
+	line, ok := strings.CutSuffix(r.stderr, "\n")
+	if !ok || strings.Contains(line, "\n") || !strings.HasPrefix(line, "tickframe: ") {
+		t.Errorf("stderr is not one line starting \"tickframe: \":\n%s", r.stderr)
+	}
+	return line
+}
+
+// listFiles returns the paths under dir, relative to it, sorted.
+func listFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var paths []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if path != dir {
+			rel, _ := filepath.Rel(dir, path)
+			paths = append(paths, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths
+}
+
+// readReport reads a -report file as the Report it holds and as the raw
+// JSON object, for the keys.
+// measured returns a figure of the report that the run must have
+// measured (the demo always has its truth), failing t where it is null.
+func measured[Q any](t testing.TB, key string, q *Q) Q {
+	t.Helper()
+	if q == nil {
+		t.Fatalf("report: %s is null: not measured", key)
+	}
+	return *q
+}
+
+func readReport(t *testing.T, path string) (*Report, map[string]any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("report: %v", err)
+	}
+	var r Report
+	var raw map[string]any
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatalf("report %s: %v", path, err)
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatalf("report %s: %v", path, err)
+	}
+	t.Logf("report: %.3f s, %d ticks (%.2f Hz), %d frames (%.1f fps at %.4g Hz %s), frame p50 %.2f ms max %.1f ms, "+
+		"discarded %d ticks (%.3f s), clamped %.3f s, paused %.3f s, steps/wake %v, allocs/frame %.3f, %d GC cycles",
+		r.DurationS, r.Ticks, r.TickRateHz, r.Frames, r.FPS, r.RefreshHz, r.RefreshSource,
+		r.FrameIntervalMs.P50, r.FrameIntervalMs.Max, r.DiscardedTicks, r.DiscardedS, r.ClampedS, r.PausedS,
+		r.StepsPerWakeHist, r.AllocsPerFrame, r.GCCycles)
+	return &r, raw
+}
+
+// checkTickAccount checks that the ticks run plus the time not caught up
+// (clamped, discarded, paused) add up to the run's duration at the tick
+// rate, within 2 % and a tick or two at either end of the run. owed is how
+// many more ticks may have fallen due, neither run nor discarded, during
+// the wake the run stopped in: 0 unless steps take longer than the step.
+func checkTickAccount(t *testing.T, r *Report, owed int) {
+	t.Helper()
+	lost := r.ClampedS + r.DiscardedS + r.PausedS
+	want := float64(r.SimHz) * (r.DurationS - lost)
+	if got := float64(r.Ticks); got < want-0.02*want-2-float64(owed) || got > want+0.02*want+2 {
+		t.Errorf("%d ticks in %.3f s at %d Hz with %.3f s not caught up (clamped %.3f, discarded %.3f, paused %.3f): want %.0f ± 2 %% (%d owed)",
+			r.Ticks, r.DurationS, r.SimHz, lost, r.ClampedS, r.DiscardedS, r.PausedS, want, owed)
+	}
+	if want := float64(r.DiscardedTicks) / float64(r.SimHz); math.Abs(r.DiscardedS-want) > 0.001 {
+		t.Errorf("discarded_s %v for %d ticks at %d Hz, want %.4f", r.DiscardedS, r.DiscardedTicks, r.SimHz, want)
+	}
+	// Every tick ran in some wake: the histogram of steps per wake
+	// accounts for them all unless its last, open bucket is used.
+	hist := r.StepsPerWakeHist
+	if len(hist) > 0 && hist[len(hist)-1] == 0 {
+		var steps uint64
+		for i, n := range hist {
+			steps += uint64(i) * n
+		}
+		if steps != r.Ticks {
+			t.Errorf("steps_per_wake_hist %v adds up to %d steps, ticks %d", hist, steps, r.Ticks)
+		}
+	}
+	if r.FinalTick != r.Ticks {
+		t.Errorf("final_tick %d, ticks %d: want equal", r.FinalTick, r.Ticks)
+	}
+}
+
+// checkMaxSteps checks that no wake ran more than maxSteps steps.
+func checkMaxSteps(t *testing.T, r *Report, maxSteps int) {
+	t.Helper()
+	for i, n := range r.StepsPerWakeHist {
+		if i > maxSteps && n > 0 {
+			t.Errorf("steps_per_wake_hist %v: %d wakes ran %d steps, more than -maxsteps %d", r.StepsPerWakeHist, n, i, maxSteps)
+		}
+	}
+}
+
+// decodePNG decodes the PNG file at path.
+func decodePNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
+}
+
+// colours counts the distinct colours of img.
+func colours(img image.Image) int {
+	seen := map[[4]uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, a := img.At(x, y).RGBA()
+			seen[[4]uint32{r, g, bl, a}] = true
+		}
+	}
+	return len(seen)
+}
+
+// goTool runs `go tool args...` and returns its output, failing the test
+// if it fails.
+func goTool(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", append([]string{"tool"}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("go tool %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// runDir is t.TempDir for a run whose files (frame log, report, the
+// observer's JSON) explain a failure: where $TICKFRAME_KEEP_FAILED names
+// a folder and the test fails, they are copied there, under the test's
+// name, before the temporary folder goes. .ci/beside-build-loop.sh sets
+// it, so a failure found beside a build loop can be diagnosed afterwards.
+func runDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	keep := os.Getenv("TICKFRAME_KEEP_FAILED")
+	if keep == "" {
+		return dir
+	}
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		name := strings.NewReplacer("/", "_", " ", "_").Replace(t.Name())
+		dst, err := os.MkdirTemp(keep, name+"-")
+		if err == nil {
+			err = os.CopyFS(dst, os.DirFS(dir))
+		}
+		if err != nil {
+			t.Logf("keeping the run's files: %v", err)
+			return
+		}
+		t.Logf("the run's files are kept in %s", dst)
+	})
+	return dir
+}
