@@ -123,6 +123,9 @@ func (a *App) swap(f *Frame, drawn bool) {
 	for _, h := range a.hooks {
 		h.BeforeSwap(f)
 	}
+	if drawn && a.src != nil {
+		a.src.Swapping() // the swap's own commit takes its feedback (Wayland)
+	}
 	f.Present = a.clock.Now()
 	region := trace.StartRegion(f.Ctx, "render.swap")
 	a.win.Swap()

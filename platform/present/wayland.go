@@ -189,10 +189,30 @@ func (t *Tracker) reportWait(timeout time.Duration) time.Duration {
 }
 
 // nextCommit is the swap whose commit a feedback asked for now follows:
-// the next one. A feedback request applies to the surface's next commit,
-// and the swap commits; asked for right after swap n (and, for the first,
-// at Open), it reports swap n+1, whose number is the count of swaps made.
+// the one about to be made. A feedback request applies to the surface's
+// next commit, and the swap commits; asked for right before swap n
+// (Swapping), it reports swap n, whose number is the count of swaps made.
 func nextCommit(t *Tracker) uint64 { return t.nSwaps }
+
+// wlFeedback, where the platform sets it (Wayland), asks for the
+// presentation feedback of the surface's next commit, for swap
+// nextCommit(t).
+var wlFeedback func(t *Tracker)
+
+// Swapping tells the tracker that a frame is about to be swapped: call it
+// on the render thread right before the swap, with no window events
+// handled in between. On Wayland it asks there for the feedback of the
+// swap's own commit: any commit of the window's surface takes the
+// feedback asked for before it, and GLFW commits the surface between
+// swaps too (its libdecor path, at a configure that does not resize the
+// window), so feedback asked for earlier (after the swap before) would
+// report that commit as this frame. Elsewhere it does nothing. It does
+// not allocate.
+func (t *Tracker) Swapping() {
+	if wlFeedback != nil && t.wl != nil && t.source != SourceModel {
+		wlFeedback(t)
+	}
+}
 
 // take accounts for one event. It does not allocate, except to rename
 // the tracker's source when the compositor's flags change.

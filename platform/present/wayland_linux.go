@@ -216,6 +216,12 @@ static tf_wl *tf_open_unanswered(int fd, struct wl_surface **surf) {
 	return w;
 }
 
+// tf_commit commits w's surface and sends the requests waiting (tests).
+static void tf_commit(tf_wl *w, struct wl_surface *s) {
+	wl_surface_commit(s);
+	wl_display_flush(w->d);
+}
+
 // tf_close_unanswered closes what tf_open_unanswered opened.
 static void tf_close_unanswered(tf_wl *w, struct wl_surface *s) {
 	struct wl_display *d = w->d;
@@ -280,6 +286,9 @@ type platform struct {
 	dropped uint64
 	err     error // the connection failed
 	own     bool  // the connection is the tracker's own (openUnanswered)
+	// asked is the swap whose feedback Tracker.Swapping asked for
+	// last, plus one (0: none).
+	asked uint64
 }
 
 // wlPendingMax bounds the feedback asked for and not answered yet: a
@@ -314,23 +323,39 @@ func (p *platform) open(t *Tracker, o Options) error {
 	t.wl = &p.m
 	t.source = SourceWayland
 	t.grid.SetSource(VblankWayland)
-	// The first swap's commit: every later one is asked for right
-	// after the swap before it.
-	C.tf_feedback(p.w, p.surf, C.uint64_t(nextCommit(t)), wlPendingMax)
 	return nil
+}
+
+func init() {
+	wlFeedback = func(t *Tracker) {
+		t.plat.feedback(t)
+		t.plat.asked = nextCommit(t) + 1
+	}
+}
+
+// feedback asks for the presentation feedback of the surface's next
+// commit, for swap nextCommit(t).
+func (p *platform) feedback(t *Tracker) {
+	if p.w != nil {
+		C.tf_feedback(p.w, p.surf, C.uint64_t(nextCommit(t)), wlPendingMax)
+	}
 }
 
 func (p *platform) roundTrip() {}
 
 func (p *platform) stamp(uint32) {}
 
-// swapped asks for the feedback of the next swap's commit: the swap just
-// made committed the one asked for before it.
+// swapped reads the compositor's feedback. A caller that did not ask for
+// the swap's feedback right before it (Tracker.Swapping) gets the next
+// swap's asked for now, after this one: a commit of the surface between
+// the two takes it.
 func (p *platform) swapped(t *Tracker, _ uint64, _ time.Duration) {
 	if p.w == nil {
 		return
 	}
-	C.tf_feedback(p.w, p.surf, C.uint64_t(nextCommit(t)), wlPendingMax)
+	if p.asked != t.nSwaps {
+		p.feedback(t)
+	}
 	p.pump(t)
 }
 
@@ -399,9 +424,12 @@ func (p *platform) openUnanswered(t *Tracker, fd int) error {
 	p.m = wlMatcher{clockID: uint32(w.clock), clock: newClockMap(Monotonic, t.now)}
 	t.wl = &p.m
 	t.source = SourceWayland
-	C.tf_feedback(p.w, p.surf, C.uint64_t(nextCommit(t)), wlPendingMax)
 	return nil
 }
+
+// commit commits the surface and sends what waits (tests: a swap's
+// commit, or one of GLFW's between swaps).
+func (p *platform) commit() { C.tf_commit(p.w, p.surf) }
 
 // cHeap is the C heap's bytes in use (tests).
 func cHeap() uint64 { return uint64(C.tf_heap()) }

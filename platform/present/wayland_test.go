@@ -90,7 +90,7 @@ func (c *wlCompositor) deliver() []wlEvent {
 
 // wlRun drives a tracker through frames paced at the compositor's period
 // (a frame in seven replaced before its vblank, one in thirteen swapped
-// late), asking for feedback as the Wayland platform does with tag, and
+// late), asking for feedback right before each swap with tag, and
 // converting the compositor's clock with conv. It returns the frames the
 // tracker reported, the compositor (with its ground truth) and the
 // tracker.
@@ -101,16 +101,15 @@ func wlRun(t *testing.T, comp *wlCompositor, tag func(*Tracker) uint64, conv fun
 	tr := &Tracker{now: now, source: SourceWayland, completeFrom: ^uint64(0)}
 	m := &wlMatcher{clock: conv(now)}
 	tr.wl = m
-	comp.request(tag(tr)) // at Open
 	var frames []Frame
 	id := uint64(100)
 	k := int64(1)
 	swap := func(at time.Duration) {
 		clock = at
 		n := tr.nSwaps
-		tr.Swapped(id, at)
+		comp.request(tag(tr)) // right before the swap (Tracker.Swapping)
 		comp.commit(n, at)
-		comp.request(tag(tr))
+		tr.Swapped(id, at)
 		id++
 	}
 	for ; k < 400; k++ {
@@ -221,8 +220,8 @@ func TestWaylandFeedbackMatchesFramesByCommit(t *testing.T) {
 }
 
 // The check above has teeth: a tracker that attributes each feedback to
-// the swap it was asked after (the one already committed), or that takes
-// the compositor's times as its own clock's, fails it.
+// the swap before the one it was asked for, or to the one after, or that
+// takes the compositor's times as its own clock's, fails it.
 func TestWaylandBrokenMatchingIsCaught(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -230,6 +229,7 @@ func TestWaylandBrokenMatchingIsCaught(t *testing.T) {
 		conv func(func() time.Duration) clockMap
 	}{
 		{"feedback attributed to the frame before", func(t *Tracker) uint64 { return max(t.nSwaps, 1) - 1 }, exactClock},
+		{"feedback attributed to the frame after", func(t *Tracker) uint64 { return t.nSwaps + 1 }, exactClock},
 		{"clock not converted", nextCommit, func(now func() time.Duration) clockMap { return newClockMap(now, now) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
