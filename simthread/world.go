@@ -97,6 +97,10 @@ type Snapshot struct {
 	// world that draws any writes them in every Snapshot, starting with
 	// Lines.Reset.
 	Lines Lines
+	// Lights are the scene's lights (see Lights): the zero value is the
+	// default sun and sky; a world that publishes any writes them in
+	// every Snapshot, starting with Lights.Reset.
+	Lights Lights
 }
 
 // CameraPose is a camera the world publishes with a snapshot: the view of
