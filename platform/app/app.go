@@ -180,11 +180,15 @@ type Tools struct {
 	// and checks hash by hash. Both need a world that implements
 	// simthread.Hasher; the recording names the world by Title.
 	Record, Replay string
-	// Truth, if set, is the exact position of the body at index 0 at a
-	// simulated time in seconds, and TruthSpeed its speed: the app then
-	// measures its animation error against it (see interp.Meter).
+	// Truth, if set, is the exact position of the body at index
+	// TruthBody (0: the first) at a simulated time in seconds, and
+	// TruthSpeed its speed: the app then measures its animation error
+	// against it (see interp.Meter). Bodies are named by their index in
+	// Snapshot.Bodies, the only name they have, so a world need not
+	// publish its reference body first.
 	Truth      func(simSeconds float64) mgl64.Vec3
 	TruthSpeed float64
+	TruthBody  int
 	// Marker draws every frame's marker (renderer.DrawMarker), for an
 	// observer outside the app (package observe, tickframe observe).
 	Marker bool
@@ -261,13 +265,13 @@ func (cfg *Config) runtime() loop.Config {
 		Duration: cfg.Tools.Duration, ScreenshotDir: cfg.Tools.ScreenshotDir, Reference: cfg.reference(), Probe: true}
 }
 
-// reference is the body the meter follows against Tools.Truth; nil
-// without one.
+// reference is the body the meter follows against Tools.Truth (body
+// Tools.TruthBody); nil without one.
 func (cfg *Config) reference() *interp.Reference {
 	if cfg.Tools.Truth == nil {
 		return nil
 	}
-	return &interp.Reference{Body: 0, Truth: cfg.Tools.Truth, Speed: cfg.Tools.TruthSpeed}
+	return &interp.Reference{Body: cfg.Tools.TruthBody, Truth: cfg.Tools.Truth, Speed: cfg.Tools.TruthSpeed}
 }
 
 // Pipeline returns the chain from the world to the plans that New builds
