@@ -121,7 +121,7 @@ func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, hooks []Hoo
 		return clock.Now(), 0, nil
 	}
 	lead = p.pacer.Period()
-	if p.latency == LowLatency && p.pacer.Software() {
+	if p.latency == LowLatency && p.pacer.Software() && !p.presentPaced() {
 		lead = p.jit.next(p.pacer.Period())
 	}
 	for _, h := range hooks {
@@ -157,6 +157,19 @@ func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, hooks []Hoo
 	}
 	at, err = p.pacer.FrameAt(ctx, lead)
 	return at, lead, err
+}
+
+// presentPaced reports whether the vblanks are a Wayland compositor's
+// presentations (wp_presentation): there a low-latency frame starts a
+// whole period ahead, at the presentation of the frame before, which it
+// waits for (present.Tracker.WaitReported) and then commits at once. The
+// compositor takes a commit at its repaint, well before the presentation
+// it stamps (Weston's x11 backend: 10 ms and more before; its drm
+// backend: its repaint window, 7 ms), so a frame started its own cost
+// before its presentation misses that repaint, and the output repaints
+// with no new frame.
+func (p *pacing) presentPaced() bool {
+	return p.grid != nil && p.grid.Source() == present.VblankWayland
 }
 
 // probing reports whether this frame's swap is held back to measure the

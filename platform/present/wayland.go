@@ -250,15 +250,15 @@ func (m *wlMatcher) take(t *Tracker, e wlEvent) {
 	m.refresh = time.Duration(e.refresh)
 	msc := e.seq
 	if msc == 0 && e.refresh > 0 {
-		// No counter: the vblank's index at the compositor's refresh.
+		// No counter: the repaints counted from the latest presented
+		// one (countFrom), so that the grid's rate is the cadence the
+		// compositor presents at, not the refresh it states (Weston's
+		// x11 backend states 60 Hz and repaints every 20 to 23 ms).
 		if !m.haveBas {
 			m.base, m.haveBas = at-time.Duration(e.refresh), true
 			m.lastAt, m.lastMSC = at, 1
 		}
-		msc = uint64((at - m.base + m.refresh/2) / m.refresh)
-		if m.name != "" {
-			msc = m.countFrom(at)
-		}
+		msc = m.countFrom(at)
 	}
 	if e.refresh > 0 && msc > 0 {
 		t.grid.Observe(at, msc)

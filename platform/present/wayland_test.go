@@ -385,3 +385,31 @@ func TestWaylandStaleDiscardsDoNotHide(t *testing.T) {
 		t.Errorf("hidden by %d discards of frames older than the one presented", 2*hiddenDiscards)
 	}
 }
+
+// A compositor without a vblank counter (seq 0) that repaints at a
+// cadence of its own, slower than the refresh it states (Weston's x11
+// backend: 60 Hz stated, a repaint every 20 to 23 ms), gives a grid at
+// that cadence, not at the stated refresh (issue 37, defect 6): the
+// repaints are counted from the latest presented one, a gap of two
+// repaints' time as two.
+func TestWaylandGridFollowsTheCadenceNotTheStatedRefresh(t *testing.T) {
+	var clock time.Duration
+	tr := &Tracker{now: func() time.Duration { return clock }, source: SourceWayland, completeFrom: ^uint64(0)}
+	m := &wlMatcher{clock: exactClock(tr.now)}
+	tr.wl = m
+	rng := rand.New(rand.NewPCG(6, 6))
+	at := time.Second
+	for n := range uint64(300) {
+		at += 20*time.Millisecond + time.Duration(rng.IntN(3000))*time.Microsecond // 20 to 23 ms
+		if n%50 == 49 {
+			at += 21 * time.Millisecond // a repaint with no frame
+		}
+		clock = at - 15*time.Millisecond
+		tr.Swapped(100+n, clock)
+		ct := at + compositorAhead
+		m.take(tr, wlEvent{swap: n, sec: uint64(ct / time.Second), nsec: uint32(ct % time.Second), refresh: 16_666_667})
+	}
+	if hz := tr.Grid().Hz(); hz < 1000/23.5 || hz > 1000/20.0 {
+		t.Errorf("grid at %.2f Hz; the compositor repainted at 43.5 to 50 Hz (stated 60)", hz)
+	}
+}
