@@ -424,7 +424,7 @@ func (b *bodyPass) probeAt(next int) int { return b.slots[next].probeAt }
 
 // drawBodies draws slot next's items from the pose buffer, which
 // interpolate wrote, frame being the frame's id.
-func (b *bodyPass) drawBodies(next, n int, viewProj *mgl32.Mat4, eye, lightDir mgl32.Vec3, frame uint64) {
+func (b *bodyPass) drawBodies(next, n int, viewProj *mgl32.Mat4, eye mgl32.Vec3, frame uint64) {
 	if n == 0 {
 		return
 	}
@@ -444,7 +444,7 @@ func (b *bodyPass) drawBodies(next, n int, viewProj *mgl32.Mat4, eye, lightDir m
 		if !v.initialized || v.part != it.part || v.mat != it.mat || v.first != it.first || v.gen != b.gen {
 			b.point(v, it)
 		}
-		cur = b.drawItem(v, it, cur, viewProj, eye, lightDir, frame)
+		cur = b.drawItem(v, it, cur, viewProj, eye, frame)
 	}
 	if blend := b.drawOrder(s, eye); len(blend) > 0 {
 		gl.Enable(gl.BLEND)
@@ -458,7 +458,7 @@ func (b *bodyPass) drawBodies(next, n int, viewProj *mgl32.Mat4, eye, lightDir m
 			if !v.initialized || v.part != it.part || v.mat != it.mat || v.first != it.first || v.gen != b.gen {
 				b.point(v, &it)
 			}
-			cur = b.drawItem(v, &it, cur, viewProj, eye, lightDir, frame)
+			cur = b.drawItem(v, &it, cur, viewProj, eye, frame)
 		}
 		gl.DepthMask(true)
 		gl.Disable(gl.BLEND)
@@ -472,7 +472,7 @@ func (b *bodyPass) drawBodies(next, n int, viewProj *mgl32.Mat4, eye, lightDir m
 
 // drawItem draws item it through vertex array v, with its material's
 // program (cur is the program in use; it returns the one it used).
-func (b *bodyPass) drawItem(v *itemVAO, it *drawItem, cur *program, viewProj *mgl32.Mat4, eye, lightDir mgl32.Vec3, frame uint64) *program {
+func (b *bodyPass) drawItem(v *itemVAO, it *drawItem, cur *program, viewProj *mgl32.Mat4, eye mgl32.Vec3, frame uint64) *program {
 	m := &b.materials[it.mat]
 	if p := &b.programs[m.program]; p != cur {
 		cur = p
@@ -482,7 +482,6 @@ func (b *bodyPass) drawItem(v *itemVAO, it *drawItem, cur *program, viewProj *mg
 			p.frame = frame
 			gl.UniformMatrix4fv(p.uViewProj, 1, false, &viewProj[0])
 			gl.Uniform3f(p.uEye, eye[0], eye[1], eye[2])
-			gl.Uniform3f(p.uLightDir, lightDir[0], lightDir[1], lightDir[2])
 			gl.Uniform1i(p.uView, int32(b.view))
 		}
 	}

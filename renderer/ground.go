@@ -13,12 +13,12 @@ import (
 // about the origin (SetGroundRect), with a metre grid, on a plain base
 // colour or a material's (see Renderer.SetGround).
 type groundPass struct {
-	prog                 Program
-	vao                  glVertexArray
-	vbo                  glBuffer
-	uViewProj, uEye, uLD int32
-	tex                  glTexture // the material's texture, or none
-	hidden               bool      // SetGroundVisible(false)
+	prog            Program
+	vao             glVertexArray
+	vbo             glBuffer
+	uViewProj, uEye int32
+	tex             glTexture // the material's texture, or none
+	hidden          bool      // SetGroundVisible(false)
 }
 
 // groundBase is the plain ground's colour, linear.
@@ -32,7 +32,7 @@ func newGroundPass() (*groundPass, error) {
 	g := &groundPass{prog: prog}
 	g.uViewProj = prog.uniform("uViewProj")
 	g.uEye = prog.uniform("uEye")
-	g.uLD = prog.uniform("uLightDir")
+	bindLightsBlock(prog)
 	g.set(groundBase, 0, 1)
 	g.setRect(groundRect)
 	quad := []float32{0, 0, 0, 1, 1, 0, 1, 1} // a strip facing up, scaled to the rectangle by the shader
@@ -67,7 +67,7 @@ func (g *groundPass) set(base mgl32.Vec3, tex glTexture, tile float32) {
 	g.tex = tex
 }
 
-func (g *groundPass) draw(viewProj *mgl32.Mat4, eye, lightDir mgl32.Vec3) {
+func (g *groundPass) draw(viewProj *mgl32.Mat4, eye mgl32.Vec3) {
 	if g.hidden {
 		return
 	}
@@ -78,7 +78,6 @@ func (g *groundPass) draw(viewProj *mgl32.Mat4, eye, lightDir mgl32.Vec3) {
 	gl.UseProgram(uint32(g.prog))
 	gl.UniformMatrix4fv(g.uViewProj, 1, false, &viewProj[0])
 	gl.Uniform3f(g.uEye, eye[0], eye[1], eye[2])
-	gl.Uniform3f(g.uLD, lightDir[0], lightDir[1], lightDir[2])
 	gl.BindVertexArray(uint32(g.vao))
 	gl.DrawArrays(gl.TRIANGLE_STRIP, 0, 4)
 	debugCheck("draw ground")

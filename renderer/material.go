@@ -376,7 +376,8 @@ const materialBinding = 0
 var samplerNames = [Slots]string{"uBaseColorTexture", "uMetallicRoughnessTexture", "uNormalTexture", "uOcclusionTexture", "uEmissiveTexture"}
 
 // setupMaterialUniforms points program p's samplers at their texture
-// units and its Material block at materialBinding.
+// units, its Material block at materialBinding and its Lights block at
+// lightsBinding.
 func setupMaterialUniforms(p Program) {
 	gl.UseProgram(uint32(p))
 	for slot, name := range samplerNames {
@@ -386,6 +387,7 @@ func setupMaterialUniforms(p Program) {
 	if i := gl.GetUniformBlockIndex(uint32(p), gl.Str("Material\x00")); i != gl.INVALID_INDEX {
 		gl.UniformBlockBinding(uint32(p), i, materialBinding)
 	}
+	bindLightsBlock(p)
 }
 
 // boundMaterial is what a frame's draw calls have bound so far, so that

@@ -9,9 +9,6 @@ import (
 	"github.com/tickframe/tickframe/renderer/interp"
 )
 
-// lightDir points towards the sun: high, from the front left.
-var lightDir = mgl32.Vec3{-0.45, 0.8, 0.4}.Normalize()
-
 // clearColor is the sky, in sRGB.
 var clearColor = [3]float32{0.055, 0.06, 0.075}
 
@@ -24,6 +21,7 @@ type Renderer struct {
 	over   *overlayPass // the world's overlay (simthread.Overlay)
 	lines  *linePass    // the world's lines (simthread.Lines)
 	skins  *skinPass    // the skinned characters (simthread.Skin)
+	lights *lighting    // the world's lights (simthread.Lights)
 	target target
 	probe  probeRing
 	flight inFlight
@@ -97,6 +95,10 @@ func New(depth int, opts Options) (*Renderer, error) {
 		return nil, err
 	}
 	if r.skins, err = newSkinPass(depth); err != nil {
+		r.Delete()
+		return nil, err
+	}
+	if r.lights, err = newLighting(); err != nil {
 		r.Delete()
 		return nil, err
 	}
@@ -210,12 +212,13 @@ func (r *Renderer) Draw(plan *interp.Plan, cam *Camera, width, height int) error
 	r.vp = cam.ViewProj(float32(width) / float32(max(height, 1)))
 	vp := &r.vp
 	eye := cam.Eye()
-	r.ground.draw(vp, eye, lightDir)
-	r.bodies.drawBodies(next, n, vp, eye, lightDir, r.frames)
-	if e := r.skins.draw(&r.bodies.scene, plan, prev, next, vp, eye, lightDir, r.bodies.view, r.frames); err == nil {
+	r.lights.upload(plan)
+	r.ground.draw(vp, eye)
+	r.bodies.drawBodies(next, n, vp, eye, r.frames)
+	if e := r.skins.draw(&r.bodies.scene, plan, prev, next, vp, eye, r.bodies.view, r.frames); err == nil {
 		err = e
 	}
-	if e := r.bodies.drawStatic(&r.static, vp, eye, lightDir, r.frames); err == nil {
+	if e := r.bodies.drawStatic(&r.static, vp, eye, r.frames); err == nil {
 		err = e
 	}
 	if e := r.lines.draw(r.bodies, plan, prev, next, vp, eye, width, height); err == nil {
@@ -254,6 +257,9 @@ func (r *Renderer) Delete() {
 	}
 	if r.skins != nil {
 		r.skins.delete()
+	}
+	if r.lights != nil {
+		r.lights.delete()
 	}
 	r.target.delete()
 	r.probe.delete()

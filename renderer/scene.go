@@ -62,10 +62,10 @@ type part struct {
 // program is a linked draw program and the locations of its per-frame
 // uniforms.
 type program struct {
-	prog                       Program
-	uViewProj, uEye, uLightDir int32
-	uView                      int32  // surface.glsl's debug view (Renderer.SetView)
-	frame                      uint64 // the frame whose uniforms it holds
+	prog            Program
+	uViewProj, uEye int32
+	uView           int32  // surface.glsl's debug view (Renderer.SetView)
+	frame           uint64 // the frame whose uniforms it holds
 }
 
 // scene is the registry of meshes and materials that bodies name.
@@ -109,8 +109,7 @@ func (s *scene) newProgram(frag stage) (program, error) {
 		return program{}, err
 	}
 	setupMaterialUniforms(p)
-	return program{prog: p, uViewProj: p.uniform("uViewProj"), uEye: p.uniform("uEye"), uLightDir: p.uniform("uLightDir"),
-		uView: p.uniform("uView")}, nil
+	return program{prog: p, uViewProj: p.uniform("uViewProj"), uEye: p.uniform("uEye"), uView: p.uniform("uView")}, nil
 }
 
 // addMesh registers a mesh of parts and returns its id.

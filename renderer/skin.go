@@ -240,7 +240,7 @@ func (s *skinPass) program(sc *scene, i int) (*skinProgram, error) {
 	}
 	setupMaterialUniforms(prog)
 	p := &skinProgram{program: program{prog: prog, uViewProj: prog.uniform("uViewProj"), uEye: prog.uniform("uEye"),
-		uLightDir: prog.uniform("uLightDir"), uView: prog.uniform("uView")}, uJoints: prog.uniform("uJoints")}
+		uView: prog.uniform("uView")}, uJoints: prog.uniform("uJoints")}
 	gl.UseProgram(uint32(prog))
 	gl.Uniform1i(p.uJoints, skinTextureUnit)
 	gl.UseProgram(0)
@@ -471,7 +471,7 @@ func (s *skinPass) bind(prev, next int) {
 // draw interpolates the joints of the plan's snapshots (slots prev and
 // next, as the body pass's) and draws the newer snapshot's characters. It
 // does not allocate.
-func (s *skinPass) draw(sc *scene, plan *interp.Plan, prev, next int, viewProj *mgl32.Mat4, eye, lightDir mgl32.Vec3, view View, frame uint64) error {
+func (s *skinPass) draw(sc *scene, plan *interp.Plan, prev, next int, viewProj *mgl32.Mat4, eye mgl32.Vec3, view View, frame uint64) error {
 	if !plan.Ready || len(plan.Next.Skins) == 0 || len(s.models) == 1 {
 		return nil
 	}
@@ -526,7 +526,6 @@ func (s *skinPass) draw(sc *scene, plan *interp.Plan, prev, next int, viewProj *
 					sp.frame = frame
 					gl.UniformMatrix4fv(sp.uViewProj, 1, false, &viewProj[0])
 					gl.Uniform3f(sp.uEye, eye[0], eye[1], eye[2])
-					gl.Uniform3f(sp.uLightDir, lightDir[0], lightDir[1], lightDir[2])
 					gl.Uniform1i(sp.uView, int32(view))
 				}
 			}

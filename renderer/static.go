@@ -122,7 +122,7 @@ func srgbDecode(v float64) float64 {
 // drawStatic draws the static bodies with drawBodies, lending it the
 // static pass's items, poses and vertex arrays in place of slot 0's and
 // the snapshot pose buffer's.
-func (b *bodyPass) drawStatic(st *staticPass, viewProj *mgl32.Mat4, eye, lightDir mgl32.Vec3, frame uint64) error {
+func (b *bodyPass) drawStatic(st *staticPass, viewProj *mgl32.Mat4, eye mgl32.Vec3, frame uint64) error {
 	err := b.prepareStatic(st)
 	if len(st.slot.items) == 0 || len(b.slots) == 0 {
 		return err
@@ -132,7 +132,7 @@ func (b *bodyPass) drawStatic(st *staticPass, viewProj *mgl32.Mat4, eye, lightDi
 	b.poses, st.poses = st.poses, b.poses
 	b.vaos, st.vaos = st.vaos, b.vaos
 	b.ensureVAOs(len(b.slots[0].items))
-	b.drawBodies(0, len(st.bodies), viewProj, eye, lightDir, frame)
+	b.drawBodies(0, len(st.bodies), viewProj, eye, frame)
 	b.vaos, st.vaos = st.vaos, b.vaos
 	b.poses, st.poses = st.poses, b.poses
 	st.slot = b.slots[0]

@@ -233,3 +233,32 @@ vec3 linearToSrgb(vec3 c) {
     vec3 curve = 0.662002687 * s1 + 0.684122060 * s2 - 0.323583601 * s3 - 0.0225411470 * c;
     return mix(c * 12.92, curve, step(0.0031308, c));
 }
+
+// The lights (renderer/lights.go's lightsBlock, std140): the frame's
+// simthread.Lights, interpolated, uploaded once a frame; binding 1 in
+// every program that uses it.
+const int MAX_POINT_LIGHTS = 8; // simthread.MaxPointLights
+layout(std140) uniform Lights {
+    vec4 lSun;       // xyz towards the sun, unit; w the number of point lights
+    vec4 lSunColor;  // rgb the sun's radiance (colour × intensity); w the sky's share (1 − SkyDim)
+    vec4 lGround;    // rgb the ground's sun factor, w its sky factor (ground.frag)
+    vec4 lPointPos[MAX_POINT_LIGHTS];   // xyz position; w 1/range (0: no range)
+    vec4 lPointColor[MAX_POINT_LIGHTS]; // rgb colour × intensity
+};
+
+// pointLightCount is the number of point lights, 0 to MAX_POINT_LIGHTS.
+int pointLightCount() {
+    return int(lSun.w);
+}
+
+// pointLight returns the radiance that point light i brings to point p,
+// colour × intensity / d² × clamp(1 − (d/range)⁴, 0, 1)², d the distance
+// (at least 1 cm), and sets l to the unit direction from p towards it.
+vec3 pointLight(int i, vec3 p, out vec3 l) {
+    vec3 d = lPointPos[i].xyz - p;
+    float d2 = max(dot(d, d), 1e-4);
+    l = d * inversesqrt(d2);
+    float x = d2 * lPointPos[i].w * lPointPos[i].w; // (d/range)²
+    float w = clamp(1.0 - x * x, 0.0, 1.0);
+    return lPointColor[i].rgb * (w * w / d2);
+}

@@ -4,7 +4,6 @@
 in vec3 vWorld;
 
 uniform vec3 uEye;
-uniform vec3 uLightDir;
 uniform vec3 uBase;       // linear base colour
 uniform bool uTextured;   // sample uTexture, repeating every uTile metres
 uniform sampler2D uTexture;
@@ -23,8 +22,17 @@ void main() {
         grid = 0.25; // a hint of the grid over the texture
     }
     vec3 c = mix(base, 2.0 * base, line * grid);
-    float diff = max(uLightDir.y, 0.0);
-    c *= 0.45 + 0.9 * diff;
+    // Lit by the sun and the sky (the Lights block's lGround: by default
+    // 0.9 and 0.45) and by each point light as a matte surface of the
+    // same colour under the sun (0.9 over the default sun's 1.9).
+    float diff = max(lSun.y, 0.0);
+    vec3 lit = c;
+    c *= lGround.w + diff * lGround.rgb;
+    for (int i = 0; i < pointLightCount(); i++) {
+        vec3 l;
+        vec3 e = pointLight(i, vWorld, l);
+        c += lit * (0.9 / 1.9) * max(l.y, 0.0) * e;
+    }
     float fog = clamp(length(vWorld - uEye) / 90.0, 0.0, 1.0);
     c = mix(c, vec3(0.055, 0.06, 0.075), fog * fog);
     fragColor = vec4(linearToSrgb(c), 1.0);

@@ -7,7 +7,9 @@
 //     vec3 shade(Surface s);
 //
 // and may call what this file and common.glsl define: standardShading
-// (the built-in lighting), hemisphere, sunColor, linearToSrgb, quatRotate…
+// (the built-in lighting), directLight (one light's share of it),
+// pointLightCount and pointLight (the point lights), hemisphere,
+// linearToSrgb, quatRotate… docs/scene.md ("Lights") is the contract.
 // Its compile errors cite its own lines as "0:N" (this file's are "2:N",
 // common.glsl's "1:N").
 
@@ -19,9 +21,8 @@ in vec4 vColor;
 in vec4 vTangent;
 flat in vec3 vTint;
 
-uniform vec3 uEye;      // the camera's position
-uniform vec3 uLightDir; // towards the sun, unit
-uniform int uView;      // renderer.View: 1 shows the normal as a colour
+uniform vec3 uEye; // the camera's position
+uniform int uView; // renderer.View: 1 shows the normal as a colour
 
 // The material's textures, by slot (renderer.Slot): base colour and
 // emissive are sRGB textures, sampled as linear; the others linear data.
@@ -64,9 +65,9 @@ out vec4 fragColor;
 
 const float PI = 3.14159265;
 
-// sunColor is the sun's radiance as a white matte surface facing it
-// reflects it: the irradiance over π, in linear RGB. It and the hemisphere
-// below keep the look tickframe had before materials.
+// sunColor is the default sun's radiance (simthread.DefaultSun) as a
+// white matte surface facing it reflects it: the irradiance over π, in
+// linear RGB. The frame's sun is Surface.lightColor.
 const vec3 sunColor = 1.9 * vec3(1.0, 0.96, 0.9);
 
 // Surface is everything a material's shade function is given, in the
@@ -81,7 +82,8 @@ struct Surface {
     float occlusion; // ambient light reaching the point, 0 … 1 (1: no texture)
     vec3 emissive;   // light emitted, linear RGB (factor × strength × texture)
     vec3 lightDir;   // towards the sun, unit
-    vec3 lightColor; // the sun's radiance (sunColor)
+    vec3 lightColor; // the sun's radiance: colour × intensity, linear RGB
+    float sky;       // the sky's share of its ambient light, 0 … 1 (1 − SkyDim)
     vec3 eye;        // the camera's position
     vec3 view;       // unit, from the fragment towards the camera
 };
@@ -108,16 +110,14 @@ vec3 envBRDF(vec3 f0, float roughness, float nv) {
     return f0 * ab.x + ab.y;
 }
 
-// standardShading is the built-in lighting, glTF's metallic-roughness
-// model made compact: for the sun, a Lambert diffuse lobe and a GGX
-// specular lobe (Trowbridge-Reitz distribution, Hammon's approximation of
-// the height-correlated Smith visibility, Schlick's Fresnel); for the sky,
-// the hemisphere times the diffuse colour plus the hemisphere in the
-// mirror direction times envBRDF, scaled by the occlusion; plus what the
-// surface emits. No pow, one exp2, one normalize: cheap enough for a
-// software rasterizer.
-vec3 standardShading(Surface s) {
-    vec3 n = s.normal, v = s.view, l = s.lightDir;
+// directLight is the light the surface reflects towards the eye from one
+// light arriving from direction l (unit) with radiance c: a Lambert
+// diffuse lobe and a GGX specular lobe (Trowbridge-Reitz distribution,
+// Hammon's approximation of the height-correlated Smith visibility,
+// Schlick's Fresnel), times n·l (0 behind the surface). A white matte
+// surface facing the light shows c.
+vec3 directLight(Surface s, vec3 l, vec3 c) {
+    vec3 n = s.normal, v = s.view;
     vec3 h = normalize(l + v);
     float nl = max(dot(n, l), 0.0);
     float nv = max(dot(n, v), 1e-4);
@@ -135,9 +135,30 @@ vec3 standardShading(Surface s) {
     float x = 1.0 - vh;
     float x2 = x * x;
     vec3 fresnel = f0 + (1.0 - f0) * (x2 * x2 * x);
-    vec3 direct = (diffuse + dist * vis * fresnel) * (nl * s.lightColor);
+    return (diffuse + dist * vis * fresnel) * (nl * c);
+}
+
+// standardShading is the built-in lighting, glTF's metallic-roughness
+// model made compact: directLight for the sun and each point light; for
+// the sky, the hemisphere times the diffuse colour plus the hemisphere in
+// the mirror direction times envBRDF, scaled by the sky's share and the
+// occlusion; plus what the surface emits. No pow, one exp2, a normalize
+// a light: cheap enough for a software rasterizer.
+vec3 standardShading(Surface s) {
+    vec3 n = s.normal, v = s.view;
+    float nv = max(dot(n, v), 1e-4);
+    float r = clamp(s.roughness, 0.045, 1.0);
+    vec3 base = s.baseColor.rgb;
+    vec3 f0 = mix(vec3(0.04), base, s.metallic);
+    vec3 diffuse = base * (1.0 - s.metallic);
+    vec3 direct = directLight(s, s.lightDir, s.lightColor);
+    for (int i = 0; i < pointLightCount(); i++) {
+        vec3 l;
+        vec3 c = pointLight(i, s.position, l);
+        direct += directLight(s, l, c);
+    }
     vec3 ambient = hemisphere(n) * diffuse + hemisphere(reflect(-v, n)) * envBRDF(f0, r, nv);
-    return direct + ambient * s.occlusion + s.emissive;
+    return direct + ambient * s.sky * s.occlusion + s.emissive;
 }
 
 // uvFor returns the texture coordinates of slot: its UV set through its
@@ -208,8 +229,9 @@ void main() {
 #if (TF_FEATURES & 16) != 0
     s.emissive *= texture(uEmissiveTexture, uvFor(SLOT_EMISSIVE)).rgb;
 #endif
-    s.lightDir = uLightDir;
-    s.lightColor = sunColor;
+    s.lightDir = lSun.xyz;
+    s.lightColor = lSunColor.rgb;
+    s.sky = lSunColor.w;
     // Blending happens on the encoded values (the framebuffer is not
     // sRGB): the renderer's documented BLEND.
     fragColor = vec4(linearToSrgb(shade(s)), mode == ALPHA_BLEND ? clamp(s.baseColor.a, 0.0, 1.0) : 1.0);
