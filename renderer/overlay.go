@@ -30,13 +30,24 @@ type overlayPass struct {
 	cap   int // vertices the buffer holds
 	verts []hudVertex
 	runs  []overlayRun
+	// tested and depth are the item being laid out's depth test and
+	// depth (see quad); built says the frame's overlay is laid out
+	// (drawScene), for draw.
+	tested bool
+	depth  float32
+	built  bool
+	// uploaded says verts are in the buffer.
+	uploaded bool
 }
 
 // overlayRun is a stretch of vertices drawn with one call: text in one
-// glyph set, or flat (set nil).
+// glyph set, or flat (set nil); with tested, a depth-tested item's, at
+// depth (a depth buffer's value), one run an item.
 type overlayRun struct {
 	start, count int
 	set          *glyphSet
+	tested       bool
+	depth        float32
 }
 
 func newOverlayPass(h *HUD) (*overlayPass, error) {
@@ -119,8 +130,8 @@ func anchorPoint(a simthread.Anchor, w, h float32) (x, y, fx, fy float32) {
 }
 
 func (o *overlayPass) quad(x0, y0, x1, y1, u0, v0, u1, v1 float32, c [4]uint8, set *glyphSet) {
-	if n := len(o.runs); n == 0 || o.runs[n-1].set != set {
-		o.runs = append(o.runs, overlayRun{start: len(o.verts), set: set})
+	if n := len(o.runs); n == 0 || o.runs[n-1].set != set || o.runs[n-1].tested != o.tested || o.runs[n-1].depth != o.depth {
+		o.runs = append(o.runs, overlayRun{start: len(o.verts), set: set, tested: o.tested, depth: o.depth})
 	}
 	o.verts = quad(o.verts, x0, y0, x1, y1, u0, v0, u1, v1, c)
 	o.runs[len(o.runs)-1].count += 6
@@ -130,6 +141,7 @@ func (o *overlayPass) quad(x0, y0, x1, y1, u0, v0, u1, v1 float32, c [4]uint8, s
 // viewProj.
 func (o *overlayPass) build(plan *interp.Plan, viewProj *mgl32.Mat4, width, height int) {
 	o.verts, o.runs = o.verts[:0], o.runs[:0]
+	o.uploaded = false
 	o.fonts.next()
 	if !plan.Ready || plan.Next == nil {
 		return
@@ -157,12 +169,19 @@ func (o *overlayPass) build(plan *interp.Plan, viewProj *mgl32.Mat4, width, heig
 			continue
 		}
 		var x0, y0 float32
-		if it.Anchor == simthread.AtBody {
-			p, ok := bodyScreen(plan, it.Body, viewProj, W, H)
+		o.tested, o.depth = false, 0
+		if it.Anchor == simthread.AtBody || it.Anchor == simthread.AboveBody {
+			at, ok := bodyAnchor(plan, it.Body, it.Anchor == simthread.AboveBody, viewProj, W, H)
 			if !ok {
 				continue
 			}
-			x0, y0 = p[0]+it.X*s-bw/2, p[1]+it.Y*s-bh/2
+			x0, y0 = at.x+it.X*s-bw/2, at.y+it.Y*s-bh/2
+			if it.Anchor == simthread.AboveBody {
+				y0 = at.y + it.Y*s - bh
+			}
+			if it.DepthTest {
+				o.tested, o.depth = true, at.depth // runs of its own (quad)
+			}
 		} else if it.Anchor < simthread.AtBody {
 			ax, ay, fx, fy := anchorPoint(it.Anchor, W, H)
 			x0, y0 = ax+it.X*s-fx*bw, ay+it.Y*s-fy*bh
@@ -210,39 +229,138 @@ func (o *overlayPass) text(set *glyphSet, text []byte, x, y int, c [4]uint8) {
 	}
 }
 
-// bodyScreen returns where body i of plan.Next is drawn on the screen, in
-// pixels from the top left, and false when it is behind the camera or
-// not in the snapshot. Its position is the renderer's (interp.BodyPose);
-// in Extrapolate mode without the blended correction, which fades within
+// bodyPoint is where an item anchored to a body is placed: x, y in
+// pixels from the window's top left, and the depth buffer's value that a
+// depth-tested item is drawn at.
+type bodyPoint struct{ x, y, depth float32 }
+
+// labelNearer is how much nearer the eye than its body's bounding sphere
+// a depth-tested item stands, as a part of the body's distance: 0.2 %,
+// as lines are drawn (line.vert), so that the body's own front does not
+// hide an item centred on it.
+const labelNearer = 0.002
+
+// bodyAnchor returns where an item anchored to body i of plan.Next is
+// placed: the body's position projected (AtBody), or with above, the top
+// of its bounding sphere's projection straight above it (AboveBody); and
+// false when the body is behind the camera or not in the snapshot, or
+// with above, when the eye is within the sphere's radius of its depth.
+// Its position is the renderer's (interp.BodyPose); in Extrapolate mode
+// without the blended correction, which fades within
 // interp.CorrectionTime.
-func bodyScreen(plan *interp.Plan, i int, viewProj *mgl32.Mat4, w, h float32) (mgl32.Vec2, bool) {
+//
+// The top is exact for a perspective view: the rows of the screen are the
+// planes through the eye along its x axis, and the top of the sphere's
+// outline is the highest of the two such planes that touch it, a root of
+// a quadratic in the row's NDC y.
+func bodyAnchor(plan *interp.Plan, i int, above bool, viewProj *mgl32.Mat4, w, h float32) (bodyPoint, bool) {
 	pose, ok, _ := interp.BodyPose(plan, i, nil)
 	if !ok {
-		return mgl32.Vec2{}, false
+		return bodyPoint{}, false
 	}
 	clip := viewProj.Mul4x1(pose.Pos.Vec4(1))
 	if !(clip[3] > 0) {
-		return mgl32.Vec2{}, false
+		return bodyPoint{}, false
 	}
-	return mgl32.Vec2{(clip[0]/clip[3] + 1) / 2 * w, (1 - clip[1]/clip[3]) / 2 * h}, true
+	p := bodyPoint{x: (clip[0]/clip[3] + 1) / 2 * w, y: (1 - clip[1]/clip[3]) / 2 * h}
+	r := float64(bodyRadius(plan.Next.Bodies[i].Scale))
+	// In float64: c the clip coordinates of the centre, a1, a2, a3 the
+	// world directions of clip y, z and w (a3 is the view's axis, a unit
+	// vector; a2 is a3 times the projection's depth slope).
+	m := viewProj
+	row := func(k int) (d [3]float64, c float64) {
+		d = [3]float64{float64(m.At(k, 0)), float64(m.At(k, 1)), float64(m.At(k, 2))}
+		c = d[0]*float64(pose.Pos[0]) + d[1]*float64(pose.Pos[1]) + d[2]*float64(pose.Pos[2]) + float64(m.At(k, 3))
+		return d, c
+	}
+	a1, c1 := row(1)
+	a2, c2 := row(2)
+	a3, c3 := row(3)
+	dot := func(a, b [3]float64) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+	l3 := math.Sqrt(dot(a3, a3))
+	// The depth of the sphere's near side, labelNearer of its distance
+	// nearer: moving δ towards the eye along the view's axis takes δ·|a3|
+	// from clip w and δ·|a2| from clip z. Where that crosses the near
+	// plane, the near plane's depth, 0.
+	d := r + labelNearer*c3/l3
+	if w := c3 - d*l3; w > 0 {
+		p.depth = float32(max(0, min(1, ((c2-d*math.Sqrt(dot(a2, a2)))/w+1)/2)))
+	}
+	if above {
+		// Rows y: (c1 − y·c3)² = r²·|a1 − y·a3|².
+		A := c3*c3 - r*r*dot(a3, a3)
+		B := c1*c3 - r*r*dot(a1, a3)
+		C := c1*c1 - r*r*dot(a1, a1)
+		disc := B*B - A*C
+		if !(A > 0) || disc < 0 {
+			return bodyPoint{}, false
+		}
+		top := (B + math.Sqrt(disc)) / A
+		p.y = float32((1 - top) / 2 * float64(h))
+	}
+	return p, true
 }
 
-// draw draws the overlay of plan.Next over the resolved frame.
-func (o *overlayPass) draw(plan *interp.Plan, viewProj *mgl32.Mat4, width, height int) {
+// bodyRadius is the radius of a body's bounding sphere for AboveBody: its
+// Scale's largest component, the zero Scale being 1.
+func bodyRadius(s mgl32.Vec3) float32 {
+	if s == (mgl32.Vec3{}) {
+		return 1
+	}
+	return max(abs32(s[0]), abs32(s[1]), abs32(s[2]))
+}
+
+func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
+
+// drawScene lays out the overlay of plan.Next and draws its depth-tested
+// items into the scene's target, before it is resolved, each at its depth
+// against the scene's depth buffer (without writing it): the HUD
+// program's quads lie at NDC z 0, which a depth range of [d, d] puts at
+// depth d. draw draws the rest once the frame is resolved.
+func (o *overlayPass) drawScene(plan *interp.Plan, viewProj *mgl32.Mat4, width, height int) {
 	o.build(plan, viewProj, width, height)
-	if len(o.verts) == 0 {
+	o.built = true
+	o.drawRuns(width, height, true)
+}
+
+// draw draws the overlay of plan.Next, but for its depth-tested items
+// (drawScene), over the resolved frame.
+func (o *overlayPass) draw(plan *interp.Plan, viewProj *mgl32.Mat4, width, height int) {
+	if !o.built {
+		o.build(plan, viewProj, width, height)
+	}
+	o.built = false
+	o.drawRuns(width, height, false)
+}
+
+// drawRuns draws the runs laid out whose tested is tested.
+func (o *overlayPass) drawRuns(width, height int, tested bool) {
+	has := false
+	for i := range o.runs {
+		has = has || o.runs[i].tested == tested
+	}
+	if !has {
 		return
 	}
 	h := o.hud
 	stride := int(unsafe.Sizeof(hudVertex{}))
 	gl.BindVertexArray(uint32(o.vao))
 	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(o.vbo))
-	if len(o.verts) > o.cap {
-		o.cap = cap(o.verts)
-		gl.BufferData(gl.ARRAY_BUFFER, o.cap*stride, nil, gl.STREAM_DRAW)
+	if !o.uploaded {
+		if len(o.verts) > o.cap {
+			o.cap = cap(o.verts)
+			gl.BufferData(gl.ARRAY_BUFFER, o.cap*stride, nil, gl.STREAM_DRAW)
+		}
+		gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(o.verts)*stride, unsafe.Pointer(&o.verts[0]))
+		o.uploaded = true
 	}
-	gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(o.verts)*stride, unsafe.Pointer(&o.verts[0]))
-	gl.Disable(gl.DEPTH_TEST)
+	if tested {
+		gl.Enable(gl.DEPTH_TEST)
+		gl.DepthFunc(gl.LEQUAL)
+		gl.DepthMask(false)
+	} else {
+		gl.Disable(gl.DEPTH_TEST)
+	}
 	gl.Disable(gl.CULL_FACE)
 	gl.Enable(gl.BLEND)
 	// Over, for the colour and the alpha: an opaque frame stays opaque
@@ -253,6 +371,12 @@ func (o *overlayPass) draw(plan *interp.Plan, viewProj *mgl32.Mat4, width, heigh
 	gl.Uniform1i(h.uAtlas, 0)
 	gl.ActiveTexture(gl.TEXTURE0)
 	for _, run := range o.runs {
+		if run.tested != tested {
+			continue
+		}
+		if tested {
+			gl.DepthRange(float64(run.depth), float64(run.depth))
+		}
 		mode := int32(0)
 		if run.set != nil {
 			mode = 1
@@ -265,6 +389,11 @@ func (o *overlayPass) draw(plan *interp.Plan, viewProj *mgl32.Mat4, width, heigh
 	gl.BindVertexArray(0)
 	gl.Disable(gl.BLEND)
 	gl.Enable(gl.DEPTH_TEST)
+	if tested {
+		gl.DepthRange(0, 1)
+		gl.DepthFunc(gl.LESS)
+		gl.DepthMask(true)
+	}
 }
 
 func (o *overlayPass) delete() {

@@ -224,6 +224,7 @@ func (r *Renderer) Draw(plan *interp.Plan, cam *Camera, width, height int) error
 	if e := r.lines.draw(r.bodies, plan, prev, next, vp, eye, width, height); err == nil {
 		err = e
 	}
+	r.over.drawScene(plan, &r.vp, width, height) // its depth-tested labels
 	r.target.resolve()
 	r.over.draw(plan, &r.vp, width, height) // the world's text, under the HUD
 	r.drawNotice(width, height)

@@ -47,7 +47,9 @@ const (
 // For a window point, the item's own point of the same name (its top-left
 // corner for TopLeft, its centre for Center, the middle of its bottom
 // edge for Bottom) is put there, moved by the item's X, Y. For AtBody the
-// item's centre is put where the body is drawn, moved by X, Y.
+// item's centre is put where the body is drawn, moved by X, Y; for
+// AboveBody the middle of its bottom edge is put on the top of the body
+// as drawn, moved by X, Y.
 type Anchor uint8
 
 const (
@@ -64,6 +66,17 @@ const (
 	// position, projected on the screen. It is not drawn while the body
 	// is behind the camera or the snapshot has no such body.
 	AtBody
+	// AboveBody places the item above body OverlayItem.Body: the middle
+	// of its bottom edge on the top of the body's bounding sphere as
+	// projected on the screen, straight above the body's centre, so a
+	// label clears the body at any distance, however large it is drawn.
+	// The sphere is centred on the body's interpolated position, its
+	// radius the largest component of the body's Scale (a zero Scale: 1):
+	// a SphereMesh body's own radius, the half-extent of a cube, the
+	// bounding half-extent of every primitive mesh, which fit [−1, 1]³. It
+	// is not drawn while the eye is within that radius of the body's
+	// depth, or under AtBody's conditions.
+	AboveBody
 )
 
 // OverlayItem is one thing an Overlay draws.
@@ -71,8 +84,15 @@ type OverlayItem struct {
 	Kind   OverlayKind
 	Anchor Anchor
 	// Body is the index in the snapshot's Bodies of the body an AtBody
-	// item follows.
+	// or AboveBody item follows.
 	Body int
+	// DepthTest hides the parts of an AtBody or AboveBody item that
+	// nearer geometry covers, as if the item stood at the near side of
+	// the body's bounding sphere (see AboveBody), facing the camera: a
+	// label behind a planet is hidden with it. Depth-tested items are
+	// drawn with the scene, before and so under every other item. It
+	// means nothing for an item anchored to the window.
+	DepthTest bool
 	// X, Y move the item from its anchor, in units, right and down.
 	X, Y float32
 	// W, H are a rectangle's or a bar's size in units.
@@ -133,7 +153,10 @@ func (o *Overlay) Text(at Anchor, x, y, size float32, color uint32, s string) *O
 }
 
 // Label adds a text item centred on body's drawn position (AtBody), moved
-// by x, y units: a name above a player is Label(i, 0, -40, ...).
+// by x, y units: a name beside a small body is Label(i, 0, -40, ...). For
+// a label that clears the body at any size and distance, set the
+// returned item's Anchor to AboveBody; to hide it behind nearer
+// geometry, its DepthTest.
 func (o *Overlay) Label(body int, x, y, size float32, color uint32, s string) *OverlayItem {
 	it := o.Text(AtBody, x, y, size, color, s)
 	it.Body = body
