@@ -21,6 +21,16 @@ type Camera struct {
 	Distance   float32 // metres
 	FovY       float32 // vertical field of view, radians
 	Near, Far  float32 // clip planes, metres
+	// Follow, while true, makes the orbit turn about body FollowBody of
+	// the snapshots drawn (its index in Snapshot.Bodies, the only name a
+	// body has) instead of a fixed point: before every frame the render
+	// loop (platform/loop) sets Target to the body's place in that frame,
+	// the interpolated place it is drawn at, so the body stays at the
+	// window's centre between ticks. While no such body is drawn, Target
+	// stays where it was. Drag and wheel still turn and zoom the orbit,
+	// paused or not.
+	Follow     bool
+	FollowBody int
 	// Pose, while Pose.Valid, places the camera instead of the orbit: at
 	// Pose.Pos, looking along Pose.Rot·(0, 0, −1) with Pose.Rot·(0, 1, 0)
 	// up, with Pose.FOV unless it is 0. A Rot that cannot be normalised
@@ -96,11 +106,66 @@ func (c Camera) ViewProj(aspect float32) mgl32.Mat4 {
 	if !(aspect > 0) {
 		aspect = 1
 	}
-	fov := c.FovY
+	return mgl32.Perspective(c.fov(), aspect, c.Near, c.Far).Mul4(c.View())
+}
+
+// fov returns the vertical field of view drawn: the pose's, if it has one.
+func (c Camera) fov() float32 {
 	if c.Pose.Valid && c.Pose.FOV > 0 {
-		fov = c.Pose.FOV
+		return c.Pose.FOV
 	}
-	return mgl32.Perspective(fov, aspect, c.Near, c.Far).Mul4(c.View())
+	return c.FovY
+}
+
+// Projection is a frame's projection: the camera it was drawn from, as drawn
+// (the posed or followed camera of that frame, turned by that frame's
+// drag and latched mouse motion), and its framebuffer's size in pixels.
+// platform/loop's App.Projection returns the last frame's. The zero
+// Projection projects nothing.
+type Projection struct {
+	Camera        Camera
+	Width, Height int
+}
+
+// Project returns where world point p is drawn in the view: x, y in
+// pixels from the framebuffer's top left corner (pixel (i, j) covers
+// [i, i+1) × [j, j+1)), and depth, the value the depth buffer holds
+// there (0 at the near plane, 1 at the far one). ok is false when p is
+// not in front of the eye, or the view is empty; x and y may lie outside
+// the framebuffer, and depth outside [0, 1], where p is outside the
+// frustum.
+func (v Projection) Project(p mgl32.Vec3) (x, y, depth float32, ok bool) {
+	if v.Width <= 0 || v.Height <= 0 {
+		return 0, 0, 0, false
+	}
+	clip := v.Camera.ViewProj(float32(v.Width) / float32(v.Height)).Mul4x1(p.Vec4(1))
+	if !(clip[3] > 0) {
+		return 0, 0, 0, false
+	}
+	ndc := clip.Vec3().Mul(1 / clip[3])
+	return (ndc[0] + 1) / 2 * float32(v.Width), (1 - ndc[1]) / 2 * float32(v.Height), (ndc[2] + 1) / 2, true
+}
+
+// Ray returns the ray through the point x, y pixels from the framebuffer's
+// top left corner (Project's pixels: a cursor's position in window
+// coordinates is scaled by the framebuffer's size over the window's
+// first): origin, on the near plane, is the nearest point drawn there,
+// and dir is unit. Every point p that Project puts at x, y lies on it.
+// A zero Projection gives the ray along the camera's view.
+func (v Projection) Ray(x, y float32) (origin, dir mgl32.Vec3) {
+	c := &v.Camera
+	nx, ny, aspect := float32(0), float32(0), float32(1)
+	if v.Width > 0 && v.Height > 0 {
+		nx, ny = 2*x/float32(v.Width)-1, 1-2*y/float32(v.Height)
+		aspect = float32(v.Width) / float32(v.Height)
+	}
+	t := float32(math.Tan(float64(c.fov()) / 2))
+	// The view matrix's rotation is orthonormal: its transpose turns the
+	// camera's axes into the world's.
+	view := c.View()
+	side, up, back := view.Row(0).Vec3(), view.Row(1).Vec3(), view.Row(2).Vec3()
+	d := side.Mul(nx * t * aspect).Add(up.Mul(ny * t)).Sub(back)
+	return c.Eye().Add(d.Mul(c.Near)), d.Normalize()
 }
 
 // Project returns where a world point lands in a viewport of w×h pixels,
