@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"testing"
+	"testing/fstest"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
@@ -58,6 +59,7 @@ type litWall struct {
 	mesh  simthread.MeshID
 	mat   simthread.MaterialID
 	model simthread.MeshID
+	gltf  *gltf.Model
 	seq   uint64
 	snaps [3]simthread.Snapshot
 }
@@ -94,6 +96,7 @@ func newLitWall(r *renderer.Renderer) (*litWall, error) {
 	if w.model, err = r.AddModel(model, mgl32.Ident4()); err != nil {
 		return nil, err
 	}
+	w.gltf = model
 	return w, nil
 }
 
@@ -387,4 +390,66 @@ func BenchmarkGLLights(b *testing.B) {
 			}
 		})
 	}
+}
+
+// halfLambert is a material shader against the documented contract: half
+// the Lambert term of every point light, from pointLightCount and
+// pointLight, and nothing of the sun or the sky.
+const halfLambert = `vec3 shade(Surface s) {
+    vec3 c = vec3(0.0);
+    for (int i = 0; i < pointLightCount(); i++) {
+        vec3 l;
+        vec3 e = pointLight(i, s.position, l);
+        c += e * max(dot(s.normal, l), 0.0);
+    }
+    return 0.5 * s.baseColor.rgb * c;
+}
+`
+
+// TestModelShader registers the wall's glTF model with ModelShader and a
+// shader that returns half the Lambert term of the point lights: lit by a
+// point light 2 m away (range 5 m) and the default sun and sky, which the
+// shader ignores, the pixel is 0.5 × base × intensity × falloff(2 m);
+// the same model without the option is the built-in lighting, more than
+// twice as bright (checked to fail with the option ignored).
+func TestModelShader(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		w, err := newLitWall(r)
+		if err != nil {
+			return err
+		}
+		files := fstest.MapFS{"halflambert.frag": {Data: []byte(halfLambert)}}
+		shaded, err := r.AddModel(w.gltf, mgl32.Ident4(), renderer.ModelShader(files, "halflambert.frag"))
+		if err != nil {
+			return err
+		}
+		const intensity, rng, d = 2, 5, 2
+		for _, custom := range []bool{true, false} {
+			got, err := w.frame(nil, func(s *simthread.Snapshot) {
+				b := w.wall(true)
+				if custom {
+					b.Mesh = shaded
+				}
+				s.Bodies = append(s.Bodies[:0], b)
+				s.Lights.Reset()
+				s.Lights.Points = append(s.Lights.Points, simthread.PointLight{Pos: wallPoint.Add(mgl32.Vec3{0, 0, d}), Intensity: intensity, Range: rng})
+			}, 0)
+			if err != nil {
+				return err
+			}
+			want := 0.5 * wallBase * intensity * falloff(d, rng)
+			if custom && !closeTo(got, want) {
+				t.Errorf("ModelShader: read %.4f, want %.4f", got, want)
+			}
+			if !custom && got < 2*want {
+				t.Errorf("without ModelShader: read %.4f, want the built-in lighting, above %.4f", got, 2*want)
+			}
+		}
+		return nil
+	})
 }

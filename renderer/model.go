@@ -3,6 +3,7 @@ package renderer
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -20,16 +21,20 @@ import (
 // map but whose file gives no tangents gets them from Tangents.
 // Primitives without triangles are left out; a model with none is an
 // error. The materials stay registered if the mesh then fails. It does
-// not modify m.
-func (r *Renderer) AddModel(m *gltf.Model, place mgl32.Mat4) (MeshID, error) {
-	mats := make(map[int]MaterialID) // glTF material index (−1: none) → id
+// not modify m. With ModelShader, every material is drawn with that
+// shader instead of the built-in lighting.
+func (r *Renderer) AddModel(m *gltf.Model, place mgl32.Mat4, opts ...ModelOption) (MeshID, error) {
+	mats := modelMaterials{ids: make(map[int]MaterialID)}
+	for _, o := range opts {
+		o(&mats)
+	}
 	var parts []Part
 	for i := range m.Meshes {
 		me := &m.Meshes[i]
 		if len(me.Indices) < 3 {
 			continue
 		}
-		id, err := r.modelMaterial(m, me.Material, mats)
+		id, err := r.modelMaterial(m, me.Material, &mats)
 		if err != nil {
 			return 0, err
 		}
@@ -43,21 +48,43 @@ func (r *Renderer) AddModel(m *gltf.Model, place mgl32.Mat4) (MeshID, error) {
 	return r.AddMesh(parts...)
 }
 
+// ModelOption is an option of AddModel and AddNodeMeshes.
+type ModelOption func(*modelMaterials)
+
+// ModelShader draws every primitive of the model with the material shader
+// name in fsys (Material.Shader and ShaderFS: a GLSL file that defines
+// vec3 shade(Surface s), see docs/scene.md) instead of the built-in
+// lighting. Each glTF material keeps its values and textures, which
+// shade finds in Surface, and is compiled for them.
+func ModelShader(fsys fs.FS, name string) ModelOption {
+	return func(m *modelMaterials) { m.shaderFS, m.shader = fsys, name }
+}
+
+// modelMaterials remembers the ids of a model's registered materials and
+// the options they are registered with.
+type modelMaterials struct {
+	ids      map[int]MaterialID // glTF material index (−1: none) → id
+	shaderFS fs.FS
+	shader   string
+}
+
 // modelMaterial returns the id of glTF material i of m (−1: glTF's
 // default), registering it the first time (mats remembers).
-func (r *Renderer) modelMaterial(m *gltf.Model, i int, mats map[int]MaterialID) (MaterialID, error) {
-	if id, ok := mats[i]; ok {
+func (r *Renderer) modelMaterial(m *gltf.Model, i int, mats *modelMaterials) (MaterialID, error) {
+	if id, ok := mats.ids[i]; ok {
 		return id, nil
 	}
 	gm := gltf.DefaultMaterial()
 	if i >= 0 && i < len(m.Materials) {
 		gm = m.Materials[i]
 	}
-	id, err := r.AddMaterial(ModelMaterial(&gm))
+	mm := ModelMaterial(&gm)
+	mm.Shader, mm.ShaderFS = mats.shader, mats.shaderFS
+	id, err := r.AddMaterial(mm)
 	if err != nil {
 		return 0, fmt.Errorf("renderer: model material %q: %w", gm.Name, err)
 	}
-	mats[i] = id
+	mats.ids[i] = id
 	return id, nil
 }
 
@@ -191,9 +218,12 @@ var MirrorX = mgl32.Scale3D(-1, 1, 1)
 // WorldPose, gltf.Decompose), draws the model as the animation moves it.
 // Materials are registered as AddModel does, once for all nodes. It
 // returns the nodes' meshes in node order. Skinned meshes are left out:
-// AddSkinned draws them.
-func (r *Renderer) AddNodeMeshes(m *gltf.Model) ([]NodeMesh, error) {
-	mats := make(map[int]MaterialID)
+// AddSkinned draws them. It takes AddModel's options.
+func (r *Renderer) AddNodeMeshes(m *gltf.Model, opts ...ModelOption) ([]NodeMesh, error) {
+	mats := modelMaterials{ids: make(map[int]MaterialID)}
+	for _, o := range opts {
+		o(&mats)
+	}
 	byNode := map[int][]int{}
 	var order []int
 	for i := range m.Meshes {
@@ -214,7 +244,7 @@ func (r *Renderer) AddNodeMeshes(m *gltf.Model) ([]NodeMesh, error) {
 		for _, i := range byNode[n] {
 			me := &m.Meshes[i]
 			mirror = me.Transform.Mat3().Det() < 0
-			id, err := r.modelMaterial(m, me.Material, mats)
+			id, err := r.modelMaterial(m, me.Material, &mats)
 			if err != nil {
 				return nil, err
 			}

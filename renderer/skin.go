@@ -170,7 +170,7 @@ func (r *Renderer) AddSkinned(m *gltf.Model) (uint16, error) {
 	}
 	sk := &m.Skins[skin]
 	model := skinModel{joints: len(sk.Joints), ibm: len(s.ibm) / 12}
-	mats := make(map[int]MaterialID)
+	mats := &modelMaterials{ids: make(map[int]MaterialID)}
 	fail := func(err error) (uint16, error) {
 		for i := range model.parts {
 			model.parts[i].delete()
