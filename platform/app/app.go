@@ -224,7 +224,11 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	if err := cfg.Tools.PresentFault.Validate(); err != nil {
 		return nil, err
 	}
-	la, err := loop.New(cfg.runtime(), world)
+	rc, react := cfg.runtime(), &instrument.Reactions{}
+	if cfg.Tools.Marker {
+		rc.Input = react.Input(rc.Input) // the reaction patch's count
+	}
+	la, err := loop.New(rc, world)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +236,7 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	// The marker is drawn before anything holds the swap back; the
 	// instruments read the render thread's wait last before the swap.
 	if cfg.Tools.Marker {
-		la.Attach(instrument.Marker(la))
+		la.Attach(instrument.Marker(la, react))
 	}
 	if cfg.Tools.PresentFault != (PresentFault{}) {
 		la.Attach(cfg.Tools.PresentFault.Hook())

@@ -1,11 +1,18 @@
 // Package marker is the per-frame marker's code, shared by the renderer
 // that draws it and the observer that reads it back from the screen: a
 // column of one colour down the window's left edge (as FCAT draws it),
-// frame n in colour n mod 16.
+// frame n in colour n mod 16; and the reaction patch beside it, for an
+// observer that measures input to photon (docs/present.md, "Input to
+// photon").
 package marker
 
 // Width is the width of the column in pixels.
 const Width = 8
+
+// ReactionX is where the reaction patch starts: a column of Width pixels
+// right of the marker's, in colour Color(n) once the app has polled n
+// presses of the observer's key.
+const ReactionX = Width
 
 // Palette is the marker's 16 colours, in order. Each channel is 0, 128 or
 // 255, so that any two colours differ by at least 127 in some channel: an

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
@@ -21,6 +22,12 @@ type PresentFault struct {
 	// the next, without waiting for the vblank: the next replaces it
 	// before its vblank, and it is never shown.
 	DropEvery int
+	// Ahead starts every frame a whole display period ahead of its
+	// display time, as a pipeline one frame deeper would: the input it
+	// polls reaches the screen a period later (less the just-in-time
+	// lead it replaces), which the observer's input-to-photon figure and
+	// the app's input age must both show.
+	Ahead bool
 }
 
 // Hook returns the hook that carries the fault out; attach it after the
@@ -37,18 +44,53 @@ func (f PresentFault) Validate() error {
 
 // Marker returns the hook that draws each drawn frame's marker
 // (renderer.DrawMarker) for an observer outside the app (package
-// observe): attach it before any hook that holds a swap back.
-func Marker(a *loop.App) loop.Hook { return marker{a: a} }
+// observe): attach it before any hook that holds a swap back. Beside the
+// marker it draws the reaction patch (renderer.DrawReaction) for the
+// presses of ReactKey that r had seen when the frame polled its input:
+// the poll reaction, what input_age_ms times (from the poll to the
+// screen). Wrap the app's Input with r.Input.
+func Marker(a *loop.App, r *Reactions) loop.Hook { return &marker{a: a, r: r} }
 
 type marker struct {
 	loop.NoHook
-	a *loop.App
+	a       *loop.App
+	r       *Reactions
+	presses uint64 // r's count at the frame's poll
 }
 
-func (m marker) BeforeSwap(f *loop.Frame) {
+// Planned takes the count the frame's poll left (the loop polls its
+// input, then plans).
+func (m *marker) Planned(*loop.Frame) { m.presses = m.r.presses }
+
+func (m *marker) BeforeSwap(f *loop.Frame) {
 	if f.Drawn {
 		w, h := m.a.Window().FramebufferSize()
 		m.a.Renderer().DrawMarker(f.ID, w, h)
+		m.a.Renderer().DrawReaction(m.presses, w, h)
+	}
+}
+
+// ReactKey is the key whose presses the reaction patch counts: the one an
+// observer measuring input to photon presses (tickframe observe -inputs).
+// It reaches the app's Input as any other key does.
+const ReactKey = platform.KeyI
+
+// Reactions counts the presses of ReactKey the app polls, for the
+// reaction patch. It belongs to the render thread; its zero value counts
+// from 0.
+type Reactions struct{ presses uint64 }
+
+// Input returns next (nil: none) with the count taken on the way: the
+// loop calls it on every event it polls that is not a reserved key's.
+func (r *Reactions) Input(next func(platform.Event) (simthread.Input, bool)) func(platform.Event) (simthread.Input, bool) {
+	return func(e platform.Event) (simthread.Input, bool) {
+		if e.Pressed(ReactKey) {
+			r.presses++
+		}
+		if next == nil {
+			return simthread.Input{}, false
+		}
+		return next(e)
 	}
 }
 
@@ -75,7 +117,7 @@ func (f *fault) BeforePace() (at time.Duration, take, ahead bool) {
 		return f.lastAt, true, false
 	}
 	f.replaces = false
-	return 0, false, f.cfg.DropEvery > 0 && (f.frames+1)%uint64(f.cfg.DropEvery) == 0
+	return 0, false, f.cfg.Ahead || f.cfg.DropEvery > 0 && (f.frames+1)%uint64(f.cfg.DropEvery) == 0
 }
 
 // Started takes the App's clock.
