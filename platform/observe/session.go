@@ -22,6 +22,9 @@ type Config struct {
 	// WindowTimeout is how long to wait for the window to appear; 0
 	// means 30 s.
 	WindowTimeout time.Duration
+	// Inputs, with a Count, presses keys in the window and follows the
+	// app's reaction patch (input.go).
+	Inputs InputConfig
 }
 
 // Session is an observation under way: the watcher on its thread and the
@@ -49,6 +52,12 @@ type Result struct {
 	Grid         Grid
 	VblankSource string
 	Period       time.Duration
+	// Inputs are the key presses sent (Config.Inputs), Reactions the
+	// reaction patch's changes, InputErr why no press was sent or the
+	// presses stopped ("" if none).
+	Inputs    []Injection
+	Reactions []Change
+	InputErr  string
 }
 
 // Start opens the framebuffer and the vblank feed and starts watching as
@@ -93,7 +102,34 @@ func (s *Session) run(ctx context.Context) {
 	}
 	s.res.Window = [4]int{x, y, w, h}
 	wa := watcher{FB: s.fb, X: x, Y: y, W: w, H: h, Interval: s.cfg.Interval, Priority: s.cfg.Priority}
+	var pressed chan struct{}
+	if s.cfg.Inputs.Count > 0 {
+		wa.react = newReactWatch(x)
+		pressed = make(chan struct{})
+		go func() {
+			defer close(pressed)
+			s.res.Inputs, s.res.InputErr = s.press(ctx, wa.react, x, y, w, h)
+		}()
+	}
 	s.res.Changes, s.res.Watch, s.err = wa.Run(ctx)
+	if pressed != nil {
+		<-pressed
+		s.res.Reactions = wa.react.changes
+	}
+}
+
+// press presses the keys of Config.Inputs in the window at x, y (w×h).
+func (s *Session) press(ctx context.Context, r *reactWatch, x, y, w, h int) ([]Injection, string) {
+	p, err := openPresser(s.cfg.Display, x, y, w, h)
+	if err != nil {
+		return nil, err.Error()
+	}
+	defer p.close()
+	in, err := inject(ctx, p, r, s.cfg.Inputs, monotonic)
+	if err != nil {
+		return in, err.Error()
+	}
+	return in, ""
 }
 
 // Stop ends the observation and returns what it saw.

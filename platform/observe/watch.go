@@ -30,6 +30,8 @@ type watcher struct {
 	Priority int
 	// Now is the clock of the changes; nil means CLOCK_MONOTONIC.
 	Now func() time.Duration
+	// react, if set, follows the reaction patch at every poll (input.go).
+	react *reactWatch
 }
 
 // DefaultInterval is 200 µs: 5 kHz, well above the 2 kHz needed to place
@@ -129,6 +131,9 @@ func (w *watcher) Run(ctx context.Context) ([]Change, WatchStats, error) {
 			}
 		}
 		st.Polls++
+		if w.react != nil {
+			w.react.poll(w.FB, ys[:], prev, at)
+		}
 		if prev > 0 && len(gaps) < cap(gaps) {
 			gaps = append(gaps, at-prev)
 		}

@@ -36,10 +36,16 @@ type agreeRow struct {
 	App          [3]uint64  `json:"app_displayed_dropped_repeated"`
 	AppAnimErrMs [2]float64 `json:"app_animation_error_ms"` // p99, max
 	// The observer's.
-	ObserverHz       float64    `json:"observer_fit_hz"` // its own fit (0: none determined)
-	Observer         [3]uint64  `json:"observer_displayed_dropped_repeated"`
-	ObserverAnimErr  [2]float64 `json:"observer_animation_error_ms"` // p99, max, as seen
-	Compared         int        `json:"frames_compared"`
+	ObserverHz      float64    `json:"observer_fit_hz"` // its own fit (0: none determined)
+	Observer        [3]uint64  `json:"observer_displayed_dropped_repeated"`
+	ObserverAnimErr [2]float64 `json:"observer_animation_error_ms"` // p99, max, as seen
+	Compared        int        `json:"frames_compared"`
+	// Input to photon (observe -inputs): presses seen of those sent,
+	// the observer's press to the photon and the app's input age, p50
+	// and p99 in ms.
+	Presses          [2]int     `json:"presses_seen_sent"`
+	PhotonMs         [2]float64 `json:"input_to_photon_ms"`
+	AppInputAgeMs    [2]float64 `json:"app_input_age_ms"`
 	Agree            bool       `json:"agree"`
 	Disagreements    []string   `json:"disagreements,omitempty"`
 	InstrumentFailed string     `json:"instrument_failed,omitempty"`
@@ -59,6 +65,15 @@ func (row *agreeRow) fill(run *displayRun) {
 		row.Observer = [3]uint64{f.Displayed[0], f.Dropped[0], f.Repeated[0]}
 		row.ObserverAnimErr = [2]float64{f.SeenAnimErr[1], f.SeenAnimErr[2]}
 		row.Compared = compared(f)
+	}
+	if in := o.Inputs; in != nil {
+		row.Presses = [2]int{in.Seen, in.Sent}
+		if p := in.ToPhotonMs; p != nil {
+			row.PhotonMs = [2]float64{p[0], p[1]}
+		}
+		if a := in.AppInputAgeMs; a != nil {
+			row.AppInputAgeMs = *a
+		}
 	}
 }
 
@@ -81,9 +96,9 @@ func (t *agreeTable) write(dir string) error {
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# The app against the observer\n\n%s, %s, commit %s, %s. `make agree` (cmd/tickframe TestDisplayMatrix): the demo under Xvfb, watched from outside its process by `tickframe observe`. Counts are displayed / dropped / repeated; the animation error is p99 / max in ms; the observer's on the app's vblanks.\n\n", t.Date, t.Machine, t.Commit, t.Go)
-	b.WriteString("| cell | tries | app vblank Hz | observer fit Hz | fps | app counts | observer counts | app anim. error ms | observer anim. error ms | compared | verdict |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "# The app against the observer\n\n%s, %s, commit %s, %s. `make agree` (cmd/tickframe TestDisplayMatrix): the demo under Xvfb, watched from outside its process by `tickframe observe`. Counts are displayed / dropped / repeated; the animation error is p99 / max in ms; the observer's on the app's vblanks. Input to photon is the observer's key presses (`-inputs`: seen / sent) to the next vblank after the app's reaction patch changed, p50 / p99 in ms, beside the app's input age (its poll to the display); the outside figure adds the wait for the app's next poll, 0 to a frame. \"broken input\" (`-breakinput`) starts every frame a period ahead: both must move.\n\n", t.Date, t.Machine, t.Commit, t.Go)
+	b.WriteString("| cell | tries | app vblank Hz | observer fit Hz | fps | app counts | observer counts | app anim. error ms | observer anim. error ms | compared | presses | input to photon ms | app input age ms | verdict |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range t.Rows {
 		verdict := "agree"
 		switch {
@@ -92,10 +107,11 @@ func (t *agreeTable) write(dir string) error {
 		case !r.Agree:
 			verdict = "disagree: " + strings.Join(r.Disagreements, "; ")
 		}
-		fmt.Fprintf(&b, "| %s | %d | %.2f | %.2f | %.1f | %d / %d / %d | %d / %d / %d | %.2f / %.2f | %.2f / %.2f | %d | %s |\n",
+		fmt.Fprintf(&b, "| %s | %d | %.2f | %.2f | %.1f | %d / %d / %d | %d / %d / %d | %.2f / %.2f | %.2f / %.2f | %d | %d / %d | %.2f / %.2f | %.2f / %.2f | %s |\n",
 			r.Cell, r.Tries, r.AppVblankHz, r.ObserverHz, r.FPS, r.App[0], r.App[1], r.App[2],
 			r.Observer[0], r.Observer[1], r.Observer[2], r.AppAnimErrMs[0], r.AppAnimErrMs[1],
-			r.ObserverAnimErr[0], r.ObserverAnimErr[1], r.Compared, strings.ReplaceAll(verdict, "|", "/"))
+			r.ObserverAnimErr[0], r.ObserverAnimErr[1], r.Compared, r.Presses[0], r.Presses[1],
+			r.PhotonMs[0], r.PhotonMs[1], r.AppInputAgeMs[0], r.AppInputAgeMs[1], strings.ReplaceAll(verdict, "|", "/"))
 	}
 	return os.WriteFile(filepath.Join(dir, "agree.md"), []byte(b.String()), 0o644)
 }

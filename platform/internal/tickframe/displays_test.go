@@ -26,6 +26,7 @@ type displayCell struct {
 	args    []string // the demo's own load flags
 	busy    int      // busy processes beside it
 	broken  bool     // -breakpresent
+	input   bool     // -breakinput: every frame a period ahead
 }
 
 func (c displayCell) name() string {
@@ -37,6 +38,8 @@ func (c displayCell) name() string {
 	switch {
 	case c.broken:
 		s += ", broken present"
+	case c.input:
+		s += ", broken input"
 	case c.busy > 0:
 		s += ", " + strconv.Itoa(c.busy) + " busy processes"
 	case len(c.args) > 0:
@@ -95,7 +98,8 @@ func TestDisplayMatrix(t *testing.T) {
 			displayCell{fps: fps, refresh: 144, args: []string{"-stress", strconv.Itoa(2 * n)}},
 			displayCell{fps: fps, refresh: 144, busy: n})
 	}
-	cells = append(cells, displayCell{fps: 0, refresh: 144, broken: true})
+	cells = append(cells, displayCell{fps: 0, refresh: 144, broken: true},
+		displayCell{fps: 0, refresh: 0, input: true}, displayCell{fps: 144, refresh: 0, input: true})
 	var table agreeTable
 	for _, c := range cells {
 		t.Run(c.name(), func(t *testing.T) {
@@ -119,7 +123,7 @@ func TestDisplayMatrix(t *testing.T) {
 				}
 				if run.instrument == "" {
 					row.fill(&run)
-					row.Disagreements = run.judge(t, c)
+					row.Disagreements = append(run.judge(t, c), inputDisagreements(run.o.Inputs, 1000/run.r.PresentFiguresHz, run.o.FloorMs, c.input)...)
 					row.Agree = len(row.Disagreements) == 0
 					return
 				}
@@ -162,13 +166,17 @@ func runDisplayCell(t *testing.T, c displayCell, dur time.Duration) displayRun {
 		defer func() { busy.Process.Kill(); busy.Wait() }()
 	}
 	flog, js, rep := filepath.Join(dir, "frames.log"), filepath.Join(dir, "observe.json"), filepath.Join(dir, "report.json")
-	args := []string{"observe", "-fps", strconv.Itoa(c.fps), "-framelog", flog, "-json", js, "-record", filepath.Join(dir, "watch.json"), "--",
+	args := []string{"observe", "-fps", strconv.Itoa(c.fps), "-framelog", flog, "-json", js, "-record", filepath.Join(dir, "watch.json"),
+		"-inputs", "40", "-report", rep, "--",
 		binary, "-marker", "-framelog", flog, "-report", rep, "-duration", dur.String(),
 		"-refresh", strconv.FormatFloat(c.refresh, 'g', -1, 64),
 		"-width", "200", "-height", "150", "-bodies", "16", "-focuspause=false"}
 	args = append(args, c.args...)
 	if c.broken {
 		args = append(args, "-breakpresent")
+	}
+	if c.input {
+		args = append(args, "-breakinput")
 	}
 	res := tickframe(t, opts{}, args...)
 	if res.code != 0 {

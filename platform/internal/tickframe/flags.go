@@ -69,6 +69,7 @@ type options struct {
 	marker       bool            // draw the per-frame marker (tickframe observe)
 	frameLog     string          // write every frame's verdict there
 	breakPresent bool            // hold a swap back once a second, drop a frame in ten
+	breakInput   bool            // start every frame a period ahead: a frame more input latency
 	set          map[string]bool // flags given on the command line
 }
 
@@ -133,6 +134,7 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	fs.BoolVar(&o.marker, "marker", false, "draw a per-frame colour marker down the window's left edge, for tickframe observe")
 	fs.StringVar(&o.frameLog, "framelog", "", "write every drawn frame's id, times and verdict to `FILE` on exit, for tickframe observe (FILE.csv: in PresentMon's CSV columns; FILE.mangohud.csv: MangoHud's CSV log, which observe does not read)")
 	fs.BoolVar(&o.breakPresent, "breakpresent", false, "break the present path on purpose: hold a swap back 20 ms once a second, drop a frame in ten (tests)")
+	fs.BoolVar(&o.breakInput, "breakinput", false, "break the input path on purpose: start every frame a whole period ahead, one frame more from input to the screen (tests)")
 	// Parse calls Usage on every error, -h included: print nothing there,
 	// so that a bad flag gets its one line and -h the usage once.
 	fs.Usage = func() {}

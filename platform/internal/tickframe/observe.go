@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -19,13 +20,14 @@ import (
 	"github.com/tickframe/tickframe/platform/observe"
 )
 
-// presentConfig maps -marker, -framelog and -breakpresent to the app's
-// configuration.
+// presentConfig maps -marker, -framelog, -breakpresent and -breakinput
+// to the app's configuration.
 func presentConfig(o *options, cfg *app.Config) {
 	cfg.Tools.Marker, cfg.Tools.FrameLog = o.marker, o.frameLog
 	if o.breakPresent {
 		cfg.Tools.PresentFault = app.PresentFault{Hold: 20 * time.Millisecond, HoldEvery: time.Second, DropEvery: 10}
 	}
+	cfg.Tools.PresentFault.Ahead = o.breakInput
 }
 
 const observeUsage = `usage: tickframe observe [flags] [-- command [args]]
@@ -45,6 +47,12 @@ command is run as given, so give it -marker and -framelog yourself:
 
 Without one it watches the display -display until -duration, reading -fb.
 
+-inputs N presses the key I N times through XTEST, at random times, and
+times the app's reaction patch (drawn with -marker beside the marker)
+from each press to the framebuffer and to the next vblank: input to
+photon. -report FILE (the app's -report) adds the app's own input age
+beside it.
+
 -record FILE keeps the watch (every marker change, the observer's stalls
 and poll gaps) so that it can be compared with the log again later, with
 -replay FILE -framelog LOG instead of watching: after a test failed on it,
@@ -56,8 +64,9 @@ or with a changed analysis.
 type observeOptions struct {
 	display, fb, title, frameLog, jsonOut string
 	record, replay                        string // -record, -replay: the watch kept, or read back
+	appReport                             string // -report: the app's report, for its input age
 	duration, interval                    time.Duration
-	fps, priority                         int
+	fps, priority, inputs                 int
 	command                               []string
 }
 
@@ -76,6 +85,8 @@ func parseObserveFlags(args []string, out io.Writer) (*observeOptions, error) {
 	fs.DurationVar(&o.interval, "interval", observe.DefaultInterval, "time between framebuffer reads")
 	fs.IntVar(&o.fps, "fps", 144, "the rate of the Xvfb's fake CRTC (with a command; 0: Xvfb's default, 60 Hz, without -fakescreenfps)")
 	fs.IntVar(&o.priority, "priority", observe.DefaultPriority, "SCHED_FIFO `priority` of the polling thread (-1: none)")
+	fs.IntVar(&o.inputs, "inputs", 0, "press the key I `N` times through XTEST and time the app's reaction patch (input to photon)")
+	fs.StringVar(&o.appReport, "report", "", "the app's report `FILE` (its -report), read once the watch ends: its input age beside the input-to-photon figures")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -94,6 +105,8 @@ func parseObserveFlags(args []string, out io.Writer) (*observeOptions, error) {
 		return nil, usagef("observe: -fps %d: out of Xvfb's range [1, 600] (or 0: its default)", o.fps)
 	case o.priority < -1 || o.priority > 99:
 		return nil, usagef("observe: -priority %d: out of range [1, 99] (or -1)", o.priority)
+	case o.inputs < 0 || o.inputs > 10000:
+		return nil, usagef("observe: -inputs %d: out of range [0, 10000]", o.inputs)
 	case o.duration < 0:
 		return nil, usagef("observe: -duration %v: negative", o.duration)
 	case o.replay != "" && (len(o.command) > 0 || o.fb != "" || o.record != ""):
@@ -189,7 +202,8 @@ func observeRun(o *observeOptions, stderr io.Writer) (*observed, error) {
 	if len(o.command) > 0 {
 		xw, _ = sched.WatchDisplayServer(display) // nil where /proc cannot say
 	}
-	s, err := observe.Start(observe.Config{Display: display, FB: fb, Title: o.title, Interval: o.interval, Priority: o.priority})
+	s, err := observe.Start(observe.Config{Display: display, FB: fb, Title: o.title, Interval: o.interval, Priority: o.priority,
+		Inputs: observe.InputConfig{Count: o.inputs}})
 	if err != nil {
 		return nil, err
 	}
@@ -266,6 +280,105 @@ type ObserveReport struct {
 	// arrived. Printed where the window watched is not the app's own
 	// (-window names a compositor's output).
 	RepaintFrames *FramesReport `json:"repaint_frames,omitempty"`
+	// Inputs is input to photon (-inputs).
+	Inputs *InputsReport `json:"inputs,omitempty"`
+}
+
+// InputsReport is input to photon: the observer's key presses and the
+// app's reaction patch (observe.AnalyzeInputs), and the app's own input
+// age from its report (-report). Times in ms, as p50, p99, max.
+type InputsReport struct {
+	Sent   int `json:"sent"`
+	Seen   int `json:"seen"`
+	Missed int `json:"missed"`
+	// MissedWhy says why, a line each; Error why the presses stopped.
+	MissedWhy []string `json:"missed_why,omitempty"`
+	Error     string   `json:"error,omitempty"`
+	// ToFramebufferMs: from the press to the patch's change in the
+	// framebuffer; ToPhotonMs: to the first vblank after it (the
+	// observer's own vblanks; absent without them).
+	ToFramebufferMs [3]float64  `json:"to_framebuffer_ms"`
+	ToPhotonMs      *[3]float64 `json:"to_photon_ms,omitempty"`
+	// SendMs is the X server's part, at most: the press's round trip.
+	SendMs [3]float64 `json:"send_ms"`
+	// AppInputAgeMs is the app's input_age_ms (p50, p99: from its input
+	// poll to the display), from -report; OutsideLessAppMs the p50 to
+	// the photon less the app's p50: the wait for the app's next poll,
+	// expected between 0 and a frame.
+	AppInputAgeMs    *[2]float64 `json:"app_input_age_ms,omitempty"`
+	OutsideLessAppMs *float64    `json:"outside_less_app_p50_ms,omitempty"`
+}
+
+// inputsReport is the input-to-photon figures of res, with the app's
+// input age from its report at path ("": none).
+func inputsReport(res *observe.Result, appReport string) (*InputsReport, error) {
+	a := observe.AnalyzeInputs(res.Inputs, res.Reactions, res.Grid, res.Watch.Stalls)
+	r := &InputsReport{Sent: a.Sent, Seen: a.Seen, Missed: a.Missed, Error: res.InputErr,
+		ToFramebufferMs: msOf(a.ToFramebuffer), SendMs: msOf(a.Send)}
+	for _, l := range a.Inputs {
+		if !l.Seen {
+			r.MissedWhy = append(r.MissedWhy, fmt.Sprintf("press %d: %s", l.N, l.Missed))
+		}
+	}
+	if a.ToPhoton.N > 0 {
+		p := msOf(a.ToPhoton)
+		r.ToPhotonMs = &p
+	}
+	if appReport != "" {
+		data, err := os.ReadFile(appReport)
+		if err != nil {
+			return nil, err
+		}
+		var rep struct {
+			InputAge *struct {
+				P50 float64 `json:"p50"`
+				P99 float64 `json:"p99"`
+			} `json:"input_age_ms"`
+		}
+		if err := json.Unmarshal(data, &rep); err != nil {
+			return nil, fmt.Errorf("%s: not a report: %v", appReport, err)
+		}
+		if rep.InputAge != nil {
+			r.AppInputAgeMs = &[2]float64{rep.InputAge.P50, rep.InputAge.P99}
+			if r.ToPhotonMs != nil {
+				d := round(r.ToPhotonMs[0]-rep.InputAge.P50, 3)
+				r.OutsideLessAppMs = &d
+			}
+		}
+	}
+	return r, nil
+}
+
+// printInputs prints input to photon.
+func printInputs(w io.Writer, r *InputsReport, periodMs float64) {
+	fmt.Fprintf(w, "input to photon: %d presses of I, %d reactions seen, %d missed\n", r.Sent, r.Seen, r.Missed)
+	if r.Error != "" {
+		fmt.Fprintf(w, "  the presses stopped: %s\n", r.Error)
+	}
+	for _, m := range r.MissedWhy {
+		fmt.Fprintf(w, "  missed: %s\n", m)
+	}
+	f := r.ToFramebufferMs
+	fmt.Fprintf(w, "  press to the framebuffer p50/p99/max ms: %.3f/%.3f/%.3f (the press's round trip to the X server %.3f/%.3f/%.3f)\n", f[0], f[1], f[2], r.SendMs[0], r.SendMs[1], r.SendMs[2])
+	if p := r.ToPhotonMs; p != nil {
+		fmt.Fprintf(w, "  press to the photon (the next vblank) p50/p99/max ms: %.3f/%.3f/%.3f\n", p[0], p[1], p[2])
+	}
+	if a := r.AppInputAgeMs; a != nil {
+		fmt.Fprintf(w, "  the app's input age (its poll to the display) p50/p99 ms: %.3f/%.3f", a[0], a[1])
+		if r.OutsideLessAppMs != nil {
+			fmt.Fprintf(w, "; outside less the app at p50: %.3f ms (the wait for the app's next poll: expected between 0 and a frame, %.3f ms)", *r.OutsideLessAppMs, periodMs)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// periodMs is the display's period as the observer measured it, 0
+// without vblanks.
+func (r *ObserveReport) periodMs() float64 {
+	if r.VblankHz <= 0 {
+		return 0
+	}
+	return round(1000/r.VblankHz, 3)
 }
 
 // FitReport is the observer's own vblank grid, fitted to the
@@ -387,6 +500,14 @@ func observeReport(o *observeOptions, obs *observed, stdout io.Writer) error {
 		r.StalledMs += float64(s.To-s.From) / 1e6
 	}
 	r.StalledMs = round(r.StalledMs, 3)
+	if o.inputs > 0 {
+		in, err := inputsReport(res, o.appReport)
+		if err != nil {
+			return err
+		}
+		r.Inputs = in
+		defer printInputs(stdout, in, r.periodMs())
+	}
 	fmt.Fprintf(stdout, "observer: window %v, %d marker changes in %d polls (gap p50 %.3f p99 %.3f max %.3f ms, real-time %v; %d stalls over %.3f ms, %.1f ms in all), vblanks %q at %.3f Hz\n",
 		r.Window, r.Changes, r.Polls, r.PollGapMs[0], r.PollGapMs[1], r.PollGapMs[2], r.Realtime, r.Stalls, float64(observe.StallGap)/1e6, r.StalledMs, r.VblankSource, r.VblankHz)
 	if o.frameLog != "" {
@@ -545,6 +666,49 @@ func disagree(f *FramesReport, floorMs, lateMs, shownLateMs float64, broken, own
 			}
 			out = append(out, fmt.Sprintf("animation error max %s: observer %.3f ms, the app %.3f ms: more than a period (%.3f ms), the floor (%.3f) and the measured waits for a CPU (%.3f) apart: %s", m.what, m.obs, m.app, f.PeriodMs, floorMs, wait, who))
 		}
+	}
+	return out
+}
+
+// inputDisagreements lists how input to photon (r) disagrees with the
+// app's input age beyond what the two measure differently, none when
+// they agree. Each press waits for the app's next input poll (0 to a
+// frame, periodMs where the app keeps up with the display), then takes
+// the input age of the frame that polled it, so the outside figure's p50
+// lies from the app's p50 to a period above it; the few tens of presses
+// sample the frames' ages, which moves their p50 by up to half a period
+// either way, and the observer's floor (twice its poll gap's p99) adds
+// to both sides. Every press must be seen or missed with a reason, and
+// nine in ten seen. broken (-breakinput: every frame started a period
+// ahead) must read an input age of at least three quarters of a period:
+// the frame more it waits.
+func inputDisagreements(r *InputsReport, periodMs, floorMs float64, broken bool) []string {
+	switch {
+	case r == nil || r.Sent == 0:
+		why := "no -inputs"
+		if r != nil {
+			why = r.Error
+		}
+		return []string{"input to photon: no presses sent: " + why}
+	case r.AppInputAgeMs == nil || r.ToPhotonMs == nil || periodMs <= 0:
+		return []string{"input to photon: no input age from the app, or no vblanks from the display"}
+	}
+	var out []string
+	if r.Seen+len(r.MissedWhy) != r.Sent || r.Missed != len(r.MissedWhy) {
+		out = append(out, fmt.Sprintf("input to photon: %d presses, %d seen, %d missed with a reason", r.Sent, r.Seen, len(r.MissedWhy)))
+	}
+	if 10*r.Seen < 9*r.Sent {
+		out = append(out, fmt.Sprintf("input to photon: %d of %d reactions not seen: %s", r.Sent-r.Seen, r.Sent, strings.Join(r.MissedWhy, "; ")))
+	}
+	if r.ToFramebufferMs[0] <= 0 || r.ToPhotonMs[0] <= 0 {
+		out = append(out, fmt.Sprintf("input to photon: p50 %.3f ms to the framebuffer, %.3f ms to the photon: a reaction before its press", r.ToFramebufferMs[0], r.ToPhotonMs[0]))
+	}
+	app, outside := r.AppInputAgeMs[0], r.ToPhotonMs[0]
+	if lo, hi := app-periodMs/2-floorMs, app+1.5*periodMs+floorMs; outside < lo || outside > hi {
+		out = append(out, fmt.Sprintf("input to photon p50 %.3f ms, the app's input age p50 %.3f ms: outside [%.3f, %.3f] (its poll's wait, 0 to a period %.3f ms, ± half a period for the presses' sample and the floor %.3f)", outside, app, lo, hi, periodMs, floorMs))
+	}
+	if broken && app < 0.75*periodMs {
+		out = append(out, fmt.Sprintf("input broken a frame deeper: the app's input age p50 %.3f ms, under three quarters of a period (%.3f ms)", app, periodMs))
 	}
 	return out
 }
