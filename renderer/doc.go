@@ -43,12 +43,14 @@
 // MASK and BLEND (blended parts drawn after the opaque ones, body by
 // body, back to front); double-sided surfaces. Each material's values are a std140
 // uniform block in one buffer, bound per draw call, its textures on units
-// 0 to 4 with GL sampler objects. The surface is lit in linear light by a
-// sun and a sky hemisphere (shaders/surface.glsl) and encoded to sRGB in
-// the shader. A body's Color tints it. A material may bring its own
-// fragment shader against the documented Surface interface. AddModel
-// registers a glTF model as one mesh; AddNodeMeshes as a mesh per node,
-// for animation.
+// 0 to 4 with GL sampler objects. The surface is lit in linear light by
+// the snapshot's lights (simthread.Lights: a sun, the sky hemisphere and up
+// to 8 point lights, interpolated, in one uniform block uploaded once a
+// frame) and encoded to sRGB in the shader (shaders/surface.glsl). A
+// body's Color tints it. A material may bring its own fragment shader
+// against the documented Surface interface (docs/scene.md). AddModel
+// registers a glTF model as one mesh (ModelShader gives its materials a
+// shader); AddNodeMeshes as a mesh per node, for animation.
 //
 // The snapshot buffers all keep storage for as many bodies as the largest
 // snapshot in use: the interpolation pass fetches the older snapshot's

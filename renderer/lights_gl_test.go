@@ -406,12 +406,27 @@ const halfLambert = `vec3 shade(Surface s) {
 }
 `
 
+// docToon is docs/scene.md's example of a shade function, which
+// TestModelShader compiles.
+const docToon = `vec3 shade(Surface s) {
+    float sun = dot(s.normal, s.lightDir) > 0.3 ? 1.0 : 0.35;
+    vec3 c = s.lightColor * sun;
+    for (int i = 0; i < pointLightCount(); i++) {
+        vec3 l;
+        vec3 e = pointLight(i, s.position, l);
+        c += e * step(0.3, dot(s.normal, l));
+    }
+    return s.baseColor.rgb * (c + hemisphere(s.normal) * s.sky) + s.emissive;
+}
+`
+
 // TestModelShader registers the wall's glTF model with ModelShader and a
 // shader that returns half the Lambert term of the point lights: lit by a
 // point light 2 m away (range 5 m) and the default sun and sky, which the
 // shader ignores, the pixel is 0.5 × base × intensity × falloff(2 m);
 // the same model without the option is the built-in lighting, more than
-// twice as bright (checked to fail with the option ignored).
+// twice as bright (checked to fail with the option ignored). It compiles
+// docs/scene.md's example too.
 func TestModelShader(t *testing.T) {
 	onMain(t, func(*platform.Window) error {
 		r, err := newTestRenderer()
@@ -427,6 +442,11 @@ func TestModelShader(t *testing.T) {
 		shaded, err := r.AddModel(w.gltf, mgl32.Ident4(), renderer.ModelShader(files, "halflambert.frag"))
 		if err != nil {
 			return err
+		}
+		toon := renderer.DefaultMaterial()
+		toon.Shader, toon.ShaderFS = "toon.frag", fstest.MapFS{"toon.frag": {Data: []byte(docToon)}}
+		if _, err := r.AddMaterial(toon); err != nil {
+			return fmt.Errorf("docs/scene.md's example: %w", err)
 		}
 		const intensity, rng, d = 2, 5, 2
 		for _, custom := range []bool{true, false} {

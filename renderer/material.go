@@ -70,8 +70,9 @@ type Material struct {
 	// face turned over.
 	DoubleSided bool
 	// Shader, if not "", names the material's own fragment shader, a GLSL
-	// 410 file in ShaderFS that defines vec3 shade(Surface s) (see
-	// shaders/surface.glsl for Surface and what else it may call). It is
+	// 410 file in ShaderFS that defines vec3 shade(Surface s) (docs/
+	// scene.md says what Surface holds, how to reach the lights and what
+	// else it may call; shaders/surface.glsl defines them). It is
 	// compiled with the built-in shaders' loader, for this material's
 	// features (surface.glsl's TF_FEATURES: what it does not use is left
 	// out of Surface's gathering); an error is a *ShaderError with the
