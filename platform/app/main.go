@@ -19,14 +19,17 @@ import (
 
 // Flags registers the flags every tickframe app has on fs, bound to cfg:
 // -duration, -screenshot, -refresh, -fullscreen, -width and -height, -hz
-// for the simulation's rate, -motion and -latency; -report and -plot for
-// the timing report; -cpuprofile, -memprofile and -trace; -record and
-// -replay, for a world that implements simthread.Hasher; -marker and
-// -framelog, for an observer outside the app (tickframe observe); -seed, the
-// world's seed; -focuspause; the scene's -clear colour, -ground and
-// -groundsize; the camera's -near and -far. Their defaults are cfg's.
-// Values are checked by Config.Validate. ParseFlags (and so Main) also
-// registers -hud (HUDFlag).
+// for the simulation's rate, -motion and -latency; -vsync, -msaa, -delay,
+// -spin, the catch-up's -maxsteps, -maxdelta and -overload, and the
+// scheduling levers -headroom, -bgnice, -critnice, -critslice, -critrt
+// and -brokerrt (displayFlags); -report and -plot for the timing report;
+// -cpuprofile, -memprofile and -trace; -record and -replay, for a world
+// that implements simthread.Hasher; -marker and -framelog, for an
+// observer outside the app (tickframe observe); -seed, the world's seed;
+// -focuspause; the scene's -clear colour, -ground and -groundsize; the
+// camera's -near and -far. Their defaults are cfg's. Values are checked
+// by Config.Validate. ParseFlags (and so Main) also registers -hud
+// (HUDFlag).
 func Flags(fs *flag.FlagSet, cfg *Config) {
 	if cfg.Width == 0 && cfg.Height == 0 {
 		cfg.Width, cfg.Height = 1280, 720
@@ -38,7 +41,7 @@ func Flags(fs *flag.FlagSet, cfg *Config) {
 	fs.IntVar(&cfg.Width, "width", cfg.Width, "window width")
 	fs.IntVar(&cfg.Height, "height", cfg.Height, "window height")
 	cfg.Sim.Rate = cfg.Sim.WithDefaults().Rate
-	intFlag(fs, &cfg.Sim.Rate, "hz", "simulation `rate` in ticks per second", 1, simthread.MaxRate)
+	numFlag(fs, "hz", "simulation `rate` in ticks per second", cfg.Sim.Rate, 1, simthread.MaxRate, func(v int) { cfg.Sim.Rate = v })
 	fs.Func("motion", "`mode` of motion between snapshots: lerp, hermite (with the velocities) or extrapolate (no render delay) (default "+cfg.Display.Motion.String()+")", func(s string) (err error) {
 		cfg.Display.Motion, err = interp.ParseMotion(s)
 		return err
@@ -47,6 +50,7 @@ func Flags(fs *flag.FlagSet, cfg *Config) {
 		cfg.Display.Latency, err = ParseLatency(s)
 		return err
 	})
+	displayFlags(fs, cfg)
 	fs.StringVar(&cfg.Tools.Report, "report", cfg.Tools.Report, "write the timing report to `FILE`.json on exit")
 	fs.StringVar(&cfg.Tools.Plot, "plot", cfg.Tools.Plot, "plot frame intervals and animation error to `FILE`.png or .svg on exit")
 	fs.StringVar(&cfg.Tools.CPUProfile, "cpuprofile", cfg.Tools.CPUProfile, "write a CPU profile to `FILE`")
@@ -57,19 +61,6 @@ func Flags(fs *flag.FlagSet, cfg *Config) {
 	fs.StringVar(&cfg.Tools.Record, "record", cfg.Tools.Record, "record the run's inputs and hashes to `FILE` (a world with a Hash method)")
 	fs.StringVar(&cfg.Tools.Replay, "replay", cfg.Tools.Replay, "replay a recording from `FILE` and check its hashes (with its -seed, -hz and the app's own flags)")
 	settingsFlags(fs, cfg)
-}
-
-// intFlag registers an integer flag that refuses values outside [lo, hi].
-func intFlag(fs *flag.FlagSet, p *int, name, usage string, lo, hi int) {
-	usage += " (default " + strconv.Itoa(*p) + ")"
-	fs.Func(name, usage, func(s string) error {
-		v, err := strconv.Atoi(s)
-		if err != nil || v < lo || v > hi {
-			return fmt.Errorf("want a whole number in [%d, %d]", lo, hi)
-		}
-		*p = v
-		return nil
-	})
 }
 
 // HUDFlag registers -hud on fs, bound to the inverse of cfg.Look.HideHUD.
@@ -127,6 +118,9 @@ func ParseFlags(args []string, cfg *Config, usage io.Writer) error {
 		return configErrorf("unexpected argument %q", fs.Arg(0))
 	}
 	cfg.flags = own
+	if cfg.Tools.Record != "" && cfg.Tools.Replay != "" {
+		return configErrorf("app: -record and -replay cannot be used together") // before the recording is read
+	}
 	if cfg.Tools.Replay != "" {
 		return cfg.restoreReplay(fs, own)
 	}

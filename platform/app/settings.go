@@ -15,7 +15,9 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/sched"
 	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
@@ -108,6 +110,127 @@ func settingsFlags(fs *flag.FlagSet, cfg *Config) {
 	}
 	metresFlag(fs, "near", "the camera's near clip plane, `metres`", cam.Near, func(v float32) { cfg.ownCamera().Near = v })
 	metresFlag(fs, "far", "the camera's far clip plane, `metres`", cam.Far, func(v float32) { cfg.ownCamera().Far = v })
+}
+
+// displayFlags registers the flags of how frames are made and kept on
+// time (Config.Display) and of the simulation's catch-up
+// (Config.Sim.Timing): -vsync, -msaa, -delay, -spin, -maxsteps,
+// -maxdelta, -overload, and the scheduling levers -headroom, -bgnice,
+// -critnice, -critslice, -critrt and -brokerrt. A flag's 0 is off where
+// its field's 0 is a default (-msaa, -spin, -headroom, -critnice,
+// -critslice: the field's -1, or 1 for CriticalNice).
+func displayFlags(fs *flag.FlagSet, cfg *Config) {
+	d, t := &cfg.Display, &cfg.Sim.Timing
+	fs.Var((*notFlag)(&d.NoVSync), "vsync", "wait for the display on each swap (V toggles it)")
+	numFlag(fs, "msaa", "multisample anti-aliasing `samples`, 0 off (unless given, off on a software rasterizer)",
+		offOr(d.Samples, 4), 0, 16, func(v int) { d.Samples = zeroOff(v) })
+	durFlag(fs, "delay", "fix the render delay to this `duration` (0: adapt it to the publish jitter)", d.Delay.String(), 0, 10*time.Second,
+		func(v time.Duration) { d.Delay = v })
+	durFlag(fs, "spin", "spin for this `duration` before each deadline instead of sleeping (0: sleep only)",
+		time.Duration(offOr(int(d.Spin), int(simthread.DefaultSpin))).String(), 0, 5*time.Millisecond,
+		func(v time.Duration) { d.Spin = time.Duration(zeroOff(int(v))) })
+	steps := strconv.Itoa(t.MaxSteps)
+	if t.MaxSteps == 0 {
+		steps = fmt.Sprintf("%d, or %v of steps above %d Hz", simthread.DefaultMaxSteps, simthread.DefaultCatchUp,
+			simthread.DefaultMaxSteps*int(time.Second/simthread.DefaultCatchUp))
+	}
+	fs.Func("maxsteps", "most simulation `steps` per wake (default "+steps+")", func(s string) error {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 1 || v > simthread.MaxMaxSteps {
+			return fmt.Errorf("want a whole number in [1, %d]", simthread.MaxMaxSteps)
+		}
+		t.MaxSteps = v
+		return nil
+	})
+	delta := t.MaxDelta.String()
+	if t.MaxDelta == 0 {
+		delta = fmt.Sprintf("0: %v, or two steps below -hz %d", simthread.DefaultMaxDelta, int(2*time.Second/simthread.DefaultMaxDelta))
+	}
+	// At least a step at -hz, which may follow: Config.Validate checks it.
+	durFlag(fs, "maxdelta", "the longest gap between wakes that is caught up, a `duration`", delta, 0, time.Minute,
+		func(v time.Duration) { t.MaxDelta = v })
+	fs.Func("overload", "debt beyond -maxsteps: `policy` discard or keep (default "+t.Overload.String()+")", func(s string) (err error) {
+		if t.Overload, err = simthread.ParseOverload(s); err != nil {
+			return errors.New("want discard or keep")
+		}
+		return nil
+	})
+	sc := &d.Sched
+	numFlag(fs, "headroom", "keep `N` idle Ps above the goroutines that want to run, adjusting GOMAXPROCS (0 or -1: leave it alone)",
+		offOr(sc.Headroom, 2), -1, 64, func(v int) { sc.Headroom = zeroOff(v) })
+	numFlag(fs, "bgnice", "run the process's other busy threads at nice `N` (0: ten above the render thread's, 5 or 10, none when -critrt is granted; -1: leave them alone)",
+		sc.BackgroundNice, -1, 19, func(v int) { sc.BackgroundNice = v })
+	critNice := sc.CriticalNice
+	switch {
+	case critNice == 0:
+		critNice = -10 // sched's default
+	case critNice > 0:
+		critNice = 0 // none asked
+	}
+	numFlag(fs, "critnice", "ask for nice `N` on the simulation thread and half of it on the render thread (needs CAP_SYS_NICE; 0: do not ask)",
+		critNice, -20, 0, func(v int) {
+			sc.CriticalNice = v
+			if v == 0 {
+				sc.CriticalNice = 1 // sched: none asked
+			}
+		})
+	slice := time.Duration(offOr(int(sc.CriticalSlice), int(300*time.Microsecond))) // sched's default
+	fs.Func("critslice", "ask Linux (6.12+) for a time slice this short (a `duration`) on the simulation and render threads, so that they preempt busy threads when they wake (0: do not ask) (default "+slice.String()+")", func(s string) error {
+		v, err := time.ParseDuration(s)
+		if err != nil || v != 0 && (v < sched.MinSlice || v > sched.MaxSlice) {
+			return fmt.Errorf("want a duration in [%v, %v], or 0", sched.MinSlice, sched.MaxSlice)
+		}
+		sc.CriticalSlice = time.Duration(zeroOff(int(v)))
+		return nil
+	})
+	numFlag(fs, "critrt", "ask for real-time priority `N` (SCHED_RR, 1-99) on the simulation thread and N-1 on the render thread (needs CAP_SYS_NICE or RLIMIT_RTPRIO; 0: none)",
+		sc.CriticalRT, 0, 99, func(v int) { sc.CriticalRT = v })
+	numFlag(fs, "brokerrt", "where the kernel denies real time, ask the desktop's broker (the xdg portal, then RealtimeKit) for SCHED_RR `N` on the simulation thread, bounded by RLIMIT_RTTIME (0: -critrt's; -1: none)",
+		sc.BrokerRT, -1, 99, func(v int) { sc.BrokerRT = v })
+}
+
+// offOr is a field whose 0 means def and -1 off, as its flag shows it:
+// def, 0 for off, or the field.
+func offOr(field, def int) int {
+	switch field {
+	case 0:
+		return def
+	case -1:
+		return 0
+	}
+	return field
+}
+
+// zeroOff is a flag's value as its field holds it: 0 (off) is -1.
+func zeroOff(v int) int {
+	if v == 0 {
+		return -1
+	}
+	return v
+}
+
+// numFlag registers an integer flag that refuses values outside [lo, hi].
+func numFlag(fs *flag.FlagSet, name, usage string, def, lo, hi int, set func(int)) {
+	fs.Func(name, usage+" (default "+strconv.Itoa(def)+")", func(s string) error {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < lo || v > hi {
+			return fmt.Errorf("want a whole number in [%d, %d]", lo, hi)
+		}
+		set(v)
+		return nil
+	})
+}
+
+// durFlag registers a duration flag that refuses values outside [lo, hi].
+func durFlag(fs *flag.FlagSet, name, usage, def string, lo, hi time.Duration, set func(time.Duration)) {
+	fs.Func(name, usage+" (default "+def+")", func(s string) error {
+		v, err := time.ParseDuration(s)
+		if err != nil || v < lo || v > hi {
+			return fmt.Errorf("want a duration in [%v, %v]", lo, hi)
+		}
+		set(v)
+		return nil
+	})
 }
 
 // ownCamera returns cfg.Camera, first made cfg's own copy (of the default

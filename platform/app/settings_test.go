@@ -18,6 +18,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/outfile"
+	"github.com/tickframe/tickframe/platform/internal/sched"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
@@ -279,5 +280,85 @@ func TestLookSettingsReachTheScreen(t *testing.T) {
 	}
 	if n := count(img, image.Rect(0, 60, 320, 240), notSky); n != 0 {
 		t.Errorf("paused: %d pixels below the notice are not the sky", n)
+	}
+}
+
+// TestDisplayFlags: the flags of how frames are made, of the catch-up
+// and of the scheduling reach Config.Display and Config.Sim.Timing, a 0
+// that means off where the field's 0 is a default reaching it as off;
+// no flag leaves every field as the app set it; a bad value is a
+// ConfigError.
+func TestDisplayFlags(t *testing.T) {
+	var cfg Config
+	args := []string{"-vsync=false", "-msaa", "8", "-delay", "20ms", "-spin", "1ms", "-maxsteps", "3", "-maxdelta", "100ms",
+		"-overload", "keep", "-headroom", "4", "-bgnice", "7", "-critnice", "-5", "-critslice", "500us", "-critrt", "9", "-brokerrt", "-1"}
+	if err := ParseFlags(args, &cfg, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	d, tm, sc := cfg.Display, cfg.Sim.Timing, cfg.Display.Sched
+	if !d.NoVSync || d.Samples != 8 || d.Delay != 20*time.Millisecond || d.Spin != time.Millisecond ||
+		tm.MaxSteps != 3 || tm.MaxDelta != 100*time.Millisecond || tm.Overload != simthread.Keep ||
+		sc.Headroom != 4 || sc.BackgroundNice != 7 || sc.CriticalNice != -5 || sc.CriticalSlice != 500*time.Microsecond ||
+		sc.CriticalRT != 9 || sc.BrokerRT != -1 {
+		t.Errorf("%v gave display %+v, timing %+v", args, d, tm)
+	}
+	var off Config
+	if err := ParseFlags([]string{"-msaa", "0", "-spin", "0", "-headroom", "0", "-critnice", "0", "-critslice", "0"}, &off, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if d, sc := off.Display, off.Display.Sched; d.Samples != -1 || d.Spin != -1 || sc.Headroom != -1 || sc.CriticalNice <= 0 || sc.CriticalSlice != -1 {
+		t.Errorf("0 for off gave samples %d, spin %v, headroom %d, critical nice %d, slice %v: want each off",
+			d.Samples, d.Spin, sc.Headroom, sc.CriticalNice, sc.CriticalSlice)
+	}
+	set := Config{Display: Display{Samples: 2, Sched: sched.Config{BrokerRT: 10}}}
+	set.Sim.Timing.MaxSteps, set.Sim.Timing.Rate = 8, 60
+	want := set
+	if err := ParseFlags(nil, &set, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if set.Display != want.Display || set.Sim.Timing != want.Sim.Timing {
+		t.Errorf("no flags changed display %+v to %+v, timing %+v to %+v", want.Display, set.Display, want.Sim.Timing, set.Sim.Timing)
+	}
+	for _, bad := range [][]string{
+		{"-msaa", "17"}, {"-msaa", "-1"}, {"-delay", "-1ms"}, {"-delay", "11s"}, {"-spin", "6ms"}, {"-maxsteps", "0"},
+		{"-maxsteps", "1001"}, {"-maxdelta", "2m"}, {"-maxdelta", "1ms"}, {"-hz", "2", "-maxdelta", "400ms"}, {"-overload", "drop"},
+		{"-headroom", "-2"}, {"-bgnice", "20"}, {"-critnice", "1"}, {"-critslice", "50us"}, {"-critrt", "100"}, {"-brokerrt", "-2"},
+	} {
+		c := Config{Width: 320, Height: 240}
+		err := ParseFlags(bad, &c, io.Discard)
+		if err == nil {
+			err = c.Validate()
+		}
+		var ce *ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("%v: %v, want a ConfigError", bad, err)
+		}
+	}
+}
+
+// TestDisplayFlagDefaults: -h shows each flag's default as the flag
+// says it (the field's off as 0), taken from the Config.
+func TestDisplayFlagDefaults(t *testing.T) {
+	var b strings.Builder
+	cfg := Config{Display: Display{Samples: -1, Spin: -1, Sched: sched.Config{BrokerRT: 10, CriticalNice: 1}}}
+	if err := ParseFlags([]string{"-h"}, &cfg, &b); !errors.Is(err, flag.ErrHelp) {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"-msaa samples\n", "off on a software rasterizer) (default 0)", "sleep only) (default 0s)",
+		"-brokerrt N", "none) (default 10)", "0: do not ask) (default 0)", "(default 8, or 50ms of steps above 160 Hz)",
+		"(default 0: 250ms, or two steps below -hz 8)", "(default 300µs)", "(default discard)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("-h lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestRecordAndReplay: -record with -replay is refused as such, before
+// the recording is read (a missing one would say only that).
+func TestRecordAndReplay(t *testing.T) {
+	var cfg Config
+	err := ParseFlags([]string{"-record", "a.tfrec", "-replay", filepath.Join(t.TempDir(), "missing.tfrec")}, &cfg, io.Discard)
+	if ExitCode(err) != 2 || err == nil || !strings.Contains(err.Error(), "-record and -replay cannot be used together") {
+		t.Errorf("-record with -replay of a missing file: %v", err)
 	}
 }
