@@ -1,6 +1,9 @@
 package loop
 
 import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/interp"
@@ -15,9 +18,19 @@ import (
 //     are (renderer.LerpPose): a camera that follows a body moves with it,
 //     frame for frame, without jitter. A change of the camera's Epoch
 //     cuts. Else the render thread's orbit camera (Config.Camera, drag and
-//     wheel).
+//     wheel), which with Camera.Follow turns about body Camera.FollowBody
+//     where this frame draws it (interp.BodyPose in the plan's motion
+//     mode, the extrapolation's correction mirrored): the body stays at
+//     the window's centre between ticks, and the orbit, which belongs to
+//     the render thread, turns and zooms while the world is paused.
 //  2. With Config.Mouse.MouseLook, that camera is turned by the mouse motion the
 //     world has not simulated yet: late latching.
+//  3. The frame's projection (App.Projection) is recorded.
+//
+// Just before step 1, the window is polled once more (latePoll) for mouse
+// look and for the orbit camera's drag and wheel, so that the view takes
+// the motion that arrived while the frame was planned and waited: a drag
+// is drawn in the next frame whatever the ticks and the render delay.
 //
 // Late latching. The world turns its camera by cursor motion at its ticks,
 // and what a frame draws is a tick and a margin old (the render delay), so
@@ -70,18 +83,102 @@ func (a *App) forwardCursor(e platform.Event) {
 	}
 }
 
-// latchCamera settles the camera the plan is drawn from (see above). It
-// does not allocate.
+// orbitState is the render thread's part of the orbit camera and of the
+// frame's projection.
+type orbitState struct {
+	// corr mirrors the renderer's extrapolation correction of the body
+	// the orbit follows (interp.Correction), for body corrBody.
+	corr     interp.Correction
+	corrBody int
+	// drawn is the projection of the frame last drawn (App.Projection).
+	drawn renderer.Projection
+}
+
+// latePoll reports whether the frame polls the window once more just
+// before it is drawn: for mouse look, and for the orbit camera's drag and
+// wheel, so that the view takes the motion that arrived while the frame
+// was planned and waited.
+func (a *App) latePoll(plan *interp.Plan) bool {
+	orbit := !plan.Ready || !plan.Next.Camera.Valid
+	return a.cfg.Mouse.MouseLook || (orbit && !a.cfg.Mouse.NoMouseCamera)
+}
+
+// latchCamera settles the camera the plan is drawn from (see above) and
+// records the frame's projection. It does not allocate.
 func (a *App) latchCamera(plan *interp.Plan) {
-	if a.cfg.Mouse.MouseLook && a.win != nil {
+	if a.win != nil && a.latePoll(plan) {
 		a.poll() // the newest motion, just before drawing
 	}
+	a.settleCamera(plan)
+	if a.win != nil {
+		if w, h := a.win.FramebufferSize(); w > 0 && h > 0 {
+			a.ctl.orbit.drawn = renderer.Projection{Camera: a.ctl.cam, Width: w, Height: h}
+		}
+	}
+}
+
+// settleCamera is latchCamera's camera: the world's, interpolated and
+// latched, or the orbit, following its body.
+func (a *App) settleCamera(plan *interp.Plan) {
 	if !plan.Ready || !plan.Next.Camera.Valid {
 		a.ctl.cam.Pose.Valid = false // the orbit camera
+		a.follow(plan)
 		return
 	}
 	a.ctl.cam.Pose = renderer.LerpPose(&plan.Prev.Camera, &plan.Next.Camera, plan.Alpha)
 	if a.cfg.Mouse.MouseLook && a.cfg.Sim.Replay == nil {
 		a.ctl.cam.Latch(a.ctl.look.x, a.ctl.look.y)
 	}
+}
+
+// follow points the orbit at the body it follows (renderer.Camera.Follow)
+// where the frame draws it: interp.BodyPose, the CPU reference of the
+// shader's maths in the plan's motion mode, with the renderer's
+// extrapolation correction mirrored, so that the body is drawn at the
+// window's centre in every mode.
+func (a *App) follow(plan *interp.Plan) {
+	c := &a.ctl.cam
+	o := &a.ctl.orbit
+	if !c.Follow {
+		return
+	}
+	if o.corrBody != c.FollowBody {
+		o.corr, o.corrBody = interp.Correction{}, c.FollowBody
+	}
+	o.corr.Follow(plan, c.FollowBody)
+	if pose, ok, _ := interp.BodyPose(plan, c.FollowBody, &o.corr); ok && finite3(pose.Pos) {
+		c.Target = pose.Pos
+	}
+}
+
+// finite3 reports whether every component of v is finite.
+func finite3(v mgl32.Vec3) bool {
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// Projection returns the projection of the frame last drawn: the camera
+// it was drawn from, as drawn (posed, followed, dragged, latched), and its
+// framebuffer's size. Its Project maps a world point to that frame's
+// pixels and its Ray casts a pixel back into the world, for labels and
+// picking. From a hook's BeforeSwap on, it is the frame being swapped;
+// before any frame is drawn, the zero Projection. Call it on the render
+// thread (a Hook, Config.Input, an app's Finish): the world never sees it,
+// as data flows one way; a world that picks gets the ray in an input that
+// Config.Input builds from the click (Ray(x, y) with the cursor's
+// position scaled to the framebuffer's pixels).
+func (a *App) Projection() renderer.Projection { return a.ctl.orbit.drawn }
+
+// SetCamera replaces the orbit camera from the next frame on: its target,
+// turn, distance, field of view, clip planes and Follow (to follow
+// another body, or none). Pose is ignored: each frame settles it. Call it
+// on the render thread (a Hook, Config.Input); a drag or the wheel go on
+// from the camera set.
+func (a *App) SetCamera(c renderer.Camera) {
+	c.Pose = a.ctl.cam.Pose
+	a.ctl.cam = c
 }

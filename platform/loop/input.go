@@ -132,6 +132,7 @@ type control struct {
 	dragging     bool
 	dragX, dragY float64
 	look         lookLedger // mouse motion sent to the world (camera.go)
+	orbit        orbitState // the orbit's follow, the frame's projection (camera.go)
 }
 
 // wantPause reports whether the simulation should be paused: by the
