@@ -1,16 +1,20 @@
 package tickframe
 
 import (
+	"errors"
 	"io"
 	"math"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/tickframe/tickframe/platform/app"
 )
 
-// FuzzFlags feeds arbitrary values to the numeric flags: parseFlags either
-// refuses them with a usage error or returns options inside every range the
-// rest of the program relies on. It never panics.
+// FuzzFlags feeds arbitrary values to the numeric flags: parseFlags and
+// the configuration's Validate either refuse them with a usage error or
+// return settings inside every range the rest of the program relies on.
+// Neither panics.
 func FuzzFlags(f *testing.F) {
 	f.Add(120, 4096, 144.0, int64(5*time.Second), 8, int64(250*time.Millisecond), 0, 0.0, int64(0), 4)
 	f.Add(0, 0, math.NaN(), int64(-1), 0, int64(0), -1, math.Inf(1), int64(-5), -1)
@@ -25,19 +29,23 @@ func FuzzFlags(f *testing.F) {
 			"-gcpressure", strconv.FormatFloat(gcMB, 'g', -1, 64),
 			"-stepcost", time.Duration(stepCost).String(), "-msaa", strconv.Itoa(msaa),
 		}
-		o, err := parseFlags(args, io.Discard)
+		o, cfg, err := parseFlags(args, io.Discard)
+		if err == nil {
+			err = cfg.Validate()
+		}
 		if err != nil {
-			if _, ok := err.(*usageError); !ok {
+			if ce := (*app.ConfigError)(nil); !errors.As(err, &ce) {
 				t.Fatalf("%v: %T %v, want a usage error", args, err, err)
 			}
 			return
 		}
+		tm, d := cfg.Sim.Timing, cfg.Display
 		switch {
-		case o.hz < 1 || o.hz > 10000, o.bodies < 1, o.maxSteps < 1,
-			o.refresh != 0 && !(o.refresh >= 1 && o.refresh <= 10000),
-			o.duration < 0, o.maxDelta != 0 && o.maxDelta < time.Second/time.Duration(o.hz), o.stress < 0,
-			!(o.gcPressureMB >= 0) || math.IsInf(o.gcPressureMB, 0), o.stepCost < 0, o.msaa < 0:
-			t.Fatalf("%v accepted: %+v", args, o)
+		case cfg.Sim.Rate < 1 || cfg.Sim.Rate > 10000, o.bodies < 1, tm.MaxSteps < 1,
+			d.Refresh != 0 && !(d.Refresh >= 1 && d.Refresh <= 10000),
+			cfg.Tools.Duration < 0, tm.MaxDelta != 0 && tm.MaxDelta < time.Second/time.Duration(cfg.Sim.Rate), o.stress < 0,
+			!(o.gcPressureMB >= 0) || math.IsInf(o.gcPressureMB, 0), o.stepCost < 0, d.Samples < -1 || d.Samples > 16:
+			t.Fatalf("%v accepted: %+v, %+v", args, o, cfg)
 		}
 	})
 }

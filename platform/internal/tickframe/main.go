@@ -13,6 +13,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/platform/internal/verify"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
@@ -44,12 +45,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return underMutter(args[1:], stderr)
 		}
 	}
-	o, err := parseFlags(args, stderr)
+	o, cfg, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err == nil {
-		err = demo(o, stdout, stderr)
+		err = demo(o, cfg, stderr)
 	}
 	if err == nil {
 		return 0
@@ -70,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &ue) {
 		return 2
 	}
-	return 1
+	return app.ExitCode(err)
 }
 
 // oneLine folds a message onto one line.

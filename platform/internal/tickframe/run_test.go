@@ -220,8 +220,8 @@ func TestSignal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rec.World != worldName || rec.Rate != 120 || rec.Bodies != 256 || rec.Seed != 1 {
-				t.Errorf("recording header %+v: want refworld, 120 Hz, 256 bodies, seed 1", rec.Header)
+			if rec.World != worldName || rec.Rate != 120 || string(rec.Params) != `{"flags":{"bodies":"256"}}` || rec.Seed != 1 {
+				t.Errorf("recording header %+v (params %s): want tickframe, 120 Hz, -bodies 256, seed 1", rec.Header, rec.Params)
 			}
 			if rec.FinalTick != rep.FinalTick || fmt.Sprintf("%016x", rec.FinalHash) != rep.StateHash {
 				t.Errorf("recording ends at tick %d hash %016x, the report at tick %d hash %s",

@@ -2,17 +2,25 @@ package tickframe
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
 )
+
+// worldName names the demo's world in its recordings: the template names
+// a world by its app's title.
+const worldName = "tickframe"
 
 // testLog is a valid recording of the reference world at 120 Hz, 256
 // bodies, seed 1: enough to get past the reading of -replay.
@@ -20,7 +28,7 @@ func testLog() *record.Log {
 	return &record.Log{
 		Header: record.Header{
 			World: worldName, Build: record.CurrentBuild(),
-			Seed: 1, Bodies: 256, Rate: 120, CheckpointEvery: 120,
+			Seed: 1, Rate: 120, CheckpointEvery: 120, Params: []byte(`{"flags":{"bodies":"256"}}`),
 		},
 		Checkpoints: []simthread.Checkpoint{{Tick: 120, Hash: 0x1111}, {Tick: 240, Hash: 0x2222}},
 		FinalTick:   240,
@@ -58,34 +66,34 @@ func TestBadInput(t *testing.T) {
 		dirs  []string          // likewise
 		want  []string          // in the message
 	}{
-		{name: "hz=0", args: []string{"-hz", "0"}, want: []string{"-hz 0: out of range"}},
-		{name: "hz=20000", args: []string{"-hz", "20000"}, want: []string{"-hz 20000: out of range"}},
+		{name: "hz=0", args: []string{"-hz", "0"}, want: []string{`invalid value "0" for flag -hz`}},
+		{name: "hz=20000", args: []string{"-hz", "20000"}, want: []string{`invalid value "20000" for flag -hz`}},
 		{name: "hz=x", args: []string{"-hz", "x"}, want: []string{"invalid value", "-hz"}},
 		{name: "bodies=0", args: []string{"-bodies", "0"}, want: []string{"-bodies 0: out of range"}},
-		{name: "refresh=NaN", args: []string{"-refresh", "NaN"}, want: []string{"-refresh NaN: out of range"}},
-		{name: "refresh=-1", args: []string{"-refresh", "-1"}, want: []string{"-refresh -1: out of range"}},
-		{name: "refresh=inf", args: []string{"-refresh", "inf"}, want: []string{"-refresh +Inf: out of range"}},
-		{name: "duration=-1s", args: []string{"-duration", "-1s"}, want: []string{"-duration -1s: out of range"}},
-		{name: "width=0", args: []string{"-width", "0"}, want: []string{"-width 0: out of range"}},
-		{name: "height=0", args: []string{"-height", "0"}, want: []string{"-height 0: out of range"}},
-		{name: "maxsteps=0", args: []string{"-maxsteps", "0"}, want: []string{"-maxsteps 0: out of range"}},
-		{name: "maxdelta=1ms", args: []string{"-maxdelta", "1ms"}, want: []string{"-maxdelta 1ms: out of range"}},
-		{name: "delay=-1ms", args: []string{"-delay", "-1ms"}, want: []string{"-delay -1ms: out of range"}},
-		{name: "overload=drop", args: []string{"-overload", "drop"}, want: []string{`-overload "drop"`}},
+		{name: "refresh=NaN", args: []string{"-refresh", "NaN"}, want: []string{"refresh rate NaN Hz out of range"}},
+		{name: "refresh=-1", args: []string{"-refresh", "-1"}, want: []string{"refresh rate -1 Hz out of range"}},
+		{name: "refresh=inf", args: []string{"-refresh", "inf"}, want: []string{"refresh rate +Inf Hz out of range"}},
+		{name: "duration=-1s", args: []string{"-duration", "-1s"}, want: []string{"negative duration -1s"}},
+		{name: "width=0", args: []string{"-width", "0"}, want: []string{"window size 0x720 out of range"}},
+		{name: "height=0", args: []string{"-height", "0"}, want: []string{"window size 1280x0 out of range"}},
+		{name: "maxsteps=0", args: []string{"-maxsteps", "0"}, want: []string{`invalid value "0" for flag -maxsteps`}},
+		{name: "maxdelta=1ms", args: []string{"-maxdelta", "1ms"}, want: []string{"max delta 1ms shorter than one step"}},
+		{name: "delay=-1ms", args: []string{"-delay", "-1ms"}, want: []string{`invalid value "-1ms" for flag -delay`}},
+		{name: "overload=drop", args: []string{"-overload", "drop"}, want: []string{`invalid value "drop" for flag -overload`}},
 		{name: "stress=-1", args: []string{"-stress", "-1"}, want: []string{"-stress -1: out of range"}},
 		{name: "gcpressure=NaN", args: []string{"-gcpressure", "NaN"}, want: []string{"-gcpressure NaN: out of range"}},
 		{name: "gcpressure=inf", args: []string{"-gcpressure", "inf"}, want: []string{"-gcpressure +Inf: out of range"}},
 		{name: "gcpressure=-1", args: []string{"-gcpressure", "-1"}, want: []string{"-gcpressure -1: out of range"}},
 		{name: "stepcost=2s", args: []string{"-stepcost", "2s"}, want: []string{"-stepcost 2s: out of range"}},
-		{name: "msaa=99", args: []string{"-msaa", "99"}, want: []string{"-msaa 99: out of range"}},
-		{name: "spin=1s", args: []string{"-spin", "1s"}, want: []string{"-spin 1s: out of range"}},
-		{name: "critslice=50us", args: []string{"-critslice", "50us"}, want: []string{"-critslice 50µs: out of range"}},
-		{name: "critslice=1s", args: []string{"-critslice", "1s"}, want: []string{"-critslice 1s: out of range"}},
-		{name: "bgnice=20", args: []string{"-bgnice", "20"}, want: []string{"-bgnice 20: out of range"}},
-		{name: "bgnice=-2", args: []string{"-bgnice", "-2"}, want: []string{"-bgnice -2: out of range"}},
-		{name: "critnice=5", args: []string{"-critnice", "5"}, want: []string{"-critnice 5: out of range"}},
-		{name: "critrt=100", args: []string{"-critrt", "100"}, want: []string{"-critrt 100: out of range"}},
-		{name: "brokerrt=-2", args: []string{"-brokerrt", "-2"}, want: []string{"-brokerrt -2: out of range"}},
+		{name: "msaa=99", args: []string{"-msaa", "99"}, want: []string{`invalid value "99" for flag -msaa`}},
+		{name: "spin=1s", args: []string{"-spin", "1s"}, want: []string{`invalid value "1s" for flag -spin`}},
+		{name: "critslice=50us", args: []string{"-critslice", "50us"}, want: []string{`invalid value "50us" for flag -critslice`}},
+		{name: "critslice=1s", args: []string{"-critslice", "1s"}, want: []string{`invalid value "1s" for flag -critslice`}},
+		{name: "bgnice=20", args: []string{"-bgnice", "20"}, want: []string{`invalid value "20" for flag -bgnice`}},
+		{name: "bgnice=-2", args: []string{"-bgnice", "-2"}, want: []string{`invalid value "-2" for flag -bgnice`}},
+		{name: "critnice=5", args: []string{"-critnice", "5"}, want: []string{`invalid value "5" for flag -critnice`}},
+		{name: "critrt=100", args: []string{"-critrt", "100"}, want: []string{`invalid value "100" for flag -critrt`}},
+		{name: "brokerrt=-2", args: []string{"-brokerrt", "-2"}, want: []string{`invalid value "-2" for flag -brokerrt`}},
 		{name: "unknown flag", args: []string{"-nope"}, want: []string{"-nope", "tickframe -h"}},
 		{name: "stray argument", args: []string{"-duration", "1s", "stray"}, want: []string{`unexpected argument "stray"`}},
 		{name: "record and replay", args: []string{"-record", "a.tfr", "-replay", "b.tfr"}, want: []string{"-record and -replay"}},
@@ -115,9 +123,9 @@ func TestBadInput(t *testing.T) {
 		{name: "replay other world", args: []string{"-replay", "cubes.tfr"}, files: map[string][]byte{"cubes.tfr": encode(t, otherWorld)},
 			want: []string{`world "cubes"`}},
 		{name: "replay hz conflict", args: []string{"-replay", "run.tfr", "-hz", "60"}, files: map[string][]byte{"run.tfr": good},
-			want: []string{"-hz 60 conflicts with the recording's 120"}},
+			want: []string{"-hz 60 (recorded 120)"}},
 		{name: "replay seed conflict", args: []string{"-replay", "run.tfr", "-seed", "7"}, files: map[string][]byte{"run.tfr": good},
-			want: []string{"-seed 7 conflicts with the recording's 1"}},
+			want: []string{"-seed 7 (recorded 1)"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -171,5 +179,30 @@ func TestHelp(t *testing.T) {
 				t.Errorf("-h left files: %q", files)
 			}
 		})
+	}
+}
+
+// TestHelpHasEveryAppFlag: the demo is an app on the template, so its -h
+// lists every flag every app has (app.Flags and -hud), beside its own.
+func TestHelpHasEveryAppFlag(t *testing.T) {
+	var out bytes.Buffer
+	if code := run([]string{"-h"}, io.Discard, &out); code != 0 {
+		t.Fatalf("-h: exit status %d", code)
+	}
+	listed := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(out.String(), -1) {
+		listed[m[1]] = true
+	}
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	var cfg app.Config
+	app.Flags(fs, &cfg)
+	app.HUDFlag(fs, &cfg)
+	fs.VisitAll(func(f *flag.Flag) {
+		if !listed[f.Name] {
+			t.Errorf("tickframe -h lacks the template's -%s", f.Name)
+		}
+	})
+	if len(listed) < 40 {
+		t.Errorf("tickframe -h lists %d flags:\n%s", len(listed), out.String())
 	}
 }
