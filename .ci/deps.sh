@@ -14,7 +14,7 @@
 # priority as an ordinary user (.ci/rtkit-env), and the xdg desktop portal
 # that test asks first; Weston (nested in Xvfb, with XWayland) and the
 # Wayland headers, for the -tags wayland build and its tests
-# (wayland-protocols to regenerate platform/present's protocol glue);
+# (wayland-protocols to regenerate platform/internal/present's protocol glue);
 # Mutter, GNOME's compositor, nested in Xvfb, under whose XWayland the X11
 # build's frame timings are tested against the observer; mingw-w64 and
 # Wine, with which make test cross-builds for Windows and runs the Windows

@@ -31,8 +31,8 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/sched"
-	"github.com/tickframe/tickframe/platform/present"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/present"
+	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/simthread"
 )
 

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/present"
+	"github.com/tickframe/tickframe/platform/internal/present"
 )
 
 // On a Wayland compositor's presentations a low-latency frame starts a

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/present"
+	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"
 )

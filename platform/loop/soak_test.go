@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/vdisplay"
-	"github.com/tickframe/tickframe/platform/present"
 	"github.com/tickframe/tickframe/simthread"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/present"
+	"github.com/tickframe/tickframe/platform/internal/present"
 )
 
 // Config configures an observation.

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/present"
+	"github.com/tickframe/tickframe/platform/internal/present"
 )
 
 // TestGridKeepsItsPeriodAcrossAReset: a starved server's late reports

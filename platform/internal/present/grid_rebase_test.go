@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/present"
+	"github.com/tickframe/tickframe/platform/internal/present"
 )
 
 // TestGridRebasesOnACounterJump: a display's vblanks reported exactly,

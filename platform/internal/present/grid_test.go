@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/present"
+	"github.com/tickframe/tickframe/platform/internal/present"
 )
 
 // A display whose reports are exact gives them back exactly; one whose
