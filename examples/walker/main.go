@@ -117,6 +117,10 @@ func (w *walker) Snapshot(dst *simthread.Snapshot) {
 	// A ring at its feet (lines, interpolated point by point as the walker is).
 	dst.Lines.Reset()
 	dst.Lines.Circle(mgl32.Vec3{float32(w.x), 0.02, float32(w.z)}, up, 0.7, 3, simthread.RGB(80, 220, 255))
+	// A lamp carried above the walker (body 0), lighting the pillars it passes.
+	dst.Lights.Reset()
+	dst.Lights.Points = append(dst.Lights.Points, simthread.PointLight{OnBody: true, Body: 0, Pos: mgl32.Vec3{0, 2.5, 0},
+		Color: mgl32.Vec3{0.5, 0.8, 1}, Intensity: 8, Range: 10})
 	// The camera: boom metres behind the shoulders, looking at them.
 	rot := heading.Mul(mgl32.QuatRotate(float32(w.pitch), mgl32.Vec3{1, 0, 0}))
 	subject := mgl32.Vec3{float32(w.x), shoulders, float32(w.z)}
