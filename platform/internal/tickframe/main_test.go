@@ -79,6 +79,7 @@ type opts struct {
 	dir   string        // working directory
 	env   []string      // environment changes: "K=V" sets K, a bare "K" unsets it
 	limit time.Duration // kill the command after this long; 0 means runLimit
+	wrap  []string      // a command that runs the binary (unshare ...), or none
 }
 
 // result is what a finished run did.
@@ -126,7 +127,11 @@ func start(t *testing.T, o opts, args ...string) *proc {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	p := &proc{t: t, cancel: cancel}
-	p.cmd = exec.CommandContext(ctx, binary, args...)
+	if len(o.wrap) > 0 {
+		p.cmd = exec.CommandContext(ctx, o.wrap[0], append(append(slices.Clone(o.wrap[1:]), binary), args...)...)
+	} else {
+		p.cmd = exec.CommandContext(ctx, binary, args...)
+	}
 	p.cmd.Dir = o.dir
 	p.cmd.Env = environ(o.env)
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr

@@ -29,7 +29,11 @@ import (
 // frames' arrivals (the 90th percentile of the distance, the frames
 // nearest). With -breakpresent they must agree through its held swaps.
 // The same watch compared with a log whose frames have their neighbours'
-// feedback (feedback matched to the wrong frame) must be caught.
+// feedback (feedback matched to the wrong frame) must be caught. Once more
+// with Mutter and the app up 4 300 000 s (49.8 days, past the X server's
+// 32-bit millisecond clock: unshare --time), where Mutter's stamps carry
+// a multiple of 2³² ms against CLOCK_MONOTONIC: the app must measure the
+// offset and keep its frame timings, never pause the world.
 func TestUnderMutter(t *testing.T) {
 	needDisplay(t)
 	for _, tool := range []string{"mutter", "dbus-run-session", "Xwayland"} {
@@ -43,16 +47,31 @@ func TestUnderMutter(t *testing.T) {
 		name   string
 		args   []string
 		broken bool
+		uptime bool // up 49.8 days
 	}{
 		{name: "quiet"},
 		{name: "stress " + strconv.Itoa(2*n), args: []string{"-stress", strconv.Itoa(2 * n)}},
 		{name: "broken present", args: []string{"-breakpresent"}, broken: true},
+		{name: "up 49.8 days", uptime: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			b := b
+			if tc.uptime {
+				if _, err := exec.LookPath("unshare"); err != nil {
+					t.Fatal("unshare (util-linux) is not installed")
+				}
+				// The whole machine's clock, as a GNOME session up that
+				// long has it: the X servers', Mutter's, the app's and the
+				// observer's.
+				b.wrap = []string{"unshare", "--time", "--monotonic=4300000"}
+			}
 			ob := observeBehind(t, b, binary, tc.args, nil)
 			r, o := ob.report, ob.obs
-			if !strings.HasPrefix(r.PresentTimeSource, "x11-frame-timings") {
-				t.Fatalf("present_time_source %q: not the compositor's frame timings", r.PresentTimeSource)
+			if !strings.HasPrefix(r.PresentTimeSource, "x11-frame-timings") || r.PresentFallbacks > 0 {
+				t.Fatalf("present_time_source %q, %d fallbacks: not the compositor's frame timings throughout", r.PresentTimeSource, r.PresentFallbacks)
+			}
+			if tc.uptime && (r.PausedS > 0 || r.PausedFrames > 0) {
+				t.Errorf("paused %.3f s, %d frames: the world must not pause while the window is shown", r.PausedS, r.PausedFrames)
 			}
 			c := r.PresentClock
 			if c == nil || c.Clock != "CLOCK_MONOTONIC" || c.Presented == 0 || c.RefreshMs <= 0 {

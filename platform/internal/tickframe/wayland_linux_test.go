@@ -186,6 +186,7 @@ type behind struct {
 	under      []string
 	window     string
 	compositor string
+	wrap       []string // runs the whole watch: observer, X server, compositor and app (opts.wrap)
 }
 
 // observeBehind is observeWeston behind any compositor b, env the
@@ -204,7 +205,7 @@ func observeBehind(t *testing.T, b behind, app string, args, env []string) obser
 		cmd = append(append(cmd, app, "-fullscreen", "-marker", "-framelog", flog, "-report", rep, "-duration", dur,
 			"-bodies", "64", "-focuspause=false"), args...)
 		stopWaits, stopDisplayWaits := sampleWaits(b.compositor), sampleWaits("Xvfb")
-		res := tickframe(t, opts{env: env}, cmd...)
+		res := tickframe(t, opts{env: env, wrap: b.wrap}, cmd...)
 		waited, displayWaited := stopWaits(), stopDisplayWaits()
 		if res.code != 0 {
 			t.Fatalf("exit status %d; stderr:\n%s", res.code, res.stderr)
