@@ -18,6 +18,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -65,7 +66,7 @@ func TestInput(t *testing.T) {
 // behind the shoulders, and R cuts back to the start.
 func TestWalk(t *testing.T) {
 	const dt = 1.0 / 120
-	w := &walker{pitch: -0.3}
+	w := newTestWalker(t)
 	var snap simthread.Snapshot
 	in := func(e platform.Event) []simthread.Input {
 		i, ok := input(e)
@@ -111,22 +112,104 @@ func TestWalk(t *testing.T) {
 	if cam.Look.X != quarter || cam.Look.Y != 40 || w.pitch != -0.3-40*sensitivity {
 		t.Errorf("look sums (%v, %v), pitch %v; want (%v, 40), %v", cam.Look.X, cam.Look.Y, w.pitch, quarter, -0.3-40*sensitivity)
 	}
-	if len(snap.Bodies) != 26 || snap.Bodies[0].Mesh != walkerMesh || snap.Bodies[1].Mesh != groundMesh {
+	if len(snap.Bodies) != 26 || snap.Bodies[0].Mesh != 0 || snap.Bodies[1].Mesh != groundMesh {
 		t.Errorf("%d bodies, the first two meshes %d and %d", len(snap.Bodies), snap.Bodies[0].Mesh, snap.Bodies[1].Mesh)
+	}
+	if len(snap.Skins) != 1 || snap.Skins[0].Model != walkerModel || len(snap.Joints) != w.ch.Joints() {
+		t.Errorf("%d skins, %d joints; want the walker's, %d", len(snap.Skins), len(snap.Joints), w.ch.Joints())
+	}
+	if n := len(snap.Lines.Segs); n < 4 || snap.Lines.Segs[n-1].B.OnBody != true {
+		t.Errorf("the path has %d segments after 6 m, or does not end on the walker", n)
 	}
 
 	epoch := cam.Epoch
 	w.Step(243, dt, press(platform.KeyR, platform.Press))
 	w.Snapshot(&snap)
-	if w.x != 0 || w.z != 0 || snap.Camera.Epoch == epoch || snap.Bodies[0].Epoch != snap.Camera.Epoch {
-		t.Errorf("after R: at (%v, %v), camera epoch %d (was %d), walker's %d: want the start, a cut", w.x, w.z, snap.Camera.Epoch, epoch, snap.Bodies[0].Epoch)
+	if w.x != 0 || w.z != 0 || snap.Camera.Epoch == epoch || snap.Bodies[0].Epoch != snap.Camera.Epoch || snap.Skins[0].Epoch != epoch+1 {
+		t.Errorf("after R: at (%v, %v), camera epoch %d (was %d), lamp's %d, walker's %d: want the start, a cut",
+			w.x, w.z, snap.Camera.Epoch, epoch, snap.Bodies[0].Epoch, snap.Skins[0].Epoch)
+	}
+}
+
+func newTestWalker(t *testing.T) *walker {
+	t.Helper()
+	m, err := load("walker.glb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := renderer.NewCharacter(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &walker{state: state{pitch: -0.3}, ch: ch}
+}
+
+// TestClipBlend steps the world: standing, the walker is the idle clip
+// alone; W blends the walk in over blendTime, released it blends back
+// out, and the published joints are the two clips blended as Character
+// blends them. The joints' hash moves with the clips' times: Hash covers
+// them.
+func TestClipBlend(t *testing.T) {
+	const dt = 1.0 / 120
+	w := newTestWalker(t)
+	ref := newTestWalker(t).ch
+	var snap simthread.Snapshot
+	check := func(when string, blend float64) {
+		t.Helper()
+		if math.Abs(w.blend-blend) > 1e-9 {
+			t.Fatalf("%s: blend %v, want %v", when, w.blend, blend)
+		}
+		w.Snapshot(&snap)
+		ref.Pose(idle, float32(w.idleT))
+		ref.Blend(walk, float32(w.walkT), float32(blend))
+		heading := mgl32.QuatRotate(float32(w.yaw), up).Mul(mgl32.QuatRotate(math.Pi, up))
+		want := ref.Append(nil, mgl32.Translate3D(float32(w.x), 0, float32(w.z)).Mul4(heading.Mat4()))
+		for j := range want {
+			if d := snap.Joints[j].Pos.Sub(want[j].Pos).Len(); d > 1e-5 {
+				t.Fatalf("%s: joint %d at %v, want %v", when, j, snap.Joints[j].Pos, want[j].Pos)
+			}
+		}
+	}
+	for tick := uint64(1); tick <= 60; tick++ {
+		w.Step(tick, dt, nil)
+	}
+	check("standing", 0)
+	if w.walkT != 0 || math.Abs(w.idleT-0.5) > 1e-9 {
+		t.Errorf("standing 0.5 s: walk at %v s, idle at %v s", w.walkT, w.idleT)
+	}
+	h := w.Hash()
+	w.Step(61, dt, []simthread.Input{{Kind: hold, Code: 0, X: 1}})
+	if w.Hash() == h {
+		t.Error("a tick changed the state, not the hash")
+	}
+	check("a tick into W", dt/blendTime)
+	for tick := uint64(62); tick <= 120; tick++ {
+		w.Step(tick, dt, nil)
+	}
+	check("0.5 s into W", 1)
+	w.Step(121, dt, []simthread.Input{{Kind: hold, Code: 0, X: 0}})
+	for tick := uint64(122); tick <= 135; tick++ {
+		w.Step(tick, dt, nil)
+	}
+	check("15 ticks after W", 1-15*dt/blendTime)
+	x := w.x
+	for tick := uint64(136); tick <= 240; tick++ {
+		w.Step(tick, dt, nil)
+	}
+	check("released", 0)
+	if w.x != x {
+		t.Error("it walks on after the key is released")
 	}
 }
 
 // TestWalkerRun builds the example and runs it under the display while
-// xdotool holds W, then checks that it exited cleanly, that the walker
-// walked, and that its last frame shows the walker in the middle of the
-// screen.
+// xdotool holds W, recording the run, then checks that it exited cleanly,
+// that the walker walked, and that its last frame shows the walker in the
+// middle of the screen; then it replays the recording on displays of 60
+// and 144 Hz, each of which must match it hash for hash. Hash covers the
+// clips' times and blend (and TestClipBlend that the joints published are
+// a function of them), so matching hashes mean the same poses at the same
+// ticks whatever the display's rate.
 func TestWalkerRun(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		t.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
@@ -150,9 +233,9 @@ func TestWalkerRun(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	shot := filepath.Join(dir, "last.png")
+	shot, rec := filepath.Join(dir, "last.png"), filepath.Join(dir, "walk.tfr")
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, bin, "-duration", "4s", "-screenshot", shot, "-width", "480", "-height", "320")
+	cmd := exec.CommandContext(ctx, bin, "-duration", "4s", "-screenshot", shot, "-width", "480", "-height", "320", "-record", rec)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -206,6 +289,15 @@ func TestWalkerRun(t *testing.T) {
 	}
 	if n := warmPixels(img); n < 300 {
 		t.Errorf("screenshot %v shows %d of the walker's warm pixels near its centre, want hundreds", img.Bounds(), n)
+	}
+
+	for _, hz := range []string{"60", "144"} {
+		out, err := exec.CommandContext(ctx, bin, "-replay", rec, "-refresh", hz, "-width", "480", "-height", "320").CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte("replay matches the recording")) {
+			t.Errorf("walker -replay at %s Hz: %v\n%s", hz, err, out)
+		} else {
+			t.Logf("%s Hz: %s", hz, bytes.TrimSpace(out))
+		}
 	}
 }
 

@@ -1,8 +1,11 @@
 // Command genmodel writes the walker example's models with renderer/gltf's
 // Builder: walker.glb, a textured box humanoid 1.8 m tall standing on the
-// origin and facing +Z (glTF's front), and ground.glb, a 200 m square of
-// textured grass. Both are made of code, so they are reproducible and
-// small.
+// origin and facing +Z (glTF's front), skinned to seven joints (hips,
+// spine, head, two arms, two legs) and with two looping clips, "idle"
+// (animation 0, 2 s: breathing, the arms hanging) and "walk" (animation
+// 1, 1 s: two steps, legs and arms swinging, the hips bobbing); and
+// ground.glb, a 200 m square of textured grass. Both are made of code, so
+// they are reproducible and small.
 //
 //	go generate ./examples/walker   # runs: go run ./internal/genmodel -o assets
 package main
@@ -49,35 +52,109 @@ var (
 // atlasSize is the atlas's side in texels: 16 rows a band.
 const atlasSize = 64
 
+// The walker's joints, in the skin's order, and where each stands at
+// rest in the model's frame (its bind pose: no joint is turned).
+const (
+	hips = iota
+	spine
+	head
+	armL
+	armR
+	legL
+	legR
+	joints
+)
+
+var (
+	jointAt     = [joints]mgl32.Vec3{{0, 0.8, 0}, {0, 0.8, 0}, {0, 1.42, 0}, {0.31, 1.4, 0}, {-0.31, 1.4, 0}, {0.115, 0.8, 0}, {-0.115, 0.8, 0}}
+	jointParent = [joints]int{-1, hips, spine, spine, spine, hips, hips}
+)
+
 // walker builds the humanoid: boxes in metres, merged into one primitive
-// with one textured material.
+// with one textured material, each box bound wholly to one joint.
 func walker() ([]byte, error) {
 	var p gltf.Primitive
 	for _, b := range []struct {
 		min, max     mgl32.Vec3
 		cloth, front band
+		joint        uint16
 	}{
-		{mgl32.Vec3{-0.2, 0.08, -0.09}, mgl32.Vec3{-0.03, 0.8, 0.09}, trousers, trousers}, // legs
-		{mgl32.Vec3{0.03, 0.08, -0.09}, mgl32.Vec3{0.2, 0.8, 0.09}, trousers, trousers},
-		{mgl32.Vec3{-0.21, 0, -0.1}, mgl32.Vec3{-0.02, 0.08, 0.16}, dark, dark}, // shoes
-		{mgl32.Vec3{0.02, 0, -0.1}, mgl32.Vec3{0.21, 0.08, 0.16}, dark, dark},
-		{mgl32.Vec3{-0.24, 0.78, -0.13}, mgl32.Vec3{0.24, 1.42, 0.13}, shirt, shirt}, // torso
-		{mgl32.Vec3{-0.37, 0.84, -0.07}, mgl32.Vec3{-0.25, 1.4, 0.07}, shirt, shirt}, // arms
-		{mgl32.Vec3{0.25, 0.84, -0.07}, mgl32.Vec3{0.37, 1.4, 0.07}, shirt, shirt},
-		{mgl32.Vec3{-0.36, 0.72, -0.05}, mgl32.Vec3{-0.26, 0.84, 0.05}, skin, skin}, // hands
-		{mgl32.Vec3{0.26, 0.72, -0.05}, mgl32.Vec3{0.36, 0.84, 0.05}, skin, skin},
-		{mgl32.Vec3{-0.06, 1.42, -0.06}, mgl32.Vec3{0.06, 1.48, 0.06}, skin, skin}, // neck
-		{mgl32.Vec3{-0.13, 1.48, -0.13}, mgl32.Vec3{0.13, 1.74, 0.13}, skin, face}, // head
-		{mgl32.Vec3{-0.14, 1.72, -0.14}, mgl32.Vec3{0.14, 1.8, 0.14}, dark, dark},  // hair
+		{mgl32.Vec3{-0.2, 0.08, -0.09}, mgl32.Vec3{-0.03, 0.8, 0.09}, trousers, trousers, legR}, // legs
+		{mgl32.Vec3{0.03, 0.08, -0.09}, mgl32.Vec3{0.2, 0.8, 0.09}, trousers, trousers, legL},
+		{mgl32.Vec3{-0.21, 0, -0.1}, mgl32.Vec3{-0.02, 0.08, 0.16}, dark, dark, legR}, // shoes
+		{mgl32.Vec3{0.02, 0, -0.1}, mgl32.Vec3{0.21, 0.08, 0.16}, dark, dark, legL},
+		{mgl32.Vec3{-0.24, 0.78, -0.13}, mgl32.Vec3{0.24, 1.42, 0.13}, shirt, shirt, spine}, // torso
+		{mgl32.Vec3{-0.37, 0.84, -0.07}, mgl32.Vec3{-0.25, 1.4, 0.07}, shirt, shirt, armR},  // arms
+		{mgl32.Vec3{0.25, 0.84, -0.07}, mgl32.Vec3{0.37, 1.4, 0.07}, shirt, shirt, armL},
+		{mgl32.Vec3{-0.36, 0.72, -0.05}, mgl32.Vec3{-0.26, 0.84, 0.05}, skin, skin, armR}, // hands
+		{mgl32.Vec3{0.26, 0.72, -0.05}, mgl32.Vec3{0.36, 0.84, 0.05}, skin, skin, armL},
+		{mgl32.Vec3{-0.06, 1.42, -0.06}, mgl32.Vec3{0.06, 1.48, 0.06}, skin, skin, head}, // neck
+		{mgl32.Vec3{-0.13, 1.48, -0.13}, mgl32.Vec3{0.13, 1.74, 0.13}, skin, face, head}, // head
+		{mgl32.Vec3{-0.14, 1.72, -0.14}, mgl32.Vec3{0.14, 1.8, 0.14}, dark, dark, head},  // hair
 	} {
 		addBox(&p, b.min, b.max, b.cloth, b.front)
+		for len(p.Joints) < len(p.Positions) {
+			p.Joints = append(p.Joints, [4]uint16{b.joint})
+			p.Weights = append(p.Weights, mgl32.Vec4{1})
+		}
 	}
 	var bld gltf.Builder
 	m := gltf.DefaultMaterial()
 	m.Name, m.Metallic, m.Roughness, m.BaseColorTexture = "walker", 0, 0.8, atlas()
 	p.Material = bld.AddMaterial(m)
-	bld.AddNode(gltf.Node{Name: "walker", Mesh: bld.AddMesh("walker", p)})
+	var skel gltf.Skin
+	skel.Name, skel.Skeleton = "walker", -1
+	for j, at := range jointAt {
+		local := at
+		if pa := jointParent[j]; pa >= 0 {
+			local = at.Sub(jointAt[pa])
+		}
+		n := bld.AddNode(gltf.Node{Name: jointNames[j], Mesh: -1, Translation: local})
+		if pa := jointParent[j]; pa >= 0 {
+			bld.AddChild(skel.Joints[pa], n)
+		}
+		skel.Joints = append(skel.Joints, n)
+		skel.InverseBind = append(skel.InverseBind, mgl32.Translate3D(-at[0], -at[1], -at[2]))
+	}
+	skel.Skeleton = skel.Joints[hips]
+	bld.AddSkin(skel, bld.AddNode(gltf.Node{Name: "walker", Mesh: bld.AddMesh("walker", p)}))
+	addClips(&bld, skel.Joints)
 	return bld.GLB()
+}
+
+var jointNames = [joints]string{"hips", "spine", "head", "arm.L", "arm.R", "leg.L", "leg.R"}
+
+// addClips adds the two clips, each looping (its last keyframe is its
+// first): idle, 2 s of breathing, and walk, 1 s of two steps.
+func addClips(b *gltf.Builder, node []int) {
+	x, z := mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 0, 1}
+	turn := func(axis mgl32.Vec3, degs ...float32) []float32 {
+		var v []float32
+		for _, d := range degs {
+			q := mgl32.QuatRotate(mgl32.DegToRad(d), axis)
+			v = append(v, q.V[0], q.V[1], q.V[2], q.W)
+		}
+		return v
+	}
+	rot := func(j int, times []float32, v []float32) gltf.Channel {
+		return gltf.Channel{Node: node[j], Path: gltf.Rotation, Times: times, Values: v}
+	}
+	idle := []float32{0, 1, 2}
+	b.AddAnimation(gltf.Animation{Name: "idle", Channels: []gltf.Channel{
+		rot(spine, idle, turn(x, 0, -3, 0)),
+		rot(armL, idle, turn(z, 4, 7, 4)),
+		rot(armR, idle, turn(z, -4, -7, -4)),
+	}})
+	walk := []float32{0, 0.25, 0.5, 0.75, 1}
+	bob := []float32{0, 0.8, 0, 0, 0.84, 0, 0, 0.8, 0, 0, 0.84, 0, 0, 0.8, 0}
+	b.AddAnimation(gltf.Animation{Name: "walk", Channels: []gltf.Channel{
+		{Node: node[hips], Path: gltf.Translation, Times: walk, Values: bob},
+		rot(legL, walk, turn(x, 0, -30, 0, 30, 0)),
+		rot(legR, walk, turn(x, 0, 30, 0, -30, 0)),
+		rot(armL, walk, turn(x, 0, 25, 0, -25, 0)),
+		rot(armR, walk, turn(x, 0, -25, 0, 25, 0)),
+		rot(spine, walk, turn(x, 3, 3, 3, 3, 3)),
+	}})
 }
 
 // addBox appends an axis-aligned box to p: four vertices a face, counter-
