@@ -19,7 +19,7 @@ type runRecorder struct {
 	world  simthread.World
 	name   string      // the recording's world name
 	seed   uint64      // Config.Seed, for the header
-	params []byte      // the app's own flags as given, for the header
+	cfg    *Config     // its app flags, for the header (Config.params)
 	replay *record.Log // the recording replayed, nil when recording
 	out    io.Writer   // where a replay that matches says so
 }
@@ -37,11 +37,10 @@ func newRecorder(cfg *Config, world simthread.World, out io.Writer) (*runRecorde
 	}
 	r := &runRecorder{world: world, name: loop.FileStem(cfg.Title), out: out, seed: cfg.Seed}
 	if cfg.Tools.Record != "" {
-		params, err := cfg.params()
-		if err != nil {
+		if _, err := cfg.params(); err != nil {
 			return nil, err
 		}
-		r.params = params
+		r.cfg = cfg
 		cfg.Sim.Record = true
 		cfg.Sim.CheckpointEvery = uint64(cfg.Sim.WithDefaults().Rate) // once a second
 		return r, nil
@@ -86,6 +85,10 @@ func (r *runRecorder) checkEmpty() error {
 // first tick leaves a recording of tick 0 alone.
 func (r *runRecorder) finish(sim *simthread.Sim, path string, runErr error) error {
 	if r.replay == nil {
+		params, err := r.cfg.params() // as the run ended: an app may settle a flag's value once its window opens
+		if err != nil {
+			return err
+		}
 		last, panicked, ok := sim.Final()
 		if !ok {
 			// The simulation never started: the world is as built.
@@ -94,7 +97,7 @@ func (r *runRecorder) finish(sim *simthread.Sim, path string, runErr error) erro
 		cfg := sim.Config()
 		log := &record.Log{
 			Header: record.Header{World: r.name, Build: record.CurrentBuild(), Rate: cfg.Rate, CheckpointEvery: cfg.CheckpointEvery,
-				Seed: r.seed, Params: r.params},
+				Seed: r.seed, Params: params},
 			Inputs:      append([]simthread.TickInput{}, sim.InputLog()...),
 			Checkpoints: sim.Checkpoints(),
 			FinalTick:   last.Tick,

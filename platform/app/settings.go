@@ -285,6 +285,7 @@ func (f *notFlag) Set(s string) error {
 // recording read for -replay.
 type appFlags struct {
 	given  map[string]string // flag name → the value as given
+	flags  []*flag.Flag      // every one of the app's own flags
 	replay *record.Log       // the recording cfg.Tools.Replay names, once read
 	path   string            // its path
 }
@@ -313,15 +314,14 @@ func (v *rawValue) IsBoolFlag() bool {
 // the strings they are given are kept; unwrap restores them.
 func keepAppFlags(fs *flag.FlagSet, template map[string]bool) (own *appFlags, unwrap func()) {
 	own = &appFlags{given: map[string]string{}}
-	var wrapped []*flag.Flag
 	fs.VisitAll(func(f *flag.Flag) {
 		if !template[f.Name] {
 			f.Value = &rawValue{Value: f.Value, name: f.Name, given: own.given}
-			wrapped = append(wrapped, f)
+			own.flags = append(own.flags, f)
 		}
 	})
 	return own, func() {
-		for _, f := range wrapped {
+		for _, f := range own.flags {
 			f.Value = f.Value.(*rawValue).Value
 		}
 	}
@@ -334,18 +334,32 @@ func flagNames(fs *flag.FlagSet) map[string]bool {
 	return names
 }
 
-// recordedParams is the recording's Params: the app's own flags as given.
+// recordedParams is the recording's Params: the app's own flags.
 type recordedParams struct {
 	Flags map[string]string `json:"flags"`
 }
 
-// params encodes the app flags cfg's command line gave, for the
-// recording's header; nil where there are none.
+// params encodes the app's own flags for the recording's header: those
+// the command line gave, as given, and those it did not whose value now
+// differs from the default (an app may settle a setting once its window
+// has opened, as the demo does its size on a software rasterizer, before
+// the first tick); nil where there are none.
 func (cfg *Config) params() ([]byte, error) {
-	if cfg.flags == nil || len(cfg.flags.given) == 0 {
+	if cfg.flags == nil {
 		return nil, nil
 	}
-	b, err := json.Marshal(recordedParams{Flags: cfg.flags.given})
+	m := map[string]string{}
+	for _, f := range cfg.flags.flags {
+		if v, ok := cfg.flags.given[f.Name]; ok {
+			m[f.Name] = v
+		} else if v := f.Value.String(); v != f.DefValue && v != "" {
+			m[f.Name] = v
+		}
+	}
+	if len(m) == 0 {
+		return nil, nil
+	}
+	b, err := json.Marshal(recordedParams{Flags: m})
 	if err == nil && len(b) > record.MaxParamsLen {
 		err = fmt.Errorf("the app's flags take %d bytes, more than a recording holds (%d)", len(b), record.MaxParamsLen)
 	}

@@ -362,3 +362,21 @@ func TestRecordAndReplay(t *testing.T) {
 		t.Errorf("-record with -replay of a missing file: %v", err)
 	}
 }
+
+// TestParamsAsTheRunEnds: the recording holds the app's own flags given,
+// as given, and those not given whose value the app changed from the
+// default (as the demo settles its size once the window is open).
+func TestParamsAsTheRunEnds(t *testing.T) {
+	var rings, size int
+	cfg := Config{Title: "rec", AppFlags: func(fs *flag.FlagSet) {
+		fs.IntVar(&rings, "rings", 3, "rings")
+		fs.IntVar(&size, "size", 4096, "size")
+	}}
+	if err := ParseFlags([]string{"-rings", "0x9"}, &cfg, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	size = 256
+	if b, err := cfg.params(); err != nil || string(b) != `{"flags":{"rings":"0x9","size":"256"}}` {
+		t.Errorf("params %s, %v; want -rings as given, -size as the run left it", b, err)
+	}
+}
