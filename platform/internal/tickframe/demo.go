@@ -46,9 +46,9 @@ func demo(o *options, cfg app.Config, stderr io.Writer) (err error) {
 	var world *refworld.World
 	var seed uint64
 	var model *gltf.Model
-	// A recording says how many bodies it ran: neither a recorded nor a
-	// replayed run is lightened.
-	light := !o.bodiesGiven && cfg.Tools.Record == "" && cfg.Tools.Replay == ""
+	// A replay takes the recording's size; a recording says the size the
+	// run had (the template records -bodies as it ends).
+	light := !o.bodiesGiven && cfg.Tools.Replay == ""
 	cfg.Scene = func(r *renderer.Renderer) error {
 		if err := lighten(r, o, world, seed, model, light, stderr); err != nil {
 			return err
@@ -92,7 +92,7 @@ const softBodies = 256
 
 // lighten swaps, on a software rasterizer, the world for one of
 // softBodies bodies before the simulation starts, where light allows
-// (-bodies not given, nothing recorded or replayed) and the world is
+// (-bodies not given, nothing replayed) and the world is
 // larger, and says so with the flag that asks for the full scene. The
 // Scene calls it once the renderer exists, before the world's first tick.
 func lighten(r *renderer.Renderer, o *options, world *refworld.World, seed uint64, model *gltf.Model, light bool, stderr io.Writer) error {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -134,6 +135,9 @@ func (o *options) check() error {
 	}
 	if !(o.gcPressureMB >= 0 && o.gcPressureMB <= 100000) || math.IsInf(o.gcPressureMB, 0) {
 		return configErrorf("-gcpressure %v: out of range [0, 100000] MB/s", o.gcPressureMB)
+	}
+	if ext := strings.ToLower(filepath.Ext(o.model)); o.model != "" && ext != ".glb" && ext != ".gltf" {
+		return configErrorf("-model %s: want a .glb or .gltf file", o.model)
 	}
 	if o.pprofAddr != "" {
 		return checkPprofAddr(o.pprofAddr, o.pprofRemote)

@@ -1,6 +1,7 @@
 package tickframe
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,8 +29,8 @@ func TestSoftwareScene(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Bodies != softBodies {
-		t.Errorf("the recording says %d bodies, the run had %d", rec.Bodies, softBodies)
+	if want := fmt.Sprintf(`{"flags":{"bodies":"%d"}}`, softBodies); string(rec.Params) != want {
+		t.Errorf("the recording's flags %s, want %s: the size the run had", rec.Params, want)
 	}
 	r = tickframe(t, opts{dir: dir}, "-width", "320", "-height", "240", "-focuspause=false", "-replay", "run.tfrec")
 	wantOK(t, r)
