@@ -43,6 +43,21 @@ type DirLight struct {
 	// shows Color × Intensity (linear, 1 is white), at an angle θ to it
 	// cos θ times that. 0 is no sun (the sky and the point lights alone).
 	Intensity float32
+	// Shadows turns the sun's shadows on (they are off by default): every
+	// body, static body and model then casts a shadow, within
+	// ShadowRadius metres of ShadowCenter, on what the renderer's
+	// built-in shading lights (bodies, models, the ground); the shadow
+	// takes the sun's share of the light away, not the sky's or the
+	// point lights'. The area is what one square shadow map covers: a
+	// larger radius gives blurrier shadows (docs/scene.md, "Shadows").
+	// It holds for a zero Dir too: the default sun's shadows.
+	Shadows bool
+	// ShadowCenter is the middle of the shadowed area, in the world; it
+	// is interpolated between snapshots as a free point light is (a world
+	// may centre it on the camera's target or on a player).
+	ShadowCenter mgl32.Vec3
+	// ShadowRadius is the shadowed area's radius, in metres; 0 is 20 m.
+	ShadowRadius float32
 }
 
 // DefaultSun is the sun of the zero Lights: high, from the front left,
