@@ -58,11 +58,13 @@ func newLighting() (*lighting, error) {
 }
 
 // bindLightsBlock points program p's Lights block, if it has one, at
-// lightsBinding.
+// lightsBinding, and its shadow map's block and sampler at theirs
+// (bindShadow).
 func bindLightsBlock(p Program) {
 	if i := gl.GetUniformBlockIndex(uint32(p), gl.Str("Lights\x00")); i != gl.INVALID_INDEX {
 		gl.UniformBlockBinding(uint32(p), i, lightsBinding)
 	}
+	bindShadow(p)
 }
 
 // upload sets the block to the plan's lights and uploads it, bound at

@@ -22,6 +22,7 @@ type Renderer struct {
 	lines  *linePass    // the world's lines (simthread.Lines)
 	skins  *skinPass    // the skinned characters (simthread.Skin)
 	lights *lighting    // the world's lights (simthread.Lights)
+	shadow *shadowPass  // the sun's shadow map (simthread.DirLight.Shadows)
 	target target
 	probe  probeRing
 	flight inFlight
@@ -61,6 +62,10 @@ type Options struct {
 	// can hold it), used by this renderer alone. nil: the renderer makes
 	// its own (Renderer.Registry).
 	Registry *Registry
+	// ShadowMap is the side, in texels, of the sun's shadow map, which a
+	// snapshot's lights turn on (simthread.DirLight.Shadows): 0 picks
+	// 2048. Its cost is in docs/scene.md ("Shadows").
+	ShadowMap int
 }
 
 // New creates the renderer's GL objects. depth is the planner's history
@@ -99,6 +104,10 @@ func New(depth int, opts Options) (*Renderer, error) {
 		return nil, err
 	}
 	if r.lights, err = newLighting(); err != nil {
+		r.Delete()
+		return nil, err
+	}
+	if r.shadow, err = newShadowPass(opts.ShadowMap); err != nil {
 		r.Delete()
 		return nil, err
 	}
@@ -169,7 +178,8 @@ func (r *Renderer) Probed() (Probe, bool) {
 // acquire sequence number, so a frame planned but never drawn cannot leave
 // a stale buffer behind, and groups an uploaded snapshot's bodies by mesh
 // and material (O(n), once per snapshot). It then interpolates every body
-// in one pass and draws each group of the newer snapshot with one
+// in one pass, draws the sun's shadow map from those poses when the
+// snapshot turns shadows on (simthread.DirLight.Shadows), and draws each group of the newer snapshot with one
 // instanced call per part of its mesh, then the newer snapshot's lines
 // (simthread.Lines) in one call. With Options.Probe it also starts the frame's
 // read-back and collects those that have completed (see Probed). It does
@@ -201,6 +211,12 @@ func (r *Renderer) Draw(plan *interp.Plan, cam *Camera, width, height int) error
 		}
 	}
 	r.probe.capture(r.bodies.poses, at)
+	r.lights.upload(plan)
+	// The shadow map, from the poses just interpolated, before the
+	// frame's passes sample it.
+	if e := r.shadow.draw(r.bodies, &r.static, plan, &r.lights.block, next, n); err == nil {
+		err = e
+	}
 	r.target.bind()
 	gl.Viewport(0, 0, int32(width), int32(height))
 	gl.ClearColor(r.sky[0], r.sky[1], r.sky[2], 1)
@@ -212,7 +228,6 @@ func (r *Renderer) Draw(plan *interp.Plan, cam *Camera, width, height int) error
 	r.vp = cam.ViewProj(float32(width) / float32(max(height, 1)))
 	vp := &r.vp
 	eye := cam.Eye()
-	r.lights.upload(plan)
 	r.ground.draw(vp, eye)
 	r.bodies.drawBodies(next, n, vp, eye, r.frames)
 	if e := r.skins.draw(&r.bodies.scene, plan, prev, next, vp, eye, r.bodies.view, r.frames); err == nil {
@@ -261,6 +276,9 @@ func (r *Renderer) Delete() {
 	}
 	if r.lights != nil {
 		r.lights.delete()
+	}
+	if r.shadow != nil {
+		r.shadow.delete()
 	}
 	r.target.delete()
 	r.probe.delete()

@@ -25,7 +25,7 @@ void main() {
     // Lit by the sun and the sky (the Lights block's lGround: by default
     // 0.9 and 0.45) and by each point light as a matte surface of the
     // same colour under the sun (0.9 over the default sun's 1.9).
-    float diff = max(lSun.y, 0.0);
+    float diff = max(lSun.y, 0.0) * sunShadow(vWorld, vec3(0.0, 1.0, 0.0));
     vec3 lit = c;
     c *= lGround.w + diff * lGround.rgb;
     for (int i = 0; i < pointLightCount(); i++) {
