@@ -50,6 +50,9 @@ const (
 	Translation Path = iota
 	Rotation
 	Scale
+	// Weights drives the morph weights of the node's mesh (one value a
+	// target per keyframe; Animation.SampleWeights).
+	Weights
 )
 
 func (p Path) String() string {
@@ -60,6 +63,8 @@ func (p Path) String() string {
 		return "rotation"
 	case Scale:
 		return "scale"
+	case Weights:
+		return "weights"
 	}
 	return fmt.Sprintf("Path(%d)", int(p))
 }
@@ -98,8 +103,9 @@ type Channel struct {
 	Interp Interpolation
 	// Times are the keyframe times in seconds, increasing. Values holds
 	// per keyframe the value (3 floats for a translation or a scale, 4
-	// for a rotation as x, y, z, w), or for InterpCubicSpline the
-	// in-tangent, the value and the out-tangent.
+	// for a rotation as x, y, z, w, one a morph target for weights), or
+	// for InterpCubicSpline the in-tangent, the value and the
+	// out-tangent.
 	Times  []float32
 	Values []float32
 }
@@ -120,12 +126,15 @@ func (m *Model) RestPose(pose []TRS) {
 func (a *Animation) Sample(t float32, pose []TRS) {
 	for i := range a.Channels {
 		c := &a.Channels[i]
+		if c.Path == Weights {
+			continue // SampleWeights
+		}
 		n := 3
 		if c.Path == Rotation {
 			n = 4
 		}
 		var v [4]float32
-		c.sample(t, n, &v)
+		c.sample(t, n, v[:])
 		x := &pose[c.Node]
 		switch c.Path {
 		case Translation:
@@ -145,7 +154,7 @@ func (a *Animation) Sample(t float32, pose []TRS) {
 }
 
 // sample evaluates the channel at t into v's first n components.
-func (c *Channel) sample(t float32, n int, v *[4]float32) {
+func (c *Channel) sample(t float32, n int, v []float32) {
 	times := c.Times
 	stride, off := n, 0 // floats per keyframe, and the value's place in it
 	if c.Interp == InterpCubicSpline {
@@ -179,7 +188,7 @@ func (c *Channel) sample(t float32, n int, v *[4]float32) {
 	case InterpStep:
 		copy(v[:n], a)
 	case InterpLinear:
-		if n == 4 {
+		if c.Path == Rotation {
 			qa := mgl32.Quat{W: a[3], V: mgl32.Vec3{a[0], a[1], a[2]}}
 			qb := mgl32.Quat{W: b[3], V: mgl32.Vec3{b[0], b[1], b[2]}}
 			if qa.Dot(qb) < 0 {
@@ -260,7 +269,7 @@ func (d *decoder) animation(i int, m *Model) (Animation, error) {
 		case "scale":
 			path = Scale
 		case "weights":
-			return a, d.refuse(cp+".target.path", "morph target weights are not supported")
+			path = Weights
 		default:
 			return a, d.refuse(cp+".target.path", "path %s is not one glTF 2.0 lists", quote(ch.Target.Path))
 		}
@@ -298,11 +307,17 @@ func (d *decoder) animation(i int, m *Model) (Animation, error) {
 				return a, d.errorf(sp+".input", "keyframe time %d (%g s) does not follow %g s", k, t, c.Times[k-1])
 			}
 		}
-		n := 3
-		if path == Rotation {
-			n = 4
+		n, comps := 3, 3 // floats a keyframe, and an output element's
+		switch path {
+		case Rotation:
+			n, comps = 4, 4
+		case Weights:
+			if n, err = d.nodeTargets(node, cp+".target.node"); err != nil {
+				return a, err
+			}
+			comps = 1
 		}
-		if c.Values, err = d.floats(smp.Output, n, sp+".output"); err != nil {
+		if c.Values, err = d.floats(smp.Output, comps, sp+".output"); err != nil {
 			return a, err
 		}
 		want := len(c.Times) * n
@@ -312,6 +327,13 @@ func (d *decoder) animation(i int, m *Model) (Animation, error) {
 		if len(c.Values) != want {
 			return a, d.errorf(sp+".output", "%d values for %d keyframes of %s %s: want %d",
 				len(c.Values)/n, len(c.Times), c.Interp, path, want/n)
+		}
+		if path == Weights {
+			for k, x := range c.Values {
+				if math.Abs(float64(x)) > maxWeight {
+					return a, d.limit(sp+".output", "weight %d is %g: more than %d in magnitude", k, x, maxWeight)
+				}
+			}
 		}
 		if path == Rotation {
 			// The keyframes' values (a cubic spline's tangents may be

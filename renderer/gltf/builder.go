@@ -58,6 +58,11 @@ type Primitive struct {
 	Joints  [][4]uint16
 	Weights []mgl32.Vec4
 
+	// Targets are morph targets (at most MaxTargets), each slice nil or
+	// one per position, written as float VEC3 POSITION, NORMAL and
+	// TANGENT displacements. Every primitive of a mesh has as many.
+	Targets []Target
+
 	// IndexBytes is the width of the written indices, 1, 2 or 4; 0 picks
 	// the smallest that holds len(Positions)-1.
 	IndexBytes int
@@ -85,6 +90,10 @@ type Node struct {
 	// Children are indices returned by earlier AddNode calls (see also
 	// AddChild). A node may be the child of one node only.
 	Children []int
+
+	// Weights, if not nil, are the morph weights of the node's mesh, one
+	// a target.
+	Weights []float32
 }
 
 func (b *Builder) fail(format string, args ...any) {
@@ -248,7 +257,7 @@ func (b *Builder) addView(data []byte, stride, target int) int {
 		b.bin = append(b.bin, 0)
 	}
 	b.doc.BufferViews = append(b.doc.BufferViews, bufferView{
-		ByteOffset: len(b.bin), ByteLength: len(data), ByteStride: stride, Target: target,
+		ByteOffset: len(b.bin), ByteLength: len(data), ByteStride: stride, Target: viewTarget(target),
 	})
 	b.bin = append(b.bin, data...)
 	return len(b.doc.BufferViews) - 1
@@ -373,6 +382,9 @@ func (b *Builder) primitive(p Primitive) (primitive, error) {
 	if err := b.skinAttributes(p, &out); err != nil {
 		return primitive{}, err
 	}
+	if err := b.morphTargets(p, &out); err != nil {
+		return primitive{}, err
+	}
 	// The specification requires min and max on POSITION.
 	lo, hi := bounds(p.Positions)
 	pa := &b.doc.Accessors[out.Attributes["POSITION"]]
@@ -452,6 +464,13 @@ func (b *Builder) AddNode(n Node) int {
 		if s := n.Scale; s != (mgl32.Vec3{}) && s != (mgl32.Vec3{1, 1, 1}) {
 			g.Scale = s[:]
 		}
+	}
+	if n.Weights != nil {
+		if n.Mesh < 0 || n.Mesh >= len(b.doc.Meshes) || len(b.doc.Meshes[n.Mesh].Primitives) == 0 ||
+			len(b.doc.Meshes[n.Mesh].Primitives[0].Targets) != len(n.Weights) {
+			b.fail("node %q: %d weights for its mesh's morph targets", n.Name, len(n.Weights))
+		}
+		g.Weights = append([]float32{}, n.Weights...)
 	}
 	b.doc.Nodes = append(b.doc.Nodes, g)
 	for _, c := range n.Children {
@@ -579,9 +598,17 @@ func (b *Builder) GLTF(binURI string) (doc, bin []byte, err error) {
 func (b *Builder) AddAnimation(a Animation) int {
 	out := animation{Name: a.Name, Channels: []animChannel{}, Samplers: []animationSampler{}}
 	for i, c := range a.Channels {
-		n := 3
-		if c.Path == Rotation {
-			n = 4
+		n, comps := 3, 3 // floats a keyframe, and an output element's
+		switch c.Path {
+		case Rotation:
+			n, comps = 4, 4
+		case Weights:
+			n, comps = 1, 1
+			if c.Node >= 0 && c.Node < len(b.doc.Nodes) && b.doc.Nodes[c.Node].Mesh != nil {
+				if ps := b.doc.Meshes[*b.doc.Nodes[c.Node].Mesh].Primitives; len(ps) > 0 {
+					n = max(len(ps[0].Targets), 1)
+				}
+			}
 		}
 		keys := len(c.Values) / n
 		if c.Interp == InterpCubicSpline {
@@ -594,7 +621,7 @@ func (b *Builder) AddAnimation(a Animation) int {
 		case len(c.Times) == 0 || keys != len(c.Times) || len(c.Values)%n != 0:
 			b.fail("animation %q channel %d: %d values for %d keyframes", a.Name, i, len(c.Values), len(c.Times))
 			continue
-		case c.Path > Scale || c.Interp > InterpCubicSpline:
+		case c.Path > Weights || c.Interp > InterpCubicSpline:
 			b.fail("animation %q channel %d: path %v, interpolation %v", a.Name, i, c.Path, c.Interp)
 			continue
 		}
@@ -613,7 +640,7 @@ func (b *Builder) AddAnimation(a Animation) int {
 			}
 			return b.addAccessor(acc)
 		}
-		smp := animationSampler{Input: floats(c.Times, 1), Output: floats(c.Values, n), Interpolation: c.Interp.String()}
+		smp := animationSampler{Input: floats(c.Times, 1), Output: floats(c.Values, comps), Interpolation: c.Interp.String()}
 		out.Samplers = append(out.Samplers, smp)
 		ch := animChannel{Sampler: len(out.Samplers) - 1}
 		node := c.Node
@@ -622,4 +649,12 @@ func (b *Builder) AddAnimation(a Animation) int {
 	}
 	b.doc.Animations = append(b.doc.Animations, out)
 	return len(b.doc.Animations) - 1
+}
+
+// viewTarget is a bufferView's target as written: absent for 0.
+func viewTarget(t int) json.Number {
+	if t == 0 {
+		return ""
+	}
+	return json.Number(strconv.Itoa(t))
 }

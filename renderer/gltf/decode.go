@@ -261,13 +261,6 @@ func (d *decoder) checkSupported() error {
 			return d.refuse(fmt.Sprintf("accessors[%d].sparse", i), "sparse accessors are not supported")
 		}
 	}
-	for i := range doc.Meshes {
-		for j := range doc.Meshes[i].Primitives {
-			if len(doc.Meshes[i].Primitives[j].Targets) > 0 {
-				return d.refuse(fmt.Sprintf("meshes[%d].primitives[%d]", i, j), "morph targets are not supported")
-			}
-		}
-	}
 	return nil
 }
 
@@ -505,7 +498,7 @@ func meshReach(m *Model) []float64 {
 		for _, p := range m.Meshes[k].Positions {
 			r = max(r, sq(p[0])+sq(p[1])+sq(p[2]))
 		}
-		out[k] = math.Sqrt(r)
+		out[k] = math.Sqrt(r) + morphReach(m.Meshes[k].Targets)
 	}
 	return out
 }

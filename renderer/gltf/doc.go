@@ -50,6 +50,12 @@
 //     sum to 1 (Mesh.Joints, Mesh.Weights). A skinned mesh is placed by
 //     its joints (Model.JointMatrices, Mesh.SkinPosition), its node's
 //     transform ignored, as the specification says.
+//   - Morph targets: POSITION, NORMAL and TANGENT displacements (float
+//     VEC3), at most MaxTargets a mesh, with the node's or the mesh's
+//     weights, and animations of weights (Animation.SampleWeights). A
+//     skinned mesh keeps them (Mesh.Targets, Mesh.TargetWeights,
+//     Mesh.Morph), for its character to morph; a mesh without a skin is
+//     drawn as it rests, its weights baked into its vertices.
 //
 // # Ignored
 //
@@ -68,8 +74,8 @@
 // entry of extensionsRequired but the two extensions above
 // (KHR_draco_mesh_compression,
 // EXT_meshopt_compression, KHR_texture_basisu, KHR_mesh_quantization, …),
-// morph targets and animations of their weights, a skin whose joints
-// the scene does not place,
+// a primitive without POSITION (which the specification says to skip),
+// a skin whose joints the scene does not place,
 // keyframes that are not floats, sparse accessors, accessors without a
 // bufferView, primitive modes other than TRIANGLES, a texture that uses a
 // UV set past TEXCOORD_1, a texture without a source (only an extension
@@ -86,11 +92,13 @@
 // images reading the buffers more than four times over, more than 64 Ki
 // placed meshes or 16 Mi placed vertices, an image over 16384 pixels on a
 // side, claiming more pixels than its encoded size can hold, or past
-// 64 Mi texture pixels in all, an image file over 1 GiB (Load), and a
-// vertex placed more than 1e18 from the origin, at rest or by an
-// animation (bounded from the keyframes' largest values and tangents
-// down the tree), so that a renderer fitting the model in float32 never
-// meets an infinity. An image whose bytes PNG or JPEG decoding rejects
+// 64 Mi texture pixels in all, an image file over 1 GiB (Load), more
+// than MaxTargets morph targets, a morph weight past ±1000 or a target
+// displacing a vertex by more than 1e13, and a vertex placed more than
+// 1e18 from the origin, at rest or by an animation (bounded from the
+// keyframes' largest values and tangents down the tree, and a morph by
+// its largest displacements at weight 1000), so that a renderer fitting
+// the model in float32 never meets an infinity. An image whose bytes PNG or JPEG decoding rejects
 // gives an error matching ErrImageData (the validator reads only an
 // image's header).
 //
@@ -127,7 +135,7 @@
 // Every error is an *Error naming the file and, where there is one, the
 // JSON path of the offending value, array indices included, for example
 //
-//	gltf: model.glb: meshes[0].primitives[1]: morph targets are not supported
+//	gltf: model.glb: meshes[0].primitives[1].targets: 1 morph targets where primitive 0 has 2: every primitive of a mesh has as many
 //	gltf: model.glb: accessors[3].count: bad JSON value: string where an integer belongs
 //
 // Strings from the file (URIs, extension names, enum values) are quoted

@@ -14,7 +14,8 @@ import (
 // seedCorpus returns the fuzz targets' seeds: GLB and .gltf files (the
 // latter with their buffers embedded) that between them use every
 // container, vertex attribute, material feature, node transform and
-// interpolation Decode reads.
+// interpolation Decode reads (morph targets: TestValidatorOracle's own
+// morph mutations).
 func seedCorpus(f testing.TB) [][]byte {
 	var seeds [][]byte
 	seeds = append(seeds, mustGLB(f, texturedBox()))

@@ -257,11 +257,43 @@ func checkModel(t testing.TB, m *gltf.Model) {
 			t.Fatalf("material %d: %+v", i, mat)
 		}
 	}
+	for i := range m.Meshes {
+		me := &m.Meshes[i]
+		if len(me.Targets) > gltf.MaxTargets || len(me.Targets) != len(me.TargetWeights) || me.Targets != nil && me.Joints == nil {
+			t.Fatalf("mesh %d: %d targets, %d weights, skinned %v", i, len(me.Targets), len(me.TargetWeights), me.Joints != nil)
+		}
+		if !finite(me.TargetWeights...) {
+			t.Fatalf("mesh %d: weights %v", i, me.TargetWeights)
+		}
+		for k, tg := range me.Targets {
+			for _, v := range [][]mgl32.Vec3{tg.Positions, tg.Normals, tg.Tangents} {
+				if v != nil && len(v) != len(me.Positions) {
+					t.Fatalf("mesh %d target %d: %d displacements for %d vertices", i, k, len(v), len(me.Positions))
+				}
+				for _, x := range v {
+					if !finite(x[:]...) {
+						t.Fatalf("mesh %d target %d: displacement %v", i, k, x)
+					}
+				}
+			}
+		}
+	}
 	for i, a := range m.Animations {
 		for j, c := range a.Channels {
 			n := 3
-			if c.Path == gltf.Rotation {
+			switch c.Path {
+			case gltf.Rotation:
 				n = 4
+			case gltf.Weights:
+				n = -1 // the node's mesh's targets
+				for k := range m.Meshes {
+					if me := &m.Meshes[k]; me.NodeIndex == c.Node && me.Targets != nil {
+						n = len(me.Targets)
+					}
+				}
+				if n < 0 {
+					continue // an unskinned mesh, baked at rest: the channel is not played
+				}
 			}
 			if c.Interp == gltf.InterpCubicSpline {
 				n *= 3

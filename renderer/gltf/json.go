@@ -47,6 +47,7 @@ type node struct {
 	Translation []float32 `json:"translation,omitempty"`
 	Rotation    []float32 `json:"rotation,omitempty"`
 	Scale       []float32 `json:"scale,omitempty"`
+	Weights     []float32 `json:"weights,omitempty"`
 }
 
 type skin struct {
@@ -59,14 +60,15 @@ type skin struct {
 type mesh struct {
 	Name       string      `json:"name,omitempty"`
 	Primitives []primitive `json:"primitives"`
+	Weights    []float32   `json:"weights,omitempty"`
 }
 
 type primitive struct {
-	Attributes map[string]int  `json:"attributes"`
-	Indices    *int            `json:"indices,omitempty"`
-	Material   *int            `json:"material,omitempty"`
-	Mode       *int            `json:"mode,omitempty"`
-	Targets    json.RawMessage `json:"targets,omitempty"`
+	Attributes map[string]int   `json:"attributes"`
+	Indices    *int             `json:"indices,omitempty"`
+	Material   *int             `json:"material,omitempty"`
+	Mode       *int             `json:"mode,omitempty"`
+	Targets    []map[string]int `json:"targets,omitempty"`
 }
 
 type material struct {
@@ -171,7 +173,9 @@ type bufferView struct {
 	ByteOffset int `json:"byteOffset,omitempty"`
 	ByteLength int `json:"byteLength"`
 	ByteStride int `json:"byteStride,omitempty"`
-	Target     int `json:"target,omitempty"`
+	// Target is a hint Decode does not read: any number (the validator
+	// lets 3e38 through), not only an integer.
+	Target json.Number `json:"target,omitempty"`
 }
 
 type buffer struct {

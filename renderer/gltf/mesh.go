@@ -22,6 +22,9 @@ type prim struct {
 	// file's vertex each vertex came from (nil: the file's own), so that
 	// attributes read later (a skin's joints and weights) follow.
 	weld []uint32
+	// targets are the morph targets' displacements, one slice a vertex
+	// each (nil where the target has none).
+	targets []Target
 }
 
 // mesh returns the primitives of mesh i, decoding them on first use.
@@ -65,7 +68,8 @@ func (d *decoder) primitive(src *primitive, pp string) (prim, error) {
 	ap := pp + ".attributes."
 	acc, ok := src.Attributes["POSITION"]
 	if !ok {
-		return p, d.errorf(pp+".attributes", "no POSITION")
+		// Valid (the specification says to skip drawing it), but refused.
+		return p, d.refuse(pp+".attributes", "a primitive without POSITION is not supported")
 	}
 	var err error
 	if p.pos, err = d.vec3s(acc, ap+"POSITION"); err != nil {
@@ -124,6 +128,9 @@ func (d *decoder) primitive(src *primitive, pp string) (prim, error) {
 		for k := range p.idx {
 			p.idx[k] = uint32(k)
 		}
+	}
+	if p.targets, err = d.targets(src, pp, n); err != nil {
+		return p, err
 	}
 	switch {
 	case p.nrm == nil && len(p.idx) == 0:
@@ -374,6 +381,10 @@ func (p *prim) flatten() {
 	}
 	p.uv, p.uv1 = unweld(p.uv, p.idx), unweld(p.uv1, p.idx)
 	p.color, p.tan = unweld(p.color, p.idx), unweld(p.tan, p.idx)
+	for i := range p.targets {
+		t := &p.targets[i]
+		t.Positions, t.Normals, t.Tangents = unweld(t.Positions, p.idx), unweld(t.Normals, p.idx), unweld(t.Tangents, p.idx)
+	}
 	p.pos, p.nrm, p.idx, p.weld = pos, nrm, idx, p.idx
 }
 

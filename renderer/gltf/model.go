@@ -103,6 +103,14 @@ type Mesh struct {
 	Joints  [][4]uint16
 	Weights []mgl32.Vec4
 	Skin    int
+
+	// Targets are a skinned mesh's morph targets (at most MaxTargets),
+	// and TargetWeights their weights at rest (its node's, else its
+	// mesh's, else zeros); a skinned mesh is morphed by its character
+	// (Morph). A mesh without a skin is drawn as it rests: Decode bakes
+	// its weights into its vertices and leaves these nil.
+	Targets       []Target
+	TargetWeights []float32
 }
 
 // A Material is a glTF metallic-roughness material, reduced to the values

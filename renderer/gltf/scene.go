@@ -106,6 +106,9 @@ func (d *decoder) scene(m *Model) error {
 				return d.errorf(np, "world transform is not finite")
 			}
 		}
+		if nd.Weights != nil && nd.Mesh == nil {
+			return d.errorf(np+".weights", "a node with morph weights needs a mesh")
+		}
 		if nd.Skin != nil && nd.Mesh == nil {
 			return d.errorf(np+".skin", "a node with a skin needs a mesh")
 		}
@@ -113,6 +116,16 @@ func (d *decoder) scene(m *Model) error {
 			prims, err := d.mesh(*nd.Mesh, np+".mesh")
 			if err != nil {
 				return err
+			}
+			var weights []float32 // the node's morph weights
+			if targets, err := d.checkTargets(*nd.Mesh, prims); err != nil {
+				return err
+			} else if targets > 0 {
+				if weights, err = d.defaultWeights(nd, np, *nd.Mesh, targets); err != nil {
+					return err
+				}
+			} else if nd.Weights != nil {
+				return d.errorf(np+".weights", "mesh %d has no morph targets to weigh", *nd.Mesh)
 			}
 			for j := range prims {
 				p := &prims[j]
@@ -130,8 +143,18 @@ func (d *decoder) scene(m *Model) error {
 						Name: d.doc.Meshes[*nd.Mesh].Name, Node: nd.Name, MeshIndex: *nd.Mesh, NodeIndex: it.node,
 						Positions: p.pos, Normals: p.nrm, UVs: p.uv, UVs1: p.uv1, Colors: p.color, Tangents: p.tan,
 						Indices: p.idx, Material: p.material, Transform: mgl32.Ident4(), Skin: *nd.Skin,
+						Targets: p.targets, TargetWeights: weights,
 					})
 					continue
+				}
+				if weights != nil {
+					// Drawn as it rests: its weights baked in.
+					me := Mesh{Positions: p.pos, Normals: p.nrm, Tangents: p.tan, Targets: p.targets}
+					bakeMorph(&me, weights)
+					q := *p
+					q.pos, q.nrm, q.tan, q.targets = me.Positions, me.Normals, me.Tangents, nil
+					q.min, q.max = bounds(q.pos)
+					p = &q
 				}
 				lo, hi := p.min, p.max
 				if world != mgl32.Ident4() {

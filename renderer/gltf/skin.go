@@ -113,8 +113,15 @@ func (d *decoder) skins(m *Model, pending []pendingSkin, first bool) error {
 		jm = append(jm[:0], make([]mgl32.Mat4, len(sk.Joints))...)
 		m.JointMatrices(me.Skin, world, jm)
 		var lo, hi mgl32.Vec3
+		rest := me // as it rests: its morph weights applied
+		if me.Targets != nil {
+			c := *me
+			c.Positions = make([]mgl32.Vec3, len(me.Positions))
+			me.Morph(me.TargetWeights, c.Positions, nil, nil)
+			rest = &c
+		}
 		for v := range me.Positions {
-			p := me.SkinPosition(v, jm)
+			p := rest.SkinPosition(v, jm)
 			if v == 0 {
 				lo, hi = p, p
 			}

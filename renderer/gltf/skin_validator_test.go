@@ -16,3 +16,14 @@ func TestSkinValidator(t *testing.T) {
 	}
 	t.Logf("the validator: %+v", vd)
 }
+
+// TestMorphValidator: the Khronos validator finds no error in the morph
+// targets, node weights and weights animation the builder writes.
+func TestMorphValidator(t *testing.T) {
+	v := theValidator(t)
+	vd := v.check(t, mustGLB(t, morphTube()))
+	if vd.Errors != 0 {
+		t.Fatalf("the validator: %+v", vd)
+	}
+	t.Logf("the validator: %+v", vd)
+}

@@ -105,6 +105,10 @@ func (v *validator) check(t testing.TB, data []byte) verdict {
 // with -race on two shared cores, about 20 s.
 const mutationCount = 1500
 
+// morphMutations is how many files TestValidatorOracle mutates from the
+// morph tube.
+const morphMutations = 300
+
 // TestValidatorOracle judges Decode against the Khronos glTF validator on
 // the seed corpus and mutationCount files mutated from it with a fixed
 // seed (the same files every run): a file the validator calls valid loads
@@ -118,16 +122,24 @@ func TestValidatorOracle(t *testing.T) {
 	mu := newMutator(1)
 	var valid, invalid, invalidLoaded, validLoaded int
 	codes := map[string]int{} // the validator's errors in invalid files that load
-	for i := range len(seeds) + mutationCount {
+	// Then the morph tube and morphMutations files mutated from it, with
+	// a mutator of their own (the files before stay the same).
+	morph, mmu := mustGLB(t, morphTube()), newMutator(2)
+	for i := range len(seeds) + mutationCount + 1 + morphMutations {
 		var data []byte
-		if i < len(seeds) {
+		switch k := len(seeds) + mutationCount; {
+		case i < len(seeds):
 			data = seeds[i]
-		} else {
+		case i < k:
 			data = mu.mutate(t, seeds[(i-len(seeds))%len(seeds)])
+		case i == k:
+			data = morph
+		default:
+			data = mmu.mutate(t, morph)
 		}
 		vd := v.check(t, data)
 		loaded := judge(t, fmt.Sprintf("file%d.glb", i), data, vd)
-		if i < len(seeds) && (vd.Errors != 0 || !loaded) {
+		if (i < len(seeds) || i == len(seeds)+mutationCount) && (vd.Errors != 0 || !loaded) {
 			t.Fatalf("seed %d: validator %+v, loaded %v: the seeds are valid models", i, vd, loaded)
 		}
 		switch {
