@@ -64,7 +64,8 @@ type Options struct {
 	Registry *Registry
 	// ShadowMap is the side, in texels, of the sun's shadow map, which a
 	// snapshot's lights turn on (simthread.DirLight.Shadows): 0 picks
-	// 2048. Its cost is in docs/scene.md ("Shadows").
+	// 2048, or 1024 on a software rasterizer. Its cost is in
+	// docs/scene.md ("Shadows").
 	ShadowMap int
 }
 
@@ -107,7 +108,7 @@ func New(depth int, opts Options) (*Renderer, error) {
 		r.Delete()
 		return nil, err
 	}
-	if r.shadow, err = newShadowPass(opts.ShadowMap); err != nil {
+	if r.shadow, err = newShadowPass(opts.ShadowMap, r.soft); err != nil {
 		r.Delete()
 		return nil, err
 	}

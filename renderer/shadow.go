@@ -15,8 +15,9 @@ import (
 const (
 	// defaultShadowMap is the shadow map's side in texels when
 	// Options.ShadowMap is 0: over the default 20 m radius, a texel is
-	// 2 cm.
-	defaultShadowMap = 2048
+	// 2 cm. softShadowMap is that on a software rasterizer, where a
+	// 2048² map costs a 320×240 frame about 20 ms more (BenchmarkShadow).
+	defaultShadowMap, softShadowMap = 2048, 1024
 	// defaultShadowRadius is the shadowed area's radius, metres, when
 	// simthread.DirLight.ShadowRadius is 0.
 	defaultShadowRadius = 20
@@ -39,7 +40,7 @@ const (
 // shadowBlock is common.glsl's Shadow uniform block in std140.
 type shadowBlock struct {
 	lightVP [16]float32 // world to the map's texture coordinates and depth
-	params  [4]float32  // x on (1) or off (0); y a texel in texture coordinates; z the normal offset, metres
+	params  [4]float32  // x on (1) or off (0); y the normal offset, metres; zw 0
 }
 
 var _ [80]byte = [unsafe.Sizeof(shadowBlock{})]byte{}
@@ -65,9 +66,12 @@ type shadowPass struct {
 	noOffsets bool       // a test's knob: no normal and depth offsets (acne)
 }
 
-func newShadowPass(size int) (*shadowPass, error) {
+func newShadowPass(size int, soft bool) (*shadowPass, error) {
 	if size == 0 {
 		size = defaultShadowMap
+		if soft {
+			size = softShadowMap
+		}
 	}
 	var most int32
 	gl.GetIntegerv(gl.MAX_TEXTURE_SIZE, &most)
@@ -273,7 +277,7 @@ func (sh *shadowPass) fit(dir, center mgl32.Vec3, radius float32) {
 	if sh.noOffsets {
 		offset = 0
 	}
-	sh.block.params = [4]float32{1, 1 / float32(sh.size), offset, 0}
+	sh.block.params = [4]float32{1, offset, 0, 0}
 }
 
 // upload writes the Shadow block and binds it at shadowBinding.

@@ -144,37 +144,57 @@ func (sc *shadowScene) checkGround(img *image.RGBA, cube, dir mgl32.Vec3, shadow
 // straight down and two slanting ones; the shadowed ground reads the
 // ground's shading without the sun's term (the sky's alone), the rest
 // with it, each within an 8-bit step or two of the closed form. The same
-// frames with shadows off read full sun everywhere.
+// frames with shadows off read full sun everywhere. It draws with the
+// default map (1024² on llvmpipe) and a 2048² one; New refuses a map of
+// -1, 8 or 2³⁰ texels a side.
 func TestShadowOnTheGround(t *testing.T) {
 	onMain(t, func(*platform.Window) error {
-		r, err := newTestRenderer()
-		if err != nil {
-			return err
+		for _, size := range []int{0, 2048} {
+			r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1, ShadowMap: size})
+			if err != nil {
+				return err
+			}
+			r.HUD().Visible = false
+			err = shadowsOnTheGround(t, r, size)
+			r.Delete()
+			if err != nil {
+				return err
+			}
 		}
-		defer r.Delete()
-		sc := newShadowScene(r)
-		for _, dir := range []mgl32.Vec3{{0, 1, 0}, {1, 2, 0}, {-1, 2, 1}} {
-			img, err := sc.frame(shadowCube, shadowCube, 1, sun(dir, true))
-			if err != nil {
-				return err
-			}
-			n, err := sc.checkGround(img, shadowCube, dir, true)
-			if err != nil {
-				t.Error(err)
-			}
-			if n == 0 {
-				t.Errorf("sun %v: no shadowed cell in view", dir)
-			}
-			t.Logf("sun %v: %d shadowed cells read", dir, n)
-			if img, err = sc.frame(shadowCube, shadowCube, 1, sun(dir, false)); err != nil {
-				return err
-			}
-			if _, err := sc.checkGround(img, shadowCube, dir, false); err != nil {
-				t.Errorf("shadows off: %v", err)
+		// A map too small or larger than the driver's textures is refused.
+		for _, size := range []int{-1, 8, 1 << 30} {
+			if r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1, ShadowMap: size}); err == nil {
+				r.Delete()
+				t.Errorf("a shadow map of %d texels a side is accepted", size)
 			}
 		}
 		return nil
 	})
+}
+
+func shadowsOnTheGround(t *testing.T, r *renderer.Renderer, size int) error {
+	sc := newShadowScene(r)
+	for _, dir := range []mgl32.Vec3{{0, 1, 0}, {1, 2, 0}, {-1, 2, 1}} {
+		img, err := sc.frame(shadowCube, shadowCube, 1, sun(dir, true))
+		if err != nil {
+			return err
+		}
+		n, err := sc.checkGround(img, shadowCube, dir, true)
+		if err != nil {
+			t.Errorf("map %d: %v", size, err)
+		}
+		if n == 0 {
+			t.Errorf("map %d, sun %v: no shadowed cell in view", size, dir)
+		}
+		t.Logf("map %d, sun %v: %d shadowed cells read", size, dir, n)
+		if img, err = sc.frame(shadowCube, shadowCube, 1, sun(dir, false)); err != nil {
+			return err
+		}
+		if _, err := sc.checkGround(img, shadowCube, dir, false); err != nil {
+			t.Errorf("map %d, shadows off: %v", size, err)
+		}
+	}
+	return nil
 }
 
 // TestShadowFollowsTheInterpolatedPose: the cube moves from x = −4 to

@@ -268,7 +268,7 @@ vec3 pointLight(int i, vec3 p, out vec3 l) {
 // 5, sampled with depth comparison.
 layout(std140) uniform Shadow {
     mat4 shLightVP; // world to the map: xy its texture coordinates, z depth, all 0 … 1
-    vec4 shParams;  // x 1 with shadows on, else 0; y a texel, in texture coordinates; z the normal offset, metres
+    vec4 shParams;  // x 1 with shadows on, else 0; y the normal offset, metres; zw 0
 };
 uniform sampler2DShadow uShadowMap;
 
@@ -276,20 +276,16 @@ uniform sampler2DShadow uShadowMap;
 // unit normal n: 0 in shadow, 1 lit; exactly 1 with shadows off and
 // outside the map. p moves along n by a texel or two first (the normal
 // offset), and the map was drawn with a slope-scaled depth offset, so that
-// a surface does not shadow itself (acne). Four bilinear comparison taps
-// half a texel apart: a 3×3 texel tent of percentage-closer filtering.
+// a surface does not shadow itself (acne). One bilinear comparison: 2×2
+// percentage-closer filtering, which GPUs do in one fetch (four taps, a
+// 3×3 tent, cost a software rasterizer twice the frame: docs/scene.md).
 float sunShadow(vec3 p, vec3 n) {
     if (shParams.x == 0.0) {
         return 1.0;
     }
-    vec3 q = (shLightVP * vec4(p + n * shParams.z, 1.0)).xyz;
+    vec3 q = (shLightVP * vec4(p + n * shParams.y, 1.0)).xyz;
     if (q.z >= 1.0) {
         return 1.0; // beyond the map's depth: nothing it holds is in front
     }
-    float t = 0.5 * shParams.y;
-    float s = texture(uShadowMap, vec3(q.xy + vec2(-t, -t), q.z));
-    s += texture(uShadowMap, vec3(q.xy + vec2(t, -t), q.z));
-    s += texture(uShadowMap, vec3(q.xy + vec2(-t, t), q.z));
-    s += texture(uShadowMap, vec3(q.xy + vec2(t, t), q.z));
-    return 0.25 * s;
+    return texture(uShadowMap, q);
 }
