@@ -31,6 +31,9 @@ const (
 	skinVertexStride = vertexStride + 8 + 16
 	// jointMatrixStride is one joint matrix: three rows of four floats.
 	jointMatrixStride = 48
+	// instStride is one character drawn, per instance: its first joint,
+	// its colour and its first morph weight.
+	instStride = 12
 	// skinTextureUnit is the texture unit of the joint and inverse bind
 	// matrices' buffer textures: past the materials' units 0 to 4 and the
 	// line pass's 7.
@@ -42,9 +45,10 @@ var skinVaryings = []string{"oRow0", "oRow1", "oRow2"}
 
 // skinModel is a registered skinned model.
 type skinModel struct {
-	parts  []skinPart
-	joints int // its skin's joints
-	ibm    int // its first inverse bind matrix in the pass's
+	parts   []skinPart
+	joints  int // its skin's joints
+	ibm     int // its first inverse bind matrix in the pass's
+	weights int // its morph weights (Character.Weights)
 }
 
 // skinPart is one primitive of a skinned model on the GPU.
@@ -53,6 +57,11 @@ type skinPart struct {
 	vao      glVertexArray
 	indices  int32
 	material uint16
+	// Its morph targets (uploadMorph): their displacements, how many,
+	// and where their weights start among the character's.
+	morph            glBuffer
+	morphTex         glTexture
+	targets, morphAt int32
 }
 
 // skinSlot holds what the skin pass derived from the snapshot in the
@@ -62,7 +71,11 @@ type skinSlot struct {
 	joints int      // joints held
 	buf    glBuffer // the snapshot's joints, as they are
 	tags   glBuffer // a uvec4 tag per joint (skinjoint.vert)
-	inst   glBuffer // per character drawn: first joint, colour
+	inst   glBuffer // per character drawn: first joint, colour, first morph weight
+	// The snapshot's morph weights, as they are, and a uvec4 tag each
+	// (morphweight.vert).
+	wbuf, wtags glBuffer
+	weights     int
 	// items are the slot's characters grouped by model: model, first
 	// instance, count.
 	items [][3]int32
@@ -71,7 +84,7 @@ type skinSlot struct {
 // skinProgram is a material's fragment stage linked with skin.vert.
 type skinProgram struct {
 	program
-	uJoints int32
+	uJoints, uTargets, uMorphOffset int32
 }
 
 // skinPass draws the snapshots' skinned characters (simthread.Skin): a
@@ -98,6 +111,9 @@ type skinPass struct {
 	instCap              int // characters every slot's instance storage holds
 	boundPrev, boundNext int
 	tagScratch           []uint32
+	wtagScratch          []uint32
+	morph                *morphWeights
+	weightCap            int // morph weights every slot's storage and the frame's hold
 	instScratch          []uint32
 	countScratch         []int32
 	bound                boundMaterial
@@ -126,6 +142,10 @@ func newSkinPass(history int) (s *skinPass, err error) {
 	for i := range s.slots {
 		sl := &s.slots[i]
 		sl.buf, sl.tags, sl.inst = newBuffer(), newBuffer(), newBuffer()
+		sl.wbuf, sl.wtags = newBuffer(), newBuffer()
+	}
+	if s.morph, err = newMorphWeights(); err != nil {
+		return nil, err
 	}
 	gl.GenTransformFeedbacks(1, &s.feedback)
 	s.vao = newVertexArray()
@@ -169,7 +189,8 @@ func (r *Renderer) AddSkinned(m *gltf.Model) (uint16, error) {
 		return 0, fmt.Errorf("renderer: skinned model: all %d ids are taken", maxIDs)
 	}
 	sk := &m.Skins[skin]
-	model := skinModel{joints: len(sk.Joints), ibm: len(s.ibm) / 12}
+	morphs, weights := morphNodes(m)
+	model := skinModel{joints: len(sk.Joints), ibm: len(s.ibm) / 12, weights: weights}
 	mats := &modelMaterials{ids: make(map[int]MaterialID)}
 	fail := func(err error) (uint16, error) {
 		for i := range model.parts {
@@ -196,6 +217,13 @@ func (r *Renderer) AddSkinned(m *gltf.Model) (uint16, error) {
 		}
 		sp.material = uint16(id)
 		model.parts = append(model.parts, sp)
+		for _, n := range morphs {
+			if n.node == me.NodeIndex {
+				if err := uploadMorph(&model.parts[len(model.parts)-1], me, n.at); err != nil {
+					return fail(err)
+				}
+			}
+		}
 	}
 	if len(model.parts) == 0 {
 		return 0, errors.New("renderer: skinned model has no triangles to draw")
@@ -240,9 +268,12 @@ func (s *skinPass) program(sc *scene, i int) (*skinProgram, error) {
 	}
 	setupMaterialUniforms(prog)
 	p := &skinProgram{program: program{prog: prog, uViewProj: prog.uniform("uViewProj"), uEye: prog.uniform("uEye"),
-		uView: prog.uniform("uView")}, uJoints: prog.uniform("uJoints")}
+		uView: prog.uniform("uView")}, uJoints: prog.uniform("uJoints"),
+		uTargets: prog.uniform("uTargets"), uMorphOffset: prog.uniform("uMorphOffset")}
 	gl.UseProgram(uint32(prog))
 	gl.Uniform1i(p.uJoints, skinTextureUnit)
+	gl.Uniform1i(prog.uniform("uMorph"), morphTextureUnit)
+	gl.Uniform1i(prog.uniform("uWeights"), morphWeightUnit)
 	gl.UseProgram(0)
 	s.programs[i] = p
 	return p, nil
@@ -294,11 +325,12 @@ func uploadSkinPart(p *Part, me *gltf.Mesh) (skinPart, error) {
 	}
 	gl.VertexAttribIPointerWithOffset(6, 4, gl.UNSIGNED_SHORT, st, vertexStride)
 	gl.VertexAttribPointerWithOffset(7, 4, gl.FLOAT, false, st, vertexStride+8)
-	for loc := uint32(0); loc <= 9; loc++ {
+	for loc := uint32(0); loc <= 10; loc++ {
 		gl.EnableVertexAttribArray(loc)
 	}
 	gl.VertexAttribDivisor(8, 1)
 	gl.VertexAttribDivisor(9, 1)
+	gl.VertexAttribDivisor(10, 1)
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, uint32(q.ebo))
 	gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, len(p.Indices)*4, unsafe.Pointer(&p.Indices[0]), gl.STATIC_DRAW)
 	gl.BindVertexArray(0)
@@ -318,6 +350,8 @@ func (p *skinPart) delete() {
 	p.vbo.Delete()
 	p.ebo.Delete()
 	p.vao.Delete()
+	p.morph.Delete()
+	p.morphTex.Delete()
 }
 
 // ensure uploads the plan's snapshots' joints and characters into the
@@ -326,8 +360,9 @@ func (p *skinPart) delete() {
 func (s *skinPass) ensure(plan *interp.Plan, prev, next int) error {
 	needJ := max(len(plan.Next.Joints), len(plan.Prev.Joints))
 	needI := max(len(plan.Next.Skins), len(plan.Prev.Skins))
-	if needJ > s.jointCap || needI > s.instCap {
-		if err := s.grow(max(needJ+needJ/4+64, s.jointCap), max(needI+needI/4+16, s.instCap)); err != nil {
+	needW := max(len(plan.Next.MorphWeights), len(plan.Prev.MorphWeights))
+	if needJ > s.jointCap || needI > s.instCap || needW > s.weightCap {
+		if err := s.grow(max(needJ+needJ/4+64, s.jointCap), max(needI+needI/4+16, s.instCap), max(needW+needW/4, s.weightCap)); err != nil {
 			return err
 		}
 	}
@@ -340,22 +375,25 @@ func (s *skinPass) ensure(plan *interp.Plan, prev, next int) error {
 	return nil
 }
 
-// grow gives every slot storage for joints joints and inst characters,
-// and the joint matrices for joints. The slots' contents are lost: each
-// is uploaded again when a frame needs it.
-func (s *skinPass) grow(joints, inst int) error {
+// grow gives every slot storage for joints joints, inst characters and
+// weights morph weights, and the frame's joint matrices and weights
+// room for them. The slots' contents are lost: each is uploaded again
+// when a frame needs it.
+func (s *skinPass) grow(joints, inst, weights int) error {
 	err := checkGL("frame")
 	for i := range s.slots {
 		sl := &s.slots[i]
 		for _, b := range []struct {
 			buf  glBuffer
 			size int
-		}{{sl.buf, joints * int(jointStride)}, {sl.tags, joints * 16}, {sl.inst, inst * 8}} {
+		}{{sl.buf, joints * int(jointStride)}, {sl.tags, joints * 16}, {sl.inst, inst * instStride},
+			{sl.wbuf, max(weights, 1) * 4}, {sl.wtags, max(weights, 1) * 16}} {
 			gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.buf))
 			gl.BufferData(gl.ARRAY_BUFFER, b.size, nil, gl.STREAM_DRAW)
 		}
-		sl.seq, sl.joints, sl.items = 0, 0, sl.items[:0]
+		sl.seq, sl.joints, sl.weights, sl.items = 0, 0, 0, sl.items[:0]
 	}
+	s.morph.grow(weights)
 	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(s.mats))
 	gl.BufferData(gl.ARRAY_BUFFER, joints*jointMatrixStride, nil, gl.DYNAMIC_COPY)
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
@@ -367,10 +405,10 @@ func (s *skinPass) grow(joints, inst int) error {
 	gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, 0)
 	s.boundPrev, s.boundNext = -1, -1
 	if gerr := checkGL(fmt.Sprintf("grow skin buffers to %d joints", joints)); gerr != nil {
-		s.jointCap, s.instCap = 0, 0
+		s.jointCap, s.instCap, s.weightCap = 0, 0, 0
 		return errors.Join(err, gerr)
 	}
-	s.jointCap, s.instCap = joints, inst
+	s.jointCap, s.instCap, s.weightCap = joints, inst, weights
 	return err
 }
 
@@ -380,11 +418,14 @@ func (s *skinPass) grow(joints, inst int) error {
 // not fit is left out.
 func (s *skinPass) upload(i int, seq uint64, snap *simthread.Snapshot) {
 	sl := &s.slots[i]
-	joints := snap.Joints
-	sl.seq, sl.joints = seq, len(joints)
-	tags := s.tagScratch[:0]
+	joints, weights := snap.Joints, snap.MorphWeights
+	sl.seq, sl.joints, sl.weights = seq, len(joints), len(weights)
+	tags, wtags := s.tagScratch[:0], s.wtagScratch[:0]
 	for range joints {
 		tags = append(tags, math.MaxUint32, math.MaxUint32, math.MaxUint32, 0)
+	}
+	for range weights {
+		wtags = append(wtags, math.MaxUint32, math.MaxUint32, math.MaxUint32, 0)
 	}
 	counts := s.countScratch[:0]
 	for range s.models {
@@ -395,8 +436,9 @@ func (s *skinPass) upload(i int, seq uint64, snap *simthread.Snapshot) {
 		if c.Model == 0 || int(c.Model) >= len(s.models) {
 			return false
 		}
-		n := s.models[c.Model].joints
-		return int(c.First) <= len(joints) && n <= len(joints)-int(c.First)
+		md := &s.models[c.Model]
+		return int(c.First) <= len(joints) && md.joints <= len(joints)-int(c.First) &&
+			(md.weights == 0 || int(c.FirstWeight) <= len(weights) && md.weights <= len(weights)-int(c.FirstWeight))
 	}
 	for k := range snap.Skins {
 		if !drawn(k) {
@@ -407,6 +449,10 @@ func (s *skinPass) upload(i int, seq uint64, snap *simthread.Snapshot) {
 		for j := range md.joints {
 			t := tags[4*(int(c.First)+j):]
 			t[0], t[1], t[2], t[3] = uint32(k), c.Epoch, uint32(c.Model)<<16|uint32(j), uint32(md.ibm+j)
+		}
+		for j := range md.weights {
+			t := wtags[4*(int(c.FirstWeight)+j):]
+			t[0], t[1], t[2] = uint32(k), c.Epoch, uint32(c.Model)<<16|uint32(j)
 		}
 		counts[c.Model]++
 	}
@@ -421,7 +467,7 @@ func (s *skinPass) upload(i int, seq uint64, snap *simthread.Snapshot) {
 		at += n
 	}
 	inst := s.instScratch[:0]
-	for range 2 * at {
+	for range 3 * at {
 		inst = append(inst, 0)
 	}
 	for k := range snap.Skins {
@@ -431,7 +477,7 @@ func (s *skinPass) upload(i int, seq uint64, snap *simthread.Snapshot) {
 		c := &snap.Skins[k]
 		w := counts[c.Model]
 		counts[c.Model]++
-		inst[2*w], inst[2*w+1] = c.First, c.Color
+		inst[3*w], inst[3*w+1], inst[3*w+2] = c.First, c.Color, c.FirstWeight
 	}
 	if len(joints) > 0 {
 		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(sl.buf))
@@ -439,12 +485,18 @@ func (s *skinPass) upload(i int, seq uint64, snap *simthread.Snapshot) {
 		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(sl.tags))
 		gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(tags)*4, unsafe.Pointer(&tags[0]))
 	}
+	if len(weights) > 0 {
+		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(sl.wbuf))
+		gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(weights)*4, unsafe.Pointer(&weights[0]))
+		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(sl.wtags))
+		gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(wtags)*4, unsafe.Pointer(&wtags[0]))
+	}
 	if len(inst) > 0 {
 		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(sl.inst))
 		gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(inst)*4, unsafe.Pointer(&inst[0]))
 	}
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
-	s.tagScratch, s.instScratch, s.countScratch = tags, inst, counts
+	s.tagScratch, s.wtagScratch, s.instScratch, s.countScratch = tags, wtags, inst, counts
 	debugCheck("upload skins")
 }
 
@@ -505,8 +557,12 @@ func (s *skinPass) draw(sc *scene, plan *interp.Plan, prev, next int, viewProj *
 	gl.EndTransformFeedback()
 	gl.BindTransformFeedback(gl.TRANSFORM_FEEDBACK, 0)
 	gl.Disable(gl.RASTERIZER_DISCARD)
+	s.morph.draw(s.slots, prev, next, alpha)
 	// The characters.
+	gl.ActiveTexture(gl.TEXTURE0 + skinTextureUnit)
 	gl.BindTexture(gl.TEXTURE_BUFFER, uint32(s.matTex))
+	gl.ActiveTexture(gl.TEXTURE0 + morphWeightUnit)
+	gl.BindTexture(gl.TEXTURE_BUFFER, uint32(s.morph.tex))
 	gl.ActiveTexture(gl.TEXTURE0)
 	bound := &s.bound
 	bound.reset()
@@ -530,11 +586,19 @@ func (s *skinPass) draw(sc *scene, plan *interp.Plan, prev, next int, viewProj *
 				}
 			}
 			sc.bindMaterial(bound, p.material)
+			gl.Uniform1i(sp.uTargets, p.targets)
+			if p.targets > 0 {
+				gl.Uniform1i(sp.uMorphOffset, p.morphAt)
+				gl.ActiveTexture(gl.TEXTURE0 + morphTextureUnit)
+				gl.BindTexture(gl.TEXTURE_BUFFER, uint32(p.morphTex))
+				gl.ActiveTexture(gl.TEXTURE0)
+			}
 			gl.BindVertexArray(uint32(p.vao))
 			gl.BindBuffer(gl.ARRAY_BUFFER, uint32(sl.inst))
-			base := uintptr(it[1]) * 8
-			gl.VertexAttribIPointerWithOffset(8, 1, gl.UNSIGNED_INT, 8, base)
-			gl.VertexAttribPointerWithOffset(9, 4, gl.UNSIGNED_BYTE, true, 8, base+4)
+			base := uintptr(it[1]) * instStride
+			gl.VertexAttribIPointerWithOffset(8, 1, gl.UNSIGNED_INT, instStride, base)
+			gl.VertexAttribPointerWithOffset(9, 4, gl.UNSIGNED_BYTE, true, instStride, base+4)
+			gl.VertexAttribIPointerWithOffset(10, 1, gl.UNSIGNED_INT, instStride, base+8)
 			gl.DrawElementsInstanced(gl.TRIANGLES, p.indices, gl.UNSIGNED_INT, nil, it[2])
 		}
 	}
@@ -544,8 +608,10 @@ func (s *skinPass) draw(sc *scene, plan *interp.Plan, prev, next int, viewProj *
 		gl.PolygonMode(gl.FRONT_AND_BACK, gl.FILL)
 	}
 	sc.unbindMaterial(bound)
-	gl.ActiveTexture(gl.TEXTURE0 + skinTextureUnit)
-	gl.BindTexture(gl.TEXTURE_BUFFER, 0)
+	for _, u := range [...]uint32{skinTextureUnit, morphTextureUnit, morphWeightUnit} {
+		gl.ActiveTexture(gl.TEXTURE0 + u)
+		gl.BindTexture(gl.TEXTURE_BUFFER, 0)
+	}
 	gl.ActiveTexture(gl.TEXTURE0)
 	debugCheck("draw skins")
 	return nil
@@ -567,6 +633,11 @@ func (s *skinPass) delete() {
 		sl.buf.Delete()
 		sl.tags.Delete()
 		sl.inst.Delete()
+		sl.wbuf.Delete()
+		sl.wtags.Delete()
+	}
+	if s.morph != nil {
+		s.morph.delete()
 	}
 	for i := range s.models {
 		for k := range s.models[i].parts {

@@ -248,7 +248,12 @@ func cloneRGBA(img *image.RGBA) *image.RGBA {
 // work at every tick) into a fresh pair of snapshots, as a frame that
 // meets a new tick does.
 func skinFrames(t testing.TB, r *renderer.Renderer, n, w, h int) (func() error, error) {
-	m := skinnedTube(t)
+	return characterFrames(r, skinnedTube(t), n, w, h)
+}
+
+// characterFrames is skinFrames for model m, publishing its morph
+// weights too where it has any.
+func characterFrames(r *renderer.Renderer, m *gltf.Model, n, w, h int) (func() error, error) {
 	id, err := r.AddSkinned(m)
 	if err != nil {
 		return nil, err
@@ -263,17 +268,20 @@ func skinFrames(t testing.TB, r *renderer.Renderer, n, w, h int) (func() error, 
 	for i := range snaps {
 		snaps[i].Skins = make([]simthread.Skin, 0, n)
 		snaps[i].Joints = make([]simthread.Joint, 0, n*ch.Joints())
+		snaps[i].MorphWeights = make([]float32, 0, n*ch.Weights())
 	}
 	var seq uint64
 	side := int(math.Ceil(math.Sqrt(float64(n))))
 	return func() error {
 		a, s := &snaps[seq%3], &snaps[(seq+1)%3]
-		s.Skins, s.Joints = s.Skins[:0], s.Joints[:0]
+		s.Skins, s.Joints, s.MorphWeights = s.Skins[:0], s.Joints[:0], s.MorphWeights[:0]
 		for i := range n {
 			ch.Pose(0, float32((int(seq)+i)%10)/10)
 			place := mgl32.Translate3D(float32(i%side-side/2), 5+float32(i/side-side/2), 0)
-			s.Skins = append(s.Skins, simthread.Skin{Model: id, Color: simthread.White, First: uint32(len(s.Joints))})
+			s.Skins = append(s.Skins, simthread.Skin{Model: id, Color: simthread.White, First: uint32(len(s.Joints)),
+				FirstWeight: uint32(len(s.MorphWeights))})
 			s.Joints = ch.Append(s.Joints, place)
+			s.MorphWeights = ch.AppendWeights(s.MorphWeights)
 		}
 		seq += 2
 		plan := interp.Plan{Prev: a, Next: s, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
@@ -282,15 +290,25 @@ func skinFrames(t testing.TB, r *renderer.Renderer, n, w, h int) (func() error, 
 }
 
 // TestSkinFrameDoesNotAllocate: posing, uploading, interpolating and
-// drawing 64 skinned characters a frame allocates nothing.
+// drawing 64 skinned characters a frame allocates nothing, with their
+// morph targets too.
 func TestSkinFrameDoesNotAllocate(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		model func(testing.TB) *gltf.Model
+	}{{"skinned", skinnedTube}, {"morphed", morphedTube}} {
+		t.Run(c.name, func(t *testing.T) { frameDoesNotAllocate(t, c.model(t)) })
+	}
+}
+
+func frameDoesNotAllocate(t *testing.T, m *gltf.Model) {
 	onMain(t, func(*platform.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
 		}
 		defer r.Delete()
-		frame, err := skinFrames(t, r, 64, width, height)
+		frame, err := characterFrames(r, m, 64, width, height)
 		if err != nil {
 			return err
 		}
@@ -318,7 +336,14 @@ func TestSkinFrameDoesNotAllocate(t *testing.T) {
 // BenchmarkSkinning draws frames of N skinned characters (two joints
 // each), every frame a new tick: the world's posing of each, the
 // upload, the joint pass and the instanced draw, waited for (glFinish).
-func BenchmarkSkinning(b *testing.B) {
+func BenchmarkSkinning(b *testing.B) { benchmarkCharacters(b, skinnedTube) }
+
+// BenchmarkMorph is BenchmarkSkinning with the morphed tube: one joint
+// and two morph targets a character (60 vertices), the weights published
+// and interpolated on the GPU (the weight pass) and applied per vertex.
+func BenchmarkMorph(b *testing.B) { benchmarkCharacters(b, morphedTube) }
+
+func benchmarkCharacters(b *testing.B, model func(testing.TB) *gltf.Model) {
 	if os.Getenv("DISPLAY") == "" {
 		b.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
 	}
@@ -337,7 +362,7 @@ func BenchmarkSkinning(b *testing.B) {
 				}
 				defer r.Delete()
 				var frame func() error
-				if frame, err = skinFrames(b, r, n, 320, 240); err != nil {
+				if frame, err = characterFrames(r, model(b), n, 320, 240); err != nil {
 					return
 				}
 				for range 5 {

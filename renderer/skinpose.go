@@ -2,6 +2,7 @@ package renderer
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/renderer/gltf"
@@ -15,11 +16,34 @@ import (
 // touches no GL and may live on the simulation goroutine. Its methods do
 // not allocate.
 type Character struct {
-	m     *gltf.Model
-	skin  int
-	pose  []gltf.TRS
-	other []gltf.TRS
-	world []mgl32.Mat4
+	m      *gltf.Model
+	skin   int
+	pose   []gltf.TRS
+	other  []gltf.TRS
+	world  []mgl32.Mat4
+	morphs []morphNode // the model's morphed nodes, in weight order
+	w, ow  []float32   // their weights, as posed and for Blend
+}
+
+// morphNode is a node whose skinned mesh has morph targets: its weights
+// are a character's weights [at, at+n), its defaults those of mesh.
+type morphNode struct {
+	node, mesh, at, n int
+}
+
+// morphNodes lists m's nodes whose skinned meshes have morph targets, in
+// the order of their first mesh, with their weights' place in a
+// character's: the layout Character publishes and AddSkinned reads.
+func morphNodes(m *gltf.Model) (nodes []morphNode, weights int) {
+	for i := range m.Meshes {
+		me := &m.Meshes[i]
+		if me.Joints == nil || me.Targets == nil || slices.ContainsFunc(nodes, func(n morphNode) bool { return n.node == me.NodeIndex }) {
+			continue
+		}
+		nodes = append(nodes, morphNode{node: me.NodeIndex, mesh: i, at: weights, n: len(me.Targets)})
+		weights += len(me.Targets)
+	}
+	return nodes, weights
 }
 
 // NewCharacter returns a Character of m's skinned meshes' skin (the one
@@ -29,7 +53,10 @@ func NewCharacter(m *gltf.Model) (*Character, error) {
 		if m.Meshes[i].Joints != nil {
 			c := &Character{m: m, skin: m.Meshes[i].Skin, pose: make([]gltf.TRS, len(m.Nodes)),
 				other: make([]gltf.TRS, len(m.Nodes)), world: make([]mgl32.Mat4, len(m.Nodes))}
-			m.RestPose(c.pose)
+			var n int
+			c.morphs, n = morphNodes(m)
+			c.w, c.ow = make([]float32, n), make([]float32, n)
+			c.Pose(-1, 0)
 			return c, nil
 		}
 	}
@@ -39,19 +66,36 @@ func NewCharacter(m *gltf.Model) (*Character, error) {
 // Joints returns how many joints the character appends: its skin's.
 func (c *Character) Joints() int { return len(c.m.Skins[c.skin].Joints) }
 
+// Weights returns how many morph weights the character appends: its
+// skinned meshes' morph targets (0 for a model without any).
+func (c *Character) Weights() int { return len(c.w) }
+
 // Pose sets the character to animation clip at t seconds (over the rest
-// pose, for what the clip does not animate); a clip past the model's
-// animations, or negative, is the rest pose.
+// pose and morph weights, for what the clip does not animate); a clip
+// past the model's animations, or negative, is the rest pose.
 func (c *Character) Pose(clip int, t float32) {
 	c.m.RestPose(c.pose)
+	c.sampleWeights(clip, t, c.w)
 	if clip >= 0 && clip < len(c.m.Animations) {
 		c.m.Animations[clip].Sample(t, c.pose)
 	}
 }
 
+// sampleWeights writes the morph weights of clip at t into w: the rest
+// weights where the clip does not drive them.
+func (c *Character) sampleWeights(clip int, t float32, w []float32) {
+	for _, n := range c.morphs {
+		dst := w[n.at : n.at+n.n]
+		if clip < 0 || clip >= len(c.m.Animations) || !c.m.Animations[clip].SampleWeights(t, n.node, dst) {
+			copy(dst, c.m.Meshes[n.mesh].TargetWeights)
+		}
+	}
+}
+
 // Blend moves the pose set by Pose towards animation clip at t seconds
 // by w (0: the pose as it is, 1: clip's alone), node by node: positions
-// and scales lerped, rotations slerped on the shorter arc.
+// and scales lerped, rotations slerped on the shorter arc, morph weights
+// lerped.
 func (c *Character) Blend(clip int, t, w float32) {
 	if clip < 0 || clip >= len(c.m.Animations) {
 		return
@@ -68,6 +112,17 @@ func (c *Character) Blend(clip int, t, w float32) {
 		}
 		a.R = mgl32.QuatSlerp(a.R, q, w)
 	}
+	c.sampleWeights(clip, t, c.ow)
+	for i := range c.w {
+		c.w[i] += (c.ow[i] - c.w[i]) * w
+	}
+}
+
+// AppendWeights appends the character's morph weights, as posed, to dst
+// and returns it: a snapshot's MorphWeights, with the simthread.Skin's
+// FirstWeight len(dst) before the call.
+func (c *Character) AppendWeights(dst []float32) []float32 {
+	return append(dst, c.w...)
 }
 
 // Append appends the skin's joints, as posed, placed in the world by

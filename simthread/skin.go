@@ -25,6 +25,12 @@ type Skin struct {
 	// joint in the skin's order. A character whose joints do not fit is
 	// not drawn.
 	First uint32
+	// FirstWeight is where the character's morph weights start in
+	// Snapshot.MorphWeights, for a model with morph targets: as many as
+	// renderer.Character.Weights says, interpolated (lerped) between
+	// snapshots as the joints are. A character whose weights do not fit
+	// is not drawn.
+	FirstWeight uint32
 }
 
 // Joint is one joint of a skinned character: its transform in the

@@ -80,9 +80,11 @@ type Snapshot struct {
 	Bodies []Body
 	// Skins are the skinned characters to draw, index i being the same
 	// character from one snapshot to the next, and Joints their joints
-	// (see Skin; written like Bodies, reusing dst's memory).
-	Skins  []Skin
-	Joints []Joint
+	// (see Skin; written like Bodies, reusing dst's memory), and
+	// MorphWeights their morph targets' weights (Skin.FirstWeight).
+	Skins        []Skin
+	Joints       []Joint
+	MorphWeights []float32
 	// Camera is the view the world wants drawn, if Camera.Valid: the
 	// renderer interpolates it between snapshots as it does a body. A
 	// world that never sets it is drawn by the render thread's orbit

@@ -292,6 +292,7 @@ func (w *viewWorld) Snapshot(dst *simthread.Snapshot) {
 		place := mgl32.Translate3D(w.lift[0], w.lift[1], w.lift[2]).Mul4(rot.Mat4()).Mul4(w.place)
 		dst.Skins = append(dst.Skins, simthread.Skin{Model: viewSkin, Color: simthread.White, Epoch: w.loop})
 		dst.Joints = w.skin.Append(dst.Joints, place)
+		dst.MorphWeights = w.skin.AppendWeights(dst.MorphWeights[:0]) // FirstWeight 0
 	}
 	for i := range w.nodes {
 		n := &w.nodes[i]
