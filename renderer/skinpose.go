@@ -137,3 +137,16 @@ func (c *Character) Append(dst []simthread.Joint, place mgl32.Mat4) []simthread.
 	}
 	return dst
 }
+
+// AppendSkin appends the character to dst as posed: skin s (its Model,
+// Color and Epoch; First and FirstWeight are set here) to dst.Skins, its
+// joints placed in the world by place to dst.Joints and its morph
+// weights to dst.MorphWeights. It is the one call per character and tick
+// in a world's Snapshot, after Pose (and Blend). It does not allocate
+// once dst's memory has grown.
+func (c *Character) AppendSkin(dst *simthread.Snapshot, s simthread.Skin, place mgl32.Mat4) {
+	s.First, s.FirstWeight = uint32(len(dst.Joints)), uint32(len(dst.MorphWeights))
+	dst.Skins = append(dst.Skins, s)
+	dst.Joints = c.Append(dst.Joints, place)
+	dst.MorphWeights = c.AppendWeights(dst.MorphWeights)
+}

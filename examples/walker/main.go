@@ -130,8 +130,8 @@ func (w *walker) Snapshot(dst *simthread.Snapshot) {
 	w.ch.Pose(idle, float32(w.idleT))
 	w.ch.Blend(walk, float32(w.walkT), float32(w.blend))
 	place := mgl32.Translate3D(pos[0], 0, pos[2]).Mul4(heading.Mul(mgl32.QuatRotate(math.Pi, up)).Mat4())
-	dst.Skins = append(dst.Skins[:0], simthread.Skin{Model: walkerModel, Color: white, Epoch: w.epoch})
-	dst.Joints = w.ch.Append(dst.Joints[:0], place)
+	dst.Skins, dst.Joints, dst.MorphWeights = dst.Skins[:0], dst.Joints[:0], dst.MorphWeights[:0]
+	w.ch.AppendSkin(dst, simthread.Skin{Model: walkerModel, Color: white, Epoch: w.epoch}, place)
 	dst.Lines.Reset() // its path, ending under it as drawn, and its label
 	for k := max(w.trails-32, 0); k < w.trails; k++ {
 		b := simthread.LineEnd{OnBody: true, Pos: mgl32.Vec3{0, -2.28, 0}}
