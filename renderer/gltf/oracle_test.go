@@ -83,7 +83,7 @@ func printableLine(s string) bool {
 
 // drawable fails t unless m keeps Decode's promises (checkModel), every
 // animation poses the tree into finite transforms at any time, those
-// place every vertex finitely, and the bounds fit a view in float32 (a
+// place every vertex finitely (morphed by the weights it gives), and the bounds fit a view in float32 (a
 // size whose length and a centre that are finite), before and after Bake.
 func drawable(t testing.TB, name string, m *gltf.Model) {
 	t.Helper()
@@ -106,7 +106,14 @@ func drawable(t testing.TB, name string, m *gltf.Model) {
 			var box gltf.Box
 			for k := range m.Meshes {
 				me := &m.Meshes[k]
-				for j, p := range me.Positions {
+				positions := me.Positions
+				if me.Targets != nil { // morphed by the weights the animation gives
+					w := append([]float32(nil), me.TargetWeights...)
+					a.SampleWeights(at, me.NodeIndex, w)
+					positions = make([]mgl32.Vec3, len(me.Positions))
+					me.Morph(w, positions, nil, nil)
+				}
+				for j, p := range positions {
 					q := world[me.NodeIndex].Mul4x1(p.Vec4(1)).Vec3()
 					if !finite3(q) {
 						t.Fatalf("%s: animation %d at %g s places mesh %d vertex %d at %v", name, i, at, k, j, q)

@@ -120,7 +120,7 @@ func TestValidatorOracle(t *testing.T) {
 	v := theValidator(t)
 	seeds := seedCorpus(t)
 	mu := newMutator(1)
-	var valid, invalid, invalidLoaded, validLoaded int
+	var valid, invalid, invalidLoaded, validLoaded, morphLoaded int
 	codes := map[string]int{} // the validator's errors in invalid files that load
 	// Then the morph tube and morphMutations files mutated from it, with
 	// a mutator of their own (the files before stay the same).
@@ -141,6 +141,9 @@ func TestValidatorOracle(t *testing.T) {
 		loaded := judge(t, fmt.Sprintf("file%d.glb", i), data, vd)
 		if (i < len(seeds) || i == len(seeds)+mutationCount) && (vd.Errors != 0 || !loaded) {
 			t.Fatalf("seed %d: validator %+v, loaded %v: the seeds are valid models", i, vd, loaded)
+		}
+		if i > len(seeds)+mutationCount && loaded {
+			morphLoaded++
 		}
 		switch {
 		case vd.Errors == 0:
@@ -166,6 +169,10 @@ func TestValidatorOracle(t *testing.T) {
 	slices.Sort(list)
 	t.Logf("%d files: %d valid (%d loaded, the rest refused as documented), %d invalid (%d loaded and drawable: %s)",
 		valid+invalid, valid, validLoaded, invalid, invalidLoaded, strings.Join(list, ", "))
+	t.Logf("of the %d morph mutations, %d loaded", morphMutations, morphLoaded)
+	if morphLoaded < morphMutations/10 {
+		t.Fatalf("only %d of the %d morph mutations loaded: too few to judge the morph promises", morphLoaded, morphMutations)
+	}
 	// The mutations must reach both sides of the oracle, or it judges
 	// nothing.
 	if valid < mutationCount/20 || invalid < mutationCount/4 {
