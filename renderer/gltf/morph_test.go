@@ -144,6 +144,11 @@ func TestDamagedMorphs(t *testing.T) {
 		{"keyframe values", "animations[0].samplers[0].output", func(d map[string]any, _ []byte) {
 			set(d, "accessors."+strconv.Itoa(getInt(d, "animations.0.samplers.0.output"))+".count", 3)
 		}, false},
+		{"morph reach", "animations[0]", func(d map[string]any, _ []byte) {
+			// At rest within 1e18 (1.1e16), but a weight of 1000 on the
+			// 0.5 lean reaches 5e18.
+			set(d, "nodes.0.scale", []any{1e16, 1e16, 1e16})
+		}, true},
 		{"weights without a mesh", "nodes[0].weights", func(d map[string]any, _ []byte) {
 			set(d, "nodes.0.weights", []any{1})
 		}, false},
