@@ -61,7 +61,9 @@
 //
 // These do not make Decode fail; the model is drawn without them, and
 // Model.Ignored names those the file holds: cameras, TEXCOORD_2 and
-// higher, COLOR_1 and higher, JOINTS_n and WEIGHTS_n without a skin, and
+// higher, COLOR_1 and higher, JOINTS_n and WEIGHTS_n without a skin,
+// morph target attributes other than POSITION, NORMAL and TANGENT
+// ("morph TEXCOORD_0"), and
 // every extension that is used but not listed in extensionsRequired (for
 // example KHR_lights_punctual, KHR_materials_*). Animation channels
 // without a target node are skipped, as the specification says.

@@ -37,6 +37,13 @@ func (d *decoder) ignored() []string {
 					}
 				}
 			}
+			for _, t := range doc.Meshes[i].Primitives[j].Targets {
+				for name := range t {
+					if name != "POSITION" && name != "NORMAL" && name != "TANGENT" && !slices.Contains(attrs, "morph "+name) {
+						attrs = append(attrs, "morph "+name)
+					}
+				}
+			}
 		}
 	}
 	slices.Sort(attrs)

@@ -91,6 +91,19 @@ func TestMorph(t *testing.T) {
 			t.Errorf("weights at %v s: %v, want %v", c.t, w, c.want)
 		}
 	}
+	if len(m.Ignored) != 0 {
+		t.Errorf("ignored %q, want nothing", m.Ignored)
+	}
+	// A target's other attributes are read past, and listed.
+	glb := editGLB(t, mustGLB(t, morphTube()), func(d map[string]any, bin []byte) []byte {
+		set(d, "meshes.0.primitives.0.targets.0.TEXCOORD_0", getInt(d, "meshes.0.primitives.0.targets.0.POSITION"))
+		return bin
+	})
+	if m2, err := gltf.Decode(glb, "uv.glb", nil); err != nil {
+		t.Errorf("a target's TEXCOORD_0: %v", err)
+	} else if len(m2.Ignored) != 1 || m2.Ignored[0] != "morph TEXCOORD_0" {
+		t.Errorf("a target's TEXCOORD_0: ignored %q, want \"morph TEXCOORD_0\"", m2.Ignored)
+	}
 	if a.SampleWeights(0.5, rest.NodeIndex, w) {
 		t.Error("the animation drives the unanimated node's weights")
 	}
