@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/observe"
 	"github.com/tickframe/tickframe/platform/internal/present"
-	"github.com/tickframe/tickframe/platform/observe"
 )
 
 // The Wayland build in a Weston nested in make test's Xvfb (the desktop

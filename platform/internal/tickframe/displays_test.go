@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/platform/internal/observe"
 )
 
 // displayCell is one display of the matrix: an Xvfb whose fake CRTC runs

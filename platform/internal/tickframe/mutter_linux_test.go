@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/platform/internal/observe"
 )
 
 // The X11 build behind GNOME's compositor: inside a Mutter nested in

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/platform/internal/observe"
 	"github.com/tickframe/tickframe/platform/internal/sched"
-	"github.com/tickframe/tickframe/platform/observe"
 )
 
 // presentConfig maps -marker, -framelog, -breakpresent and -breakinput

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/platform/internal/observe"
 )
 
 // The demo runs with its marker under an Xvfb of tickframe observe's own,

@@ -19,9 +19,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/observe"
 	"github.com/tickframe/tickframe/platform/internal/outfile"
 	"github.com/tickframe/tickframe/platform/internal/sched"
-	"github.com/tickframe/tickframe/platform/observe"
 )
 
 const stressUsage = `usage: tickframe stress [flags] [-- demo flags]

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/platform/internal/observe"
 )
 
 // waylandBinary is the demo built with -tags wayland (GLFW on Wayland, the

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tickframe/tickframe/platform/internal/observe"
 	"github.com/tickframe/tickframe/platform/internal/present"
-	"github.com/tickframe/tickframe/platform/observe"
 )
 
 // underWestonCommand is the hidden subcommand that runs a command inside

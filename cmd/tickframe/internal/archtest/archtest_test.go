@@ -87,8 +87,8 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 	write("renderer/window.go", imp("renderer", m+"platform"))
 	write("platform/app/history.go", imp("app", m+"sync/triplebuf"))
 	write("sync/triplebuf/snap.go", imp("triplebuf", m+"simthread"))
-	write("platform/internal/instrument/log.go", imp("instrument", m+"platform/observe"))
-	write("platform/observe/watch.go", imp("observe", m+"platform"))
+	write("platform/internal/instrument/log.go", imp("instrument", m+"platform/internal/observe"))
+	write("platform/internal/observe/watch.go", imp("observe", m+"platform"))
 	if g, err = Load(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 		"the renderer knows no window: " + m + "renderer -> " + m + "platform",
 		"only the planner reads the snapshot history",
 		"sync/ knows nothing of what it carries: " + m + "sync/triplebuf -> " + m + "simthread",
-		"an app's import graph holds none of the lab's tools: the observer's harness, the verifier, the commands: " + m + "platform/internal/instrument -> " + m + "platform/observe",
+		"an app's import graph holds none of the lab's tools: the observer's harness, the verifier, the commands: " + m + "platform/internal/instrument -> " + m + "platform/internal/observe",
 	} {
 		found := false
 		for _, g := range got {

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/platform/internal/observe"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden cases' want.json from the analysis as it is")

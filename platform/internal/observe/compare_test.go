@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/platform/internal/observe"
 )
 
 // nested builds a run behind a compositor nested in the observer's X

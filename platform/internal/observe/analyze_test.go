@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/observe"
+	"github.com/tickframe/tickframe/platform/internal/observe"
 )
 
 const period = 6944 * time.Microsecond
