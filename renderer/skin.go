@@ -91,7 +91,8 @@ type skinProgram struct {
 // joint pass, one point per joint of the newer snapshot, interpolates
 // every joint from the older (skinjoint.vert) into a buffer of joint
 // matrices; then one instanced draw per model part skins the vertices
-// with them (skin.vert). Its slots mirror the body pass's as the line
+// with them (skin.vert), after a weight pass interpolated the morph
+// weights (morphweight.vert). Its slots mirror the body pass's as the line
 // pass's do. The CPU's work per frame is a few GL calls per model part;
 // per snapshot, O(joints + characters) once when it is uploaded.
 type skinPass struct {
@@ -165,9 +166,11 @@ func newSkinPass(history int) (s *skinPass, err error) {
 // use the same skin, as a skinned model and returns its id for
 // simthread.Skin.Model: each primitive a part drawn with its glTF
 // material (registered as AddModel registers them), skinned by the
-// skin's joints (the mesh nodes' transforms ignored, as glTF says). A
-// character drawing it publishes as many joints as the skin has
-// (Character.Joints). The model's meshes without a skin are not part of
+// skin's joints (the mesh nodes' transforms ignored, as glTF says) after
+// its morph targets, if any, moved it. A character drawing it publishes
+// as many joints as the skin has (Character.Joints) and as many morph
+// weights as its meshes have targets (Character.Weights; AppendSkin
+// writes both). The model's meshes without a skin are not part of
 // it. It must be called on the render thread.
 func (r *Renderer) AddSkinned(m *gltf.Model) (uint16, error) {
 	s := r.skins
