@@ -349,18 +349,25 @@ func BenchmarkGLLines(b *testing.B) {
 					}
 					gl.Finish()
 				}
-				for range 5 {
-					frame()
-				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				for b.Loop() {
-					frame()
-				}
+				loopFrames(b, frame)
 			})
 			if err != nil {
 				b.Fatal(err)
 			}
 		})
+	}
+}
+
+// loopFrames times frame, a whole drawn frame, after five to warm the
+// driver's caches and the renderer's buffers, counting allocations.
+func loopFrames(b *testing.B, frame func()) {
+	b.Helper()
+	for range 5 {
+		frame()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		frame()
 	}
 }

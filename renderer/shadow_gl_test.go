@@ -437,14 +437,7 @@ func BenchmarkShadow(b *testing.B) {
 						}
 						gl.Finish()
 					}
-					for range 5 {
-						frame()
-					}
-					b.ReportAllocs()
-					b.ResetTimer()
-					for b.Loop() {
-						frame()
-					}
+					loopFrames(b, frame)
 				})
 				if err != nil {
 					b.Fatal(err)
