@@ -123,7 +123,7 @@ func TestDisplayMatrix(t *testing.T) {
 				}
 				if run.instrument == "" {
 					row.fill(&run)
-					row.Disagreements = append(run.judge(t, c), inputDisagreements(run.o.Inputs, 1000/run.r.PresentFiguresHz, run.o.FloorMs, c.input)...)
+					row.Disagreements = append(run.judge(t, c), inputDisagreements(run.o.Inputs, 1000/run.r.PresentFiguresHz, 1000/run.r.PresentVblankHz, run.o.FloorMs, c.input)...)
 					row.Agree = len(row.Disagreements) == 0
 					return
 				}

@@ -26,7 +26,7 @@ func TestInputToPhoton(t *testing.T) {
 	if o.Inputs == nil || o.Inputs.Sent < 10 {
 		t.Fatalf("inputs %+v: want at least 10 presses in 3 s", o.Inputs)
 	}
-	if ds := inputDisagreements(o.Inputs, o.periodMs(), o.FloorMs, false); len(ds) > 0 {
+	if ds := inputDisagreements(o.Inputs, o.periodMs(), o.periodMs(), o.FloorMs, false); len(ds) > 0 {
 		t.Errorf("%s", strings.Join(ds, "\n"))
 	}
 	if p := o.Inputs.ToPhotonMs; p[2] > 1000 {
@@ -61,8 +61,19 @@ func TestInputDisagreements(t *testing.T) {
 			ToPhotonMs: &[3]float64{12, 12, 12}, AppInputAgeMs: &[2]float64{4, 4}}, false, 1},
 		{"no presses", &InputsReport{Error: "no XTEST"}, false, 1},
 	} {
-		if ds := inputDisagreements(c.r, period, floor, c.broken); len(ds) != c.disagreements {
+		if ds := inputDisagreements(c.r, period, period, floor, c.broken); len(ds) != c.disagreements {
 			t.Errorf("%s: %d disagreements, want %d: %q", c.what, len(ds), c.disagreements, ds)
 		}
+	}
+	// 360 Hz emulated over a 60 Hz display (make agree's cells): the
+	// photon waits for the real vblank too, up to 16.7 ms more, which the
+	// app's age on the emulated vblanks does not hold; on a display of the
+	// emulated rate the same figures disagree.
+	const fast = 2.778
+	if ds := inputDisagreements(good(10.1, 2.8), fast, period, floor, false); len(ds) != 0 {
+		t.Errorf("360 Hz over 60 Hz, the photon 7.3 ms after the age: %q", ds)
+	}
+	if ds := inputDisagreements(good(10.1, 2.8), fast, fast, floor, false); len(ds) != 1 {
+		t.Errorf("360 Hz on 360 Hz, the photon 7.3 ms after the age: %d disagreements, want 1", len(ds))
 	}
 }

@@ -681,8 +681,12 @@ func disagree(f *FramesReport, floorMs, lateMs, shownLateMs float64, broken, own
 // to both sides. Every press must be seen or missed with a reason, and
 // nine in ten seen. broken (-breakinput: every frame started a period
 // ahead) must read an input age of at least three quarters of a period:
-// the frame more it waits.
-func inputDisagreements(r *InputsReport, periodMs, floorMs float64, broken bool) []string {
+// the frame more it waits. Where the app paces an emulated display over a
+// slower real one (displayMs, the real display's period, longer than
+// periodMs), the photon waits past the emulated vblank for the real
+// display's next one as well, 0 to displayMs more, which the app's input
+// age (on the emulated vblanks) cannot see.
+func inputDisagreements(r *InputsReport, periodMs, displayMs, floorMs float64, broken bool) []string {
 	switch {
 	case r == nil || r.Sent == 0:
 		why := "no -inputs"
@@ -704,7 +708,11 @@ func inputDisagreements(r *InputsReport, periodMs, floorMs float64, broken bool)
 		out = append(out, fmt.Sprintf("input to photon: p50 %.3f ms to the framebuffer, %.3f ms to the photon: a reaction before its press", r.ToFramebufferMs[0], r.ToPhotonMs[0]))
 	}
 	app, outside := r.AppInputAgeMs[0], r.ToPhotonMs[0]
-	if lo, hi := app-periodMs/2-floorMs, app+1.5*periodMs+floorMs; outside < lo || outside > hi {
+	slower := 0.0
+	if displayMs > 1.01*periodMs {
+		slower = displayMs
+	}
+	if lo, hi := app-periodMs/2-floorMs, app+1.5*periodMs+slower+floorMs; outside < lo || outside > hi {
 		out = append(out, fmt.Sprintf("input to photon p50 %.3f ms, the app's input age p50 %.3f ms: outside [%.3f, %.3f] (its poll's wait, 0 to a period %.3f ms, ± half a period for the presses' sample and the floor %.3f)", outside, app, lo, hi, periodMs, floorMs))
 	}
 	if broken && app < 0.75*periodMs {
