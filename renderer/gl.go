@@ -178,7 +178,8 @@ type stage struct {
 	name    string
 	lib     fs.FS
 	prelude string
-	own     bool // a material's own shader (see ShaderError)
+	own     bool   // a material's own shader (see ShaderError)
+	defines string // preprocessor lines after the version line ("#define X\n")
 }
 
 // source assembles a stage: the version line, common.glsl, the prelude,
@@ -188,6 +189,7 @@ type stage struct {
 func (st stage) source() (full, own string, err error) {
 	var b strings.Builder
 	b.WriteString(glslVersion)
+	b.WriteString(st.defines)
 	libs := []string{shaders.Common}
 	if st.prelude != "" {
 		libs = append(libs, st.prelude)

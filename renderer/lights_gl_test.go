@@ -466,3 +466,53 @@ func TestModelShader(t *testing.T) {
 		return nil
 	})
 }
+
+// The ground is lit by the point lights (ground.frag), and drawn by a
+// program without their loop while none shines (groundPass: the loop
+// alone halved a software rasterizer's frame rate): a lamp 1 m above the
+// ground's centre brightens it there, and the same frame without the lamp
+// is as dark as the sky and the sun leave it.
+func TestGroundTakesThePointLights(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		cam := renderer.DefaultCamera()
+		var snap simthread.Snapshot
+		ground := func(lamp bool) (float64, error) {
+			snap.Tick++
+			snap.Lights.Reset()
+			if lamp {
+				snap.Lights.Points = append(snap.Lights.Points, simthread.PointLight{Pos: mgl32.Vec3{0, 1, 0}, Intensity: 4})
+			}
+			plan := interp.Plan{Prev: &snap, Next: &snap, PrevSeq: snap.Tick, NextSeq: snap.Tick, Alpha: 1, Ready: true, Span: 0.01}
+			img, err := render(r, plan, cam)
+			if err != nil {
+				return 0, err
+			}
+			c, err := pixelAt(img, cam, mgl32.Vec3{0, 0, 0})
+			if err != nil {
+				return 0, err
+			}
+			return srgbToLinear(c.R), nil
+		}
+		dark, err := ground(false)
+		if err != nil {
+			return err
+		}
+		lit, err := ground(true)
+		if err != nil {
+			return err
+		}
+		again, err := ground(false)
+		if err != nil {
+			return err
+		}
+		if !(lit > 2*dark) || again != dark {
+			t.Errorf("the ground under a lamp 1 m up reads %.4f, without it %.4f and %.4f: want the lamp to light it, and its light gone with it", lit, dark, again)
+		}
+		return nil
+	})
+}

@@ -229,7 +229,7 @@ func (r *Renderer) Draw(plan *interp.Plan, cam *Camera, width, height int) error
 	r.vp = cam.ViewProj(float32(width) / float32(max(height, 1)))
 	vp := &r.vp
 	eye := cam.Eye()
-	r.ground.draw(vp, eye)
+	r.ground.draw(vp, eye, r.lights.block.sun[3] > 0)
 	r.bodies.drawBodies(next, n, vp, eye, r.frames)
 	if e := r.skins.draw(&r.bodies.scene, plan, prev, next, vp, eye, r.bodies.view, r.frames); err == nil {
 		err = e

@@ -28,11 +28,16 @@ void main() {
     float diff = max(lSun.y, 0.0) * sunShadow(vWorld, vec3(0.0, 1.0, 0.0));
     vec3 lit = c;
     c *= lGround.w + diff * lGround.rgb;
+#ifndef SUN_ONLY
+    // Compiled out of the program drawn while no point light shines
+    // (renderer/ground.go): on a software rasterizer the loop alone, never
+    // entered, doubled the cost of the ground's fragments.
     for (int i = 0; i < pointLightCount(); i++) {
         vec3 l;
         vec3 e = pointLight(i, vWorld, l);
         c += lit * (0.9 / 1.9) * max(l.y, 0.0) * e;
     }
+#endif
     float fog = clamp(length(vWorld - uEye) / 90.0, 0.0, 1.0);
     c = mix(c, vec3(0.055, 0.06, 0.075), fog * fog);
     fragColor = vec4(linearToSrgb(c), 1.0);
