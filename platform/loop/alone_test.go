@@ -20,7 +20,7 @@ import (
 // loop.New inside platform.Main's function, would now fail.
 func TestReadmeRuntimeAlone(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
-		t.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
+		t.Fatal("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
 	}
 	src, err := os.ReadFile("testdata/alone/main.go")
 	if err != nil {
