@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
@@ -15,8 +16,12 @@ import (
 // that what measures it (the app's figures and an outside observer) notices.
 // Its zero value breaks nothing.
 type PresentFault struct {
-	// Hold, if above 0, holds a swap back by Hold once every HoldEvery (0
-	// means a second): the frame reaches the screen late.
+	// Hold, if above 0, holds a swap back until Hold past the display
+	// time its frame was planned for, once every HoldEvery (0 means a
+	// second): the frame reaches the screen at least Hold late, however
+	// far ahead of its vblank the app started it (a deeper queue, a
+	// longer lead under load, would otherwise absorb a hold counted from
+	// the swap, and the hitch would not show).
 	Hold, HoldEvery time.Duration
 	// DropEvery, if above 0, follows every DropEvery-th frame at once by
 	// the next, without waiting for the vblank: the next replaces it
@@ -101,17 +106,30 @@ type fault struct {
 	cfg      PresentFault
 	nextHold time.Duration // when the next swap is held back
 	frames   uint64
-	again    bool          // the next frame replaces this one: no pacing
-	replaces bool          // this frame replaces the one before
-	lastAt   time.Duration // the last frame's display time
+	again    bool             // the next frame replaces this one: no pacing
+	replaces bool             // this frame replaces the one before
+	lastAt   time.Duration    // the last frame's display time
+	src      *present.Tracker // the display system's reports (nil: none)
+	held     bool             // the last swap was held back
 	Holds    uint64
 	Drops    uint64
 }
 
 // beforePace starts the frame that follows a dropped one at once, for
 // the same display time; the frame its successor replaces starts a whole
-// period ahead, so that both make its vblank.
+// period ahead, so that both make its vblank. The frame after a held one
+// starts once the display system has reported it on the screen: started
+// sooner, on a pacer whose lead is longer than the held frame's margin
+// before the vblank it missed, it would replace it there, and the hitch
+// would be a repeat without the animation error the hold is there to make
+// (a CI run under load held three swaps and saw none).
 func (f *fault) BeforePace() (at time.Duration, take, ahead bool) {
+	if f.held {
+		f.held = false
+		if f.src != nil {
+			f.src.WaitReported(0, time.Second/10)
+		}
+	}
 	if f.again {
 		f.again, f.replaces = false, true
 		return f.lastAt, true, false
@@ -120,8 +138,14 @@ func (f *fault) BeforePace() (at time.Duration, take, ahead bool) {
 	return 0, false, f.cfg.Ahead || f.cfg.DropEvery > 0 && (f.frames+1)%uint64(f.cfg.DropEvery) == 0
 }
 
-// Started takes the App's clock.
-func (f *fault) Started(a *loop.App) { f.clock = a.Clock() }
+// Started takes the App's clock and, where the display system reports
+// the frames, its tracker.
+func (f *fault) Started(a *loop.App) {
+	f.clock = a.Clock()
+	if src, _ := a.PresentSource(); src != nil && src.Measured() {
+		f.src = src
+	}
+}
 
 // Paced records a frame's display time and decides whether the next
 // frame is to replace it.
@@ -156,7 +180,8 @@ func (f *fault) BeforeSwap(fr *loop.Frame) {
 	}
 	f.nextHold += f.every()
 	f.Holds++
-	clock.SleepUntil(fr.Ctx, now+f.cfg.Hold)
+	f.held = true
+	clock.SleepUntil(fr.Ctx, max(now, fr.At)+f.cfg.Hold)
 }
 
 func (f *fault) every() time.Duration {

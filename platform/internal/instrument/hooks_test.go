@@ -63,3 +63,27 @@ func TestPresentFaultHoldsAFrameThatIsShown(t *testing.T) {
 		t.Errorf("%d frames held in 300 of 7 ms with a hold due every 50 ms", held)
 	}
 }
+
+// A held swap is held until Hold past its frame's display time, not Hold
+// past the swap: a frame started three periods ahead of its vblank (a
+// deep queue, a long lead under load) still reaches the screen Hold late.
+// (A CI run held 20 ms from the swap, and its three hitches made no
+// animation error: the lead had absorbed them.)
+func TestPresentFaultHoldsPastTheDisplayTime(t *testing.T) {
+	clock := &virtualClock{now: time.Second} // soak_test.go's
+	f := &fault{cfg: PresentFault{Hold: 20 * time.Millisecond}, clock: clock}
+	for i := range 300 {
+		f.BeforePace()
+		at := clock.now + 21*time.Millisecond // planned three 144 Hz periods ahead
+		f.Paced(&loop.Frame{At: at})
+		before := clock.now
+		f.BeforeSwap(&loop.Frame{Drawn: true, At: at})
+		if clock.now > before && clock.now < at+20*time.Millisecond {
+			t.Fatalf("frame %d planned for %v held until %v: want at least %v", i, at, clock.now, at+20*time.Millisecond)
+		}
+		clock.now += 7 * time.Millisecond
+	}
+	if f.Holds == 0 {
+		t.Fatal("no frame held in 2.1 s with a hold due every second")
+	}
+}

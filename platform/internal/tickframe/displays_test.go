@@ -337,7 +337,7 @@ func (run *displayRun) judge(t *testing.T, c displayCell) (disagreements []strin
 	}
 	if c.broken {
 		// 3 s: a frame in ten replaced before its vblank, two or three
-		// swaps held back 20 ms.
+		// swaps held until 20 ms past their display time.
 		span := float64(own.LastID - own.FirstID + 1)
 		// A frame in ten is followed at once by the next, which drops it
 		// only where it lands before the vblank: at 117 fps of 144 about

@@ -82,7 +82,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.DurationVar(&o.stepCost, "stepcost", 0, "add this much busy work to every simulation step")
 	fs.Float64Var(&o.gcPressureMB, "gcpressure", 0, "allocate this many `MB/s` of garbage on a side goroutine")
 	fs.StringVar(&o.model, "model", "", "draw every body with the glTF model in `FILE`.glb or .gltf")
-	fs.BoolVar(&o.breakPresent, "breakpresent", false, "break the present path on purpose: hold a swap back 20 ms once a second, drop a frame in ten (tests)")
+	fs.BoolVar(&o.breakPresent, "breakpresent", false, "break the present path on purpose: hold a swap until 20 ms past its display time once a second, drop a frame in ten (tests)")
 	fs.BoolVar(&o.breakInput, "breakinput", false, "break the input path on purpose: start every frame a whole period ahead, one frame more from input to the screen (tests)")
 }
 

@@ -15,7 +15,7 @@ import (
 // The X11 build behind GNOME's compositor: inside a Mutter nested in
 // tickframe observe's Xvfb, as an X11 client of Mutter's XWayland, quiet,
 // under -stress 2×NumCPU and with the present path broken on purpose
-// (-breakpresent: a swap held back 20 ms once a second; its other fault,
+// (-breakpresent: a swap held until 20 ms past its display time once a second; its other fault,
 // a frame in ten followed at once by the next, drops none here: the next
 // takes longer to draw than Mutter waits to repaint). The app takes part
 // in frame sync: its display times must come from Mutter's frame timings
@@ -136,7 +136,8 @@ func TestUnderMutter(t *testing.T) {
 				t.Logf("with each frame given its neighbour's feedback (expected to be caught): %.3f ms from the arrivals", shift)
 			}
 			if tc.broken {
-				// Seven or eight swaps held back 20 ms: each shows a
+				// Seven or eight swaps held until 20 ms past their display
+				// time (the next frame waits for the display to show each): each shows a
 				// refresh late, a hitch of about a period, which a nested
 				// Mutter makes by itself now and then (quiet runs' worst
 				// animation error 19 to 37 ms, 0 to 11 repeats): here the

@@ -29,7 +29,7 @@ import (
 // both ways (the app neither misses the worst frames nor invents late
 // ones); quiet and under load: -stress 2×NumCPU in the app, and NumCPU
 // busy processes beside it. With the present path broken on purpose (a
-// swap held back 20 ms once a second, a frame in ten replaced before its
+// swap held until 20 ms past its display time once a second, a frame in ten replaced before its
 // vblank), both must see the drops, the repeats and the animation error
 // it causes. A run whose instrument failed (the observer stalled, could
 // not place its frames) is run again, and the reason logged; the bounds
