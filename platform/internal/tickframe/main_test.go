@@ -26,6 +26,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tickframe/tickframe/platform/internal/observe"
 )
 
 // binary is the tickframe command that TestMain built.
@@ -386,32 +388,114 @@ func goTool(t *testing.T, args ...string) string {
 	return stdout.String()
 }
 
-// runDir is t.TempDir for a run whose files (frame log, report, the
-// observer's JSON) explain a failure: where $TICKFRAME_KEEP_FAILED names
-// a folder and the test fails, they are copied there, under the test's
-// name, before the temporary folder goes. .ci/beside-build-loop.sh sets
-// it, so a failure found beside a build loop can be diagnosed afterwards.
+// runDir is t.TempDir for a live run whose files (frame log, report, the
+// observer's watch and JSON) explain a failure: when the test fails they
+// are copied, under the test's name, into $TICKFRAME_KEEP_FAILED
+// (.ci/beside-build-loop.sh sets it) or else tickframe-failed in the
+// temporary directory, before the temporary folder goes, and the test
+// prints the command that makes them a golden case of the observer's
+// analysis (platform/internal/observe/testdata/golden): a failure seen
+// once, under whatever load, is then replayed bit for bit on every
+// machine.
 func runDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	keep := os.Getenv("TICKFRAME_KEEP_FAILED")
-	if keep == "" {
-		return dir
-	}
 	t.Cleanup(func() {
 		if !t.Failed() {
 			return
 		}
-		name := strings.NewReplacer("/", "_", " ", "_").Replace(t.Name())
-		dst, err := os.MkdirTemp(keep, name+"-")
-		if err == nil {
-			err = os.CopyFS(dst, os.DirFS(dir))
-		}
-		if err != nil {
+		if dst, err := keepRun(t.Name(), dir); err != nil {
 			t.Logf("keeping the run's files: %v", err)
-			return
+		} else {
+			t.Logf("the run's files are kept in %s", dst)
+			if hasWatch(dst) {
+				t.Logf("to make it a golden case: %s", goldenCommand(t.Name(), dst))
+			}
 		}
-		t.Logf("the run's files are kept in %s", dst)
 	})
 	return dir
+}
+
+// keepRun copies a failed run's folder into the keeping folder, under
+// the test's name, and returns where.
+func keepRun(test, dir string) (string, error) {
+	keep := os.Getenv("TICKFRAME_KEEP_FAILED")
+	if keep == "" {
+		keep = filepath.Join(os.TempDir(), "tickframe-failed")
+	}
+	if err := os.MkdirAll(keep, 0o755); err != nil {
+		return "", err
+	}
+	dst, err := os.MkdirTemp(keep, goldenName(test)+"-")
+	if err != nil {
+		return "", err
+	}
+	return dst, os.CopyFS(dst, os.DirFS(dir))
+}
+
+// hasWatch reports whether a kept run has the observer's watch and the
+// app's frame log, what a golden case replays.
+func hasWatch(dir string) bool {
+	for _, f := range []string{"watch.json", "frames.log"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// goldenName is a test's name as a folder's.
+func goldenName(test string) string {
+	return strings.ToLower(strings.NewReplacer("/", "-", " ", "_", ".", "_").Replace(test))
+}
+
+// goldenCommand is the shell command, run at the repository's root, that
+// turns a kept run into a golden case: its watch and frame log copied, a
+// SOURCE naming the run, and the analysis's verdicts written by the
+// golden test's -update; review want.json before committing it.
+func goldenCommand(test, dir string) string {
+	g := "platform/internal/observe/testdata/golden/" + goldenName(test)
+	return fmt.Sprintf("mkdir -p %[1]s && cp %[2]s/watch.json %[2]s/frames.log %[1]s/ && "+
+		"echo %[3]q > %[1]s/SOURCE && go test ./platform/internal/observe -run 'TestGoldenCases/%[4]s$' -update",
+		g, dir, "live run of "+test+", failed, kept in "+dir, goldenName(test))
+}
+
+// A failed live run's files are kept, and the command printed for them
+// makes a golden case the observer's golden test reads: run here (in a
+// scratch root, up to its go test) on a kept copy of a recorded case.
+func TestKeptRunBecomesAGoldenCase(t *testing.T) {
+	t.Setenv("TICKFRAME_KEEP_FAILED", t.TempDir())
+	run := t.TempDir()
+	src := filepath.Join("..", "observe", "testdata", "golden", "x60-refresh0")
+	if err := os.CopyFS(run, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	kept, err := keepRun("TestUnderMutter/up 49.8 days", run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasWatch(kept) {
+		t.Fatalf("%s: no watch and frame log kept", kept)
+	}
+	cmd := goldenCommand("TestUnderMutter/up 49.8 days", kept)
+	shell, _, ok := strings.Cut(cmd, " && go test ")
+	if !ok || !strings.Contains(cmd, "-run 'TestGoldenCases/testundermutter-up_49_8_days$' -update") {
+		t.Fatalf("the command does not update the case's verdicts: %s", cmd)
+	}
+	root := t.TempDir()
+	c := exec.Command("sh", "-c", shell)
+	c.Dir = root
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", shell, err, out)
+	}
+	g := filepath.Join(root, "platform/internal/observe/testdata/golden/testundermutter-up_49_8_days")
+	if b, err := os.ReadFile(filepath.Join(g, "SOURCE")); err != nil || !strings.Contains(string(b), "TestUnderMutter/up 49.8 days") {
+		t.Errorf("SOURCE %q, %v: want the run named", b, err)
+	}
+	if _, err := observe.ReadRecord(filepath.Join(g, "watch.json")); err != nil {
+		t.Error(err)
+	}
+	if _, err := observe.ReadFrameLog(filepath.Join(g, "frames.log")); err != nil {
+		t.Error(err)
+	}
 }
