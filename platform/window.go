@@ -388,11 +388,18 @@ func (w *Window) Unmapped() bool { return w.unmapped }
 // it back on focus.
 func (w *Window) CaptureCursor(on bool) {
 	if on {
-		w.w.SetInputMode(glfw.CursorMode, glfw.CursorDisabled)
+		// Raw motion first: GLFW then selects it as it disables the
+		// cursor, before the round trip that reads the cursor's place
+		// (X11), so the server has the selection when this returns. Set
+		// after, it waited in Xlib's buffer for the next Poll, and motion
+		// that came first was dropped (the disabled cursor skips core
+		// motion while raw motion is on): a make test beside a build loop
+		// lost a whole xdotool move so.
 		w.raw = glfw.RawMouseMotionSupported()
 		if w.raw {
 			w.w.SetInputMode(glfw.RawMouseMotion, glfw.True)
 		}
+		w.w.SetInputMode(glfw.CursorMode, glfw.CursorDisabled)
 	} else {
 		if w.raw {
 			w.w.SetInputMode(glfw.RawMouseMotion, glfw.False)

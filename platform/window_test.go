@@ -172,7 +172,12 @@ func TestCaptureCursor(t *testing.T) {
 	if !w.CursorCaptured() {
 		t.Fatal("CursorCaptured false after CaptureCursor(true)")
 	}
-	events := collect(t, w, xdotool, []string{"mousemove_relative", "--", "30", "-20"}, func(ev []Event) bool {
+	// The motion comes before any Poll (which flushes GLFW's requests):
+	// the capture must have reached the server when CaptureCursor returned.
+	if out, err := exec.Command(xdotool, "mousemove_relative", "--", "30", "-20").CombinedOutput(); err != nil {
+		t.Fatalf("xdotool: %v\n%s", err, out)
+	}
+	events := collect(t, w, xdotool, []string{"sleep", "0.1"}, func(ev []Event) bool {
 		var dx, dy float64
 		for _, e := range ev {
 			dx, dy = dx+e.DX, dy+e.DY
