@@ -239,7 +239,7 @@ func New(cfg Config, world simthread.World) (*App, error) {
 		la.Attach(instrument.Marker(la, react))
 	}
 	if cfg.Tools.PresentFault != (PresentFault{}) {
-		la.Attach(cfg.Tools.PresentFault.Hook())
+		la.Attach(cfg.Tools.PresentFault.Hook(react))
 	}
 	o := instrument.Options{}
 	if cfg.Tools.FrameLog != "" {

@@ -27,17 +27,24 @@ type PresentFault struct {
 	// the next, without waiting for the vblank: the next replaces it
 	// before its vblank, and it is never shown.
 	DropEvery int
-	// Ahead starts every frame a whole display period ahead of its
-	// display time, as a pipeline one frame deeper would: the input it
-	// polls reaches the screen a period later (less the just-in-time
-	// lead it replaces), which the observer's input-to-photon figure and
-	// the app's input age must both show.
-	Ahead bool
+	// InputLate draws in every frame the input the frame before polled,
+	// as a pipeline one frame deeper would: an input reaches the screen
+	// a frame later (a period, where the app keeps up with the display),
+	// which the observer's input-to-photon figure and the app's input
+	// age must both show. The reaction patch shows the presses counted
+	// at the frame before's poll, and the frame's Poll is that poll's
+	// time (input_age_ms counts from it).
+	InputLate bool
 }
 
-// Hook returns the hook that carries the fault out; attach it after the
-// marker.
-func (f PresentFault) Hook() loop.Hook { return &fault{cfg: f} }
+// Hook returns the hook that carries the fault out, on the presses r
+// counts for the marker (nil: no marker); attach it after the marker.
+func (f PresentFault) Hook(r *Reactions) loop.Hook {
+	if f.InputLate && r != nil {
+		r.late = true
+	}
+	return &fault{cfg: f}
+}
 
 // Validate reports a setting out of range.
 func (f PresentFault) Validate() error {
@@ -60,12 +67,19 @@ type marker struct {
 	loop.NoHook
 	a       *loop.App
 	r       *Reactions
-	presses uint64 // r's count at the frame's poll
+	presses uint64 // r's count at the poll whose input the frame draws
 }
 
 // Planned takes the count the frame's poll left (the loop polls its
-// input, then plans).
-func (m *marker) Planned(*loop.Frame) { m.presses = m.r.presses }
+// input, then plans), or, late (PresentFault.InputLate), the one the
+// frame before's poll left.
+func (m *marker) Planned(*loop.Frame) {
+	if m.r.late {
+		m.presses, m.r.last = m.r.last, m.r.presses
+		return
+	}
+	m.presses = m.r.presses
+}
 
 func (m *marker) BeforeSwap(f *loop.Frame) {
 	if f.Drawn {
@@ -83,7 +97,13 @@ const ReactKey = platform.KeyI
 // Reactions counts the presses of ReactKey the app polls, for the
 // reaction patch. It belongs to the render thread; its zero value counts
 // from 0.
-type Reactions struct{ presses uint64 }
+type Reactions struct {
+	presses uint64
+	// late (PresentFault.InputLate) draws the count a frame late: last
+	// is the count at the frame before's poll.
+	late bool
+	last uint64
+}
 
 // Input returns next (nil: none) with the count taken on the way: the
 // loop calls it on every event it polls that is not a reserved key's.
@@ -109,6 +129,7 @@ type fault struct {
 	again    bool             // the next frame replaces this one: no pacing
 	replaces bool             // this frame replaces the one before
 	lastAt   time.Duration    // the last frame's display time
+	lastPoll time.Duration    // the last frame's poll (InputLate)
 	src      *present.Tracker // the display system's reports (nil: none)
 	held     bool             // the last swap was held back
 	Holds    uint64
@@ -135,7 +156,20 @@ func (f *fault) BeforePace() (at time.Duration, take, ahead bool) {
 		return f.lastAt, true, false
 	}
 	f.replaces = false
-	return 0, false, f.cfg.Ahead || f.cfg.DropEvery > 0 && (f.frames+1)%uint64(f.cfg.DropEvery) == 0
+	return 0, false, f.cfg.DropEvery > 0 && (f.frames+1)%uint64(f.cfg.DropEvery) == 0
+}
+
+// Planned gives a frame that draws the input the frame before polled
+// (InputLate) that poll's time: the input it draws is that old.
+func (f *fault) Planned(fr *loop.Frame) {
+	if !f.cfg.InputLate {
+		return
+	}
+	poll := fr.Poll
+	if f.lastPoll > 0 {
+		fr.Poll = f.lastPoll
+	}
+	f.lastPoll = poll
 }
 
 // Started takes the App's clock and, where the display system reports

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/loop"
 )
 
@@ -85,5 +86,44 @@ func TestPresentFaultHoldsPastTheDisplayTime(t *testing.T) {
 	}
 	if f.Holds == 0 {
 		t.Fatal("no frame held in 2.1 s with a hold due every second")
+	}
+}
+
+// InputLate draws in each frame the input the frame before polled: the
+// reaction patch shows the presses counted at that poll, the frame's Poll
+// is that poll's time (input_age_ms counts from it), and the frames do
+// not start any earlier than the pacer starts them. Without the fault the
+// same frames draw their own poll's presses and keep their own Poll.
+func TestInputLateDrawsTheInputAFrameOld(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		r := &Reactions{}
+		press := r.Input(nil)
+		m := &marker{r: r}
+		h := PresentFault{InputLate: late}.Hook(r)
+		var drawn []uint64
+		var polls []time.Duration
+		for i := range 5 {
+			if _, take, ahead := h.BeforePace(); take || ahead {
+				t.Fatalf("late %v, frame %d: take %v, ahead %v: the fault moves no frame", late, i, take, ahead)
+			}
+			// One press polled by each frame from the second on.
+			if i > 0 {
+				press(platform.Event{Kind: platform.KeyEvent, Action: platform.Press, Key: ReactKey})
+			}
+			f := &loop.Frame{Poll: time.Duration(i+1) * 10 * time.Millisecond}
+			m.Planned(f)
+			h.Planned(f)
+			drawn, polls = append(drawn, m.presses), append(polls, f.Poll)
+		}
+		want, wantPoll := []uint64{0, 1, 2, 3, 4}, []time.Duration{10, 20, 30, 40, 50}
+		if late {
+			want, wantPoll = []uint64{0, 0, 1, 2, 3}, []time.Duration{10, 10, 20, 30, 40}
+		}
+		for i := range want {
+			if drawn[i] != want[i] || polls[i] != wantPoll[i]*time.Millisecond {
+				t.Errorf("late %v: frames draw presses %v polled at %v, want %v at %v ms", late, drawn, polls, want, wantPoll)
+				break
+			}
+		}
 	}
 }

@@ -26,7 +26,7 @@ type displayCell struct {
 	args    []string // the demo's own load flags
 	busy    int      // busy processes beside it
 	broken  bool     // -breakpresent
-	input   bool     // -breakinput: every frame a period ahead
+	input   bool     // -breakinput: each frame draws the input polled a frame before
 }
 
 func (c displayCell) name() string {

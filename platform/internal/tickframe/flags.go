@@ -29,7 +29,7 @@ type options struct {
 	pprofRemote  bool
 	model        string
 	breakPresent bool // hold a swap back once a second, drop a frame in ten
-	breakInput   bool // start every frame a period ahead: a frame more input latency
+	breakInput   bool // draw each frame the input the frame before polled: a frame more input latency
 
 	bodiesGiven bool // -bodies given, or restored by -replay
 
@@ -83,7 +83,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.gcPressureMB, "gcpressure", 0, "allocate this many `MB/s` of garbage on a side goroutine")
 	fs.StringVar(&o.model, "model", "", "draw every body with the glTF model in `FILE`.glb or .gltf")
 	fs.BoolVar(&o.breakPresent, "breakpresent", false, "break the present path on purpose: hold a swap until 20 ms past its display time once a second, drop a frame in ten (tests)")
-	fs.BoolVar(&o.breakInput, "breakinput", false, "break the input path on purpose: start every frame a whole period ahead, one frame more from input to the screen (tests)")
+	fs.BoolVar(&o.breakInput, "breakinput", false, "break the input path on purpose: each frame draws the input the frame before polled, one frame more from input to the screen (tests)")
 }
 
 // parseFlags parses the demo's command line, every app's flags and its

@@ -36,7 +36,7 @@ func TestInputToPhoton(t *testing.T) {
 
 // The bounds of inputDisagreements: the outside figure from the app's
 // input age to a period and a half above it (less half a period and the
-// floor below), the broken variant's age at three quarters of a period.
+// floor below), the broken variant's age at a period.
 func TestInputDisagreements(t *testing.T) {
 	const period, floor = 16.667, 0.5
 	good := func(outside, app float64) *InputsReport {
@@ -55,6 +55,7 @@ func TestInputDisagreements(t *testing.T) {
 		{"a period under the age", good(4, 4+period), false, 1},
 		{"broken, a frame's age", good(16+period/2, 16), true, 0},
 		{"broken, the age of a lead", good(4+period/2, 4), true, 1},
+		{"broken, three quarters of a period", good(12.5+period/2, 12.5), true, 1},
 		{"a press neither seen nor missed", &InputsReport{Sent: 20, Seen: 19, ToFramebufferMs: [3]float64{5, 5, 5},
 			ToPhotonMs: &[3]float64{12, 12, 12}, AppInputAgeMs: &[2]float64{4, 4}}, false, 1},
 		{"three missed", &InputsReport{Sent: 20, Seen: 17, Missed: 3, MissedWhy: []string{"a", "b", "c"}, ToFramebufferMs: [3]float64{5, 5, 5},

@@ -27,7 +27,7 @@ func presentConfig(o *options, cfg *app.Config) {
 	if o.breakPresent {
 		cfg.Tools.PresentFault = app.PresentFault{Hold: 20 * time.Millisecond, HoldEvery: time.Second, DropEvery: 10}
 	}
-	cfg.Tools.PresentFault.Ahead = o.breakInput
+	cfg.Tools.PresentFault.InputLate = o.breakInput
 }
 
 const observeUsage = `usage: tickframe observe [flags] [-- command [args]]
@@ -679,9 +679,11 @@ func disagree(f *FramesReport, floorMs, lateMs, shownLateMs float64, broken, own
 // sample the frames' ages, which moves their p50 by up to half a period
 // either way, and the observer's floor (twice its poll gap's p99) adds
 // to both sides. Every press must be seen or missed with a reason, and
-// nine in ten seen. broken (-breakinput: every frame started a period
-// ahead) must read an input age of at least three quarters of a period:
-// the frame more it waits. Where the app paces an emulated display over a
+// nine in ten seen. broken (-breakinput: each frame draws the input the
+// frame before polled) must read an input age of at least a frame
+// interval, a period where the app keeps up (nine tenths of one: the
+// age's histogram buckets lie up to 1 % under it): the frame more it
+// waits. Where the app paces an emulated display over a
 // slower real one (displayMs, the real display's period, longer than
 // periodMs), the photon waits past the emulated vblank for the real
 // display's next one as well, 0 to displayMs more, which the app's input
@@ -715,8 +717,8 @@ func inputDisagreements(r *InputsReport, periodMs, displayMs, floorMs float64, b
 	if lo, hi := app-periodMs/2-floorMs, app+1.5*periodMs+slower+floorMs; outside < lo || outside > hi {
 		out = append(out, fmt.Sprintf("input to photon p50 %.3f ms, the app's input age p50 %.3f ms: outside [%.3f, %.3f] (its poll's wait, 0 to a period %.3f ms, ± half a period for the presses' sample and the floor %.3f)", outside, app, lo, hi, periodMs, floorMs))
 	}
-	if broken && app < 0.75*periodMs {
-		out = append(out, fmt.Sprintf("input broken a frame deeper: the app's input age p50 %.3f ms, under three quarters of a period (%.3f ms)", app, periodMs))
+	if broken && app < 0.9*periodMs {
+		out = append(out, fmt.Sprintf("input broken a frame deeper: the app's input age p50 %.3f ms, under a period (%.3f ms)", app, periodMs))
 	}
 	return out
 }
