@@ -27,16 +27,35 @@ type Frame struct {
 	Shown bool
 }
 
-// Log collects Frames in a buffer allocated once, for writing when
-// the run ends.
-type Log struct {
-	frames []Frame
-	lost   uint64
+// Vblank is one vblank the display system reported to the app, as its
+// vblank grid took it (present.Report), CLOCK_MONOTONIC: what the app's
+// fit of the display's rate and phase is made from, kept so that a run's
+// fit can be replayed (a golden case).
+type Vblank struct {
+	At  time.Duration
+	MSC uint64
 }
 
-// New returns a log with room for n frames; more are counted in
-// Lost, not kept.
-func New(n int) *Log { return &Log{frames: make([]Frame, 0, max(n, 1))} }
+// Log collects Frames and Vblanks in buffers allocated once, for writing
+// when the run ends.
+type Log struct {
+	frames  []Frame
+	vblanks []Vblank
+	lost    uint64
+	vlost   uint64
+}
+
+// vblanksPerFrame is the log's room for vblanks, per frame of room: a
+// display reports a vblank a frame or fewer, but an app may draw at a
+// fraction of the display's rate (60 fps on 360 Hz).
+const vblanksPerFrame = 8
+
+// New returns a log with room for n frames and their vblanks; more are
+// counted in Lost, not kept.
+func New(n int) *Log {
+	n = max(n, 1)
+	return &Log{frames: make([]Frame, 0, n), vblanks: make([]Vblank, 0, vblanksPerFrame*n)}
+}
 
 // Add appends a frame. It does not allocate.
 func (l *Log) Add(f Frame) {
@@ -47,11 +66,30 @@ func (l *Log) Add(f Frame) {
 	l.frames = append(l.frames, f)
 }
 
+// AddVblank appends a vblank report. It does not allocate.
+func (l *Log) AddVblank(v Vblank) {
+	if len(l.vblanks) == cap(l.vblanks) {
+		l.vlost++
+		return
+	}
+	l.vblanks = append(l.vblanks, v)
+}
+
 // Frames returns the frames logged, in the order added.
 func (l *Log) Frames() []Frame { return l.frames }
 
+// Vblanks returns the vblank reports logged, in the order added.
+func (l *Log) Vblanks() []Vblank { return l.vblanks }
+
 // Lost counts the frames that did not fit.
 func (l *Log) Lost() uint64 { return l.lost }
+
+// LostVblanks counts the vblank reports that did not fit, or that the
+// app's grid had no room for (CountLostVblanks).
+func (l *Log) LostVblanks() uint64 { return l.vlost }
+
+// CountLostVblanks adds n vblank reports lost before the log saw them.
+func (l *Log) CountLostVblanks(n uint64) { l.vlost += n }
 
 const logHeader = "# tickframe frame log 1: id swap_ns display_ns sim_s seg_s has_sim shown (CLOCK_MONOTONIC)"
 
@@ -77,8 +115,13 @@ func (l *Log) WriteFile(path string) error {
 	return nil
 }
 
-// writeText writes the log in its own text form, which Read
-// reads, to w (outfile.Write's, buffered: its flush reports an error).
+// vblankPrefix starts a text log's vblank lines: "#v AT_NS MSC", a
+// comment to a reader of frames (Read skips it), read by ReadVblanks.
+const vblankPrefix = "#v "
+
+// writeText writes the log in its own text form, which Read and
+// ReadVblanks read, to w (outfile.Write's, buffered: its flush reports an
+// error): the frames, then the vblank reports.
 func (l *Log) writeText(w io.Writer) error {
 	fmt.Fprintln(w, logHeader)
 	if l.lost > 0 {
@@ -89,7 +132,55 @@ func (l *Log) writeText(w io.Writer) error {
 			return err
 		}
 	}
+	if len(l.vblanks) > 0 || l.vlost > 0 {
+		fmt.Fprintf(w, "# vblanks the display system reported, as the app's grid took them: %s AT_NS MSC (lost %d)\n", strings.TrimSpace(vblankPrefix), l.vlost)
+	}
+	for _, v := range l.vblanks {
+		if _, err := fmt.Fprintf(w, "%s%d %d\n", vblankPrefix, int64(v.At), v.MSC); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// ReadVblanks reads the vblank reports of a text log written by
+// WriteFile (none in a CSV log, nor in a log written before they were
+// kept), and how many the app lost.
+func ReadVblanks(path string) (v []Vblank, lost uint64, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("framelog: %w", err)
+	}
+	lines := strings.Split(string(data), "\n")
+	if len(lines) == 0 || lines[0] != logHeader {
+		return nil, 0, fmt.Errorf("framelog: %s is not a tickframe frame log in its text form", path)
+	}
+	for i, ln := range lines[1:] {
+		if rest, ok := strings.CutPrefix(ln, "# vblanks "); ok {
+			if _, after, ok := strings.Cut(rest, "(lost "); ok {
+				lost, err = strconv.ParseUint(strings.TrimSuffix(after, ")"), 10, 64)
+				if err != nil {
+					return nil, 0, fmt.Errorf("framelog: %s:%d: %v", path, i+2, err)
+				}
+			}
+			continue
+		}
+		rest, ok := strings.CutPrefix(ln, vblankPrefix)
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) != 2 {
+			return nil, 0, fmt.Errorf("framelog: %s:%d: a vblank has %d fields, want 2", path, i+2, len(f))
+		}
+		at, e1 := strconv.ParseInt(f[0], 10, 64)
+		msc, e2 := strconv.ParseUint(f[1], 10, 64)
+		if e1 != nil || e2 != nil {
+			return nil, 0, fmt.Errorf("framelog: %s:%d: vblank %q: not two integers", path, i+2, rest)
+		}
+		v = append(v, Vblank{At: time.Duration(at), MSC: msc})
+	}
+	return v, lost, nil
 }
 
 func b2i(b bool) int {

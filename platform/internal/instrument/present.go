@@ -142,6 +142,7 @@ func (t *presentTracker) collect(rend *renderer.Renderer, pacer *platform.Pacer,
 			t.src.Flush(flushWait) // the last frames' server stamps
 		}
 		t.reports()
+		t.logVblanks(final)
 	}
 	for {
 		p, ok := rend.Probed()
@@ -290,6 +291,26 @@ func (t *presentTracker) dropped(s shownFrame) {
 		t.meter.Shown(interp.Shown{Frame: s.probe.Frame, Pos: s.probe.Pos, HasPos: s.probe.Valid})
 	}
 	t.logFrame(&s, false)
+}
+
+// logVblanks moves the vblank reports the display system's grid took
+// into the frame log, on CLOCK_MONOTONIC; at the end (final) with the
+// count of those its ring had no room for.
+func (t *presentTracker) logVblanks(final bool) {
+	if t.log == nil {
+		return
+	}
+	g := t.src.Grid()
+	for {
+		v, ok := g.NextReport()
+		if !ok {
+			break
+		}
+		t.log.AddVblank(framelog.Vblank{At: v.At + t.mono, MSC: v.MSC})
+	}
+	if final {
+		t.log.CountLostVblanks(g.ReportsLost())
+	}
 }
 
 // logFrame adds a frame's verdict to the frame log, on CLOCK_MONOTONIC.

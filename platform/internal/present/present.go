@@ -115,7 +115,55 @@ type Grid struct {
 	run              runRate
 	lastAt           time.Duration // the time of the fit's latest report (last)
 	rebases          atomic.Uint64 // counter discontinuities (Rebases)
+
+	// The reports as Observe took them, for a reader that records them
+	// (NextReport): a ring the writer fills and one reader empties.
+	taps             [tapSize]Report
+	tapW, tapR, lost atomic.Uint64
 }
+
+// Report is one vblank the display system reported to a Grid: number MSC
+// at At (the caller's clock), as Observe took it, before the fit judged it.
+type Report struct {
+	At  time.Duration
+	MSC uint64
+}
+
+// tapSize is how many reports wait for NextReport: its reader, the
+// instruments' frame log, takes them every frame, and a display reports
+// one a vblank at most (a second's worth at 360 Hz is room for a stall).
+const tapSize = 512
+
+// tap keeps a report for NextReport, or counts it lost where the reader
+// has fallen a ring behind.
+func (g *Grid) tap(at time.Duration, msc uint64) {
+	w := g.tapW.Load()
+	if w-g.tapR.Load() == tapSize {
+		g.lost.Add(1)
+		return
+	}
+	g.taps[w%tapSize] = Report{At: at, MSC: msc}
+	g.tapW.Store(w + 1)
+}
+
+// NextReport returns the next report Observe took, in order, and false
+// when none waits; ReportsLost counts those the ring had no room for.
+// Replayed into a new Grid, the reports give its fit again, bit for bit
+// (a recorded run's, for a golden case). One goroutine may read them. It
+// does not allocate.
+func (g *Grid) NextReport() (Report, bool) {
+	r := g.tapR.Load()
+	if r == g.tapW.Load() {
+		return Report{}, false
+	}
+	v := g.taps[r%tapSize]
+	g.tapR.Store(r + 1)
+	return v, true
+}
+
+// ReportsLost counts the reports NextReport never returned: its reader
+// fell a ring behind.
+func (g *Grid) ReportsLost() uint64 { return g.lost.Load() }
 
 // runRate measures the display's period over the whole run: the slope
 // between the lowest report (against the line) of the run's first
@@ -192,6 +240,7 @@ func (g *Grid) read() (vblank, bool) {
 // its own: the fit starts again at it at once, and Rebases counts it.
 // Only one goroutine may call it.
 func (g *Grid) Observe(at time.Duration, msc uint64) {
+	g.tap(at, msc)
 	if !g.started {
 		g.reset(at, msc)
 		return
