@@ -63,6 +63,7 @@ type presentTracker struct {
 	src       *present.Tracker  // nil, or not Measured: the model
 	err       string            // why the display system says nothing, if so
 	log       *framelog.Log     // nil: no frame log
+	vblankHz  float64           // the display's rate at the end (logVblanks)
 	mono      time.Duration     // CLOCK_MONOTONIC minus the app's clock, for the log
 	swaps     [swapRing]swapRecord
 	waiting   [swapRing]renderer.Probe // read-backs whose display is not reported yet
@@ -294,21 +295,31 @@ func (t *presentTracker) dropped(s shownFrame) {
 }
 
 // logVblanks moves the vblank reports the display system's grid took
-// into the frame log, on CLOCK_MONOTONIC; at the end (final) with the
-// count of those its ring had no room for.
+// into the frame log, on CLOCK_MONOTONIC. At the end (final) it adds the
+// count of those its ring had no room for, and reads the display's rate
+// (vblankHz, the report's) from the fit of exactly the reports logged,
+// so that a replay of the log gives that rate again, bit for bit.
 func (t *presentTracker) logVblanks(final bool) {
-	if t.log == nil {
-		return
-	}
 	g := t.src.Grid()
-	for {
-		v, ok := g.NextReport()
-		if !ok {
-			break
+	for try := 0; ; try++ {
+		for {
+			v, ok := g.NextReport()
+			if !ok {
+				break
+			}
+			if t.log != nil {
+				t.log.AddVblank(framelog.Vblank{At: v.At + t.mono, MSC: v.MSC})
+			}
 		}
-		t.log.AddVblank(framelog.Vblank{At: v.At + t.mono, MSC: v.MSC})
+		if !final {
+			return
+		}
+		t.vblankHz = g.Hz()
+		if _, more := g.PeekReport(); !more || try == 3 {
+			break // none came while the rate was read
+		}
 	}
-	if final {
+	if t.log != nil {
 		t.log.CountLostVblanks(g.ReportsLost())
 	}
 }

@@ -413,7 +413,10 @@ func (in *Set) reportPresent(r *Report) {
 		} else if src.Model() {
 			r.PresentModelWhy = src.ModelWhy()
 		}
-		r.PresentVblankHz = src.Grid().Hz()
+		r.PresentVblankHz = t.vblankHz // the fit of the reports the frame log holds
+		if r.PresentVblankHz == 0 {
+			r.PresentVblankHz = src.Grid().Hz() // a run that never collected its last frames
+		}
 		if st := src.Stats(); st.RoundTrips > 0 {
 			r.PresentRoundTripMs, r.PresentRoundMaxMs = ms(int64(st.RoundTripTotal)/int64(st.RoundTrips)), ms(int64(st.RoundTripMax))
 			r.PresentStamped, r.PresentSynced = st.Stamped, st.SyncedSwaps

@@ -147,7 +147,10 @@ func (g *Grid) tap(at time.Duration, msc uint64) {
 }
 
 // NextReport returns the next report Observe took, in order, and false
-// when none waits; ReportsLost counts those the ring had no room for.
+// when none waits: a report is there once the fit has taken it, so that
+// the grid read after NextReport found none waiting is the fit of the
+// reports it returned (or of more, where one came in between: read again
+// to tell). ReportsLost counts those the ring had no room for.
 // Replayed into a new Grid, the reports give its fit again, bit for bit
 // (a recorded run's, for a golden case). One goroutine may read them. It
 // does not allocate.
@@ -159,6 +162,15 @@ func (g *Grid) NextReport() (Report, bool) {
 	v := g.taps[r%tapSize]
 	g.tapR.Store(r + 1)
 	return v, true
+}
+
+// PeekReport is NextReport without taking the report: whether one waits.
+func (g *Grid) PeekReport() (Report, bool) {
+	r := g.tapR.Load()
+	if r == g.tapW.Load() {
+		return Report{}, false
+	}
+	return g.taps[r%tapSize], true
 }
 
 // ReportsLost counts the reports NextReport never returned: its reader
@@ -240,7 +252,7 @@ func (g *Grid) read() (vblank, bool) {
 // its own: the fit starts again at it at once, and Rebases counts it.
 // Only one goroutine may call it.
 func (g *Grid) Observe(at time.Duration, msc uint64) {
-	g.tap(at, msc)
+	defer g.tap(at, msc) // once the fit has taken it (NextReport)
 	if !g.started {
 		g.reset(at, msc)
 		return
