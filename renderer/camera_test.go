@@ -2,6 +2,7 @@ package renderer_test
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -292,6 +293,71 @@ func TestPosedCameraDraws(t *testing.T) {
 		}
 		if c := centre(orbit.Pix, orbit.Stride); isRed(c) {
 			return fmt.Errorf("orbit camera looking away: centre pixel %v is red", c)
+		}
+		return nil
+	})
+}
+
+// TestRendererProjection draws a small red cube off the view's centre,
+// from a posed camera and then from an orbit camera, and reads each frame
+// back: before any frame Projection is the zero one; after each, it is
+// that frame's camera and size, its Project puts the cube's centre on the
+// centroid of the cube's pixels (within 1.5 px), and its Ray through that
+// centroid passes within 5 cm of the cube's centre. (A projection kept
+// from the frame before, or never recorded, misses by tens of pixels.)
+func TestRendererProjection(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		r.SetGroundVisible(false)
+		if p := r.Projection(); p != (renderer.Projection{}) {
+			return fmt.Errorf("before any frame: %+v, want the zero Projection", p)
+		}
+		cube := mgl32.Vec3{2, 4, -3}
+		s := newScene()
+		s.publish(1, []simthread.Body{{Pos: cube, Rot: ident, Scale: simthread.UniformScale(0.3), Color: simthread.RGB(230, 20, 20)}})
+		posed := frontCamera()
+		posed.Pose = thirdPerson(mgl32.Vec3{0, 5, 0}, 0.4, -0.2, 9)
+		orbit := renderer.DefaultCamera()
+		orbit.Target, orbit.Distance = mgl32.Vec3{-1, 3, 0}, 12
+		red := func(c color.RGBA) bool { return c.R > 90 && int(c.R) > int(c.G)+50 && int(c.R) > int(c.B)+50 }
+		for _, c := range []struct {
+			name string
+			cam  renderer.Camera
+		}{{"posed", posed}, {"orbit", orbit}} {
+			img, err := render(r, s.newest(), c.cam)
+			if err != nil {
+				return err
+			}
+			p := r.Projection()
+			if p != (renderer.Projection{Camera: c.cam, Width: width, Height: height}) {
+				return fmt.Errorf("%s: Projection %+v, want the frame's camera at %d×%d", c.name, p, width, height)
+			}
+			var cx, cy float64
+			n := 0
+			for y := range height {
+				for x := range width {
+					if red(img.RGBAAt(x, y)) {
+						cx, cy, n = cx+float64(x)+0.5, cy+float64(y)+0.5, n+1
+					}
+				}
+			}
+			if n < 30 {
+				return fmt.Errorf("%s: %d red pixels%s", c.name, n, saveFailure(img))
+			}
+			cx, cy = cx/float64(n), cy/float64(n)
+			px, py, _, ok := p.Project(cube)
+			if !ok || math.Hypot(float64(px)-cx, float64(py)-cy) > 1.5 {
+				return fmt.Errorf("%s: the cube projects to (%v, %v) ok %v, drawn about (%.1f, %.1f)%s", c.name, px, py, ok, cx, cy, saveFailure(img))
+			}
+			o, d := p.Ray(float32(cx), float32(cy))
+			w := cube.Sub(o)
+			if miss := w.Sub(d.Mul(w.Dot(d))).Len(); miss > 0.05 {
+				return fmt.Errorf("%s: the ray through the cube's pixels passes %.3f m from its centre", c.name, miss)
+			}
 		}
 		return nil
 	})

@@ -36,6 +36,8 @@ type Renderer struct {
 	// vp is the frame's view-projection matrix; a field, not a local, as
 	// its address goes to cgo and a local would escape every frame.
 	vp mgl32.Mat4
+	// drawn is the projection of the last frame Draw drew (Projection).
+	drawn Projection
 }
 
 // Options configures a Renderer. Its zero value means the defaults.
@@ -147,6 +149,16 @@ func (r *Renderer) SetClearColor(rgb uint32) {
 // HUD returns the heads-up display.
 func (r *Renderer) HUD() *HUD { return r.hud }
 
+// Projection returns the projection of the last frame Draw drew: the
+// camera it was given, as it was (posed, followed, dragged and latched
+// by the app's loop before the call), and the viewport's size, so that
+// its Project and Ray are that frame's pixels; before any frame, the zero
+// Projection. An app that runs through app.Main keeps its Renderer from
+// Config.Scene and calls this in Config.Input, on the render thread, to
+// pick what a click hit (platform/loop's App.Projection is the same
+// frame's, for an app that holds its App).
+func (r *Renderer) Projection() Projection { return r.drawn }
+
 // Frames reports how many frames Draw has drawn: the id of the last one,
 // counting from 1 (0: none yet). Probe.Frame uses the same ids.
 func (r *Renderer) Frames() uint64 { return r.frames }
@@ -200,6 +212,7 @@ func (r *Renderer) Draw(plan *interp.Plan, cam *Camera, width, height int) error
 		return e
 	}
 	r.frames++
+	r.drawn = Projection{Camera: *cam, Width: width, Height: height}
 	r.probe.begin(r.frames)
 	n, at := 0, -1
 	if plan.Ready {

@@ -170,7 +170,10 @@ func finite3(v mgl32.Vec3) bool {
 // thread (a Hook, Config.Input, an app's Finish): the world never sees it,
 // as data flows one way; a world that picks gets the ray in an input that
 // Config.Input builds from the click (Ray(x, y) with the cursor's
-// position scaled to the framebuffer's pixels).
+// position scaled to the framebuffer's pixels). Once the frame is drawn it
+// is the renderer's too (renderer.Renderer.Projection), which an app run
+// by app.Main, which does not hold its App while it runs, keeps from
+// Config.Scene.
 func (a *App) Projection() renderer.Projection { return a.ctl.orbit.drawn }
 
 // SetCamera replaces the orbit camera from the next frame on: its target,

@@ -52,7 +52,8 @@ func near2(x, y, wx, wy, tol float64) bool { return math.Hypot(x-wx, y-wy) <= to
 // centre every frame, and the green one where the frame's Projection puts
 // it. Then Space pauses the simulation, and a drag still turns the view
 // about the followed body: the green body moves on the screen, the red
-// one stays at the centre. SetCamera switches the body followed.
+// one stays at the centre. SetCamera switches the body followed. The
+// renderer's Projection is the app's every frame.
 func TestFollowCamera(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		t.Fatal("needs a display: run make test, which starts Xvfb, or set DISPLAY")
@@ -104,6 +105,9 @@ func followFrames(a *App, w, h int) error {
 			return fmt.Errorf("%s: the followed body's %d pixels centred at (%.1f, %.1f), want the window's centre (%d, %d)", name, n, x, y, w/2, h/2)
 		}
 		p := a.Projection()
+		if rp := a.Renderer().Projection(); rp != p {
+			return fmt.Errorf("%s: the renderer's projection %+v is not the app's %+v", name, rp, p)
+		}
 		if px, py, _, ok := p.Project(pose.Pos); !ok || !near2(float64(px), float64(py), float64(w)/2, float64(h)/2, 0.01) {
 			return fmt.Errorf("%s: the frame's projection puts the followed body at (%v, %v) ok %v", name, px, py, ok)
 		}
