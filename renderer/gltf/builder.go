@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -20,14 +19,17 @@ import (
 // A Builder writes a glTF 2.0 model, as .glb or as .gltf with one buffer,
 // from meshes, materials and nodes added to it. It writes only what Decode
 // reads: triangle primitives with positions and optional normals, two UV
-// sets, vertex colours, tangents, joints and weights, and indices; skins
-// (AddSkin); metallic-roughness
+// sets, vertex colours, tangents, two sets of joints and weights, morph
+// targets, and indices; skins (AddSkin); metallic-roughness
 // materials with PNG textures in every slot, samplers, texture transforms,
 // emissive strength, alpha modes and double-sidedness; and a node tree,
 // all of whose root nodes form scene 0.
 //
 // The zero Builder is empty and ready to use. The Add methods check their
-// arguments; the first problem is returned by GLB or GLTF.
+// arguments; the first problem is returned by GLB or GLTF, as an *Error
+// whose File is "builder" and, but for materials and textures, whose
+// Path is the JSON path of what would have been written wrong
+// ("meshes[0].primitives[0].attributes.WEIGHTS_0"), as Decode names it.
 type Builder struct {
 	// Interleave makes AddMesh write each primitive's positions, normals and
 	// UVs into one bufferView with a byteStride, rather than one tightly
@@ -37,7 +39,7 @@ type Builder struct {
 	doc    document
 	bin    []byte
 	err    error
-	joints map[int]int         // per mesh, its primitives' largest joint index
+	joints map[int]jointUse    // per mesh, its primitives' largest joint index
 	images map[image.Image]int // image index of each pointer texture written
 	parent map[int]int         // the parent of each node that has one
 }
@@ -54,13 +56,23 @@ type Primitive struct {
 
 	// Joints and Weights, nil or one per position each, are written as
 	// JOINTS_0 (unsigned byte, or short past 255) and WEIGHTS_0 (float),
-	// for a skin given to the mesh's node by AddSkin.
-	Joints  [][4]uint16
-	Weights []mgl32.Vec4
+	// for a skin given to the mesh's node by AddSkin. Joints1 and
+	// Weights1, nil or one per position each, are a second set of four
+	// influences, written as JOINTS_1 and WEIGHTS_1 (Decode keeps each
+	// vertex's four largest). A vertex's weights lie in [0, 1], sum to 1
+	// over both sets within 0.01 (as Decode requires) and are written
+	// scaled to sum to 1, as the Khronos validator requires to float32
+	// rounding; a joint with a weight is named once a vertex.
+	Joints   [][4]uint16
+	Weights  []mgl32.Vec4
+	Joints1  [][4]uint16
+	Weights1 []mgl32.Vec4
 
 	// Targets are morph targets (at most MaxTargets), each slice nil or
 	// one per position, written as float VEC3 POSITION, NORMAL and
-	// TANGENT displacements. Every primitive of a mesh has as many.
+	// TANGENT displacements; NORMAL and TANGENT ones only where the
+	// primitive has Normals and Tangents. Every primitive of a mesh has
+	// as many.
 	Targets []Target
 
 	// IndexBytes is the width of the written indices, 1, 2 or 4; 0 picks
@@ -100,6 +112,19 @@ func (b *Builder) fail(format string, args ...any) {
 	if b.err == nil {
 		b.err = fmt.Errorf("gltf: builder: "+format, args...)
 	}
+}
+
+// failAt records the first problem, at JSON path path of the document
+// being built.
+func (b *Builder) failAt(path, format string, args ...any) {
+	if b.err == nil {
+		b.err = builderError(path, format, args...)
+	}
+}
+
+// builderError returns the Builder's error at JSON path path.
+func builderError(path, format string, args ...any) error {
+	return &Error{File: "builder", Path: path, Err: fmt.Errorf(format, args...)}
 }
 
 // AddMaterial adds a material and returns its index. Each texture is
@@ -270,12 +295,21 @@ func (b *Builder) addAccessor(a accessor) int {
 }
 
 // AddMesh adds a mesh of the given primitives and returns its index.
+// The mesh's name is written as it is; its primitives must have as many
+// morph targets each.
 func (b *Builder) AddMesh(name string, prims ...Primitive) int {
 	m := mesh{Name: name, Primitives: []primitive{}}
 	for i, p := range prims {
-		b.noteJoints(len(b.doc.Meshes), p.Joints)
-		if gp, err := b.primitive(p); err != nil {
-			b.fail("mesh %q primitive %d: %v", name, i, err)
+		pp := fmt.Sprintf("meshes[%d].primitives[%d]", len(b.doc.Meshes), i)
+		b.noteJoints(len(b.doc.Meshes), pp, p)
+		if len(p.Targets) != len(prims[0].Targets) {
+			b.failAt(pp+".targets", "%d morph targets where primitive 0 has %d: every primitive of a mesh has as many",
+				len(p.Targets), len(prims[0].Targets))
+		}
+		if gp, err := b.primitive(p, pp); err != nil {
+			if b.err == nil {
+				b.err = err
+			}
 		} else {
 			m.Primitives = append(m.Primitives, gp)
 		}
@@ -284,29 +318,35 @@ func (b *Builder) AddMesh(name string, prims ...Primitive) int {
 	return len(b.doc.Meshes) - 1
 }
 
-func (b *Builder) primitive(p Primitive) (primitive, error) {
+// primitive writes p's vertex data and returns it as the primitive at
+// JSON path pp, or the first problem, at its path.
+func (b *Builder) primitive(p Primitive, pp string) (primitive, error) {
 	n := len(p.Positions)
+	ap := pp + ".attributes"
+	for _, a := range []struct {
+		name string
+		has  bool
+		len  int
+	}{{"NORMAL", p.Normals != nil, len(p.Normals)}, {"TEXCOORD_0", p.UVs != nil, len(p.UVs)},
+		{"TEXCOORD_1", p.UVs1 != nil, len(p.UVs1)}, {"COLOR_0", p.Colors != nil, len(p.Colors)},
+		{"TANGENT", p.Tangents != nil, len(p.Tangents)}} {
+		if n > 0 && a.has && a.len != n {
+			return primitive{}, builderError(ap+"."+a.name, "%d values for %d positions", a.len, n)
+		}
+	}
 	switch {
 	case n == 0:
-		return primitive{}, errors.New("no positions")
-	case p.Normals != nil && len(p.Normals) != n:
-		return primitive{}, fmt.Errorf("%d normals for %d positions", len(p.Normals), n)
-	case p.UVs != nil && len(p.UVs) != n:
-		return primitive{}, fmt.Errorf("%d UVs for %d positions", len(p.UVs), n)
-	case p.UVs1 != nil && len(p.UVs1) != n:
-		return primitive{}, fmt.Errorf("%d second UVs for %d positions", len(p.UVs1), n)
-	case p.Colors != nil && len(p.Colors) != n:
-		return primitive{}, fmt.Errorf("%d colours for %d positions", len(p.Colors), n)
-	case p.Tangents != nil && len(p.Tangents) != n:
-		return primitive{}, fmt.Errorf("%d tangents for %d positions", len(p.Tangents), n)
-	case p.Indices == nil && n%3 != 0, p.Indices != nil && (len(p.Indices) == 0 || len(p.Indices)%3 != 0):
-		return primitive{}, errors.New("not a whole number of triangles")
+		return primitive{}, builderError(ap+".POSITION", "no positions")
+	case p.Indices == nil && n%3 != 0:
+		return primitive{}, builderError(pp, "%d vertices without indices: not a whole number of triangles", n)
+	case p.Indices != nil && (len(p.Indices) == 0 || len(p.Indices)%3 != 0):
+		return primitive{}, builderError(pp+".indices", "%d indices: not a whole number of triangles", len(p.Indices))
 	case p.Material < -1 || p.Material >= len(b.doc.Materials):
-		return primitive{}, fmt.Errorf("material %d does not exist", p.Material)
+		return primitive{}, builderError(pp+".material", "material %d does not exist", p.Material)
 	}
 	for _, i := range p.Indices {
 		if int(i) >= n {
-			return primitive{}, fmt.Errorf("index %d out of range for %d vertices", i, n)
+			return primitive{}, builderError(pp+".indices", "index %d out of range for %d vertices", i, n)
 		}
 	}
 	for k := range n {
@@ -314,7 +354,7 @@ func (b *Builder) primitive(p Primitive) (primitive, error) {
 			p.UVs != nil && !(isFinite(p.UVs[k][0]) && isFinite(p.UVs[k][1])) ||
 			p.UVs1 != nil && !(isFinite(p.UVs1[k][0]) && isFinite(p.UVs1[k][1])) ||
 			p.Colors != nil && !finite4(p.Colors[k]) || p.Tangents != nil && !finite4(p.Tangents[k]) {
-			return primitive{}, fmt.Errorf("vertex %d is not finite", k)
+			return primitive{}, builderError(ap, "vertex %d is not finite", k)
 		}
 	}
 	out := primitive{Attributes: map[string]int{}}
@@ -379,10 +419,10 @@ func (b *Builder) primitive(p Primitive) (primitive, error) {
 			})
 		}
 	}
-	if err := b.skinAttributes(p, &out); err != nil {
+	if err := b.skinAttributes(p, &out, ap); err != nil {
 		return primitive{}, err
 	}
-	if err := b.morphTargets(p, &out); err != nil {
+	if err := b.morphTargets(p, &out, pp+".targets"); err != nil {
 		return primitive{}, err
 	}
 	// The specification requires min and max on POSITION.
@@ -409,7 +449,7 @@ func (b *Builder) primitive(p Primitive) (primitive, error) {
 			ct = typeUnsignedByte
 			for _, i := range p.Indices {
 				if i > math.MaxUint8 {
-					return primitive{}, fmt.Errorf("index %d does not fit %d byte", i, width)
+					return primitive{}, builderError(pp+".indices", "index %d does not fit %d byte", i, width)
 				}
 				data = append(data, byte(i))
 			}
@@ -417,7 +457,7 @@ func (b *Builder) primitive(p Primitive) (primitive, error) {
 			ct = typeUnsignedShort
 			for _, i := range p.Indices {
 				if i > math.MaxUint16 {
-					return primitive{}, fmt.Errorf("index %d does not fit %d bytes", i, width)
+					return primitive{}, builderError(pp+".indices", "index %d does not fit %d bytes", i, width)
 				}
 				data = binary.LittleEndian.AppendUint16(data, uint16(i))
 			}
@@ -427,7 +467,7 @@ func (b *Builder) primitive(p Primitive) (primitive, error) {
 				data = binary.LittleEndian.AppendUint32(data, i)
 			}
 		default:
-			return primitive{}, fmt.Errorf("IndexBytes %d is not 0, 1, 2 or 4", width)
+			return primitive{}, builderError(pp+".indices", "IndexBytes %d is not 0, 1, 2 or 4", width)
 		}
 		view := b.addView(data, 0, targetElementArrayBuffer)
 		idx := b.addAccessor(accessor{BufferView: &view, ComponentType: ct, Count: len(p.Indices), Type: "SCALAR"})
@@ -448,7 +488,7 @@ func (b *Builder) AddNode(n Node) int {
 	g := node{Name: n.Name}
 	if n.Mesh != -1 {
 		if n.Mesh < 0 || n.Mesh >= len(b.doc.Meshes) {
-			b.fail("node %q: mesh %d does not exist", n.Name, n.Mesh)
+			b.failAt(fmt.Sprintf("nodes[%d].mesh", i), "mesh %d does not exist", n.Mesh)
 		}
 		g.Mesh = &n.Mesh
 	}
@@ -468,7 +508,7 @@ func (b *Builder) AddNode(n Node) int {
 	if n.Weights != nil {
 		if n.Mesh < 0 || n.Mesh >= len(b.doc.Meshes) || len(b.doc.Meshes[n.Mesh].Primitives) == 0 ||
 			len(b.doc.Meshes[n.Mesh].Primitives[0].Targets) != len(n.Weights) {
-			b.fail("node %q: %d weights for its mesh's morph targets", n.Name, len(n.Weights))
+			b.failAt(fmt.Sprintf("nodes[%d].weights", i), "%d weights for its mesh's morph targets", len(n.Weights))
 		}
 		g.Weights = append([]float32{}, n.Weights...)
 	}
@@ -484,17 +524,17 @@ func (b *Builder) AddNode(n Node) int {
 func (b *Builder) AddChild(parent, child int) {
 	n := len(b.doc.Nodes)
 	if parent < 0 || parent >= n || child < 0 || child >= n {
-		b.fail("node %d or %d does not exist", parent, child)
+		b.failAt("nodes", "node %d or %d does not exist", parent, child)
 		return
 	}
 	if _, ok := b.parent[child]; ok {
-		b.fail("node %d already has a parent", child)
+		b.failAt(fmt.Sprintf("nodes[%d].children", parent), "node %d already has a parent", child)
 		return
 	}
 	// A cycle needs child to be an ancestor of parent (or parent itself).
 	for p := parent; p >= 0; p = b.parentOf(p) {
 		if p == child {
-			b.fail("node %d is an ancestor of node %d", child, parent)
+			b.failAt(fmt.Sprintf("nodes[%d].children", parent), "node %d is an ancestor of node %d", child, parent)
 			return
 		}
 	}
@@ -616,13 +656,13 @@ func (b *Builder) AddAnimation(a Animation) int {
 		}
 		switch {
 		case c.Node < 0 || c.Node >= len(b.doc.Nodes):
-			b.fail("animation %q channel %d: node %d does not exist", a.Name, i, c.Node)
+			b.failAt(fmt.Sprintf("animations[%d].channels[%d].target.node", len(b.doc.Animations), i), "node %d does not exist", c.Node)
 			continue
 		case len(c.Times) == 0 || keys != len(c.Times) || len(c.Values)%n != 0:
-			b.fail("animation %q channel %d: %d values for %d keyframes", a.Name, i, len(c.Values), len(c.Times))
+			b.failAt(fmt.Sprintf("animations[%d].samplers[%d].output", len(b.doc.Animations), len(out.Samplers)), "%d values for %d keyframes", len(c.Values), len(c.Times))
 			continue
 		case c.Path > Weights || c.Interp > InterpCubicSpline:
-			b.fail("animation %q channel %d: path %v, interpolation %v", a.Name, i, c.Path, c.Interp)
+			b.failAt(fmt.Sprintf("animations[%d].channels[%d]", len(b.doc.Animations), i), "path %v, interpolation %v", c.Path, c.Interp)
 			continue
 		}
 		floats := func(vs []float32, comps int) int {

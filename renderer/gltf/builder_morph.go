@@ -9,14 +9,14 @@ import (
 )
 
 // morphTargets writes primitive p's morph targets, if it has any, as the
-// targets of out: float VEC3 accessors, POSITION with its min and max as
-// the specification requires.
-func (b *Builder) morphTargets(p Primitive, out *primitive) error {
+// targets of out (at JSON path tp): float VEC3 accessors, POSITION with
+// its min and max as the specification requires.
+func (b *Builder) morphTargets(p Primitive, out *primitive, tp string) error {
 	if len(p.Targets) == 0 {
 		return nil
 	}
 	if len(p.Targets) > MaxTargets {
-		return fmt.Errorf("%d morph targets: more than %d", len(p.Targets), MaxTargets)
+		return builderError(tp, "%d morph targets: more than %d", len(p.Targets), MaxTargets)
 	}
 	n := len(p.Positions)
 	for i, t := range p.Targets {
@@ -24,17 +24,22 @@ func (b *Builder) morphTargets(p Primitive, out *primitive) error {
 		for _, a := range []struct {
 			name string
 			v    []mgl32.Vec3
-		}{{"POSITION", t.Positions}, {"NORMAL", t.Normals}, {"TANGENT", t.Tangents}} {
+			base bool // the primitive has the attribute: the validator asks for it
+		}{{"POSITION", t.Positions, true}, {"NORMAL", t.Normals, p.Normals != nil}, {"TANGENT", t.Tangents, p.Tangents != nil}} {
 			if a.v == nil {
 				continue
 			}
+			ap := fmt.Sprintf("%s[%d].%s", tp, i, a.name)
+			if !a.base {
+				return builderError(ap, "displacements of an attribute the primitive does not have")
+			}
 			if len(a.v) != n {
-				return fmt.Errorf("target %d: %d %s displacements for %d positions", i, len(a.v), a.name, n)
+				return builderError(ap, "%d displacements for %d positions", len(a.v), n)
 			}
 			data := make([]byte, 0, 12*n)
 			for k, x := range a.v {
 				if !finite3(x) {
-					return fmt.Errorf("target %d: %s displacement %d is not finite", i, a.name, k)
+					return builderError(ap, "displacement %d is not finite", k)
 				}
 				for _, c := range x {
 					data = binary.LittleEndian.AppendUint32(data, math.Float32bits(c))

@@ -179,3 +179,54 @@ func TestDamagedMorphs(t *testing.T) {
 		})
 	}
 }
+
+// TestMorphBuilderChecks: the builder refuses morph targets that Decode
+// or the Khronos validator would, with the JSON path they would have
+// been written at (Decode's, where TestDamagedMorphs has the same
+// defect).
+func TestMorphBuilderChecks(t *testing.T) {
+	for _, c := range []struct {
+		name, path string
+		edit       func(p, q *gltf.Primitive, n *gltf.Node)
+	}{
+		{"primitives disagree", "meshes[0].primitives[1].targets", func(_, q *gltf.Primitive, _ *gltf.Node) {
+			q.Targets = q.Targets[:1]
+		}},
+		{"nine targets", "meshes[0].primitives[0].targets", func(p, _ *gltf.Primitive, _ *gltf.Node) {
+			for len(p.Targets) < 9 {
+				p.Targets = append(p.Targets, p.Targets[0])
+			}
+		}},
+		{"target count", "meshes[0].primitives[0].targets[0].POSITION", func(p, _ *gltf.Primitive, _ *gltf.Node) {
+			p.Targets[0].Positions = p.Targets[0].Positions[1:]
+		}},
+		{"normals without normals", "meshes[0].primitives[1].targets[1].NORMAL", func(_, q *gltf.Primitive, _ *gltf.Node) {
+			q.Normals = nil
+		}},
+		{"tangents without tangents", "meshes[0].primitives[0].targets[0].TANGENT", func(p, _ *gltf.Primitive, _ *gltf.Node) {
+			p.Targets[0].Tangents = make([]mgl32.Vec3, len(p.Positions))
+		}},
+		{"node weights", "nodes[0].weights", func(_, _ *gltf.Primitive, n *gltf.Node) { n.Weights = []float32{1} }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := gltf.Primitive{Material: -1, Positions: []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
+				Normals: []mgl32.Vec3{{0, 0, 1}, {0, 0, 1}, {0, 0, 1}}, Targets: []gltf.Target{
+					{Positions: []mgl32.Vec3{{1, 0, 0}, {1, 0, 0}, {1, 0, 0}}},
+					{Normals: []mgl32.Vec3{{0, 1, 0}, {0, 1, 0}, {0, 1, 0}}},
+				}}
+			q := p
+			q.Targets = append([]gltf.Target(nil), p.Targets...)
+			n := gltf.Node{Weights: []float32{0.5, 0.5}}
+			c.edit(&p, &q, &n)
+			var b gltf.Builder
+			n.Mesh = b.AddMesh("m", p, q)
+			b.AddNode(n)
+			_, err := b.GLB()
+			var ge *gltf.Error
+			if !errors.As(err, &ge) || ge.File != "builder" || ge.Path != c.path {
+				t.Fatalf("error %v: want a *gltf.Error of the builder at %s", err, c.path)
+			}
+			t.Log(err)
+		})
+	}
+}

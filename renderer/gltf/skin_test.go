@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -180,32 +181,191 @@ func TestDamagedSkins(t *testing.T) {
 }
 
 // TestSkinBuilderChecks: the builder refuses joints and weights that
-// Decode would.
+// Decode or the Khronos validator would, with the JSON path they would
+// have been written at (where the same defect is in TestDamagedSkins,
+// the path Decode names).
 func TestSkinBuilderChecks(t *testing.T) {
+	const attrs = "meshes[0].primitives[0].attributes"
 	for _, c := range []struct {
-		name string
-		edit func(p *gltf.Primitive, s *gltf.Skin)
+		name, path string
+		edit       func(p *gltf.Primitive, s *gltf.Skin) []int // the nodes given the skin, nil: the mesh's
 	}{
-		{"weights sum", func(p *gltf.Primitive, _ *gltf.Skin) { p.Weights[0] = mgl32.Vec4{0.5, 0, 0, 0} }},
-		{"joint out of range", func(p *gltf.Primitive, _ *gltf.Skin) { p.Joints[0][1] = 2 }},
-		{"count", func(p *gltf.Primitive, _ *gltf.Skin) { p.Weights = p.Weights[1:] }},
-		{"inverse binds", func(_ *gltf.Primitive, s *gltf.Skin) { s.InverseBind = s.InverseBind[:1] }},
-		{"skeleton", func(_ *gltf.Primitive, s *gltf.Skin) { s.Skeleton = 1 }},
-		{"joint twice", func(_ *gltf.Primitive, s *gltf.Skin) { s.Joints[1] = 0 }},
+		{"weights sum", attrs + ".WEIGHTS_0", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+			p.Weights[0] = mgl32.Vec4{0.5, 0, 0, 0}
+			return nil
+		}},
+		{"negative weight", attrs + ".WEIGHTS_0", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+			p.Weights[1] = mgl32.Vec4{1.5, -0.5, 0, 0}
+			return nil
+		}},
+		{"joint out of range", attrs + ".JOINTS_0", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+			p.Joints[2][1] = 2
+			return nil
+		}},
+		{"joint named twice", attrs + ".JOINTS_0", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+			p.Joints[1] = [4]uint16{1, 1}
+			return nil
+		}},
+		{"count", attrs + ".JOINTS_0", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+			p.Weights = p.Weights[1:]
+			return nil
+		}},
+		{"second set count", attrs + ".JOINTS_1", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+			p.Joints1 = make([][4]uint16, 3)
+			return nil
+		}},
+		{"second set without a first", attrs + ".JOINTS_1", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+			p.Joints1, p.Weights1, p.Joints, p.Weights = p.Joints, p.Weights, nil, nil
+			return nil
+		}},
+		{"joint out of range in the second set", attrs + ".JOINTS_1", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+			p.Joints1, p.Weights1 = [][4]uint16{{}, {0, 0, 5}, {}}, make([]mgl32.Vec4, 3)
+			return nil
+		}},
+		{"weights sum over both sets", attrs + ".WEIGHTS_0", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+			p.Joints1, p.Weights1 = [][4]uint16{{}, {}, {0}}, []mgl32.Vec4{{}, {}, {0.5}}
+			return nil
+		}},
+		{"no joints", attrs, func(p *gltf.Primitive, _ *gltf.Skin) []int {
+			p.Joints, p.Weights = nil, nil
+			return nil
+		}},
+		{"inverse binds", "skins[0].inverseBindMatrices", func(_ *gltf.Primitive, s *gltf.Skin) []int {
+			s.InverseBind = s.InverseBind[:1]
+			return nil
+		}},
+		{"skeleton", "skins[0].skeleton", func(_ *gltf.Primitive, s *gltf.Skin) []int {
+			s.Skeleton = 1
+			return nil
+		}},
+		{"joint twice", "skins[0].joints[1]", func(_ *gltf.Primitive, s *gltf.Skin) []int {
+			s.Joints[1] = 0
+			return nil
+		}},
+		{"joint node", "skins[0].joints[1]", func(_ *gltf.Primitive, s *gltf.Skin) []int {
+			s.Joints[1] = 9
+			return nil
+		}},
+		{"no common root", "skins[0].joints", func(_ *gltf.Primitive, s *gltf.Skin) []int {
+			s.Joints[1] = 2 // the mesh's node: a root of its own
+			return nil
+		}},
+		{"no joints in skin", "skins[0].joints", func(_ *gltf.Primitive, s *gltf.Skin) []int {
+			s.Joints, s.InverseBind = nil, nil
+			return nil
+		}},
+		{"skin without mesh", "nodes[0].skin", func(*gltf.Primitive, *gltf.Skin) []int { return []int{0} }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := gltf.Primitive{Material: -1, Positions: []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
 				Joints: [][4]uint16{{0, 1}, {0, 1}, {0, 1}}, Weights: []mgl32.Vec4{{1, 0, 0, 0}, {0.5, 0.5, 0, 0}, {0, 1, 0, 0}}}
 			s := gltf.Skin{Joints: []int{0, 1}, Skeleton: -1, InverseBind: []mgl32.Mat4{mgl32.Ident4(), mgl32.Ident4()}}
-			c.edit(&p, &s)
+			nodes := c.edit(&p, &s)
 			var b gltf.Builder
 			mesh := b.AddMesh("m", p)
 			root := b.AddNode(gltf.Node{Mesh: -1})
 			b.AddChild(root, b.AddNode(gltf.Node{Mesh: -1}))
-			b.AddSkin(s, b.AddNode(gltf.Node{Mesh: mesh}))
-			if _, err := b.GLB(); err == nil {
+			meshNode := b.AddNode(gltf.Node{Mesh: mesh})
+			if nodes == nil {
+				nodes = []int{meshNode}
+			}
+			b.AddSkin(s, nodes...)
+			_, err := b.GLB()
+			if err == nil {
 				t.Fatal("GLB succeeded")
 			}
+			var ge *gltf.Error
+			if !errors.As(err, &ge) || ge.File != "builder" || ge.Path != c.path {
+				t.Fatalf("error %q: want a *gltf.Error of the builder at %s", err, c.path)
+			}
+			if want := "gltf: builder: " + c.path + ": "; !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("error %q does not start with %q", err, want)
+			}
+			t.Log(err)
 		})
+	}
+}
+
+// twoSetTube builds a triangle skinned by eight joints (the first at the
+// origin, the root of the others, each translated along x by its index), each vertex with influences in
+// JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1, one vertex's weights
+// summing to 0.995, and normals and tangents; one morph target moves
+// positions, normals and tangents.
+func twoSetTube() *gltf.Builder {
+	p := gltf.Primitive{Material: -1,
+		Positions: []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
+		Normals:   []mgl32.Vec3{{0, 0, 1}, {0, 0, 1}, {0, 0, 1}},
+		Tangents:  []mgl32.Vec4{{1, 0, 0, 1}, {1, 0, 0, 1}, {1, 0, 0, 1}},
+		Indices:   []uint32{0, 1, 2},
+		Joints:    [][4]uint16{{0, 1, 2, 3}, {1, 0, 0, 0}, {7, 6, 5, 0}},
+		Weights:   []mgl32.Vec4{{0.4, 0.2, 0.1, 0.05}, {0.995, 0, 0, 0}, {0.3, 0.1, 0.05, 0}},
+		Joints1:   [][4]uint16{{4, 5, 6, 0}, {0, 0, 0, 0}, {3, 2, 0, 0}},
+		Weights1:  []mgl32.Vec4{{0.15, 0.08, 0.02, 0}, {}, {0.35, 0.2, 0, 0}},
+		Targets: []gltf.Target{{
+			Positions: []mgl32.Vec3{{0, 0, 0.5}, {0, 0, 0}, {0, 0, 0}},
+			Normals:   []mgl32.Vec3{{0, 1, -1}, {0, 0, 0}, {0, 0, 0}},
+			Tangents:  []mgl32.Vec3{{-1, 1, 0}, {0, 0, 0}, {0, 0, 0}},
+		}},
+	}
+	var b gltf.Builder
+	mesh := b.AddMesh("triangle", p)
+	var joints []int
+	for j := range 8 {
+		joints = append(joints, b.AddNode(gltf.Node{Mesh: -1, Translation: mgl32.Vec3{float32(j), 0, 0}}))
+		if j > 0 {
+			b.AddChild(joints[0], joints[j])
+		}
+	}
+	inv := make([]mgl32.Mat4, 8)
+	for j := range inv {
+		inv[j] = mgl32.Translate3D(-float32(j), 0, 0)
+	}
+	b.AddSkin(gltf.Skin{Name: "eight", Joints: joints, Skeleton: -1, InverseBind: inv},
+		b.AddNode(gltf.Node{Name: "triangle", Mesh: mesh, Weights: []float32{0}}))
+	return &b
+}
+
+// TestSkinTwoSets: a vertex with influences in two sets keeps its four
+// largest, scaled to sum to 1, in order of weight; the morph target's
+// tangent displacements are decoded and Morph turns the tangent with
+// them.
+func TestSkinTwoSets(t *testing.T) {
+	m, err := gltf.Decode(mustGLB(t, twoSetTube()), "two.glb", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkModel(t, m)
+	me := &m.Meshes[0]
+	for v, want := range []struct {
+		joints  [4]uint16
+		weights mgl32.Vec4
+	}{
+		{[4]uint16{0, 1, 4, 2}, mgl32.Vec4{0.4, 0.2, 0.15, 0.1}.Mul(1 / 0.85)},
+		{[4]uint16{1, 0, 0, 0}, mgl32.Vec4{1, 0, 0, 0}},
+		{[4]uint16{3, 7, 2, 6}, mgl32.Vec4{0.35, 0.3, 0.2, 0.1}.Mul(1 / 0.95)},
+	} {
+		if me.Joints[v] != want.joints || me.Weights[v].Sub(want.weights).Len() > 1e-6 {
+			t.Errorf("vertex %d: joints %v weights %v, want %v and %v", v, me.Joints[v], me.Weights[v], want.joints, want.weights)
+		}
+	}
+	// Joint j moves a vertex by j along x: vertex 0 by its weights'
+	// mean joint.
+	pose, world, jm := make([]gltf.TRS, len(m.Nodes)), make([]mgl32.Mat4, len(m.Nodes)), make([]mgl32.Mat4, 8)
+	m.RestPose(pose)
+	for j := range 8 {
+		pose[j].T = mgl32.Vec3{2 * float32(j), 0, 0}
+	}
+	m.WorldPose(pose, world)
+	m.JointMatrices(0, world, jm)
+	if got, want := me.SkinPosition(0, jm), (mgl32.Vec3{(0.2 + 4*0.15 + 2*0.1) / 0.85, 0, 0}); !near(got, want) {
+		t.Errorf("vertex 0 skinned to %v, want %v", got, want)
+	}
+	if len(me.Targets) != 1 || me.Targets[0].Tangents == nil {
+		t.Fatalf("targets %+v: want one, with tangent displacements", me.Targets)
+	}
+	tan := make([]mgl32.Vec4, 3)
+	me.Morph([]float32{1}, nil, nil, tan)
+	if want := (mgl32.Vec4{0, 1, 0, 1}); tan[0].Sub(want).Len() > 1e-6 {
+		t.Errorf("tangent morphed at weight 1: %v, want %v", tan[0], want)
 	}
 }
