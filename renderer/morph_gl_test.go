@@ -1,8 +1,10 @@
 package renderer_test
 
 import (
+	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"math"
 	"testing"
 	"time"
@@ -171,6 +173,106 @@ func TestMorphMatchesCPU(t *testing.T) {
 		r.SetSkinDrawNewer(false)
 		if err == nil {
 			return fmt.Errorf("drawing the newer weights between ticks passed (%d pixels off): the test cannot tell", bad)
+		}
+		t.Logf("the broken variant is caught: %v", err)
+		return nil
+	})
+}
+
+// TestMorphTurnsNormalsAndTangents draws a skinned, normal-mapped quad
+// facing the camera in the normals view (renderer.ViewNormals: the
+// normal after normal mapping, as a colour) under two morph targets: one
+// turns its tangent from +x to +y (TANGENT displacements), the other
+// tilts its normal towards +y (NORMAL displacements). The normal map
+// tilts the normal 30° towards +u, so both show: the colour at the
+// quad's centre must be the CPU's (the weights lerped, then the vertex
+// normal and tangent displaced, Gram-Schmidt and the map as the shader
+// applies them) within 3 of 255, at the ticks and between them; drawing
+// the newer weights between ticks must not be.
+func TestMorphTurnsNormalsAndTangents(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		var b gltf.Builder
+		tilt := color.NRGBA{191, 128, 221, 255} // (0.5, 0, 0.87) encoded
+		img := image.NewNRGBA(image.Rect(0, 0, 1, 1))
+		img.SetNRGBA(0, 0, tilt)
+		mat := gltf.DefaultMaterial()
+		mat.Metallic, mat.Roughness, mat.NormalTexture = 0, 0.9, img
+		mat.Sampling[gltf.NormalSlot].Sampler = gltf.Sampler{MagFilter: gltf.Nearest, MinFilter: gltf.Nearest}
+		p := quadPrim(0, b.AddMaterial(mat))
+		n := len(p.Positions)
+		p.Joints, p.Weights = make([][4]uint16, n), make([]mgl32.Vec4, n)
+		p.Tangents = make([]mgl32.Vec4, n)
+		p.Targets = make([]gltf.Target, 2)
+		for v := range n {
+			p.Weights[v], p.Tangents[v] = mgl32.Vec4{1}, mgl32.Vec4{1, 0, 0, 1}
+			p.Targets[0].Tangents = append(p.Targets[0].Tangents, mgl32.Vec3{-1, 1, 0})
+			p.Targets[1].Normals = append(p.Targets[1].Normals, mgl32.Vec3{0, 1, 0})
+		}
+		root := b.AddNode(gltf.Node{Mesh: -1})
+		b.AddSkin(gltf.Skin{Joints: []int{root}, Skeleton: -1}, b.AddNode(gltf.Node{Mesh: b.AddMesh("quad", p)}))
+		m, err := decodeBuilt(&b)
+		if err != nil {
+			return err
+		}
+		id, err := r.AddSkinned(m)
+		if err != nil {
+			return err
+		}
+		ch, err := renderer.NewCharacter(m)
+		if err != nil {
+			return err
+		}
+		r.SetView(renderer.ViewNormals)
+		cam := frontCamera()
+		place := mgl32.Translate3D(0, 5, 0).Mul4(mgl32.Scale3D(2, 2, 2)) // as quadBody: onQuad(0, 0) is its centre
+		snap := func(tick uint64, w0, w1 float32) *simthread.Snapshot {
+			d := time.Duration(tick) * 10 * time.Millisecond
+			return &simthread.Snapshot{Tick: tick, Time: d, Published: d,
+				Skins:        []simthread.Skin{{Model: id, Color: simthread.White, Epoch: 1}},
+				Joints:       ch.Append(nil, place),
+				MorphWeights: []float32{w0, w1}}
+		}
+		prev, next := snap(2, 0, 0), snap(3, 1, 1)
+		// want is the shader's normal at weights w, as a colour.
+		want := func(w float32) color.RGBA {
+			nrm := mgl32.Vec3{0, w, 1}.Normalize()
+			tan := mgl32.Vec3{1 - w, w, 0}
+			tan = tan.Sub(nrm.Mul(nrm.Dot(tan))).Normalize()
+			dec := func(c uint8) float32 { return float32(c)/255*2 - 1 }
+			out := tan.Mul(dec(tilt.R)).Add(nrm.Cross(tan).Mul(dec(tilt.G))).Add(nrm.Mul(dec(tilt.B))).Normalize()
+			return srgbRGBA(out.Mul(0.5).Add(mgl32.Vec3{0.5, 0.5, 0.5}))
+		}
+		seq := uint64(0)
+		check := func(name string, alpha, at float32) error {
+			seq += 2
+			plan := interp.Plan{Prev: prev, Next: next, PrevSeq: seq - 1, NextSeq: seq, Alpha: alpha, Ready: true}
+			frame, err := render(r, plan, cam)
+			if err != nil {
+				return err
+			}
+			return expect(frame, cam, onQuad(0, 0), want(at), 3, name+": the mapped normal")
+		}
+		for _, c := range []struct {
+			name  string
+			alpha float32
+		}{{"older tick", 0}, {"newer tick", 1}, {"between", 0.5}, {"a quarter", 0.25}} {
+			if err := check(c.name, c.alpha, c.alpha); err != nil {
+				return err
+			}
+		}
+		if want(0.5) == want(1) || want(0) == want(1) {
+			return fmt.Errorf("the reference cannot tell the weights apart: %v, %v, %v", want(0), want(0.5), want(1))
+		}
+		r.SetSkinDrawNewer(true)
+		err = check("between, drawn at the newer weights", 0.5, 0.5)
+		r.SetSkinDrawNewer(false)
+		if err == nil {
+			return errors.New("drawing the newer weights between ticks passed: the test cannot tell")
 		}
 		t.Logf("the broken variant is caught: %v", err)
 		return nil

@@ -148,9 +148,11 @@ func compareMask(img, empty *image.RGBA, ref []bool) (bad, covered int) {
 // TestSkinnedPoseMatchesCPU draws the skinned tube between two ticks of
 // its bend (18° and 72°) and compares the frame's silhouette with the
 // CPU skinning of the same pose: at the ticks themselves (alpha 0 and 1),
-// between them (the joints interpolated), and with the epoch changed
-// (drawn at the newer tick). A renderer that draws the newer pose between
-// ticks (SetSkinDrawNewer) must fail the comparison.
+// between them (the joints interpolated), with the tube also moved and
+// grown by a quarter between the ticks (the joints' positions and scales
+// lerped), and with the epoch changed (drawn at the newer tick). A
+// renderer that draws the newer pose between ticks (SetSkinDrawNewer)
+// must fail the comparison.
 func TestSkinnedPoseMatchesCPU(t *testing.T) {
 	onMain(t, func(*platform.Window) error {
 		r, err := newTestRenderer()
@@ -170,15 +172,22 @@ func TestSkinnedPoseMatchesCPU(t *testing.T) {
 		cam := frontCamera()
 		cam.Distance = 5
 		place := mgl32.Translate3D(0.5, 4, 0)
-		snap := func(tick uint64, bend float32, epoch uint32) *simthread.Snapshot {
+		snapAt := func(tick uint64, bend float32, epoch uint32, place mgl32.Mat4) *simthread.Snapshot {
 			ch.Pose(0, bend)
 			d := time.Duration(tick) * 10 * time.Millisecond
 			return &simthread.Snapshot{Tick: tick, Time: d, Published: d,
 				Skins:  []simthread.Skin{{Model: id, Color: simthread.White, Epoch: epoch}},
 				Joints: ch.Append(nil, place)}
 		}
+		snap := func(tick uint64, bend float32, epoch uint32) *simthread.Snapshot {
+			return snapAt(tick, bend, epoch, place)
+		}
 		empty := &simthread.Snapshot{Tick: 1}
 		prev, next, jumped := snap(2, 0.2, 1), snap(3, 0.8, 1), snap(4, 0.2, 2)
+		grown := snapAt(3, 0.8, 1, mgl32.Translate3D(-0.3, 3.6, 0.4).Mul4(mgl32.Scale3D(1.25, 1.25, 1.25)))
+		if d := grown.Joints[1].Pos.Sub(prev.Joints[1].Pos).Len(); d < 0.5 || math.Abs(float64(grown.Joints[1].Scale[0])-1.25) > 1e-5 {
+			return fmt.Errorf("the grown tube's upper joint moved %v m, its scale %v: the case tests nothing", d, grown.Joints[1].Scale)
+		}
 		seq := uint64(0)
 		frame := func(a, b *simthread.Snapshot, alpha float32) (*image.RGBA, error) {
 			seq += 2 // fresh sequence numbers: every frame uploads its pair
@@ -217,6 +226,8 @@ func TestSkinnedPoseMatchesCPU(t *testing.T) {
 			{"newer tick", prev, next, 1},
 			{"between", prev, next, 0.5},
 			{"a quarter", prev, next, 0.25},
+			{"moved and grown, between", prev, grown, 0.5},
+			{"moved and grown, a quarter", prev, grown, 0.25},
 			{"jumped", next, jumped, 0.5},
 		} {
 			bad, err := check(c.name, c.a, c.b, c.alpha, c.alpha)
@@ -227,12 +238,14 @@ func TestSkinnedPoseMatchesCPU(t *testing.T) {
 		}
 		// The broken variant: the newer pose between ticks.
 		r.SetSkinDrawNewer(true)
-		bad, err := check("between, drawn at the newer tick", prev, next, 0.5, 0.5)
-		r.SetSkinDrawNewer(false)
-		if err == nil {
-			return fmt.Errorf("drawing the newer pose between ticks passed (%d pixels off): the test cannot tell", bad)
+		defer r.SetSkinDrawNewer(false)
+		for _, b := range []*simthread.Snapshot{next, grown} {
+			bad, err := check("between, drawn at the newer tick", prev, b, 0.5, 0.5)
+			if err == nil {
+				return fmt.Errorf("drawing the newer pose between ticks passed (%d pixels off): the test cannot tell", bad)
+			}
+			t.Logf("the broken variant is caught: %v", err)
 		}
-		t.Logf("the broken variant is caught: %v", err)
 		return nil
 	})
 }
