@@ -120,7 +120,23 @@ type Grid struct {
 	// (NextReport): a ring the writer fills and one reader empties.
 	taps             [tapSize]Report
 	tapW, tapR, lost atomic.Uint64
+
+	faultN uint64 // the reports counted, under faultCountReports
 }
+
+// fitFault breaks the fit on purpose, for the tests that replay recorded
+// runs (the golden cases) to show that they notice: never set outside
+// them.
+var fitFault int
+
+const (
+	// faultCountReports counts the reports as the vblanks' numbers,
+	// blind to the vblanks no report came for.
+	faultCountReports = 1 + iota
+	// faultKeepLate keeps the late reports in the fit and draws it by
+	// least squares, not through the lower envelope.
+	faultKeepLate
+)
 
 // Report is one vblank the display system reported to a Grid: number MSC
 // at At (the caller's clock), as Observe took it, before the fit judged it.
@@ -253,6 +269,10 @@ func (g *Grid) read() (vblank, bool) {
 // Only one goroutine may call it.
 func (g *Grid) Observe(at time.Duration, msc uint64) {
 	defer g.tap(at, msc) // once the fit has taken it (NextReport)
+	if fitFault == faultCountReports {
+		g.faultN++
+		msc = g.faultN
+	}
 	if !g.started {
 		g.reset(at, msc)
 		return
@@ -282,7 +302,7 @@ func (g *Grid) Observe(at time.Duration, msc uint64) {
 				g.reset(at, msc)
 			}
 			return
-		case d > v.period/4:
+		case d > v.period/4 && fitFault != faultKeepLate:
 			// Late: a starved server's report. Only a long run of them
 			// is a display that moved.
 			g.off = 0
@@ -327,7 +347,7 @@ func (g *Grid) Observe(at time.Duration, msc uint64) {
 	}
 	g.recent[g.nrecent%phaseReports] = pt
 	g.nrecent++
-	if g.nrecent > 2*phaseReports {
+	if g.nrecent > 2*phaseReports && fitFault != faultKeepLate {
 		recent := g.recent[:phaseReports]
 		for range 2 { // the lowest points move little with the slope: twice settles it
 			a, b := lowest(g.first[:], slope), lowest(recent, slope)

@@ -466,7 +466,7 @@ func goldenCommand(test, dir string) string {
 func TestKeptRunBecomesAGoldenCase(t *testing.T) {
 	t.Setenv("TICKFRAME_KEEP_FAILED", t.TempDir())
 	run := t.TempDir()
-	src := filepath.Join("..", "observe", "testdata", "golden", "x60-refresh0")
+	src := filepath.Join("..", "observe", "testdata", "golden", "x60-refresh0-bddb375")
 	if err := os.CopyFS(run, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
