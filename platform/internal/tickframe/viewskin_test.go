@@ -1,7 +1,10 @@
 package tickframe
 
 import (
+	"image/color"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -72,5 +75,89 @@ func TestViewWorldSkinned(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { w.Step(1, dt, nil); w.Snapshot(&snap) }); n != 0 {
 		t.Errorf("a tick allocates %v times", n)
+	}
+}
+
+// TestViewSkinned runs `tickframe view` on a skinned strip, 2 high and
+// red, still on the turntable: its upper joint (the strip's top, weighted
+// in linearly up the strip) is translated 0.8 to −x at 0 s and to +x from
+// 0.5 s on. After 3 s (the simulation never runs ahead of the clock, and
+// may fall 2 s behind) the last frame shows the strip leaning right: its
+// top's red pixels right of its foot's. A viewer that does not play the
+// animation shows it leaning left, one that does not skin shows it
+// straight.
+func TestViewSkinned(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	var b gltf.Builder
+	red := gltf.DefaultMaterial()
+	red.BaseColor, red.Metallic, red.DoubleSided = mgl32.Vec4{0.9, 0.02, 0.02, 1}, 0, true
+	p := gltf.Primitive{Material: b.AddMaterial(red)}
+	for _, y := range []float32{0, 0.5, 1, 1.5, 2} {
+		for _, x := range []float32{-0.2, 0.2} {
+			p.Positions = append(p.Positions, mgl32.Vec3{x, y, 0})
+			p.Normals = append(p.Normals, mgl32.Vec3{0, 0, 1})
+			p.Joints = append(p.Joints, [4]uint16{0, 1})
+			p.Weights = append(p.Weights, mgl32.Vec4{1 - y/2, y / 2})
+		}
+	}
+	for r := range uint32(4) {
+		a := 2 * r
+		p.Indices = append(p.Indices, a, a+1, a+3, a, a+3, a+2)
+	}
+	lower := b.AddNode(gltf.Node{Name: "lower", Mesh: -1})
+	upper := b.AddNode(gltf.Node{Name: "upper", Mesh: -1, Translation: mgl32.Vec3{0, 1, 0}})
+	b.AddChild(lower, upper)
+	b.AddSkin(gltf.Skin{Joints: []int{lower, upper}, Skeleton: lower,
+		InverseBind: []mgl32.Mat4{mgl32.Ident4(), mgl32.Translate3D(0, -1, 0)}},
+		b.AddNode(gltf.Node{Name: "strip", Mesh: b.AddMesh("strip", p)}))
+	b.AddAnimation(gltf.Animation{Name: "lean", Channels: []gltf.Channel{{Node: upper, Path: gltf.Translation,
+		Times: []float32{0, 0.5, 8}, Values: []float32{-0.8, 1, 0, 0.8, 1, 0, 0.8, 1, 0}}}})
+	glb, err := b.GLB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, shot := filepath.Join(dir, "strip.glb"), filepath.Join(dir, "last.png")
+	if err := os.WriteFile(model, glb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := tickframe(t, opts{}, "view", model, "-width", "320", "-height", "240", "-hud=false", "-turn", "0",
+		"-duration", "3s", "-screenshot", shot)
+	wantOK(t, r)
+	img := decodePNG(t, shot)
+	// The strip's red rows, and the mean x of each.
+	var rows []float64
+	top := -1
+	for y := range 240 {
+		sum, n := 0, 0
+		for x := range 320 {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			if int(c.R) > 60 && int(c.R) > 3*int(c.G) && int(c.R) > 3*int(c.B) {
+				sum, n = sum+x, n+1
+			}
+		}
+		if n > 0 {
+			if top < 0 {
+				top = y
+			}
+			rows = append(rows, float64(sum)/float64(n))
+		}
+	}
+	if len(rows) < 40 {
+		t.Fatalf("%d rows with red pixels: the strip is not drawn (%s)", len(rows), shot)
+	}
+	band := len(rows) / 6
+	mean := func(xs []float64) float64 {
+		s := 0.0
+		for _, x := range xs {
+			s += x
+		}
+		return s / float64(len(xs))
+	}
+	head, foot := mean(rows[:band]), mean(rows[len(rows)-band:])
+	t.Logf("%d red rows from y %d: the top's at x %.0f, the foot's at x %.0f", len(rows), top, head, foot)
+	if head < foot+30 {
+		t.Errorf("the strip's top is at x %.0f, its foot at %.0f: want the top 30 pixels right of the foot, as the animation leans it (%s)",
+			head, foot, shot)
 	}
 }
