@@ -450,13 +450,16 @@ func goldenName(test string) string {
 }
 
 // goldenCommand is the shell command, run at the repository's root, that
-// turns a kept run into a golden case: its watch and frame log copied, a
-// SOURCE naming the run, and the analysis's verdicts written by the
-// golden test's -update; review want.json before committing it.
+// turns a kept run into a golden case: its watch, frame log (with the
+// app's vblank reports), the app's report and the observer's copied, a
+// SOURCE naming the run, and the analyses' verdicts written by the
+// golden tests' -update (the observer's comparison, the app's vblank
+// fit); review want.json and grid.json before committing them.
 func goldenCommand(test, dir string) string {
 	g := "platform/internal/observe/testdata/golden/" + goldenName(test)
-	return fmt.Sprintf("mkdir -p %[1]s && cp %[2]s/watch.json %[2]s/frames.log %[1]s/ && "+
-		"echo %[3]q > %[1]s/SOURCE && go test ./platform/internal/observe -run 'TestGoldenCases/%[4]s$' -update",
+	return fmt.Sprintf("mkdir -p %[1]s && cp %[2]s/watch.json %[2]s/frames.log %[2]s/report.json %[2]s/observe.json %[1]s/ && "+
+		"echo %[3]q > %[1]s/SOURCE && go test ./platform/internal/observe -run 'TestGoldenCases/%[4]s$' -update && "+
+		"go test ./platform/internal/present -run 'TestGridGoldenCases/%[4]s$' -update",
 		g, dir, "live run of "+test+", failed, kept in "+dir, goldenName(test))
 }
 
@@ -466,7 +469,7 @@ func goldenCommand(test, dir string) string {
 func TestKeptRunBecomesAGoldenCase(t *testing.T) {
 	t.Setenv("TICKFRAME_KEEP_FAILED", t.TempDir())
 	run := t.TempDir()
-	src := filepath.Join("..", "observe", "testdata", "golden", "x60-refresh0-bddb375")
+	src := filepath.Join("..", "observe", "testdata", "golden", "x144-refresh0-starved")
 	if err := os.CopyFS(run, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
@@ -497,5 +500,10 @@ func TestKeptRunBecomesAGoldenCase(t *testing.T) {
 	}
 	if _, err := observe.ReadFrameLog(filepath.Join(g, "frames.log")); err != nil {
 		t.Error(err)
+	}
+	for _, f := range []string{"report.json", "observe.json"} {
+		if _, err := os.Stat(filepath.Join(g, f)); err != nil {
+			t.Error(err)
+		}
 	}
 }
