@@ -283,6 +283,65 @@ func TestPointLightFalloff(t *testing.T) {
 	})
 }
 
+// TestEveryPointLightShines lights the wall with 1, 2 and
+// simthread.MaxPointLights point lights 3 m in front of wallPoint, light
+// i at i+1 times the first's intensity, the sun off and the sky dimmed
+// away: the pixel is directRef of their summed radiance (a shader that
+// stops its loop early, or reads one slot for all, fails); one light
+// more than MaxPointLights reads the same as MaxPointLights, as
+// documented.
+func TestEveryPointLightShines(t *testing.T) {
+	onMain(t, func(*platform.Window) error {
+		r, err := newTestRenderer()
+		if err != nil {
+			return err
+		}
+		defer r.Delete()
+		w, err := newLitWall(r)
+		if err != nil {
+			return err
+		}
+		n := mgl32.Vec3{0, 0, 1}
+		v := w.cam.Eye().Sub(wallPoint).Normalize()
+		const intensity, d = 0.1, 3
+		lit := func(count int) (float64, error) {
+			return w.frame(nil, func(s *simthread.Snapshot) {
+				s.Bodies = append(s.Bodies[:0], w.wall(false))
+				s.Lights.Reset()
+				s.Lights.SkyDim = 1
+				s.Lights.Sun = simthread.DirLight{Dir: mgl32.Vec3{0, 1, 0}} // intensity 0: no sun
+				// Light i at (i+1) × intensity: every slot differs.
+				for i := range count {
+					s.Lights.Points = append(s.Lights.Points, simthread.PointLight{Pos: wallPoint.Add(mgl32.Vec3{0, 0, d}),
+						Intensity: float32(i+1) * intensity})
+				}
+			}, 0)
+		}
+		for _, count := range []int{1, 2, simthread.MaxPointLights} {
+			got, err := lit(count)
+			if err != nil {
+				return err
+			}
+			sum := float64(count*(count+1)/2) * intensity
+			if want := directRef(n, v, n, wallBase, 1, 0, sum/(d*d)); !closeTo(got, want) {
+				t.Errorf("%d lights: read %.4f, want %.4f", count, got, want)
+			}
+		}
+		most, err := lit(simthread.MaxPointLights)
+		if err != nil {
+			return err
+		}
+		more, err := lit(simthread.MaxPointLights + 1)
+		if err != nil {
+			return err
+		}
+		if more != most {
+			t.Errorf("%d lights read %.4f, %d %.4f: the ones past MaxPointLights must be ignored", simthread.MaxPointLights+1, more, simthread.MaxPointLights, most)
+		}
+		return nil
+	})
+}
+
 // lightsWorld writes a snapshot of a few bodies lit by a turning sun and
 // every point light, one tied to a body.
 func lightsWorld(s *simthread.Snapshot, t float32) {
