@@ -184,4 +184,3 @@ func TestGoldenVerdictsCatchAShiftedLog(t *testing.T) {
 		})
 	}
 }
-
