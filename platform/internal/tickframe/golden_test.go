@@ -99,7 +99,10 @@ func verdictCases(t *testing.T) map[string]displayCell {
 		}
 		c, ok := goldenCell(filepath.Base(d))
 		if !ok {
-			t.Fatalf("%s: a golden case with a report is named for the display cell it recorded (%s)", d, goldenCellName)
+			// A kept run of another live test (goldenCommand): its
+			// comparison and fit are the other golden tests'.
+			t.Logf("%s: not a display cell's run (%s): its verdict is its own test's", d, goldenCellName)
+			continue
 		}
 		out[d] = c
 	}
