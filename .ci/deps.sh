@@ -14,10 +14,9 @@
 # priority as an ordinary user (.ci/rtkit-env), and the xdg desktop portal
 # that test asks first; Weston (nested in Xvfb, with XWayland) and the
 # Wayland headers, for the -tags wayland build and its tests
-# (wayland-protocols to regenerate platform/internal/present's protocol glue),
-# and libdecor with its cairo plugin, which GLFW loads there to decorate the
-# window (Weston has no server-side decorations): a desktop's Wayland
-# session has it, and it commits the window's surface between swaps;
+# (wayland-protocols to regenerate platform/internal/present's protocol glue;
+# not libdecor, whose decorations move the window's content off the place
+# the observer reads the marker at: docs/platforms.md);
 # Mutter, GNOME's compositor, nested in Xvfb, under whose XWayland the X11
 # build's frame timings are tested against the observer; mingw-w64 and
 # Wine, with which make test cross-builds for Windows and runs the Windows
@@ -34,7 +33,6 @@ test_packages=(
 	xdotool jq mesa-utils
 	dbus polkitd rtkit xdg-desktop-portal
 	weston libwayland-dev libxkbcommon-dev xwayland wayland-protocols mutter
-	libdecor-0-0 libdecor-0-plugin-1-cairo
 	gcc-mingw-w64-x86-64 wine wine64
 )
 
