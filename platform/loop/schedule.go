@@ -91,7 +91,8 @@ func (s *scheduling) startSim(ctx context.Context, sim *simthread.Sim) {
 		_ = sim.Run(ctx) // its error is Wait's
 		// Read back again: a broker's real time may have been taken
 		// away during the run (SIGXCPU: RT "demoted").
-		s.simEnd <- sched.Criticals()["sim"]
+		tp, _ = sched.CriticalNamed("sim")
+		s.simEnd <- tp
 	}()
 	var err error
 	if s.display, err = sched.WatchDisplayServer(""); err != nil {

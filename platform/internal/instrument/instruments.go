@@ -142,8 +142,8 @@ func (in *Set) Ended(f *loop.Frame) {
 // reports, the steady state's counters and the scheduling latency.
 func (in *Set) Stopped(end time.Duration) {
 	in.steady.elapsed = end - in.steady.start
-	in.present.collect(in.a.Renderer(), in.a.Pacing().Pacer, true)
 	in.steady.finish(in.stats.Frames, in.a.SchedAllocs())
+	in.present.collect(in.a.Renderer(), in.a.Pacing().Pacer, true)
 	if in.lat != nil {
 		in.latency = in.lat.Read()
 	}

@@ -320,6 +320,20 @@ func Criticals() map[string]ThreadPriority {
 	return out
 }
 
+// CriticalNamed returns the critical thread registered now as name, if
+// any. It does not allocate (Criticals builds a map): the simulation
+// reads its own back as it stops, which a run's steady state counts.
+func CriticalNamed(name string) (ThreadPriority, bool) {
+	global.Lock()
+	defer global.Unlock()
+	for _, tp := range global.critical {
+		if tp.Name == name {
+			return tp, true
+		}
+	}
+	return ThreadPriority{}, false
+}
+
 func isCritical(tid int) bool {
 	global.Lock()
 	defer global.Unlock()

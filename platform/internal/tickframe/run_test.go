@@ -153,15 +153,17 @@ func TestReport(t *testing.T) {
 	}
 	// The frame and tick paths must not allocate (TestPeriodicPathsDoNotAllocate
 	// and the soak hold them to 0 by allocation site). Here the whole
-	// process is counted, the Go runtime's own objects with it (such as a
-	// new thread's: allocs_per_frame read 0.003 in one make test run of
-	// three, 0 in the others), so a frame path that allocates (one object
-	// a frame is hundreds over the steady state's frames) is told from
-	// the runtime by a bound of a few objects, not by 0.
-	if rep.SteadyAllocs > 4 {
+	// process is counted exactly (runtime.ReadMemStats at both ends), the
+	// Go runtime's own objects with it: a new OS thread's (about five
+	// objects each, when a load keeps the threads it has busy) and its
+	// scavenger's. 10 runs of this command alone read 0 to 11. A frame path
+	// that allocates once in eight frames is over 30 in the steady
+	// state's 250 frames: the bound is 24.
+	const runtimeOwn = 24
+	if rep.SteadyAllocs > runtimeOwn {
 		t.Errorf("steady_allocs %d (allocs_per_frame %v): tickframe allocates in the steady state", rep.SteadyAllocs, rep.AllocsPerFrame)
 	} else if rep.SteadyAllocs > 0 {
-		t.Logf("steady_allocs %d: the runtime's own, within the bound of 4", rep.SteadyAllocs)
+		t.Logf("steady_allocs %d: the runtime's own, within the bound of %d", rep.SteadyAllocs, runtimeOwn)
 	}
 	if !regexp.MustCompile(`^[0-9a-f]{16}$`).MatchString(rep.StateHash) {
 		t.Errorf("state_hash %q: want 16 hex digits", rep.StateHash)
