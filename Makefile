@@ -103,7 +103,7 @@ soak: deps build
 
 # Runs every fuzz target for FUZZTIME each.
 fuzz: deps
-	$(GO) test -run '^$$' -fuzz '^FuzzModel$$' -fuzztime $(FUZZTIME) ./sync/triplebuf
+	$(GO) test -run '^$$' -fuzz '^FuzzModel$$' -fuzztime $(FUZZTIME) ./sync/waitfree
 	$(GO) test -run '^$$' -fuzz '^FuzzAlpha$$' -fuzztime $(FUZZTIME) ./renderer/interp
 	$(GO) test -run '^$$' -fuzz '^FuzzAlphaSeconds$$' -fuzztime $(FUZZTIME) ./renderer/interp
 	$(GO) test -run '^$$' -fuzz '^FuzzSlerp$$' -fuzztime $(FUZZTIME) ./renderer/interp
