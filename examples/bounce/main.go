@@ -21,7 +21,7 @@ import (
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/collide"
+	"github.com/tickframe/tickframe/examples/bounce/internal/collide"
 )
 
 // The box: x ∈ [−halfX, halfX], y ∈ [0, height], z ∈ [−halfZ, halfZ],
