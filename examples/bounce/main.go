@@ -17,11 +17,11 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/tickframe/tickframe/examples/bounce/internal/collide"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/examples/bounce/internal/collide"
 )
 
 // The box: x ∈ [−halfX, halfX], y ∈ [0, height], z ∈ [−halfZ, halfZ],

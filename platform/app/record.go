@@ -6,9 +6,9 @@ import (
 	"io"
 
 	"github.com/tickframe/tickframe/platform/internal/outfile"
+	"github.com/tickframe/tickframe/platform/internal/record"
 	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/record"
 )
 
 // runRecorder records a run (Config.Tools.Record) or replays one and checks it

@@ -17,11 +17,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/record"
 	"github.com/tickframe/tickframe/platform/internal/sched"
 	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/record"
 )
 
 // NewWorld builds an app's world from its settings once the command line

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // speckWorld is the reference world with a speck published before its

@@ -16,8 +16,8 @@ import (
 
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/present"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // silenceEnv makes TestSilenceChild run (the parent's display), and

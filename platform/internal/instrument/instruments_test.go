@@ -4,10 +4,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // headless is the instruments of an App with no window

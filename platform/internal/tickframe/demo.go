@@ -14,10 +14,10 @@ import (
 
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/gltf"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // demo runs the demo as every app runs, on app.RunFunc: the reference

@@ -19,9 +19,9 @@ import (
 
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/platform/internal/outfile"
+	"github.com/tickframe/tickframe/platform/internal/record"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/record"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // reportKeys are the report's documented keys, with the keys of the

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/simthread/refworld"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 )
 
 // wineArgs is the run the Windows targets name: 320×240, 64

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer/interp"
-	"github.com/tickframe/tickframe/simthread/refworld"
 	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
