@@ -2,6 +2,7 @@ package renderer_test
 
 import (
 	"fmt"
+	"github.com/tickframe/tickframe/renderer/gltf"
 	"image/color"
 	"math"
 	"os"
@@ -205,10 +206,10 @@ func frameCPU(b *testing.B, meshes, n int, fresh bool) error {
 	}
 	defer r.Delete()
 	r.HUD().Visible = false
-	ids := []renderer.MeshID{0}
+	ids := []simthread.MeshID{0}
 	for k := 1; k < meshes; k++ {
 		tex := solid(16, 16, color.NRGBA{uint8(30 * k), 200, uint8(255 - 30*k), 255})
-		mat, err := r.AddMaterial(renderer.Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Roughness: 0.5, BaseColorTexture: tex})
+		mat, err := r.AddMaterial(gltf.Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Roughness: 0.5, BaseColorTexture: tex})
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/tickframe/tickframe/renderer/gltf"
 	"math"
 	"math/rand/v2"
 
@@ -41,7 +42,7 @@ type ball struct {
 	pos, vel mgl64.Vec3
 	p0       mgl64.Vec3 // pos at the start of the step
 	epoch    uint32     // new at every jump (a reset, a shot)
-	mat      renderer.MaterialID
+	mat      simthread.MaterialID
 	colour   mgl32.Vec4
 }
 
@@ -52,7 +53,7 @@ type box struct {
 	discrete  bool // overlap tests only: a fast ball can cross the thin wall
 	bullet    bool // ball 0 is fired at the thin wall every second
 	reg       *renderer.Registry
-	sphere    renderer.MeshID
+	sphere    simthread.MeshID
 	resets    int
 	jumps     uint32 // epochs handed out
 	tunnelled int    // crossings of the thin wall
@@ -132,7 +133,7 @@ func (w *box) Step(tick uint64, dt float64, inputs []simthread.Input) {
 		// A material each, registered from here (the simulation goroutine)
 		// through the renderer's queue, drawn from the snapshot that has it.
 		if b.mat == 0 && w.reg != nil {
-			m := renderer.DefaultMaterial()
+			m := gltf.DefaultMaterial()
 			m.BaseColor, m.Roughness, m.Metallic = b.colour, 0.25+0.25*float32(i%3), float32(i%2)*0.6
 			b.mat, _ = w.reg.AddMaterial(m) // 0 (the default) once every id is taken
 		}
@@ -214,7 +215,7 @@ func (w *box) scene(r *renderer.Renderer) error {
 	if w.sphere, err = reg.AddMesh(renderer.SphereMesh(24, 12)); err != nil {
 		return err
 	}
-	wall := renderer.DefaultMaterial()
+	wall := gltf.DefaultMaterial()
 	wall.BaseColor, wall.Roughness = mgl32.Vec4{0.35, 0.4, 0.5, 1}, 0.9
 	wm, err := reg.AddMaterial(wall)
 	slab := func(x, z, hx, hz float32) simthread.Body {

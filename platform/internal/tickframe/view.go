@@ -234,7 +234,7 @@ func newViewWorld(m *gltf.Model, fit viewFit, omega float64, anim int) *viewWorl
 	}
 	slices.SortFunc(w.nodes, func(a, b renderer.NodeMesh) int { return a.Node - b.Node })
 	for i := range w.nodes {
-		w.nodes[i].Mesh = renderer.MeshID(viewMesh + i)
+		w.nodes[i].Mesh = simthread.MeshID(viewMesh + i)
 	}
 	w.sample()
 	return w
