@@ -33,9 +33,9 @@ func DefaultKeys() KeyMap {
 	return KeyMap{
 		Quit:       platform.KeyEscape,
 		Pause:      platform.KeySpace,
-		Fullscreen: platform.KeyF,
-		VSync:      platform.KeyV,
-		HUD:        platform.KeyH,
+		Fullscreen: 'F',
+		VSync:      'V',
+		HUD:        'H',
 		Screenshot: platform.KeyF12,
 	}
 }
