@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tickframe/tickframe/platform"
@@ -196,10 +197,18 @@ func TestKeyMapValidate(t *testing.T) {
 		{KeyMap{Pause: platform.KeyEscape}, false}, // Quit's default
 		{KeyMap{Pause: platform.KeyLast + 1}, false},
 		{KeyMap{Pause: -2}, false},
+		{KeyMap{Pause: 'P', HUD: '/', Screenshot: platform.KeyF1 + 12}, true}, // F13
+		{KeyMap{Pause: 100}, false},                                           // in range, but GLFW names no key 100
+		{KeyMap{Pause: 'p'}, false},                                           // the P key is 'P'
 	} {
 		if err := tt.keys.Validate(); (err == nil) != tt.ok {
 			t.Errorf("%+v.Validate() = %v, want ok %v", tt.keys, err, tt.ok)
 		}
+	}
+	// A lower-case letter is the slip a rune constant invites: the error
+	// names the key meant.
+	if err := (KeyMap{Pause: 'p'}).Validate(); err == nil || !strings.Contains(err.Error(), "'P'") {
+		t.Errorf("KeyMap{Pause: 'p'}.Validate() = %v, want it to name 'P'", err)
 	}
 }
 
