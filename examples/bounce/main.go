@@ -229,10 +229,10 @@ func (w *box) scene(r *renderer.Renderer) error {
 
 // input turns B and R presses into the world's inputs.
 func input(e platform.Event) (simthread.Input, bool) {
-	if e.Pressed(platform.KeyB) {
+	if e.Pressed('B') {
 		return simthread.Input{Kind: drop}, true
 	}
-	return simthread.Input{Kind: reset}, e.Pressed(platform.KeyR)
+	return simthread.Input{Kind: reset}, e.Pressed('R')
 }
 
 func main() {

@@ -38,7 +38,7 @@ func TestMainFitsIn100Lines(t *testing.T) {
 // becomes the reverse input, a repeat or a release does not, and Step
 // flips the spin.
 func TestReverse(t *testing.T) {
-	press := platform.Event{Kind: platform.KeyEvent, Key: platform.KeyR, Action: platform.Press}
+	press := platform.Event{Kind: platform.KeyEvent, Key: 'R', Action: platform.Press}
 	in, ok := input(press)
 	if !ok || in.Kind != reverse {
 		t.Fatalf("input(R press) = %+v, %v; want the reverse input", in, ok)

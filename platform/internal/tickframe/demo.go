@@ -149,11 +149,11 @@ func inputFor(e platform.Event) (simthread.Input, bool) {
 		return simthread.Input{}, false
 	}
 	switch e.Key {
-	case platform.KeyR:
+	case 'R':
 		return simthread.Input{Kind: refworld.Reset}, true
-	case platform.KeyK:
+	case 'K':
 		return simthread.Input{Kind: refworld.Kick, X: 4}, true
-	case platform.KeyN:
+	case 'N':
 		return simthread.Input{Kind: refworld.Spawn, Code: 256}, true
 	}
 	return simthread.Input{}, false

@@ -376,7 +376,7 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	// the render thread's, as the input callback is.
 	var rend *renderer.Renderer
 	cfg.Input = func(e platform.Event) (simthread.Input, bool) {
-		if e.Kind == platform.KeyEvent && e.Action == platform.Press && e.Key == platform.KeyN && rend != nil {
+		if e.Kind == platform.KeyEvent && e.Action == platform.Press && e.Key == 'N' && rend != nil {
 			rend.SetView((rend.View() + 1) % (renderer.ViewWireframe + 1))
 		}
 		return simthread.Input{}, false
