@@ -255,7 +255,7 @@ type gcReading struct {
 // count lags by what the caches hold. Read that way at the end of the
 // warm-up, a GC later in the run counted the warm-up's allocations as the
 // steady state's: 84 to 163 objects at every GC of the demo, reported as
-// steady_allocs 115 to 136 in 4 of 10 runs of 4 s (make test failed on
+// steady_alloc_objects 115 to 136 in 4 of 10 runs of 4 s (make test failed on
 // one beside a build loop), 0 in the rest. It is called twice a run.
 func (g *gcMetrics) read() gcReading {
 	metrics.Read(g.samples[:])
