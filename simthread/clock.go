@@ -195,9 +195,9 @@ func (c *VirtualClock) notifyLocked() {
 	}
 }
 
-// Deadlines reports the deadlines of the goroutines now sleeping, earliest
+// deadlines reports the deadlines of the goroutines now sleeping, earliest
 // first.
-func (c *VirtualClock) Deadlines() []time.Duration {
+func (c *VirtualClock) deadlines() []time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	d := make([]time.Duration, len(c.sleepers))
@@ -216,7 +216,7 @@ func (c *VirtualClock) WaitSleepers(ctx context.Context, n int) ([]time.Duration
 		c.mu.Lock()
 		if len(c.sleepers) >= n {
 			c.mu.Unlock()
-			return c.Deadlines(), nil
+			return c.deadlines(), nil
 		}
 		if c.changed == nil {
 			c.changed = make(chan struct{})

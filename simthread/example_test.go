@@ -8,30 +8,11 @@ import (
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// The accumulator on the textbook numbers: a 20 ms step, 6 ms already in
-// the accumulator, and a frame that took 29 ms. 35 ms are owed: one step
-// runs, 15 ms are left over, and a renderer sharing the scheduler would
-// draw 0.75 of the way from the previous state to the current one.
-func ExampleScheduler() {
-	s, err := simthread.NewScheduler(simthread.Timing{Rate: 50}) // 20 ms
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	s.Start(0)
-	w := s.Advance(26 * time.Millisecond)
-	fmt.Printf("at 26 ms: ran %d step, %v in the accumulator\n", w.Steps, s.Accumulator())
-	w = s.Advance(26*time.Millisecond + 29*time.Millisecond)
-	fmt.Printf("29 ms later: ran %d step (tick %d), %v left, alpha %.2f\n", w.Steps, w.First, s.Accumulator(), s.Alpha())
-	fmt.Println("next tick due at", s.NextDeadline())
-	// Output:
-	// at 26 ms: ran 1 step, 6ms in the accumulator
-	// 29 ms later: ran 1 step (tick 2), 15ms left, alpha 0.75
-	// next tick due at 60ms
-}
-
 // setSpeed is the one input kind the walker world understands.
 const setSpeed = 1
+
+// ms is a millisecond, for the tests' times.
+const ms = time.Millisecond
 
 // walker is a world of one body walking along x.
 type walker struct{ x, speed float64 }

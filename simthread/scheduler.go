@@ -121,8 +121,8 @@ func (t Timing) Step() time.Duration {
 	return time.Duration(int64(time.Second) / int64(t.Rate))
 }
 
-// Wake is what one call to Advance decided.
-type Wake struct {
+// wake is what one call to Advance decided.
+type wake struct {
 	Steps          int           // steps to run now, ticks First ... First+Steps-1
 	First          uint64        // the first tick to run
 	Clamped        time.Duration // time beyond MaxDelta not counted
@@ -130,8 +130,8 @@ type Wake struct {
 	KeptDebt       bool          // MaxSteps was hit and the Keep policy kept the debt
 }
 
-// SchedulerStats are running totals.
-type SchedulerStats struct {
+// schedulerStats are running totals.
+type schedulerStats struct {
 	Tick           uint64        // ticks run so far
 	Wakes          uint64        // calls to Advance while running
 	Clamps         uint64        // wakes whose gap exceeded MaxDelta
@@ -142,7 +142,7 @@ type SchedulerStats struct {
 	Paused         time.Duration // total time spent paused
 }
 
-// Scheduler is the pure fixed-step core: it turns elapsed time into whole
+// scheduler is the pure fixed-step core: it turns elapsed time into whole
 // fixed steps with an accumulator, clamps long gaps, caps the steps per
 // wake, and pauses and resumes without catching up. It has no goroutine and
 // no clock: the caller passes the time to every call, so a test can feed it
@@ -157,7 +157,7 @@ type SchedulerStats struct {
 // The step is kept as the exact rational 1/Rate seconds: TickTime is exact
 // to the nanosecond (rounded up) and never drifts, even at rates such as
 // 120 Hz whose step is not a whole number of nanoseconds.
-type Scheduler struct {
+type scheduler struct {
 	timing Timing
 	rate   uint64
 
@@ -169,28 +169,28 @@ type Scheduler struct {
 	paused     bool
 	pausedAt   time.Duration
 
-	stats SchedulerStats
+	stats schedulerStats
 }
 
-// NewScheduler returns a scheduler for t (zero fields mean the defaults).
-func NewScheduler(t Timing) (*Scheduler, error) {
+// newScheduler returns a scheduler for t (zero fields mean the defaults).
+func newScheduler(t Timing) (*scheduler, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
 	t = t.WithDefaults()
-	return &Scheduler{timing: t, rate: uint64(t.Rate)}, nil
+	return &scheduler{timing: t, rate: uint64(t.Rate)}, nil
 }
 
 // Timing returns the scheduler's configuration with defaults filled in.
-func (s *Scheduler) Timing() Timing { return s.timing }
+func (s *scheduler) Timing() Timing { return s.timing }
 
 // Start sets tick 0's time to now. Calling Start again restarts from tick 0.
-func (s *Scheduler) Start(now time.Duration) {
-	*s = Scheduler{timing: s.timing, rate: s.rate, started: true, last: now, anchorTime: now}
+func (s *scheduler) Start(now time.Duration) {
+	*s = scheduler{timing: s.timing, rate: s.rate, started: true, last: now, anchorTime: now}
 }
 
 // span returns the exact duration of n ticks, rounded up to the nanosecond.
-func (s *Scheduler) span(n uint64) time.Duration {
+func (s *scheduler) span(n uint64) time.Duration {
 	// ceil(n * 1e9 / rate) in 128 bits. Div64 needs hi < rate, which holds
 	// while the span fits in 64 bits (584 years), far beyond any run.
 	hi, lo := bits.Mul64(n, uint64(time.Second))
@@ -202,7 +202,7 @@ func (s *Scheduler) span(n uint64) time.Duration {
 }
 
 // ticksIn returns how many whole ticks fit in d ≥ 0: floor(d * rate / 1e9).
-func (s *Scheduler) ticksIn(d time.Duration) int64 {
+func (s *scheduler) ticksIn(d time.Duration) int64 {
 	hi, lo := bits.Mul64(uint64(d), s.rate)
 	q, _ := bits.Div64(hi, lo, uint64(time.Second))
 	return int64(q)
@@ -211,7 +211,7 @@ func (s *Scheduler) ticksIn(d time.Duration) int64 {
 // TickTime returns tick k's nominal time. It is exact for the ticks of the
 // current run of the timeline, that is since the last clamp, discard or
 // resume; those shift the times of the ticks that follow them.
-func (s *Scheduler) TickTime(k uint64) time.Duration {
+func (s *scheduler) TickTime(k uint64) time.Duration {
 	d := int64(k) - s.anchorTick
 	if d >= 0 {
 		return s.anchorTime + s.span(uint64(d))
@@ -220,31 +220,31 @@ func (s *Scheduler) TickTime(k uint64) time.Duration {
 }
 
 // Tick reports how many ticks have run.
-func (s *Scheduler) Tick() uint64 { return uint64(s.tick) }
+func (s *scheduler) Tick() uint64 { return uint64(s.tick) }
 
 // Now reports the time of the last Advance, Start or Resume.
-func (s *Scheduler) Now() time.Duration { return s.last }
+func (s *scheduler) Now() time.Duration { return s.last }
 
 // Accumulator reports the time owed to the simulation after the last
 // Advance: the time since the last tick's nominal time. It is in [0, step)
 // except while the Keep policy holds debt.
-func (s *Scheduler) Accumulator() time.Duration { return s.last - s.TickTime(uint64(s.tick)) }
+func (s *scheduler) Accumulator() time.Duration { return s.last - s.TickTime(uint64(s.tick)) }
 
 // Alpha reports Accumulator / step, the textbook interpolation factor for a
 // renderer that shares the scheduler. tickframe's renderer runs on another
 // thread and derives its alpha from snapshot timestamps instead.
-func (s *Scheduler) Alpha() float64 {
+func (s *scheduler) Alpha() float64 {
 	return s.Accumulator().Seconds() * float64(s.rate)
 }
 
 // NextDeadline reports when the next tick is due: TickTime(Tick()+1).
-func (s *Scheduler) NextDeadline() time.Duration { return s.TickTime(uint64(s.tick) + 1) }
+func (s *scheduler) NextDeadline() time.Duration { return s.TickTime(uint64(s.tick) + 1) }
 
 // Paused reports whether the scheduler is paused.
-func (s *Scheduler) Paused() bool { return s.paused }
+func (s *scheduler) Paused() bool { return s.paused }
 
 // Stats returns the running totals.
-func (s *Scheduler) Stats() SchedulerStats {
+func (s *scheduler) Stats() schedulerStats {
 	st := s.stats
 	st.Tick = uint64(s.tick)
 	return st
@@ -252,11 +252,11 @@ func (s *Scheduler) Stats() SchedulerStats {
 
 // Advance accounts for the time since the previous call and returns how many
 // steps to run now. While paused it returns no steps and counts nothing.
-func (s *Scheduler) Advance(now time.Duration) Wake {
+func (s *scheduler) Advance(now time.Duration) wake {
 	if !s.started {
 		s.Start(now)
 	}
-	w := Wake{First: uint64(s.tick) + 1}
+	w := wake{First: uint64(s.tick) + 1}
 	if s.paused {
 		return w
 	}
@@ -303,7 +303,7 @@ func (s *Scheduler) Advance(now time.Duration) Wake {
 
 // Pause stops the flow of time at now. The time since the last Advance is
 // still owed and is run by the first Advance after Resume.
-func (s *Scheduler) Pause(now time.Duration) {
+func (s *scheduler) Pause(now time.Duration) {
 	if s.paused {
 		return
 	}
@@ -316,7 +316,7 @@ func (s *Scheduler) Pause(now time.Duration) {
 
 // Resume restarts the flow of time at now, so that nothing of the pause is
 // caught up: the tick times after it shift by the time spent paused.
-func (s *Scheduler) Resume(now time.Duration) {
+func (s *scheduler) Resume(now time.Duration) {
 	if !s.paused {
 		return
 	}
@@ -328,7 +328,7 @@ func (s *Scheduler) Resume(now time.Duration) {
 }
 
 // DiscardedTime returns the simulated time that n discarded ticks stand for.
-func (s *Scheduler) DiscardedTime(n uint64) time.Duration { return s.span(n) }
+func (s *scheduler) DiscardedTime(n uint64) time.Duration { return s.span(n) }
 
 // stepSeconds is the exact step in seconds as the world sees it.
-func (s *Scheduler) stepSeconds() float64 { return 1 / float64(s.rate) }
+func (s *scheduler) stepSeconds() float64 { return 1 / float64(s.rate) }

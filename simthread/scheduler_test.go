@@ -1,4 +1,4 @@
-package simthread_test
+package simthread
 
 import (
 	"math"
@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/simthread"
 )
 
 const ms = time.Millisecond
@@ -24,13 +23,13 @@ func TestSchedulerTable(t *testing.T) {
 	nan := math.NaN()
 	tests := []struct {
 		name   string
-		timing simthread.Timing
+		timing Timing
 		seq    []advance
 	}{
 		{
 			// 28.7: step 10 ms, frames of 16, 17 and 8 ms: 4 steps, 1 ms left.
 			name:   "textbook 10ms step, 16 17 8",
-			timing: simthread.Timing{Rate: 100},
+			timing: Timing{Rate: 100},
 			seq: []advance{
 				{interval: 16 * ms, steps: 1, acc: 6 * ms, alpha: 0.6},
 				{interval: 17 * ms, steps: 2, acc: 3 * ms, alpha: 0.3},
@@ -41,7 +40,7 @@ func TestSchedulerTable(t *testing.T) {
 			// h = 20 ms, 6 ms in the accumulator, a 29 ms interval: 1 step,
 			// 15 ms left, alpha 0.75.
 			name:   "textbook 20ms step, 6 then 29",
-			timing: simthread.Timing{Rate: 50},
+			timing: Timing{Rate: 50},
 			seq: []advance{
 				{interval: 6 * ms, steps: 0, acc: 6 * ms, alpha: 0.3},
 				{interval: 29 * ms, steps: 1, acc: 15 * ms, alpha: 0.75},
@@ -50,7 +49,7 @@ func TestSchedulerTable(t *testing.T) {
 		{
 			// Exercises 1 and 2: 55 ms from zero, then 12 ms more.
 			name:   "textbook 20ms step, 55 then 12",
-			timing: simthread.Timing{Rate: 50},
+			timing: Timing{Rate: 50},
 			seq: []advance{
 				{interval: 55 * ms, steps: 2, acc: 15 * ms, alpha: 0.75},
 				{interval: 12 * ms, steps: 1, acc: 7 * ms, alpha: 0.35},
@@ -58,7 +57,7 @@ func TestSchedulerTable(t *testing.T) {
 		},
 		{
 			name:   "exact multiples",
-			timing: simthread.Timing{Rate: 100},
+			timing: Timing{Rate: 100},
 			seq: []advance{
 				{interval: 10 * ms, steps: 1, acc: 0, alpha: 0},
 				{interval: 30 * ms, steps: 3, acc: 0, alpha: 0},
@@ -70,7 +69,7 @@ func TestSchedulerTable(t *testing.T) {
 			// A 1 s hitch: 750 ms are clamped away, 25 ticks are due, 8 run
 			// and the other 17 are discarded, keeping the phase.
 			name:   "clamp then discard",
-			timing: simthread.Timing{Rate: 100},
+			timing: Timing{Rate: 100},
 			seq: []advance{
 				{interval: 3 * ms, steps: 0, acc: 3 * ms, alpha: nan},
 				{interval: time.Second, steps: 8, acc: 3 * ms, discarded: 17, clamped: 750 * ms, alpha: nan},
@@ -80,7 +79,7 @@ func TestSchedulerTable(t *testing.T) {
 		{
 			// Overload without a clamp: 200 ms late, 20 due, 8 run.
 			name:   "cap discards",
-			timing: simthread.Timing{Rate: 100},
+			timing: Timing{Rate: 100},
 			seq: []advance{
 				{interval: 205 * ms, steps: 8, acc: 5 * ms, discarded: 12, alpha: 0.5},
 				{interval: 5 * ms, steps: 1, acc: 0, alpha: nan},
@@ -89,7 +88,7 @@ func TestSchedulerTable(t *testing.T) {
 		{
 			// The same with Keep: the debt stays and is paid 8 at a time.
 			name:   "cap keeps",
-			timing: simthread.Timing{Rate: 100, Overload: simthread.Keep},
+			timing: Timing{Rate: 100, Overload: Keep},
 			seq: []advance{
 				{interval: 205 * ms, steps: 8, acc: 125 * ms, alpha: 12.5},
 				{interval: 0, steps: 8, acc: 45 * ms, alpha: nan},
@@ -98,14 +97,14 @@ func TestSchedulerTable(t *testing.T) {
 		},
 		{
 			name:   "max steps 1",
-			timing: simthread.Timing{Rate: 100, MaxSteps: 1},
+			timing: Timing{Rate: 100, MaxSteps: 1},
 			seq: []advance{
 				{interval: 25 * ms, steps: 1, acc: 5 * ms, discarded: 1, alpha: nan},
 			},
 		},
 		{
 			name:   "backwards time is ignored",
-			timing: simthread.Timing{Rate: 100},
+			timing: Timing{Rate: 100},
 			seq: []advance{
 				{interval: 15 * ms, steps: 1, acc: 5 * ms, alpha: nan},
 				{interval: -10 * ms, steps: 0, acc: 5 * ms, alpha: nan},
@@ -114,7 +113,7 @@ func TestSchedulerTable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := simthread.NewScheduler(tt.timing)
+			s, err := newScheduler(tt.timing)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +141,7 @@ func TestSchedulerTable(t *testing.T) {
 }
 
 func TestSchedulerPauseResumeDoesNotCatchUp(t *testing.T) {
-	s, _ := simthread.NewScheduler(simthread.Timing{Rate: 100})
+	s, _ := newScheduler(Timing{Rate: 100})
 	s.Start(0)
 	if w := s.Advance(25 * ms); w.Steps != 2 {
 		t.Fatalf("steps %d, want 2", w.Steps)
@@ -172,7 +171,7 @@ func TestSchedulerPauseResumeDoesNotCatchUp(t *testing.T) {
 // TestSchedulerNoDrift runs an hour at 120 Hz, whose step is not a whole
 // number of nanoseconds, waking exactly at each deadline.
 func TestSchedulerNoDrift(t *testing.T) {
-	s, _ := simthread.NewScheduler(simthread.Timing{Rate: 120})
+	s, _ := newScheduler(Timing{Rate: 120})
 	s.Start(0)
 	const n = 120 * 3600
 	for i := 0; i < n; i++ {
@@ -192,10 +191,10 @@ func TestSchedulerNoDrift(t *testing.T) {
 // checks that time is conserved: every nanosecond is run as a tick, kept in
 // the accumulator, clamped, discarded or paused, and nothing else.
 func TestSchedulerInvariants(t *testing.T) {
-	for _, policy := range []simthread.Overload{simthread.Discard, simthread.Keep} {
+	for _, policy := range []Overload{Discard, Keep} {
 		for _, rate := range []int{30, 60, 64, 120, 144, 1000} {
 			rng := rand.New(rand.NewPCG(uint64(rate), uint64(policy)))
-			s, _ := simthread.NewScheduler(simthread.Timing{Rate: rate, Overload: policy})
+			s, _ := newScheduler(Timing{Rate: rate, Overload: policy})
 			s.Start(0)
 			step := s.Timing().Step()
 			now := time.Duration(0)
@@ -216,7 +215,7 @@ func TestSchedulerInvariants(t *testing.T) {
 				}
 				st := s.Stats()
 				acc := s.Accumulator()
-				if acc < 0 || (policy == simthread.Discard && acc >= step+1) {
+				if acc < 0 || (policy == Discard && acc >= step+1) {
 					t.Fatalf("rate %d %v: accumulator %v outside [0, %v)", rate, policy, acc, step)
 				}
 				// Counted time: ticks run plus ticks discarded span exactly the
@@ -233,11 +232,11 @@ func TestSchedulerInvariants(t *testing.T) {
 }
 
 func TestTimingValidate(t *testing.T) {
-	bad := []simthread.Timing{
+	bad := []Timing{
 		{Rate: -1},
-		{Rate: simthread.MaxRate + 1},
+		{Rate: MaxRate + 1},
 		{MaxSteps: -3},
-		{MaxSteps: simthread.MaxMaxSteps + 1},
+		{MaxSteps: MaxMaxSteps + 1},
 		{Rate: 10, MaxDelta: 50 * ms},
 		{Overload: 7},
 	}
@@ -245,20 +244,41 @@ func TestTimingValidate(t *testing.T) {
 		if err := tm.Validate(); err == nil {
 			t.Errorf("%+v: no error", tm)
 		}
-		if _, err := simthread.NewScheduler(tm); err == nil {
+		if _, err := newScheduler(tm); err == nil {
 			t.Errorf("NewScheduler(%+v): no error", tm)
 		}
 	}
-	if err := (simthread.Timing{}).Validate(); err != nil {
+	if err := (Timing{}).Validate(); err != nil {
 		t.Errorf("zero Timing: %v", err)
 	}
 	for _, s := range []string{"discard", "keep"} {
-		p, err := simthread.ParseOverload(s)
+		p, err := ParseOverload(s)
 		if err != nil || p.String() != s {
 			t.Errorf("ParseOverload(%q) = %v, %v", s, p, err)
 		}
 	}
-	if _, err := simthread.ParseOverload("drop"); err == nil {
+	if _, err := ParseOverload("drop"); err == nil {
 		t.Error("ParseOverload accepted drop")
+	}
+}
+
+// TestAccumulatorTextbook is the accumulator on the textbook numbers: a
+// 20 ms step, 6 ms already in the accumulator, and a frame that took
+// 29 ms. 35 ms are owed: one step runs, 15 ms are left over, and a
+// renderer sharing the scheduler would draw 0.75 of the way from the
+// previous state to the current one.
+func TestAccumulatorTextbook(t *testing.T) {
+	s, err := newScheduler(Timing{Rate: 50}) // 20 ms
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start(0)
+	if w := s.Advance(26 * ms); w.Steps != 1 || s.Accumulator() != 6*ms {
+		t.Fatalf("at 26 ms: ran %d steps, %v in the accumulator; want 1, 6ms", w.Steps, s.Accumulator())
+	}
+	w := s.Advance(26*ms + 29*ms)
+	if w.Steps != 1 || w.First != 2 || s.Accumulator() != 15*ms || math.Abs(s.Alpha()-0.75) > 1e-12 || s.NextDeadline() != 60*ms {
+		t.Fatalf("29 ms later: ran %d steps (first tick %d), %v left, alpha %v, next at %v; want 1 (2), 15ms, 0.75, 60ms",
+			w.Steps, w.First, s.Accumulator(), s.Alpha(), s.NextDeadline())
 	}
 }

@@ -22,9 +22,9 @@ const (
 	// pipeline sizes its own (interp.PipelineConfig.History: 14 at
 	// 120 Hz) and uses this only as a floor.
 	DefaultHistory = 8
-	// DefaultInputs is the input queue's capacity: far more than a person
+	// defaultInputs is the input queue's capacity: far more than a person
 	// can produce in one tick.
-	DefaultInputs = 256
+	defaultInputs = 256
 )
 
 // Config configures a Sim. Its zero value means the defaults.
@@ -65,7 +65,7 @@ type Sim struct {
 	cfg   Config
 	clock Clock
 	world World
-	sched *Scheduler
+	sched *scheduler
 	dt    float64
 
 	out  *waitfree.Producer[Snapshot]
@@ -92,14 +92,14 @@ type Sim struct {
 	runErr    error
 	running   atomic.Bool
 	traceStep string
-	peaks     [PeakWindow]time.Duration // the last publish delays, a ring
+	peaks     [peakWindow]time.Duration // the last publish delays, a ring
 	peakAt    int
 }
 
-// PeakWindow is how many publishes Snapshot.PeakDelay covers: 64 covers a
+// peakWindow is how many publishes Snapshot.PeakDelay covers: 64 covers a
 // display 64 times slower than the simulation (30 Hz at 1000 Hz, 2 Hz at
 // 120 Hz) for a cost of 64 compares per publish.
-const PeakWindow = 64
+const peakWindow = 64
 
 // New returns a Sim that steps world on clock. The world is the Sim's from
 // now on: touch it again only after Run has returned.
@@ -111,7 +111,7 @@ func New(cfg Config, world World, clock Clock) (*Sim, error) {
 		cfg.History = DefaultHistory
 	}
 	if cfg.Inputs == 0 {
-		cfg.Inputs = DefaultInputs
+		cfg.Inputs = defaultInputs
 	}
 	if cfg.History < 2 || cfg.History > waitfree.MaxHistory {
 		return nil, fmt.Errorf("simthread: history %d out of range [2, %d]", cfg.History, waitfree.MaxHistory)
@@ -119,7 +119,7 @@ func New(cfg Config, world World, clock Clock) (*Sim, error) {
 	if cfg.Inputs < 1 || cfg.Inputs > waitfree.MaxQueue {
 		return nil, fmt.Errorf("simthread: input queue capacity %d out of range [1, %d]", cfg.Inputs, waitfree.MaxQueue)
 	}
-	sched, err := NewScheduler(cfg.Timing)
+	sched, err := newScheduler(cfg.Timing)
 	if err != nil {
 		return nil, err
 	}
@@ -221,9 +221,10 @@ func (s *Sim) Resume() {
 // Telemetry returns the live counters, readable from any goroutine.
 func (s *Sim) Telemetry() *Telemetry { return &s.tel }
 
-// Scheduler returns the scheduling core. Only the goroutine driving the
-// Sim may use it, and only between wakes.
-func (s *Sim) Scheduler() *Scheduler { return s.sched }
+// AdvancedTo returns the time the Sim's scheduler last advanced to: the
+// time of its last wake. Only the goroutine driving the Sim may call it,
+// and only between wakes.
+func (s *Sim) AdvancedTo() time.Duration { return s.sched.Now() }
 
 // Start runs the Sim on a new goroutine until ctx is done; Wait waits for
 // it. Start may be called once.
@@ -352,7 +353,7 @@ func (s *Sim) endPause() {
 func (s *Sim) run(now time.Duration) (err error) {
 	w := s.sched.Advance(now)
 	s.tel.wakes.Add(1)
-	s.tel.stepsPerWake[min(w.Steps, StepsPerWakeBuckets-1)].Add(1)
+	s.tel.stepsPerWake[min(w.Steps, stepsPerWakeBuckets-1)].Add(1)
 	if w.Clamped > 0 {
 		s.tel.clamps.Add(1)
 		s.tel.clampedNs.Add(int64(w.Clamped))
@@ -459,7 +460,7 @@ func (s *Sim) publishTick(tick, first uint64) (err error) {
 	snap.Published = s.clock.Now()
 	delay := snap.Published - s.sched.TickTime(first)
 	s.peaks[s.peakAt] = delay
-	s.peakAt = (s.peakAt + 1) % PeakWindow
+	s.peakAt = (s.peakAt + 1) % peakWindow
 	snap.PeakDelay = 0
 	for _, d := range s.peaks {
 		snap.PeakDelay = max(snap.PeakDelay, d)

@@ -299,7 +299,7 @@ func TestOverloadDiscardsCountsAndRecovers(t *testing.T) {
 	if st.Discards == 0 || st.DiscardedTicks == 0 || st.Discarded != time.Duration(st.DiscardedTicks)*10*ms {
 		t.Fatalf("overload discarded nothing: %+v", st)
 	}
-	for n := 5; n < simthread.StepsPerWakeBuckets; n++ {
+	for n := 5; n < len(st.StepsPerWake); n++ {
 		if st.StepsPerWake[n] != 0 {
 			t.Fatalf("%d wakes ran %d steps, beyond MaxSteps 4", st.StepsPerWake[n], n)
 		}

@@ -7,16 +7,16 @@ import (
 	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
-// StepsPerWakeBuckets is the size of the steps-per-wake histogram: wakes
+// stepsPerWakeBuckets is the size of the steps-per-wake histogram: wakes
 // that ran 0, 1, ... 15 steps, and 16 or more in the last bucket.
-const StepsPerWakeBuckets = 17
+const stepsPerWakeBuckets = 17
 
 // Telemetry is the simulation's live counters. The simulation goroutine
 // writes them; any goroutine may read them at any time, without locks.
 type Telemetry struct {
 	ticks          atomic.Uint64
 	wakes          atomic.Uint64
-	stepsPerWake   [StepsPerWakeBuckets]atomic.Uint64
+	stepsPerWake   [stepsPerWakeBuckets]atomic.Uint64
 	discards       atomic.Uint64
 	discardedTicks atomic.Uint64
 	discardedNs    atomic.Int64
@@ -38,11 +38,11 @@ type Telemetry struct {
 }
 
 // Stats is a reading of Telemetry. StepsPerWake counts the wakes by the
-// steps they ran, bucketed as StepsPerWakeBuckets says.
+// steps they ran, bucketed as stepsPerWakeBuckets says.
 type Stats struct {
 	Ticks          uint64 // ticks run
 	Wakes          uint64 // wakes that were not paused
-	StepsPerWake   [StepsPerWakeBuckets]uint64
+	StepsPerWake   [stepsPerWakeBuckets]uint64
 	Discards       uint64           // wakes that discarded debt
 	DiscardedTicks uint64           // ticks discarded
 	Discarded      time.Duration    // the simulated time those ticks stood for

@@ -485,7 +485,7 @@ func (r *rowRun) runLoop() error {
 		}
 		// The Sim sleeps, so its scheduler may be read: the last wake
 		// may be one the Sim made at once, without sleeping.
-		r.lastAdvance = r.sim.Scheduler().Now()
+		r.lastAdvance = r.sim.AdvancedTo()
 		at, past := r.wakeAt(dl[0], r.lastAdvance)
 		if past {
 			break
