@@ -3,7 +3,6 @@ package simthread
 import (
 	"testing"
 	"time"
-
 )
 
 // FuzzTiming feeds arbitrary configurations and wake times to the
