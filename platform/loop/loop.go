@@ -56,7 +56,7 @@ type App struct {
 	hooks    []Hook           // at the loop's seams (hook.go)
 	notice   string           // why the simulation is paused, on screen (look.go)
 	start    time.Duration    // when Run started its first frame
-	plan     interp.Plan      // the last frame's
+	plan     renderer.Plan    // the last frame's
 	frame    Frame
 	swapped  bool          // a swap has returned
 	lastSwap time.Duration // when the last one did

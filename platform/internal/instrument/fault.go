@@ -8,7 +8,7 @@ import (
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/loop"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -229,7 +229,7 @@ func (f *fault) every() time.Duration {
 // time and timeline segment, ok for the frames the meter measures (past
 // its warm-up, not paused, not across a discontinuity, not clamped early),
 // as interp.Meter does.
-func simOf(plan *interp.Plan, rate int, metered bool) simShown {
+func simOf(plan *renderer.Plan, rate int, metered bool) simShown {
 	if !plan.Ready || plan.Paused || rate <= 0 || plan.Prev == nil || plan.Next == nil {
 		return simShown{}
 	}
@@ -237,5 +237,5 @@ func simOf(plan *interp.Plan, rate int, metered bool) simShown {
 	segPrev := plan.Prev.Time.Seconds() - float64(plan.Prev.Tick)/r
 	segNext := plan.Next.Time.Seconds() - float64(plan.Next.Tick)/r
 	return simShown{at: plan.SimTick / r, seg: segNext,
-		ok: metered && math.Abs(segPrev-segNext) < 1e-6 && plan.Clamp != interp.Early}
+		ok: metered && math.Abs(segPrev-segNext) < 1e-6 && plan.Clamp != renderer.ClampEarly}
 }
