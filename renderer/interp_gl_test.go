@@ -16,10 +16,9 @@ import (
 
 // TestShaderInterpolationMatchesCPU runs the renderer's own interpolation
 // pass (interp.vert, the shader every frame draws with) on random bracket
-// pairs and compares each captured pose with the CPU reference in
-// renderer/interp: positions with Lerp, orientations with
-// Slerp (mathgl's QuatSlerp), bodies that changed epoch or are new
-// with the newer pose as it is.
+// pairs and compares each captured pose with the CPU reference:
+// positions with Lerp, orientations with Slerp (mathgl's QuatSlerp),
+// bodies that changed epoch or are new with the newer pose as it is.
 func TestShaderInterpolationMatchesCPU(t *testing.T) {
 	withGL(t, checkInterpolation)
 }

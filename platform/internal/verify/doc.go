@@ -1,6 +1,6 @@
 // Package verify is the engine of `tickframe verify`: it runs the real
 // simulation scheduler (simthread.Sim), the real render planner, adaptive
-// render delay and interpolation (renderer/interp) and the real reference
+// render delay and interpolation (package interp) and the real reference
 // world (simthread/refworld) against a virtual clock and virtual displays,
 // with no GL and no sleeping, and checks what the two-clock design
 // promises.

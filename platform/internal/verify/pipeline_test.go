@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/app"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"
 )

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"
 	"github.com/tickframe/tickframe/sync/triplebuf"
@@ -163,8 +163,8 @@ func TestPlannerBrackets(t *testing.T) {
 		{37 * ms, 1, 0, 0.5, renderer.ClampNone, 2.5}, // r 25 ms
 		{32 * ms, 1, 0, 0, renderer.ClampNone, 2},     // r 20 ms, on tick 2
 		{42 * ms, 1, 0, 1, renderer.ClampNone, 3},     // r 30 ms, on the newest
-		{50 * ms, 1, 0, 1, renderer.ClampLate, 3},        // r 38 ms, past the newest
-		{11 * ms, 3, 2, 0, renderer.ClampEarly, 0},       // r −1 ms, before the oldest
+		{50 * ms, 1, 0, 1, renderer.ClampLate, 3},     // r 38 ms, past the newest
+		{11 * ms, 3, 2, 0, renderer.ClampEarly, 0},    // r −1 ms, before the oldest
 		{12 * ms, 3, 2, 0, renderer.ClampNone, 0},     // r 0, on the oldest
 		{27 * ms, 2, 1, 0.5, renderer.ClampNone, 1.5}, // r 15 ms
 	}
