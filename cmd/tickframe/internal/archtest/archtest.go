@@ -101,7 +101,7 @@ var Rules = []Rule{
 	{Why: "only the renderer's tests open a window of their own",
 		From: []string{""}, To: []string{"renderer/internal/gltest"}, Except: []string{"renderer/internal/gltest"}},
 	{Why: "the planner does its maths without GL: it reads the renderer's Plan and pose maths, and calls no GL itself",
-		From: []string{"platform/internal/interp"}, To: []string{"github.com/go-gl/gl", "github.com/go-gl/glfw", "renderer/gltf", "renderer/internal", "renderer/marker"}, DirectOnly: true},
+		From: []string{"platform/internal/interp"}, To: []string{"github.com/go-gl/gl", "github.com/go-gl/glfw", "renderer/gltf", "renderer/internal", "platform/internal/marker"}, DirectOnly: true},
 	{Why: "only the planner reads the snapshot history (the simulation writes it; the verifier's broken renderers read it on purpose)",
 		From: []string{""}, To: []string{"sync/triplebuf"}, DirectOnly: true,
 		Except: []string{"sync/triplebuf", "simthread", "platform/internal/interp", "platform/internal/verify"}},
