@@ -104,9 +104,9 @@ soak: deps build
 # Runs every fuzz target for FUZZTIME each.
 fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzModel$$' -fuzztime $(FUZZTIME) ./sync/waitfree
-	$(GO) test -run '^$$' -fuzz '^FuzzAlpha$$' -fuzztime $(FUZZTIME) ./renderer/interp
-	$(GO) test -run '^$$' -fuzz '^FuzzAlphaSeconds$$' -fuzztime $(FUZZTIME) ./renderer/interp
-	$(GO) test -run '^$$' -fuzz '^FuzzSlerp$$' -fuzztime $(FUZZTIME) ./renderer/interp
+	$(GO) test -run '^$$' -fuzz '^FuzzAlpha$$' -fuzztime $(FUZZTIME) ./platform/internal/interp
+	$(GO) test -run '^$$' -fuzz '^FuzzAlphaSeconds$$' -fuzztime $(FUZZTIME) ./platform/internal/interp
+	$(GO) test -run '^$$' -fuzz '^FuzzSlerp$$' -fuzztime $(FUZZTIME) ./renderer
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./platform/internal/record
 	$(GO) test -run '^$$' -fuzz '^FuzzChecksummed$$' -fuzztime $(FUZZTIME) ./platform/internal/record
 	$(GO) test -run '^$$' -fuzz '^FuzzTiming$$' -fuzztime $(FUZZTIME) ./simthread

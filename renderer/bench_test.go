@@ -2,20 +2,19 @@ package renderer_test
 
 import (
 	"fmt"
-	"github.com/tickframe/tickframe/renderer/gltf"
 	"image/color"
 	"math"
 	"os"
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/renderer/gltf"
+
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/internal/glnoop"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -52,9 +51,9 @@ func BenchmarkGLFrame(b *testing.B) {
 				var err error
 				// All of the benchmark's GL work, b.Loop included, runs in
 				// one call on the main thread; it must not call b.Fatal there.
-				platform.Call(func() {
-					var w *platform.Window
-					w, err = platform.Open(platform.Config{Title: b.Name(), Width: 320, Height: 240})
+				gltest.Call(func() {
+					var w *gltest.Window
+					w, err = gltest.Open(b.Name(), 320, 240, false)
 					if err != nil {
 						return
 					}
@@ -69,7 +68,7 @@ func BenchmarkGLFrame(b *testing.B) {
 	}
 }
 
-// glFrames runs the simulation for a few ticks, drawing a frame after each
+// glFrames runs a test world for a few ticks, drawing a frame at each
 // so that every instance buffer is filled, then measures frames that draw
 // the last plan again without a new snapshot. With probe, each frame also
 // reads back the reference body's pose and a GPU timestamp, polling the
@@ -77,41 +76,20 @@ func BenchmarkGLFrame(b *testing.B) {
 // come (frames-late/record, 0 here as gl.Finish ends every op) and fails
 // if any frame's record is missing.
 func glFrames(b *testing.B, n, width, height int, probe bool) error {
-	world, err := refworld.New(n, 1)
-	if err != nil {
-		return err
-	}
-	clock := new(simthread.VirtualClock)
-	sim, err := simthread.New(simthread.Config{InitSnapshot: func(s *simthread.Snapshot) {
-		s.Bodies = make([]simthread.Body, 0, n)
-	}}, world, clock)
-	if err != nil {
-		return err
-	}
-	planner := interp.NewPlanner(sim.Snapshots(), interp.NewDelay(sim.Step(), 0))
-	r, err := renderer.New(planner.Depth(), renderer.Options{Samples: -1, Probe: probe})
+	tl := newTimeline(renderer.NewTestWorld(n, 1, false), simthread.DefaultRate, renderer.MotionLerp)
+	r, err := renderer.New(tl.depth, renderer.Options{Samples: -1, Probe: probe})
 	if err != nil {
 		return err
 	}
 	defer r.Delete()
 	r.HUD().Visible = false
 	cam := renderer.DefaultCamera()
-	next, err := sim.Wake()
-	var plan interp.Plan
-	for range 2 * planner.Depth() {
-		if err != nil {
-			return err
-		}
-		clock.Set(next)
-		frame := next
-		next, err = sim.Wake()
-		plan = planner.Plan(frame)
+	var plan renderer.Plan
+	for k := range 2 * tl.depth {
+		plan = tl.plan(time.Duration(k) * tl.step)
 		if err := r.Draw(&plan, &cam, width, height); err != nil {
 			return err
 		}
-	}
-	if err != nil {
-		return err
 	}
 	if !plan.Ready || plan.Prev == plan.Next {
 		return fmt.Errorf("no bracketing pair after the warm-up: %+v", plan)
@@ -181,9 +159,9 @@ func BenchmarkFrameCPU(b *testing.B) {
 			}{{"1k", 1_000}, {"10k", 10_000}} {
 				b.Run(fmt.Sprintf("snapshot=%s/meshes=%d/bodies=%s", snap, meshes, size.name), func(b *testing.B) {
 					var err error
-					platform.Call(func() {
-						var w *platform.Window
-						w, err = platform.Open(platform.Config{Title: b.Name(), Width: 320, Height: 240})
+					gltest.Call(func() {
+						var w *gltest.Window
+						w, err = gltest.Open(b.Name(), 320, 240, false)
 						if err != nil {
 							return
 						}
@@ -239,7 +217,7 @@ func frameCPU(b *testing.B, meshes, n int, fresh bool) error {
 		snaps[k] = &simthread.Snapshot{Tick: uint64(k + 1), Time: time.Duration(k+1) * 10 * time.Millisecond, Bodies: bodies}
 	}
 	cam := renderer.DefaultCamera()
-	plan := interp.Plan{Prev: snaps[0], Next: snaps[1], PrevSeq: 1, NextSeq: 2, Alpha: 0.5, Ready: true}
+	plan := renderer.Plan{Prev: snaps[0], Next: snaps[1], PrevSeq: 1, NextSeq: 2, Alpha: 0.5, Ready: true}
 	// With the real driver: the buffers grow, the draw items are set up.
 	for range 4 {
 		if err := r.Draw(&plan, &cam, 320, 240); err != nil {

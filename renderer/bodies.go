@@ -8,7 +8,6 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/shaders"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -214,7 +213,7 @@ func newBodyPass(history, probeBody int) (b *bodyPass, err error) {
 // the one the other end of the bracket is in). It returns the first GL
 // error it met (see upload); the slots it returns are safe to draw even
 // then.
-func (b *bodyPass) ensure(plan *interp.Plan) (prev, next int, err error) {
+func (b *bodyPass) ensure(plan *Plan) (prev, next int, err error) {
 	next = b.find(plan.NextSeq)
 	if next < 0 {
 		next = b.victim(-1)
@@ -390,7 +389,7 @@ func (b *bodyPass) bind(prev, next int) {
 // order. It returns the number of poses, and the first GL error of growing
 // the extrapolate mode's offset buffers (the frame is then drawn without
 // the offsets).
-func (b *bodyPass) interpolate(prev, next int, plan *interp.Plan) (int, error) {
+func (b *bodyPass) interpolate(prev, next int, plan *Plan) (int, error) {
 	s := &b.slots[next]
 	n := s.count
 	if n == 0 {

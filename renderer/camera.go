@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -180,8 +179,8 @@ func (c Camera) Project(p mgl32.Vec3, w, h int) (x, y float32, visible bool) {
 }
 
 // LerpPose returns the camera pose between a (alpha 0) and b (alpha 1),
-// a the older: the same interpolation a body gets (interp.Lerp, and
-// interp.Slerp on the shorter arc), done on the CPU as there is one
+// a the older: the same interpolation a body gets (Lerp, and
+// Slerp on the shorter arc), done on the CPU as there is one
 // camera. What is lerped is the pose's subject, the point Boom ahead of
 // the eye, so that a subject that moves as a body stays put on the screen
 // while the camera turns about it; with Boom 0 it is the eye. Boom, FOV
@@ -194,7 +193,7 @@ func LerpPose(a, b *simthread.CameraPose, alpha float32) simthread.CameraPose {
 	if !a.Valid || !b.Valid || a.Epoch != b.Epoch {
 		return *b
 	}
-	rot, err := interp.Slerp(a.Rot, b.Rot, alpha)
+	rot, err := Slerp(a.Rot, b.Rot, alpha)
 	if err != nil {
 		return *b
 	}
@@ -206,7 +205,7 @@ func LerpPose(a, b *simthread.CameraPose, alpha float32) simthread.CameraPose {
 	p := *b
 	p.Rot = rot
 	p.Boom = a.Boom + (b.Boom-a.Boom)*t
-	subject := interp.Lerp(Subject(a), Subject(b), t)
+	subject := Lerp(Subject(a), Subject(b), t)
 	p.Pos = subject.Sub(forward(rot).Mul(p.Boom))
 	if a.FOV > 0 && b.FOV > 0 {
 		p.FOV = a.FOV + (b.FOV-a.FOV)*t

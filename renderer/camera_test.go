@@ -8,9 +8,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -90,7 +89,7 @@ func TestPoseView(t *testing.T) {
 	}
 }
 
-// TestLerpPose checks LerpPose against interp.Lerp and interp.Slerp, the
+// TestLerpPose checks LerpPose against renderer.Lerp and renderer.Slerp, the
 // interpolation bodies get, and its cuts.
 func TestLerpPose(t *testing.T) {
 	a := simthread.CameraPose{Valid: true, Pos: mgl32.Vec3{0, 2, 0}, Rot: yawPitch(0.2, -0.1), FOV: 1, Epoch: 3,
@@ -99,12 +98,12 @@ func TestLerpPose(t *testing.T) {
 		Look: simthread.Look{X: 30, Y: 6, Scale: 0.01}}
 	for _, alpha := range []float32{0, 0.25, 0.5, 0.999, 1} {
 		got := renderer.LerpPose(&a, &b, alpha)
-		rot, err := interp.Slerp(a.Rot, b.Rot, alpha)
+		rot, err := renderer.Slerp(a.Rot, b.Rot, alpha)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Pos != interp.Lerp(a.Pos, b.Pos, alpha) || got.Rot != rot || !got.Valid || got.Epoch != 3 {
-			t.Errorf("alpha %v: pose %+v, want Pos %v, Rot %v", alpha, got, interp.Lerp(a.Pos, b.Pos, alpha), rot)
+		if got.Pos != renderer.Lerp(a.Pos, b.Pos, alpha) || got.Rot != rot || !got.Valid || got.Epoch != 3 {
+			t.Errorf("alpha %v: pose %+v, want Pos %v, Rot %v", alpha, got, renderer.Lerp(a.Pos, b.Pos, alpha), rot)
 		}
 		if want := 1 + 0.2*alpha; math.Abs(float64(got.FOV-want)) > 1e-6 {
 			t.Errorf("alpha %v: FOV %v, want %v", alpha, got.FOV, want)
@@ -159,7 +158,7 @@ func TestLerpPoseFollowsPath(t *testing.T) {
 			if !nearVec(got.Pos, want.Pos, 2e-5) || !nearQuat(got.Rot, want.Rot, 1e-6) || got.Boom != 4 {
 				t.Errorf("tick %v + %v: pose %v %v, want the path's %v %v", k, alpha, got.Pos, got.Rot, want.Pos, want.Rot)
 			}
-			if s, ws := renderer.Subject(&got), interp.Lerp(renderer.Subject(&a), renderer.Subject(&b), alpha); !nearVec(s, ws, 2e-5) {
+			if s, ws := renderer.Subject(&got), renderer.Lerp(renderer.Subject(&a), renderer.Subject(&b), alpha); !nearVec(s, ws, 2e-5) {
 				t.Errorf("tick %v + %v: subject %v, want the lerp %v", k, alpha, s, ws)
 			}
 		}
@@ -261,7 +260,7 @@ func TestCameraFrameDoesNotAllocate(t *testing.T) {
 // straight at it: it fills the centre of the frame; the orbit camera,
 // pointed elsewhere, does not show it there.
 func TestPosedCameraDraws(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := renderer.New(2, renderer.Options{})
 		if err != nil {
 			return err
@@ -306,7 +305,7 @@ func TestPosedCameraDraws(t *testing.T) {
 // centroid passes within 5 cm of the cube's centre. (A projection kept
 // from the frame before, or never recorded, misses by tens of pixels.)
 func TestRendererProjection(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err

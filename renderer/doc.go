@@ -4,9 +4,10 @@
 //
 // Interpolation runs on the GPU. The renderer keeps one instance buffer per
 // entry of the render side's snapshot history, filled once when the
-// snapshot arrives; a frame binds the two buffers of the bracket that
-// renderer/interp planned and one pass over every body, whatever its mesh,
-// lerps its position and slerps its orientation with one alpha uniform. A
+// snapshot arrives; a frame binds the two buffers of the bracket its Plan
+// names and one pass over every body, whatever its mesh, lerps its
+// position and slerps its orientation with one alpha uniform (or follows
+// the plan's MotionMode; BodyPose is the CPU reference of each). A
 // frame's CPU work is therefore the same for ten bodies or a hundred
 // thousand, and a frame that gets no new snapshot uploads nothing.
 //
@@ -59,8 +60,7 @@
 // When a snapshot outgrows them, every buffer, its order buffer and the
 // pose buffer are reallocated with headroom and their contents copied on
 // the GPU. A quaternion that cannot be normalised (zero, infinite, NaN) is
-// drawn as the identity; the CPU reference, interp.Slerp, reports
-// ErrBadQuat.
+// drawn as the identity; the CPU reference, Slerp, reports an error.
 //
 // With Options.Probe the renderer reads back what it drew, without ever
 // waiting for the GPU. After each frame's interpolation pass it copies the
@@ -75,7 +75,7 @@
 // measured with glGetInteger64v(GL_TIMESTAMP) between two reads of that
 // clock, at New and again every second to follow drift; without timer
 // queries (GPUTimestamps) records carry no time. Comparing a record with
-// interp.Lerp and interp.Slerp of the drawn plan's bodies checks the whole
+// Lerp and Slerp of the drawn plan's bodies checks the whole
 // GPU path, upload and slot choice included, on the running app.
 //
 // Shaders live in the shaders package (GLSL 410 core). A compile or link

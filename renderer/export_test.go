@@ -85,3 +85,21 @@ const (
 	BodyStride = int(bodyStride)
 	PoseStride = poseStride
 )
+
+// The tests' world (world_test.go), for package renderer_test.
+
+// TestWorld is the renderer tests' world.
+type TestWorld = testWorld
+
+// NewTestWorld returns a test world of n bodies laid out from seed, with
+// the spinner at SpinBody when spinner is set.
+func NewTestWorld(n int, seed uint64, spinner bool) *TestWorld { return newTestWorld(n, seed, spinner) }
+
+// RefColor is the reference body's colour, SpinBody the spinner's index.
+const (
+	RefColor = refColor
+	SpinBody = spinBody
+)
+
+// SpinAxis is the spinner's axis.
+var SpinAxis = spinAxis

@@ -8,9 +8,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/goregular"
@@ -51,7 +50,7 @@ func TestOverlayTextSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -101,9 +100,9 @@ func TestOverlayTextSizes(t *testing.T) {
 func onMainSized(t *testing.T, w, h int, f func() error) {
 	t.Helper()
 	var err error
-	platform.Call(func() {
-		var win *platform.Window
-		win, err = platform.Open(platform.Config{Title: t.Name(), Width: w, Height: h})
+	gltest.Call(func() {
+		var win *gltest.Window
+		win, err = gltest.Open(t.Name(), w, h, false)
 		if err != nil {
 			return
 		}
@@ -150,7 +149,7 @@ func TestHUDShareOfWindow(t *testing.T) {
 				h.AddFrame(16 + float32(i%7))
 			}
 			s := &simthread.Snapshot{Tick: 1, Bodies: []simthread.Body{{Pos: mgl32.Vec3{0, 5, 0}}}}
-			plan := interp.Plan{Prev: s, Next: s, PrevSeq: 1, NextSeq: 1, Alpha: 1, Ready: true}
+			plan := renderer.Plan{Prev: s, Next: s, PrevSeq: 1, NextSeq: 1, Alpha: 1, Ready: true}
 			cam := frontCamera()
 			frame := func(visible bool) (*image.RGBA, error) {
 				h.Visible = visible
@@ -192,7 +191,7 @@ func TestHUDShareOfWindow(t *testing.T) {
 // its text changes. A caption set every frame is seen to allocate, so
 // the count can fail.
 func TestHUDFrameDoesNotAllocate(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -201,7 +200,7 @@ func TestHUDFrameDoesNotAllocate(t *testing.T) {
 		h := r.HUD()
 		h.Visible = true
 		s := &simthread.Snapshot{Tick: 1}
-		plan := interp.Plan{Prev: s, Next: s, PrevSeq: 1, NextSeq: 1, Alpha: 1, Ready: true}
+		plan := renderer.Plan{Prev: s, Next: s, PrevSeq: 1, NextSeq: 1, Alpha: 1, Ready: true}
 		cam := frontCamera()
 		n, naive, change := int64(0), false, true
 		frame := func() {

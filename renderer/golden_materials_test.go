@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/gltf"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -116,7 +116,7 @@ func materialsModel(tb testing.TB) *gltf.Model {
 // together, where the other tests check each one's values.
 func TestGoldenMaterials(t *testing.T) {
 	m := materialsModel(t)
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err

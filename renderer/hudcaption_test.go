@@ -5,7 +5,7 @@ import (
 	"image"
 	"testing"
 
-	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -13,7 +13,7 @@ import (
 // two: the caption's text shows in the rows after the line (bright glyph
 // pixels there), and only while it is set.
 func TestHUDCaption(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err

@@ -5,7 +5,7 @@ import (
 	"image"
 	"testing"
 
-	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -17,7 +17,7 @@ import (
 // the panel holds the numbered lines and the graph below them, far
 // larger.
 func TestHUDCompact(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err

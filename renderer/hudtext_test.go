@@ -8,8 +8,8 @@ import (
 	"image/draw"
 	"testing"
 
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gomono"
@@ -39,7 +39,7 @@ func TestHUDTextPixels(t *testing.T) {
 		"0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567", // past the 80 shown
 	}
 	const warnLine = 1
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -156,7 +156,7 @@ func TestHUDRepaintsWhatChanged(t *testing.T) {
 		r.SetClearColor(simthread.RGB(40, 90, 160))
 		return drawBodies(r, newScene(), frontCamera(), []simthread.Body{})
 	}
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -202,7 +202,7 @@ func TestHUDRepaintsWhatChanged(t *testing.T) {
 // frame in its graph (a loop.App with no instrument to fill it) leaves the
 // frame as with the HUD hidden; one frame in the graph draws the panel.
 func TestEmptyHUDDrawsNothing(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err

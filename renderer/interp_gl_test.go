@@ -10,17 +10,15 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
 // TestShaderInterpolationMatchesCPU runs the renderer's own interpolation
 // pass (interp.vert, the shader every frame draws with) on random bracket
-// pairs and compares each captured pose with the CPU reference in
-// renderer/interp: positions with interp.Lerp, orientations with
-// interp.Slerp (mathgl's QuatSlerp), bodies that changed epoch or are new
-// with the newer pose as it is.
+// pairs and compares each captured pose with the CPU reference:
+// positions with Lerp, orientations with Slerp (mathgl's QuatSlerp),
+// bodies that changed epoch or are new with the newer pose as it is.
 func TestShaderInterpolationMatchesCPU(t *testing.T) {
 	withGL(t, checkInterpolation)
 }
@@ -34,9 +32,9 @@ func withGL(t *testing.T, check func() (string, error)) {
 	}
 	var err error
 	var summary string
-	platform.Call(func() {
-		var w *platform.Window
-		if w, err = platform.Open(platform.Config{Title: t.Name(), Width: 64, Height: 64}); err != nil {
+	gltest.Call(func() {
+		var w *gltest.Window
+		if w, err = gltest.Open(t.Name(), 64, 64, false); err != nil {
 			return
 		}
 		defer w.Close()
@@ -91,7 +89,7 @@ func checkInterpolation() (string, error) {
 	checked := 0
 	var worstPos, worstRot float64
 	for _, alpha := range []float32{0, 1, 0.5, 0.001, 0.999, 0.25, 0.73} {
-		if _, err := b.interpolate(0, 1, &interp.Plan{Alpha: alpha}); err != nil {
+		if _, err := b.interpolate(0, 1, &Plan{Alpha: alpha}); err != nil {
 			return "", err
 		}
 		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.poses))
@@ -111,8 +109,8 @@ func checkInterpolation() (string, error) {
 			} else {
 				from = next[i]
 			}
-			pos := interp.Lerp(from.Pos, next[i].Pos, a)
-			rot, err := interp.Slerp(from.Rot, next[i].Rot, a)
+			pos := Lerp(from.Pos, next[i].Pos, a)
+			rot, err := Slerp(from.Rot, next[i].Rot, a)
 			if err != nil {
 				return "", err
 			}

@@ -9,9 +9,8 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -21,7 +20,7 @@ func labelFrame(r *renderer.Renderer, cam renderer.Camera, seq *uint64, bodies [
 	*seq++
 	s := &simthread.Snapshot{Tick: *seq, Bodies: bodies}
 	write(&s.Overlay)
-	return render(r, interp.Plan{Prev: s, Next: s, PrevSeq: *seq, NextSeq: *seq, Alpha: 1, Ready: true}, cam)
+	return render(r, renderer.Plan{Prev: s, Next: s, PrevSeq: *seq, NextSeq: *seq, Alpha: 1, Ready: true}, cam)
 }
 
 // rows returns the first and last row holding a pixel that is, and how
@@ -55,7 +54,7 @@ func isGreen(c color.RGBA) bool { return c.G > 120 && c.R < 100 && c.B < 100 }
 // the font's descent and 2 pixels above it. (Anchored AtBody, the old
 // way, the rectangle covers the sphere's centre: the test fails.)
 func TestLabelAboveBody(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -135,7 +134,7 @@ func TestLabelAboveBody(t *testing.T) {
 func TestLabelDepthTest(t *testing.T) {
 	for _, samples := range []int{-1, 4} {
 		t.Run(fmt.Sprintf("samples=%d", samples), func(t *testing.T) {
-			onMain(t, func(*platform.Window) error {
+			onMain(t, func(*gltest.Window) error {
 				r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: samples})
 				if err != nil {
 					return err

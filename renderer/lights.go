@@ -5,7 +5,6 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -69,7 +68,7 @@ func bindLightsBlock(p Program) {
 
 // upload sets the block to the plan's lights and uploads it, bound at
 // lightsBinding for the frame's draws.
-func (l *lighting) upload(plan *interp.Plan) {
+func (l *lighting) upload(plan *Plan) {
 	l.block.set(plan)
 	gl.BindBuffer(gl.UNIFORM_BUFFER, uint32(l.buf))
 	gl.BufferSubData(gl.UNIFORM_BUFFER, 0, int(unsafe.Sizeof(l.block)), unsafe.Pointer(&l.block))
@@ -83,14 +82,14 @@ func (l *lighting) delete() { l.buf.Delete() }
 // set fills the block with the lights of the plan's newer snapshot
 // (simthread.Lights), the sun's direction and the free point lights'
 // positions lerped from the older one's where simthread.Lights says, tied
-// lights where interp.BodyPose puts their bodies; the zero Lights (and no
+// lights where BodyPose puts their bodies; the zero Lights (and no
 // plan) is the default sun and sky.
-func (b *lightsBlock) set(plan *interp.Plan) {
+func (b *lightsBlock) set(plan *Plan) {
 	var next, prev *simthread.Lights
 	lerp := false
 	if plan.Ready {
 		next, prev = &plan.Next.Lights, &plan.Prev.Lights
-		lerp = plan.Motion != interp.MotionExtrapolate && plan.Prev != plan.Next
+		lerp = plan.Motion != MotionExtrapolate && plan.Prev != plan.Next
 	}
 	sky := float32(1)
 	dir, radiance := lightDir, defaultRadiance
@@ -103,7 +102,7 @@ func (b *lightsBlock) set(plan *interp.Plan) {
 		if sun := &next.Sun; sun.Dir != (mgl32.Vec3{}) || lerp && prev.Sun.Dir != (mgl32.Vec3{}) {
 			dir = sunDir(&next.Sun)
 			if lerp {
-				dir = interp.Lerp(sunDir(&prev.Sun), dir, plan.Alpha)
+				dir = Lerp(sunDir(&prev.Sun), dir, plan.Alpha)
 			}
 			if l := dir.Len(); l > 0 && finite(l) {
 				dir = dir.Mul(1 / l)
@@ -131,13 +130,13 @@ func (b *lightsBlock) set(plan *interp.Plan) {
 		pos, c := p.Pos, lightColor(p.Color, p.Intensity)
 		switch {
 		case p.OnBody:
-			pose, ok, _ := interp.BodyPose(plan, p.Body, nil)
+			pose, ok, _ := BodyPose(plan, p.Body, nil)
 			if !ok {
 				c = mgl32.Vec3{}
 			}
 			pos = pose.Pos.Add(p.Pos)
 		case lerpPoints && !prev.Points[i].OnBody:
-			pos = interp.Lerp(prev.Points[i].Pos, pos, plan.Alpha)
+			pos = Lerp(prev.Points[i].Pos, pos, plan.Alpha)
 		}
 		inv := float32(0)
 		if p.Range > 0 {

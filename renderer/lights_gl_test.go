@@ -9,10 +9,9 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/gltf"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -121,7 +120,7 @@ func (w *litWall) frame(fillPrev, fill func(*simthread.Snapshot), alpha float32)
 	}
 	fill(next)
 	prev.Tick, next.Tick = w.seq-1, w.seq
-	plan := interp.Plan{Prev: prev, Next: next, PrevSeq: w.seq - 1, NextSeq: w.seq, Alpha: alpha, Ready: true, Span: 0.01}
+	plan := renderer.Plan{Prev: prev, Next: next, PrevSeq: w.seq - 1, NextSeq: w.seq, Alpha: alpha, Ready: true, Span: 0.01}
 	if fillPrev == nil {
 		plan.PrevSeq = w.seq
 	}
@@ -155,7 +154,7 @@ func closeTo(got, want float64) bool {
 // default sun whatever is published was checked to fail at every
 // direction.)
 func TestSunShadingFollowsNdotL(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -210,7 +209,7 @@ func TestSunShadingFollowsNdotL(t *testing.T) {
 // 33 % bright at 3 m, a ratio of 3.9 for 5.2; a light not lerped, or tied
 // to the newer snapshot's body, 0.087 for 0.185 half-way.)
 func TestPointLightFalloff(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -291,7 +290,7 @@ func TestPointLightFalloff(t *testing.T) {
 // more than MaxPointLights reads the same as MaxPointLights, as
 // documented.
 func TestEveryPointLightShines(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -361,7 +360,7 @@ func lightsWorld(s *simthread.Snapshot, t float32) {
 // with a turning sun and every point light, one tied to a moving body,
 // allocate nothing.
 func TestLightsFrameDoesNotAllocate(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -375,7 +374,7 @@ func TestLightsFrameDoesNotAllocate(t *testing.T) {
 			lightsWorld(b, float32(seq)*0.05)
 			seq += 2
 			b.Tick = seq
-			plan := interp.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
+			plan := renderer.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
 			if e := r.Draw(&plan, &cam, width, height); err == nil {
 				err = e
 			}
@@ -403,9 +402,9 @@ func BenchmarkGLLights(b *testing.B) {
 	for _, points := range []int{0, 1, simthread.MaxPointLights} {
 		b.Run(fmt.Sprintf("lights=%d", points), func(b *testing.B) {
 			var err error
-			platform.Call(func() {
-				var w *platform.Window
-				if w, err = platform.Open(platform.Config{Title: b.Name(), Width: 320, Height: 240}); err != nil {
+			gltest.Call(func() {
+				var w *gltest.Window
+				if w, err = gltest.Open(b.Name(), 320, 240, false); err != nil {
 					return
 				}
 				defer w.Close()
@@ -429,7 +428,7 @@ func BenchmarkGLLights(b *testing.B) {
 						s.Lights.Points = append(s.Lights.Points, simthread.PointLight{Pos: mgl32.Vec3{float32(i) - 4, 4, 1}, Intensity: 3, Range: 10})
 					}
 					seq += 2
-					plan := interp.Plan{Prev: a, Next: s, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
+					plan := renderer.Plan{Prev: a, Next: s, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
 					if e := r.Draw(&plan, &cam, 320, 240); e != nil {
 						err = e
 					}
@@ -480,7 +479,7 @@ const docToon = `vec3 shade(Surface s) {
 // twice as bright (checked to fail with the option ignored). It compiles
 // docs/scene.md's example too.
 func TestModelShader(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -532,7 +531,7 @@ func TestModelShader(t *testing.T) {
 // ground's centre brightens it there, and the same frame without the lamp
 // is as dark as the sky and the sun leave it.
 func TestGroundTakesThePointLights(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -546,7 +545,7 @@ func TestGroundTakesThePointLights(t *testing.T) {
 			if lamp {
 				snap.Lights.Points = append(snap.Lights.Points, simthread.PointLight{Pos: mgl32.Vec3{0, 1, 0}, Intensity: 4})
 			}
-			plan := interp.Plan{Prev: &snap, Next: &snap, PrevSeq: snap.Tick, NextSeq: snap.Tick, Alpha: 1, Ready: true, Span: 0.01}
+			plan := renderer.Plan{Prev: &snap, Next: &snap, PrevSeq: snap.Tick, NextSeq: snap.Tick, Alpha: 1, Ready: true, Span: 0.01}
 			img, err := render(r, plan, cam)
 			if err != nil {
 				return 0, err

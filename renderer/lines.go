@@ -7,7 +7,6 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/shaders"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -109,7 +108,7 @@ func newLinePass(history int) (l *linePass, err error) {
 // plan, after its interpolation pass. It uploads
 // the lines of either snapshot that its slot does not hold yet, and returns
 // the GL error of growing the slots (the frame then draws no lines).
-func (l *linePass) draw(b *bodyPass, plan *interp.Plan, prev, next int, viewProj *mgl32.Mat4, eye mgl32.Vec3, width, height int) error {
+func (l *linePass) draw(b *bodyPass, plan *Plan, prev, next int, viewProj *mgl32.Mat4, eye mgl32.Vec3, width, height int) error {
 	if !plan.Ready || len(plan.Next.Lines.Segs) == 0 {
 		return nil
 	}
@@ -158,7 +157,7 @@ func (l *linePass) draw(b *bodyPass, plan *interp.Plan, prev, next int, viewProj
 // ensure uploads the lines of the plan's snapshots into the slots of the
 // same index as the body pass's, where they are not there yet, growing
 // every slot first when either does not fit.
-func (l *linePass) ensure(b *bodyPass, plan *interp.Plan, prev, next int) error {
+func (l *linePass) ensure(b *bodyPass, plan *Plan, prev, next int) error {
 	if need := max(len(plan.Next.Lines.Segs), len(plan.Prev.Lines.Segs)); need > l.lineCap {
 		if err := l.grow(need + need/4 + 64); err != nil {
 			return err

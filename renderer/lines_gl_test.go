@@ -11,9 +11,8 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -51,7 +50,7 @@ func redRun(img *image.RGBA, at int, column bool) (n int, mean float64) {
 func linesFrame(r *renderer.Renderer, cam renderer.Camera, seq *uint64, a, b *simthread.Snapshot, alpha float32) (*image.RGBA, error) {
 	*seq += 2
 	a.Tick, b.Tick = *seq-1, *seq
-	plan := interp.Plan{Prev: a, Next: b, PrevSeq: *seq - 1, NextSeq: *seq, Alpha: alpha, Ready: true, Span: 0.01}
+	plan := renderer.Plan{Prev: a, Next: b, PrevSeq: *seq - 1, NextSeq: *seq, Alpha: alpha, Ready: true, Span: 0.01}
 	return render(r, plan, cam)
 }
 
@@ -70,7 +69,7 @@ func keepPNG(img image.Image) {
 // each on the read-back frame: exactly the width at both distances. (A
 // line whose quad is sized in world units is ten times thinner at 50 m.)
 func TestLineWidthInPixels(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -114,7 +113,7 @@ func TestLineWidthInPixels(t *testing.T) {
 // on its front face: where the cube covers the line behind, the cube is
 // drawn; the other two are drawn over it.
 func TestLineDepth(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -160,7 +159,7 @@ func TestLineDepth(t *testing.T) {
 // lerped vertex by vertex while the two snapshots hold as many segments,
 // the newer snapshot's when they do not.
 func TestLineFollowsInterpolatedBody(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -184,17 +183,17 @@ func TestLineFollowsInterpolatedBody(t *testing.T) {
 			s.Lines.Segment(simthread.LineEnd{Pos: fixed}, simthread.LineEnd{OnBody: true, Body: 0, Pos: off}, 3, lineRed)
 			return s
 		}
-		for _, motion := range []interp.MotionMode{interp.MotionLerp, interp.MotionHermite} {
+		for _, motion := range []renderer.MotionMode{renderer.MotionLerp, renderer.MotionHermite} {
 			const alpha = 0.25
 			a, b := snap(from), snap(to)
 			seq += 2
 			a.Tick, b.Tick = seq-1, seq
-			plan := interp.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: alpha, Ready: true, Span: 0.01, Motion: motion}
+			plan := renderer.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: alpha, Ready: true, Span: 0.01, Motion: motion}
 			img, err := render(r, plan, cam)
 			if err != nil {
 				return err
 			}
-			if motion == interp.MotionLerp {
+			if motion == renderer.MotionLerp {
 				keepPNG(img)
 			}
 			fx, fy, _ := cam.Project(fixed, width, height)
@@ -215,7 +214,7 @@ func TestLineFollowsInterpolatedBody(t *testing.T) {
 				// The cap reaches 1.5 px past the end along the line.
 				return math.Hypot(float64(far.X)+0.5-float64(ex), float64(far.Y)+0.5-float64(ey))
 			}
-			if d := end(interp.Lerp(from, to, alpha)); best < 0 || d > 3 {
+			if d := end(renderer.Lerp(from, to, alpha)); best < 0 || d > 3 {
 				return fmt.Errorf("%v: the tied end is drawn at %v, %.1f px from the body's interpolated place%s", motion, far, d, saveFailure(img))
 			}
 			if d := end(to); d < 20 {
@@ -274,7 +273,7 @@ func linesWorld(s *simthread.Snapshot, phase float32, trail []mgl32.Vec3) {
 // of 1 344 segments (orbits, a trail tied to a body, a box, a ray) and
 // counts heap allocations once the buffers have grown: none.
 func TestLinesFrameDoesNotAllocate(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -289,7 +288,7 @@ func TestLinesFrameDoesNotAllocate(t *testing.T) {
 			linesWorld(b, float32(seq)*0.05, trail)
 			seq += 2
 			b.Tick = seq
-			plan := interp.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
+			plan := renderer.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
 			if e := r.Draw(&plan, &cam, width, height); err == nil {
 				err = e
 			}
@@ -320,9 +319,9 @@ func BenchmarkGLLines(b *testing.B) {
 	for _, orbits := range []int{0, 8, 80} {
 		b.Run(fmt.Sprintf("segments=%d", orbits*128), func(b *testing.B) {
 			var err error
-			platform.Call(func() {
-				var w *platform.Window
-				if w, err = platform.Open(platform.Config{Title: b.Name(), Width: 320, Height: 240}); err != nil {
+			gltest.Call(func() {
+				var w *gltest.Window
+				if w, err = gltest.Open(b.Name(), 320, 240, false); err != nil {
 					return
 				}
 				defer w.Close()
@@ -343,7 +342,7 @@ func BenchmarkGLLines(b *testing.B) {
 						s.Lines.Ellipse(mgl32.Vec3{0, 5, 0}, mgl32.Vec3{k, 0, 0}, mgl32.Vec3{0, 0.5 * k, float32(seq%7) * 0.1}, 2, 0)
 					}
 					seq += 2
-					plan := interp.Plan{Prev: a, Next: s, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
+					plan := renderer.Plan{Prev: a, Next: s, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
 					if e := r.Draw(&plan, &cam, 320, 240); e != nil {
 						err = e
 					}

@@ -9,9 +9,9 @@ import (
 	"testing/fstest"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/gltf"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -127,7 +127,7 @@ func expect(img *image.RGBA, cam renderer.Camera, p mgl32.Vec3, want color.RGBA,
 // colour the rasterizer's barycentric interpolation gives there, within 3
 // of 255.
 func TestVertexColours(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -189,7 +189,7 @@ func bary(p, a, b, c mgl32.Vec2) [3]float32 {
 // cut (the sky shows), the right half drawn; the same quad OPAQUE is
 // drawn all over, alpha ignored.
 func TestAlphaMask(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -250,7 +250,7 @@ func TestAlphaMask(t *testing.T) {
 // documents, on the encoded colours, far quad over the background, then
 // the near one over that: 8-bit values within 3.
 func TestAlphaBlend(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -307,7 +307,7 @@ func TestAlphaBlend(t *testing.T) {
 // turned towards the camera (the normal probe shows +z), and lit by the
 // built-in lighting as a front face would be.
 func TestDoubleSided(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -393,7 +393,7 @@ func normalMap() (*image.NRGBA, [4]mgl32.Vec3) {
 // quadrant tilted towards the sun (which is to the left, −x) is brighter
 // than the one tilted away.
 func TestNormalMap(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -474,7 +474,7 @@ func TestNormalMap(t *testing.T) {
 // as linear data, scaled by their factors and strength; emissive strength
 // multiplies the factor.
 func TestTextureKinds(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -531,7 +531,7 @@ func TestTextureKinds(t *testing.T) {
 // offset of 0.5 on REPEAT moves it to 0.75 (blue), and the same texture
 // read through TEXCOORD_1, whose UVs are u + 0.5, also (blue).
 func TestSamplersAndTransforms(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -606,7 +606,7 @@ func TestSamplersAndTransforms(t *testing.T) {
 // value until the second key; CUBICSPLINE with zero tangents eases in
 // and out (−2 + 4·(3u² − 2u³) at u = t/2).
 func TestAnimatedNode(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -700,7 +700,7 @@ func redCentroid(img *image.RGBA) (x, y float64, n int) {
 // blended parts are sorted per body, so the farther is drawn first and
 // the pixel where both cover the opaque one is near over far over it.
 func TestBlendPerBody(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -764,7 +764,7 @@ func srgbToLinear(v uint8) float64 {
 // is its colour, in the normals view (0.5, 0.5, 1) encoded (+z), in
 // wireframe its middle shows the sky, and shaded again its colour.
 func TestViews(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err

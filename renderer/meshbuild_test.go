@@ -8,8 +8,8 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -225,7 +225,7 @@ func TestMeshBuilder(t *testing.T) {
 // side, and on its inner side, the frame shows the outward normal; the
 // hole shows the sky. A torus with its triangles reversed must fail.
 func TestTorusDrawsOutsideIn(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err

@@ -10,9 +10,9 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/gltf"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -90,9 +90,9 @@ func BenchmarkModelFrame(b *testing.B) {
 		name := map[bool]string{false: "plain", true: "textured"}[textured]
 		b.Run(fmt.Sprintf("tris=%dk/material=%s/%dx%d", tris/1000, name, w, h), func(b *testing.B) {
 			var err error
-			platform.Call(func() {
-				var win *platform.Window
-				win, err = platform.Open(platform.Config{Title: b.Name(), Width: w, Height: h})
+			gltest.Call(func() {
+				var win *gltest.Window
+				win, err = gltest.Open(b.Name(), w, h, false)
 				if err != nil {
 					return
 				}
@@ -154,7 +154,7 @@ func modelFrames(b *testing.B, m *gltf.Model, w, h int) error {
 // MASK, BLEND, which sorts the blended parts each frame, double-sided):
 // a frame allocates nothing.
 func TestMaterialFrameDoesNotAllocate(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/gltf"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -69,7 +69,7 @@ func twoQuads(t testing.TB) *gltf.Model {
 // transforms put them; the mirrored one too (rewound, so not culled).
 func TestAddModel(t *testing.T) {
 	m := twoQuads(t)
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err

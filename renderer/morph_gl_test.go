@@ -10,10 +10,9 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/gltf"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -93,7 +92,7 @@ func morphRef(m *gltf.Model, prev, next *simthread.Snapshot, alpha float32, cam 
 // renderer that draws the newer weights between ticks (SetSkinDrawNewer)
 // must fail the comparison.
 func TestMorphMatchesCPU(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -130,7 +129,7 @@ func TestMorphMatchesCPU(t *testing.T) {
 		seq := uint64(0)
 		frame := func(a, b *simthread.Snapshot, alpha float32) (*image.RGBA, error) {
 			seq += 2
-			plan := interp.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: alpha, Ready: true}
+			plan := renderer.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: alpha, Ready: true}
 			return render(r, plan, cam)
 		}
 		bg, err := frame(empty, empty, 1)
@@ -190,7 +189,7 @@ func TestMorphMatchesCPU(t *testing.T) {
 // applies them) within 3 of 255, at the ticks and between them; drawing
 // the newer weights between ticks must not be.
 func TestMorphTurnsNormalsAndTangents(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -250,7 +249,7 @@ func TestMorphTurnsNormalsAndTangents(t *testing.T) {
 		seq := uint64(0)
 		check := func(name string, alpha, at float32) error {
 			seq += 2
-			plan := interp.Plan{Prev: prev, Next: next, PrevSeq: seq - 1, NextSeq: seq, Alpha: alpha, Ready: true}
+			plan := renderer.Plan{Prev: prev, Next: next, PrevSeq: seq - 1, NextSeq: seq, Alpha: alpha, Ready: true}
 			frame, err := render(r, plan, cam)
 			if err != nil {
 				return err

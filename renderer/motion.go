@@ -5,7 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/shaders"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -38,7 +37,7 @@ const (
 //
 // The offsets are per body state that lives on the GPU from frame to
 // frame: the offset from the current basis's prediction to the drawn pose
-// as it stood at the last switch of basis (see interp.Correction). They
+// as it stood at the last switch of basis (see Correction). They
 // must be found by body index whatever order the interpolation pass draws
 // in (bodies grouped by mesh and material), and transform feedback writes
 // in drawing order; so a pass of their own, correct.vert, runs at each
@@ -52,8 +51,8 @@ const (
 type motionPass struct {
 	uMotion, uSpan, uAhead, uBlend, uStateCount int32
 
-	attribs   interp.MotionMode // the modes whose attributes the interpolation VAO has enabled
-	boundCorr glBuffer          // the offset buffer interp.vert's attributes point at
+	attribs   MotionMode // the modes whose attributes the interpolation VAO has enabled
+	boundCorr glBuffer   // the offset buffer interp.vert's attributes point at
 	// The slots (and bodyPass.gen) the velocity attributes point at, set
 	// only for the modes that read them: a lerp frame makes no GL call
 	// for them. hasVel is false until they are set.
@@ -63,7 +62,7 @@ type motionPass struct {
 	// The uniforms last set (uniforms are the program's state): set again
 	// only when they change, so that a lerp frame costs no GL call more
 	// than before the motion modes.
-	setMode interp.MotionMode
+	setMode MotionMode
 	setOnce bool
 	setSpan float32
 
@@ -140,7 +139,7 @@ func (m *motionPass) reserve(capacity int) error {
 // correct runs the correction pass for a switch of basis from slot prev
 // (the old basis) to slot next: every body of next gets its new offset.
 // The offset buffers must hold next's bodies (reserve).
-func (m *motionPass) correct(b *bodyPass, prev, next int, plan *interp.Plan) {
+func (m *motionPass) correct(b *bodyPass, prev, next int, plan *Plan) {
 	n := b.slots[next].count
 	src, dst := m.bufs[m.cur], m.bufs[1-m.cur]
 	gl.BindVertexArray(uint32(m.vao))
@@ -185,10 +184,10 @@ func (m *motionPass) correct(b *bodyPass, prev, next int, plan *interp.Plan) {
 // The interpolation vertex array must be bound (and is again on return)
 // and the interpolation program in use. It returns the first GL error of
 // growing the offset buffers; the frame is then drawn without offsets.
-func (m *motionPass) setup(b *bodyPass, prev, next int, plan *interp.Plan) (err error) {
+func (m *motionPass) setup(b *bodyPass, prev, next int, plan *Plan) (err error) {
 	mode := plan.Motion
 	stateCount, blend := 0, float32(0)
-	if mode == interp.MotionExtrapolate {
+	if mode == MotionExtrapolate {
 		if err = m.reserve(b.slotCap); err == nil {
 			if plan.Switched {
 				m.correct(b, prev, next, plan)
@@ -199,7 +198,7 @@ func (m *motionPass) setup(b *bodyPass, prev, next int, plan *interp.Plan) (err 
 		}
 	}
 	m.enable(mode, err == nil)
-	if m.attribs != interp.MotionLerp && (!m.hasVel || m.velPrev != prev || m.velNext != next || m.velGen != b.gen) {
+	if m.attribs != MotionLerp && (!m.hasVel || m.velPrev != prev || m.velNext != next || m.velGen != b.gen) {
 		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.slots[prev].buf))
 		gl.VertexAttribPointerWithOffset(locVel, 3, gl.FLOAT, false, bodyStride, offVel)
 		gl.VertexAttribPointerWithOffset(locVel+1, 3, gl.FLOAT, false, bodyStride, offAngVel)
@@ -209,7 +208,7 @@ func (m *motionPass) setup(b *bodyPass, prev, next int, plan *interp.Plan) (err 
 		gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 		m.velPrev, m.velNext, m.velGen, m.hasVel = prev, next, b.gen, true
 	}
-	if m.attribs == interp.MotionExtrapolate && m.boundCorr != m.bufs[m.cur] {
+	if m.attribs == MotionExtrapolate && m.boundCorr != m.bufs[m.cur] {
 		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(m.bufs[m.cur]))
 		gl.VertexAttribPointerWithOffset(locCorr, 4, gl.FLOAT, false, corrStride, 0)
 		gl.VertexAttribPointerWithOffset(locCorr+1, 4, gl.FLOAT, false, corrStride, 16)
@@ -221,12 +220,12 @@ func (m *motionPass) setup(b *bodyPass, prev, next int, plan *interp.Plan) (err 
 		m.setOnce, m.setMode = true, mode
 	}
 	switch mode {
-	case interp.MotionHermite:
+	case MotionHermite:
 		if plan.Span != m.setSpan {
 			gl.Uniform1f(m.uSpan, plan.Span)
 			m.setSpan = plan.Span
 		}
-	case interp.MotionExtrapolate:
+	case MotionExtrapolate:
 		gl.Uniform1f(m.uAhead, plan.Ahead)
 		gl.Uniform1f(m.uBlend, blend)
 		gl.Uniform1i(m.uStateCount, int32(stateCount))
@@ -239,10 +238,10 @@ func (m *motionPass) setup(b *bodyPass, prev, next int, plan *interp.Plan) (err 
 // reads, and disables the others: the velocities for hermite and
 // extrapolate, the offsets for extrapolate (when it has them). Attributes
 // a mode does not read are not fetched. The vertex array must be bound.
-func (m *motionPass) enable(mode interp.MotionMode, offsets bool) {
+func (m *motionPass) enable(mode MotionMode, offsets bool) {
 	want := mode
-	if mode == interp.MotionExtrapolate && !offsets {
-		want = interp.MotionHermite // velocities, no offsets
+	if mode == MotionExtrapolate && !offsets {
+		want = MotionHermite // velocities, no offsets
 	}
 	if want == m.attribs {
 		return
@@ -255,10 +254,10 @@ func (m *motionPass) enable(mode interp.MotionMode, offsets bool) {
 		}
 	}
 	for loc := uint32(locVel); loc < locCorr; loc++ {
-		toggle(loc, want != interp.MotionLerp)
+		toggle(loc, want != MotionLerp)
 	}
-	toggle(locCorr, want == interp.MotionExtrapolate)
-	toggle(locCorr+1, want == interp.MotionExtrapolate)
+	toggle(locCorr, want == MotionExtrapolate)
+	toggle(locCorr+1, want == MotionExtrapolate)
 	m.attribs = want
 }
 

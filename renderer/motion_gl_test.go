@@ -9,14 +9,13 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
 // TestShaderMotionMatchesCPU runs the interpolation pass (and the
 // correction pass) in the hermite and extrapolate modes on random bodies
 // and compares every captured pose with the CPU reference,
-// interp.BodyPose, fed the same plans (with an interp.Correction per body
+// BodyPose, fed the same plans (with an Correction per body
 // for extrapolate). The bodies are of every kind the shader branches on:
 // with and without velocities, spinning more than half a turn per tick,
 // nearly still, teleported, new in the newer snapshot, with non-finite
@@ -75,7 +74,7 @@ func motionBodies(rng *rand.Rand, old []simthread.Body, n int, dt float32) []sim
 			b.Vel = mgl32.Vec3{float32(math.Inf(1)), 0, 0}
 			b.AngVel = mgl32.Vec3{0, float32(math.NaN()), 0}
 		default: // moving and tumbling, with velocities that explain the
-			// motion more or less (interp.Consistent: others are lerped)
+			// motion more or less (Consistent: others are lerped)
 			b.Vel, b.AngVel = vec(5), vec(6)
 			if prev.Vel != (mgl32.Vec3{}) {
 				b.Vel, b.AngVel = prev.Vel.Add(vec(0.5)), prev.AngVel.Add(vec(0.5))
@@ -97,7 +96,7 @@ func checkMotion() (string, error) {
 	rng := rand.New(rand.NewPCG(12, 12))
 	checked := 0
 	var worstPos, worstRot float64
-	compare := func(b *bodyPass, plan *interp.Plan, slot int, corr []interp.Correction) (disagree int, err error) {
+	compare := func(b *bodyPass, plan *Plan, slot int, corr []Correction) (disagree int, err error) {
 		n := b.slots[slot].count
 		poses := make([]float32, n*poseStride/4)
 		gl.BindBuffer(gl.ARRAY_BUFFER, uint32(b.poses))
@@ -107,11 +106,11 @@ func checkMotion() (string, error) {
 			return 0, err
 		}
 		for i := range n {
-			var c *interp.Correction
+			var c *Correction
 			if corr != nil {
 				c = &corr[i]
 			}
-			want, ok, cerr := interp.BodyPose(plan, i, c)
+			want, ok, cerr := BodyPose(plan, i, c)
 			if !ok || cerr != nil {
 				return 0, fmt.Errorf("body %d: CPU reference: %v %v", i, ok, cerr)
 			}
@@ -152,7 +151,7 @@ func checkMotion() (string, error) {
 		}
 	}
 	for _, alpha := range []float32{0, 1, 0.5, 0.001, 0.999, 0.25, 0.73} {
-		plan := interp.Plan{Ready: true, Motion: interp.MotionHermite, Prev: snaps[0], Next: snaps[1], Alpha: alpha, Span: dt}
+		plan := Plan{Ready: true, Motion: MotionHermite, Prev: snaps[0], Next: snaps[1], Alpha: alpha, Span: dt}
 		if _, err := b.interpolate(0, 1, &plan); err != nil {
 			return "", err
 		}
@@ -163,7 +162,7 @@ func checkMotion() (string, error) {
 
 	// Extrapolate: a run of snapshots through the three slots, each a
 	// switch of basis followed by frames that blend its correction in.
-	corr := make([]interp.Correction, 2000)
+	corr := make([]Correction, 2000)
 	prevSlot, prevSnap := -1, (*simthread.Snapshot)(nil)
 	var prevAhead float32
 	for k := range 12 {
@@ -178,7 +177,7 @@ func checkMotion() (string, error) {
 		if err := b.upload(slot, uint64(k+3), s.Bodies); err != nil {
 			return "", err
 		}
-		plan := interp.Plan{Ready: true, Motion: interp.MotionExtrapolate, Next: s, Prev: s, Switched: true,
+		plan := Plan{Ready: true, Motion: MotionExtrapolate, Next: s, Prev: s, Switched: true,
 			Alpha: 1, Ahead: float32(rng.Float64()) * dt * 0.5, Blend: 1}
 		from := slot
 		if prevSnap != nil && k%5 != 4 { // now and then a snap: the old basis is gone
@@ -210,7 +209,7 @@ func checkMotion() (string, error) {
 	// The check must be able to fail: the hermite bracket drawn with a
 	// biased alpha, and drawn as a lerp.
 	for _, broken := range []string{"alpha", "lerp"} {
-		plan := interp.Plan{Ready: true, Motion: interp.MotionHermite, Prev: snaps[0], Next: snaps[1], Alpha: 0.5, Span: dt}
+		plan := Plan{Ready: true, Motion: MotionHermite, Prev: snaps[0], Next: snaps[1], Alpha: 0.5, Span: dt}
 		if err := b.upload(0, 100, snaps[0].Bodies); err != nil {
 			return "", err
 		}
@@ -221,7 +220,7 @@ func checkMotion() (string, error) {
 		if broken == "alpha" {
 			b.alphaBias = 0.01
 		} else {
-			drawn.Motion = interp.MotionLerp
+			drawn.Motion = MotionLerp
 		}
 		if _, err := b.interpolate(0, 1, &drawn); err != nil {
 			return "", err

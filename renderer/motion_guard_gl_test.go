@@ -9,7 +9,6 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -18,7 +17,7 @@ import (
 // issue 18's bounce (3.70 m at +600 m/s, then 3.725 m at −480 m/s over
 // 1/120 s) and a thousand true bounces at every angle and restitution.
 // No pose may be past the wall, and every pose must be the CPU
-// reference's (interp.BodyPose, which lerps what interp.Consistent
+// reference's (BodyPose, which lerps what Consistent
 // refuses). The unguarded cubic passes the wall on many of the same
 // pairs (counted), so a shader without the guard would fail the check.
 func TestShaderHermiteGuard(t *testing.T) {
@@ -55,7 +54,7 @@ func checkGuard() (string, error) {
 	worst := math.Inf(-1)
 	checked := 0
 	for k := 0; k <= 32; k++ {
-		plan := interp.Plan{Ready: true, Motion: interp.MotionHermite, Prev: snaps[0], Next: snaps[1], Alpha: float32(k) / 32, Span: dt}
+		plan := Plan{Ready: true, Motion: MotionHermite, Prev: snaps[0], Next: snaps[1], Alpha: float32(k) / 32, Span: dt}
 		if _, err := b.interpolate(0, 1, &plan); err != nil {
 			return "", err
 		}
@@ -67,7 +66,7 @@ func checkGuard() (string, error) {
 		}
 		for i := range next {
 			x := poses[i*16]
-			want, _, _ := interp.BodyPose(&plan, i, nil)
+			want, _, _ := BodyPose(&plan, i, nil)
 			gpu := mgl32.Vec3{poses[i*16], poses[i*16+1], poses[i*16+2]}
 			if d := gpu.Sub(want.Pos).Len(); d > 2e-5*max(1, want.Pos.Len()) {
 				return "", fmt.Errorf("ball %d at alpha %v: GPU %v, CPU %v", i, plan.Alpha, gpu, want.Pos)
@@ -82,7 +81,7 @@ func checkGuard() (string, error) {
 	unguarded := 0
 	for i := range next {
 		for k := 0; k <= 32; k++ {
-			if h := interp.Hermite(prev[i].Pos, prev[i].Vel, next[i].Pos, next[i].Vel, dt, float32(k)/32); h[0] > wall+1e-3 {
+			if h := Hermite(prev[i].Pos, prev[i].Vel, next[i].Pos, next[i].Vel, dt, float32(k)/32); h[0] > wall+1e-3 {
 				unguarded++
 				break
 			}

@@ -7,27 +7,24 @@ import (
 	"time"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
-	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// TestProbeMatchesCPUReferencePerMode runs the real simulation at 30 Hz
-// (refworld with its spinner) through the real planner in each motion
-// mode and draws a second of 144 Hz frames, probing the reference body
-// (its curved path) and then the spinner (240° a tick). Every frame's
-// read-back must equal the CPU reference for the plan drawn,
-// interp.BodyPose, with an interp.Correction following the body in
-// extrapolate mode: so the GPU's correction offsets, kept from frame to
+// TestProbeMatchesCPUReferencePerMode runs a test world at 30 Hz (with
+// its spinner) through plans of each motion mode and draws a second of
+// 144 Hz frames, probing the reference body (its curved path) and then
+// the spinner (240° a tick). Every frame's read-back must equal the CPU
+// reference for the plan drawn, renderer.BodyPose, with a
+// renderer.Correction following the body in extrapolate mode: so the GPU's correction offsets, kept from frame to
 // frame, are checked too. Then it checks what each mode is for, on the
 // GPU's own poses: lerp turns the spinner backwards, hermite and
 // extrapolate never do.
 func TestProbeMatchesCPUReferencePerMode(t *testing.T) {
-	onMain(t, func(w *platform.Window) error {
-		for _, mode := range []interp.MotionMode{interp.MotionLerp, interp.MotionHermite, interp.MotionExtrapolate} {
-			for _, body := range []int{0, refworld.SpinBody} {
+	onMain(t, func(w *gltest.Window) error {
+		for _, mode := range []renderer.MotionMode{renderer.MotionLerp, renderer.MotionHermite, renderer.MotionExtrapolate} {
+			for _, body := range []int{0, renderer.SpinBody} {
 				if err := probeMode(t, w, mode, body); err != nil {
 					return fmt.Errorf("%v, body %d: %w", mode, body, err)
 				}
@@ -37,38 +34,22 @@ func TestProbeMatchesCPUReferencePerMode(t *testing.T) {
 	})
 }
 
-func probeMode(t *testing.T, w *platform.Window, mode interp.MotionMode, body int) error {
-	world, err := refworld.NewWithSpinner(50, 3)
+func probeMode(t *testing.T, w *gltest.Window, mode renderer.MotionMode, body int) error {
+	g, err := newSimRig(w, renderer.NewTestWorld(50, 3, true), 30, mode, renderer.Options{ProbeBody: body})
 	if err != nil {
 		return err
 	}
-	g := &simRig{clock: new(simthread.VirtualClock), win: w}
-	if g.sim, err = simthread.New(simthread.Config{Timing: simthread.Timing{Rate: 30}}, world, g.clock); err != nil {
-		return err
-	}
-	g.planner = interp.NewPlanner(g.sim.Snapshots(), interp.NewDelay(g.sim.Step(), 0))
-	g.planner.SetMotion(mode)
-	if g.r, err = renderer.New(g.planner.Depth(), renderer.Options{Samples: -1, Probe: true, ProbeBody: body}); err != nil {
-		return err
-	}
 	defer g.r.Delete()
-	g.r.HUD().Visible = false
-	if g.wake, err = g.sim.Wake(); err != nil {
-		return err
-	}
-	var corr interp.Correction
+	var corr renderer.Correction
 	want := map[uint64]pose{}
 	got := map[uint64]renderer.Probe{}
 	for range 144 {
-		plan, err := g.plan(time.Second / 144)
-		if err != nil {
-			return err
-		}
+		plan := g.plan(time.Second / 144)
 		if err := g.draw(&plan); err != nil {
 			return err
 		}
 		corr.Follow(&plan, body)
-		p, ok, err := interp.BodyPose(&plan, body, &corr)
+		p, ok, err := renderer.BodyPose(&plan, body, &corr)
 		if err != nil || !ok {
 			return fmt.Errorf("frame %d: CPU reference: %v %v", g.r.Frames(), ok, err)
 		}
@@ -84,7 +65,7 @@ func probeMode(t *testing.T, w *platform.Window, mode interp.MotionMode, body in
 	// acos, sin and cos put the GPU's slerp up to 3e-4 rad from the CPU's
 	// (rotTol is for the reference body's small turns).
 	tol := rotTol
-	if body == refworld.SpinBody {
+	if body == renderer.SpinBody {
 		tol = 5e-4
 	}
 	for f := uint64(2); f <= g.r.Frames(); f++ {
@@ -103,12 +84,12 @@ func probeMode(t *testing.T, w *platform.Window, mode interp.MotionMode, body in
 		}
 		// Which way the drawn spinner turned since the frame before:
 		// 240° a tick is 50° a frame at 144 Hz, forwards about SpinAxis.
-		if q, ok := got[f-1]; body == refworld.SpinBody && ok && q.Valid {
+		if q, ok := got[f-1]; body == renderer.SpinBody && ok && q.Valid {
 			d := p.Rot.Mul(q.Rot.Conjugate())
 			if d.W < 0 {
 				d = d.Scale(-1)
 			}
-			axis := refworld.SpinAxis
+			axis := renderer.SpinAxis
 			along := float64(d.V[0])*axis[0] + float64(d.V[1])*axis[1] + float64(d.V[2])*axis[2]
 			if math.Abs(along) > 1e-3 {
 				judged++
@@ -119,14 +100,14 @@ func probeMode(t *testing.T, w *platform.Window, mode interp.MotionMode, body in
 		}
 	}
 	t.Logf("%v, body %d: %d frames match the CPU reference (worst %.2g relative, %.2g rad)", mode, body, g.r.Frames()-1, worstPos, worstRot)
-	if body == refworld.SpinBody {
+	if body == renderer.SpinBody {
 		t.Logf("%v: the spinner turned the wrong way in %d of %d frames", mode, wrong, judged)
 		switch {
 		case judged < 100:
 			return fmt.Errorf("only %d frames of spin judged", judged)
-		case mode == interp.MotionLerp && wrong < judged*9/10:
+		case mode == renderer.MotionLerp && wrong < judged*9/10:
 			return fmt.Errorf("lerp: only %d of %d frames turned backwards: the spinner spins too slowly to show slerp's short arc", wrong, judged)
-		case mode != interp.MotionLerp && wrong > 0:
+		case mode != renderer.MotionLerp && wrong > 0:
 			return fmt.Errorf("%d of %d frames turned the wrong way", wrong, judged)
 		}
 	}
@@ -137,14 +118,14 @@ func probeMode(t *testing.T, w *platform.Window, mode interp.MotionMode, body in
 // extrapolate modes, a switch of basis (a correction pass) every other
 // frame, each uploading a new snapshot, and counts heap allocations: none.
 func TestFrameDoesNotAllocatePerMode(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
-		for _, mode := range []interp.MotionMode{interp.MotionHermite, interp.MotionExtrapolate} {
+	onMain(t, func(*gltest.Window) error {
+		for _, mode := range []renderer.MotionMode{renderer.MotionHermite, renderer.MotionExtrapolate} {
 			r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1, Probe: true})
 			if err != nil {
 				return err
 			}
 			r.HUD().Visible = false
-			world, _ := refworld.NewWithSpinner(300, 1)
+			world := renderer.NewTestWorld(300, 1, true)
 			s := newScene()
 			for k := range 8 {
 				var snap simthread.Snapshot
@@ -153,9 +134,9 @@ func TestFrameDoesNotAllocatePerMode(t *testing.T) {
 				s.publish(uint64(k+1), snap.Bodies)
 			}
 			cam := renderer.DefaultCamera()
-			plans := make([]interp.Plan, 7)
+			plans := make([]renderer.Plan, 7)
 			for i := range plans {
-				plans[i] = interp.Plan{Prev: s.snaps[i], Next: s.snaps[i+1], PrevSeq: uint64(i + 1), NextSeq: uint64(i + 2), Alpha: 0.5, Ready: true,
+				plans[i] = renderer.Plan{Prev: s.snaps[i], Next: s.snaps[i+1], PrevSeq: uint64(i + 1), NextSeq: uint64(i + 2), Alpha: 0.5, Ready: true,
 					Motion: mode, Span: 1.0 / 30, Ahead: 0.01, PrevAhead: 0.04, Switched: i%2 == 0, Carry: 0.3, Blend: 0.8}
 			}
 			var ferr error

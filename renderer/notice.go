@@ -1,7 +1,6 @@
 package renderer
 
 import (
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -11,8 +10,8 @@ import (
 type notice struct {
 	text          []byte
 	snap          simthread.Snapshot
-	plan          interp.Plan // Ready, Next: &snap
-	width, height int         // the window the snapshot was laid out for
+	plan          Plan // Ready, Next: &snap
+	width, height int  // the window the snapshot was laid out for
 }
 
 // noticeMinPx is the smallest the notice's text is drawn, in pixels: the

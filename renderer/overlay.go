@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -139,7 +138,7 @@ func (o *overlayPass) quad(x0, y0, x1, y1, u0, v0, u1, v1 float32, c [4]uint8, s
 
 // build lays out plan.Next's overlay in a width×height window seen through
 // viewProj.
-func (o *overlayPass) build(plan *interp.Plan, viewProj *mgl32.Mat4, width, height int) {
+func (o *overlayPass) build(plan *Plan, viewProj *mgl32.Mat4, width, height int) {
 	o.verts, o.runs = o.verts[:0], o.runs[:0]
 	o.uploaded = false
 	o.fonts.next()
@@ -245,16 +244,16 @@ const labelNearer = 0.002
 // of its bounding sphere's projection straight above it (AboveBody); and
 // false when the body is behind the camera or not in the snapshot, or
 // with above, when the eye is within the sphere's radius of its depth.
-// Its position is the renderer's (interp.BodyPose); in Extrapolate mode
-// without the blended correction, which fades within
-// interp.CorrectionTime.
+// Its position is the renderer's (BodyPose); in Extrapolate mode
+// without the blended correction, which fades within the planner's
+// correction time (50 ms).
 //
 // The top is exact for a perspective view: the rows of the screen are the
 // planes through the eye along its x axis, and the top of the sphere's
 // outline is the highest of the two such planes that touch it, a root of
 // a quadratic in the row's NDC y.
-func bodyAnchor(plan *interp.Plan, i int, above bool, viewProj *mgl32.Mat4, w, h float32) (bodyPoint, bool) {
-	pose, ok, _ := interp.BodyPose(plan, i, nil)
+func bodyAnchor(plan *Plan, i int, above bool, viewProj *mgl32.Mat4, w, h float32) (bodyPoint, bool) {
+	pose, ok, _ := BodyPose(plan, i, nil)
 	if !ok {
 		return bodyPoint{}, false
 	}
@@ -317,7 +316,7 @@ func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
 // against the scene's depth buffer (without writing it): the HUD
 // program's quads lie at NDC z 0, which a depth range of [d, d] puts at
 // depth d. draw draws the rest once the frame is resolved.
-func (o *overlayPass) drawScene(plan *interp.Plan, viewProj *mgl32.Mat4, width, height int) {
+func (o *overlayPass) drawScene(plan *Plan, viewProj *mgl32.Mat4, width, height int) {
 	o.build(plan, viewProj, width, height)
 	o.built = true
 	o.drawRuns(width, height, true)
@@ -325,7 +324,7 @@ func (o *overlayPass) drawScene(plan *interp.Plan, viewProj *mgl32.Mat4, width, 
 
 // draw draws the overlay of plan.Next, but for its depth-tested items
 // (drawScene), over the resolved frame.
-func (o *overlayPass) draw(plan *interp.Plan, viewProj *mgl32.Mat4, width, height int) {
+func (o *overlayPass) draw(plan *Plan, viewProj *mgl32.Mat4, width, height int) {
 	if !o.built {
 		o.build(plan, viewProj, width, height)
 	}

@@ -12,9 +12,8 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/goregular"
@@ -99,7 +98,7 @@ func textMismatch(img *image.RGBA, want *image.Alpha) (n int, first image.Point)
 // with b's overlay, and reads it back.
 func overlayFrame(r *renderer.Renderer, cam renderer.Camera, seq *uint64, a, b *simthread.Snapshot, alpha float32) (*image.RGBA, error) {
 	*seq += 2
-	plan := interp.Plan{Prev: a, Next: b, PrevSeq: *seq - 1, NextSeq: *seq, Alpha: alpha, Ready: true, Span: 0.01}
+	plan := renderer.Plan{Prev: a, Next: b, PrevSeq: *seq - 1, NextSeq: *seq, Alpha: alpha, Ready: true, Span: 0.01}
 	return render(r, plan, cam)
 }
 
@@ -113,7 +112,7 @@ func overlayFrame(r *renderer.Renderer, cam renderer.Camera, seq *uint64, a, b *
 // body's interpolated position. The same comparison against the text one
 // pixel off, or another string, must fail.
 func TestOverlayTextPixels(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -160,7 +159,7 @@ func TestOverlayTextPixels(t *testing.T) {
 				o.Label(0, 0, -64, 35, simthread.White, "you")
 			}, 0.25, func() []placedText {
 				// At alpha 0.25 between from and to; 64 units up is 24 px.
-				x, y, _ := cam.Project(interp.Lerp(from, to, 0.25), width, height)
+				x, y, _ := cam.Project(renderer.Lerp(from, to, 0.25), width, height)
 				w, h := textSize(goFace(goregular.TTF, 13), "you")
 				return []placedText{{"you", int(math.Round(float64(x - float32(w)/2))), int(math.Round(float64(y - 24 - float32(h)/2))), 13}}
 			}},
@@ -215,7 +214,7 @@ func TestOverlayTextPixels(t *testing.T) {
 // unit), and reads back the colours inside and just outside them, and the
 // bar's fill boundary; a narrower window keeps them in proportion.
 func TestOverlayShapes(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -269,7 +268,7 @@ func TestOverlayScale(t *testing.T) {
 // overlay's buffers have grown: none. A score formatted as a new string
 // each frame is seen to allocate, so the count can fail.
 func TestOverlayFrameDoesNotAllocate(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -297,7 +296,7 @@ func TestOverlayFrameDoesNotAllocate(t *testing.T) {
 			o.Label(0, 0, -40, 20, 0, "you")
 			score += 7
 			seq += 2
-			plan := interp.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
+			plan := renderer.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
 			err = r.Draw(&plan, &cam, width, height)
 		}
 		for range 10 {
@@ -330,9 +329,9 @@ func BenchmarkGLText(b *testing.B) {
 	for _, text := range []string{"none", "overlay", "overlay-depth", "hud"} {
 		b.Run("text="+text, func(b *testing.B) {
 			var err error
-			platform.Call(func() {
-				var win *platform.Window
-				if win, err = platform.Open(platform.Config{Title: b.Name(), Width: w, Height: h}); err != nil {
+			gltest.Call(func() {
+				var win *gltest.Window
+				if win, err = gltest.Open(b.Name(), w, h, false); err != nil {
 					return
 				}
 				defer win.Close()
@@ -374,7 +373,7 @@ func BenchmarkGLText(b *testing.B) {
 						hud.AddFrame(16 + float32(seq%5))
 					}
 					seq += 2
-					plan := interp.Plan{Prev: a, Next: s, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
+					plan := renderer.Plan{Prev: a, Next: s, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
 					if e := r.Draw(&plan, &cam, w, h); e != nil {
 						err = e
 					}

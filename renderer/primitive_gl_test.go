@@ -7,8 +7,8 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -28,7 +28,7 @@ func normalColour(n mgl32.Vec3) color.RGBA {
 // bodies are zero-value literals but for Pos, Mesh, Material and Color:
 // a zero Scale draws them at their own size, a zero Rot unrotated.
 func TestPrimitivesDrawOutsideIn(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err

@@ -10,10 +10,8 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -25,11 +23,11 @@ type pose struct {
 }
 
 // cpuPose is what the GPU must draw body i at for plan, by the CPU
-// reference: interp.Lerp and interp.Slerp of the bracket's two poses at
+// reference: renderer.Lerp and renderer.Slerp of the bracket's two poses at
 // plan.Alpha, or the newer pose as it is (normalised) for a body that is
 // new in the newer snapshot or jumped (changed epoch). ok is false when
 // the newer snapshot has no body i.
-func cpuPose(plan *interp.Plan, i int) (p pose, ok bool, err error) {
+func cpuPose(plan *renderer.Plan, i int) (p pose, ok bool, err error) {
 	if !plan.Ready || i < 0 || i >= len(plan.Next.Bodies) {
 		return pose{}, false, nil
 	}
@@ -38,8 +36,8 @@ func cpuPose(plan *interp.Plan, i int) (p pose, ok bool, err error) {
 	if i < len(plan.Prev.Bodies) && plan.Prev.Bodies[i].Epoch == to.Epoch {
 		from, alpha = plan.Prev.Bodies[i], plan.Alpha
 	}
-	rot, err := interp.Slerp(from.Rot, to.Rot, alpha)
-	return pose{interp.Lerp(from.Pos, to.Pos, alpha), to.Scale, rot}, true, err
+	rot, err := renderer.Slerp(from.Rot, to.Rot, alpha)
+	return pose{renderer.Lerp(from.Pos, to.Pos, alpha), to.Scale, rot}, true, err
 }
 
 // How close the GPU's pose must be to the CPU reference's. Positions: 1e-5
@@ -110,42 +108,32 @@ func drain(r *renderer.Renderer, into map[uint64]renderer.Probe) {
 	}
 }
 
-// simRig is the real simulation, its planner and a renderer probing the
-// reference body, stepped on a virtual clock.
+// simRig is a test world on a timeline and a renderer probing the
+// reference body.
 type simRig struct {
-	clock   *simthread.VirtualClock
-	sim     *simthread.Sim
-	planner *interp.Planner
-	r       *renderer.Renderer
-	win     *platform.Window
-	wake    time.Duration
-	now     time.Duration
+	tl  *timeline
+	r   *renderer.Renderer
+	win *gltest.Window
+	now time.Duration
 }
 
-func newSimRig(w *platform.Window, bodies int, opts renderer.Options) (*simRig, error) {
-	world, err := refworld.New(bodies, 3)
-	if err != nil {
-		return nil, err
-	}
-	g := &simRig{clock: new(simthread.VirtualClock), win: w}
-	if g.sim, err = simthread.New(simthread.Config{}, world, g.clock); err != nil {
-		return nil, err
-	}
-	step := g.sim.Step()
-	g.planner = interp.NewPlanner(g.sim.Snapshots(), interp.NewFixedDelay(step, step+2*time.Millisecond))
+// newSimRig returns a rig of a world of the given bodies at rate ticks a
+// second, planned in motion.
+func newSimRig(w *gltest.Window, world *renderer.TestWorld, rate int, motion renderer.MotionMode, opts renderer.Options) (*simRig, error) {
+	g := &simRig{tl: newTimeline(world, rate, motion), win: w}
 	opts.Samples = -1
 	opts.Probe = true
-	if g.r, err = renderer.New(g.planner.Depth(), opts); err != nil {
+	var err error
+	if g.r, err = renderer.New(g.tl.depth, opts); err != nil {
 		return nil, err
 	}
 	g.r.HUD().Visible = false
-	g.wake, err = g.sim.Wake()
-	return g, err
+	return g, nil
 }
 
 // draw draws plan and presents it, as an app does: the swap is what keeps
 // the CPU from queueing frames far ahead of the GPU.
-func (g *simRig) draw(plan *interp.Plan) error {
+func (g *simRig) draw(plan *renderer.Plan) error {
 	cam := renderer.DefaultCamera()
 	if err := g.r.Draw(plan, &cam, width, height); err != nil {
 		return err
@@ -154,29 +142,22 @@ func (g *simRig) draw(plan *interp.Plan) error {
 	return nil
 }
 
-// plan runs the simulation up to dt after the last plan and plans a frame.
-func (g *simRig) plan(dt time.Duration) (interp.Plan, error) {
+// plan plans the frame dt after the last one.
+func (g *simRig) plan(dt time.Duration) renderer.Plan {
 	g.now += dt
-	for g.wake <= g.now {
-		g.clock.Set(g.wake)
-		var err error
-		if g.wake, err = g.sim.Wake(); err != nil {
-			return interp.Plan{}, err
-		}
-	}
-	return g.planner.Plan(g.now), nil
+	return g.tl.plan(g.now)
 }
 
-// TestProbeMatchesCPUReference draws the real simulation for a second of
+// TestProbeMatchesCPUReference draws a test world at 120 Hz for a second of
 // 144 Hz frames with the reference body probed, and checks that the pose
 // read back for every frame equals the CPU reference for the plan drawn
-// (interp.Lerp and interp.Slerp at plan.Alpha) within 1e-5, that records
+// (renderer.Lerp and renderer.Slerp at plan.Alpha) within 1e-5, that records
 // come in frame order with none missing, and how many frames later they
 // come. Then it biases the shader's alpha by 0.25 and checks that the
 // read-back disagrees: the check can fail.
 func TestProbeMatchesCPUReference(t *testing.T) {
-	onMain(t, func(w *platform.Window) error {
-		g, err := newSimRig(w, 200, renderer.Options{})
+	onMain(t, func(w *gltest.Window) error {
+		g, err := newSimRig(w, renderer.NewTestWorld(200, 3, false), simthread.DefaultRate, renderer.MotionLerp, renderer.Options{})
 		if err != nil {
 			return err
 		}
@@ -188,10 +169,7 @@ func TestProbeMatchesCPUReference(t *testing.T) {
 			lastFrame := g.r.Frames()
 			maxLatency, sumLatency, received := uint64(0), uint64(0), 0
 			for range 144 {
-				plan, err := g.plan(time.Second / 144)
-				if err != nil {
-					return err
-				}
+				plan := g.plan(time.Second / 144)
 				if err := g.draw(&plan); err != nil {
 					return err
 				}
@@ -258,7 +236,7 @@ func TestProbeMatchesCPUReference(t *testing.T) {
 // puts it for the plan actually drawn. With a renderer that tags a buffer
 // with a snapshot it never uploaded, the same check must fail.
 func TestSkippedFramesNeverDrawStaleSlot(t *testing.T) {
-	onMain(t, func(w *platform.Window) error {
+	onMain(t, func(w *gltest.Window) error {
 		for _, stale := range []bool{false, true} {
 			if err := skippedFrames(t, w, stale); err != nil {
 				return fmt.Errorf("stale-on-miss %v: %w", stale, err)
@@ -268,8 +246,8 @@ func TestSkippedFramesNeverDrawStaleSlot(t *testing.T) {
 	})
 }
 
-func skippedFrames(t *testing.T, w *platform.Window, stale bool) error {
-	g, err := newSimRig(w, 50, renderer.Options{})
+func skippedFrames(t *testing.T, w *gltest.Window, stale bool) error {
+	g, err := newSimRig(w, renderer.NewTestWorld(50, 3, false), simthread.DefaultRate, renderer.MotionLerp, renderer.Options{})
 	if err != nil {
 		return err
 	}
@@ -282,12 +260,9 @@ func skippedFrames(t *testing.T, w *platform.Window, stale bool) error {
 	jumps, bigJumps, skip := 0, 0, 0
 	// Runs of skipped plans up to twice the history, so that many jump
 	// past it whatever its depth.
-	maxSkip := 2 * g.planner.Depth()
+	maxSkip := 2 * g.tl.depth
 	for range 50 * (maxSkip + 2) {
-		plan, err := g.plan(time.Second / 144)
-		if err != nil {
-			return err
-		}
+		plan := g.plan(time.Second / 144)
 		if skip > 0 || !plan.Ready {
 			skip--
 			continue
@@ -295,7 +270,7 @@ func skippedFrames(t *testing.T, w *platform.Window, stale bool) error {
 		skip = rng.IntN(maxSkip + 1)
 		if lastSeq > 0 && plan.NextSeq > lastSeq+1 {
 			jumps++
-			if plan.NextSeq > lastSeq+uint64(g.planner.Depth()) {
+			if plan.NextSeq > lastSeq+uint64(g.tl.depth) {
 				bigJumps++
 			}
 		}
@@ -341,7 +316,7 @@ func skippedFrames(t *testing.T, w *platform.Window, stale bool) error {
 		}
 	}
 	t.Logf("stale-on-miss %v: %d frames drawn, %d after skipped plans (%d past the %d-snapshot history), %d disagree with the CPU reference",
-		stale, len(want), jumps, bigJumps, g.planner.Depth(), disagree)
+		stale, len(want), jumps, bigJumps, g.tl.depth, disagree)
 	if stale && disagree < len(want)/2 {
 		return fmt.Errorf("only %d of %d frames disagree: the check does not see stale buffers", disagree, len(want))
 	}
@@ -360,7 +335,7 @@ func skippedFrames(t *testing.T, w *platform.Window, stale bool) error {
 // interleaved, so that the pass reads them grouped through an order
 // buffer (which grows too) and the probe finds its body in that order.
 func TestSpawnPastHeadroom(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		for _, meshes := range []int{1, 2} {
 			if err := spawnPastHeadroom(t, meshes); err != nil {
 				return fmt.Errorf("%d meshes: %w", meshes, err)
@@ -471,9 +446,9 @@ func spawnPastHeadroom(t *testing.T, meshes int) error {
 // back what it drew: never NaN, always unit length; the identity for an
 // unusable newer pose the body stands at, a slerp from or to the identity
 // for one unusable end, the CPU reference's normalisation for the extreme
-// ones. interp.Slerp refuses the unusable ones with ErrBadQuat.
+// ones. renderer.Slerp refuses the unusable ones with ErrBadQuat.
 func TestBadQuaternionsDrawIdentity(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1, Probe: true, ProbeBody: 0})
 		if err != nil {
 			return err
@@ -503,12 +478,12 @@ func TestBadQuaternionsDrawIdentity(t *testing.T) {
 		for i, c := range cases {
 			prev[i] = simthread.Body{Scale: simthread.UniformScale(1), Rot: c.prev}
 			next[i] = simthread.Body{Scale: simthread.UniformScale(1), Rot: c.next, Epoch: c.epoch}
-			_, err := interp.Slerp(c.prev, c.next, 0.5)
+			_, err := renderer.Slerp(c.prev, c.next, 0.5)
 			if usable := c.want == (mgl32.Quat{}); usable != (err == nil) {
-				return fmt.Errorf("%s: interp.Slerp gave error %v", c.name, err)
+				return fmt.Errorf("%s: renderer.Slerp gave error %v", c.name, err)
 			}
 			if c.want == (mgl32.Quat{}) {
-				cases[i].want, _ = interp.Slerp(c.prev, c.next, 0.5)
+				cases[i].want, _ = renderer.Slerp(c.prev, c.next, 0.5)
 			}
 		}
 		s := newScene()
@@ -547,7 +522,7 @@ func TestBadQuaternionsDrawIdentity(t *testing.T) {
 // ahead, as a clock that was paused would, and checks that recalibration
 // follows it. Without timer queries, records still come, without times.
 func TestProbeTimestamps(t *testing.T) {
-	onMain(t, func(w *platform.Window) error {
+	onMain(t, func(w *gltest.Window) error {
 		start := time.Now()
 		var shift time.Duration
 		now := func() time.Duration { return time.Since(start) + shift }
@@ -560,7 +535,7 @@ func TestProbeTimestamps(t *testing.T) {
 			t.Log("this driver has no timer queries: checking only that records come without times")
 		}
 		s := newScene()
-		s.publish(1, []simthread.Body{{Scale: simthread.UniformScale(1), Rot: mgl32.QuatIdent(), Color: refworld.RefColor}})
+		s.publish(1, []simthread.Body{{Scale: simthread.UniformScale(1), Rot: mgl32.QuatIdent(), Color: renderer.RefColor}})
 		cam := renderer.DefaultCamera()
 		began := map[uint64]time.Duration{}
 		var last time.Duration
@@ -652,7 +627,7 @@ func TestProbeTimestamps(t *testing.T) {
 // timestamps; with a probe body the frame does not have (an index past the
 // end, a negative one, a plan not Ready) the records say so.
 func TestProbeOffAndAbsent(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		s := newScene()
 		s.publish(1, []simthread.Body{{Scale: simthread.UniformScale(1), Rot: mgl32.QuatIdent()}, {Scale: simthread.UniformScale(1), Rot: mgl32.QuatIdent()}})
 		cam := renderer.DefaultCamera()
@@ -716,7 +691,7 @@ func gl2err(code uint32) error {
 // with every body a cube, once with bodies of eight meshes and three
 // materials interleaved, which each upload groups with a counting sort.
 func TestFrameDoesNotAllocate(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		for _, meshes := range []int{1, 8} {
 			if err := frameAllocs(meshes); err != nil {
 				return fmt.Errorf("%d meshes: %w", meshes, err)
@@ -748,9 +723,9 @@ func frameAllocs(meshes int) error {
 		s.publish(uint64(k+1), bodies)
 	}
 	cam := renderer.DefaultCamera()
-	plans := make([]interp.Plan, 7)
+	plans := make([]renderer.Plan, 7)
 	for i := range plans {
-		plans[i] = interp.Plan{Prev: s.snaps[i], Next: s.snaps[i+1], PrevSeq: uint64(i + 1), NextSeq: uint64(i + 2), Alpha: 0.5, Ready: true}
+		plans[i] = renderer.Plan{Prev: s.snaps[i], Next: s.snaps[i+1], PrevSeq: uint64(i + 1), NextSeq: uint64(i + 2), Alpha: 0.5, Ready: true}
 	}
 	var ferr error
 	i, records := 0, 0

@@ -10,8 +10,8 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -51,7 +51,7 @@ func TestRegistryQueuesFromAnyGoroutine(t *testing.T) {
 	if _, err := reg.AddMesh(renderer.Part{Positions: []mgl32.Vec3{{0, 0, 0}}, Indices: []uint32{0, 0, 0}, Material: 99}); err == nil {
 		t.Error("AddMesh queued a part naming material 99, never handed out")
 	}
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1, Registry: reg})
 		if err != nil {
 			return err
@@ -155,7 +155,7 @@ func TestRegistryQueuesFromAnyGoroutine(t *testing.T) {
 // inside, the ground; outside, the clear colour, which the default ground
 // covers.
 func TestGroundRect(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -204,7 +204,7 @@ func TestGroundRect(t *testing.T) {
 // TestStaticFrameDoesNotAllocate draws frames with static bodies of two
 // materials beside a snapshot's and an empty queue: no allocation.
 func TestStaticFrameDoesNotAllocate(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -246,7 +246,7 @@ func TestStaticFrameDoesNotAllocate(t *testing.T) {
 // most a few edge pixels may differ, by rounding. A zero Scale and Rot
 // draw alike too.
 func TestStaticDrawsAsASnapshotBody(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err

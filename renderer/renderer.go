@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/renderer/interp"
 )
 
 // clearColor is the sky, in sRGB.
@@ -71,9 +70,9 @@ type Options struct {
 	ShadowMap int
 }
 
-// New creates the renderer's GL objects. depth is the planner's history
-// depth (interp.Planner.Depth): the renderer mirrors up to that many
-// snapshots in GPU buffers.
+// New creates the renderer's GL objects. depth is the depth of the
+// snapshot history the plans are made from: the renderer mirrors up to
+// that many snapshots in GPU buffers.
 func New(depth int, opts Options) (*Renderer, error) {
 	if depth < 2 {
 		return nil, fmt.Errorf("renderer: snapshot history depth %d, need at least 2", depth)
@@ -197,7 +196,7 @@ func (r *Renderer) Probed() (Probe, bool) {
 // (simthread.Lines) in one call. With Options.Probe it also starts the frame's
 // read-back and collects those that have completed (see Probed). It does
 // not allocate.
-func (r *Renderer) Draw(plan *interp.Plan, cam *Camera, width, height int) error {
+func (r *Renderer) Draw(plan *Plan, cam *Camera, width, height int) error {
 	var prev, next int
 	// What was registered before the plan's snapshots were published is
 	// uploaded before they are.

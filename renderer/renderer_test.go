@@ -17,10 +17,8 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/shaders"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -30,7 +28,7 @@ var update = flag.Bool("update", false, "rewrite the golden images in testdata/"
 func TestMain(m *testing.M) {
 	flag.Parse()
 	code := 0
-	platform.Main(func() { code = m.Run() })
+	gltest.Main(func() { code = m.Run() })
 	os.Exit(code)
 }
 
@@ -40,15 +38,15 @@ const width, height = 480, 320
 // fails the test with the error f returns. f must not call t.Fatal: that
 // would end the main goroutine, which serves every GL call. It skips the
 // test when there is no display.
-func onMain(t *testing.T, f func(w *platform.Window) error) {
+func onMain(t *testing.T, f func(w *gltest.Window) error) {
 	t.Helper()
 	if os.Getenv("DISPLAY") == "" {
 		t.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
 	}
 	var err error
-	platform.Call(func() {
-		var w *platform.Window
-		w, err = platform.Open(platform.Config{Title: t.Name(), Width: width, Height: height})
+	gltest.Call(func() {
+		var w *gltest.Window
+		w, err = gltest.Open(t.Name(), width, height, false)
 		if err != nil {
 			return
 		}
@@ -61,7 +59,7 @@ func onMain(t *testing.T, f func(w *platform.Window) error) {
 }
 
 func TestShaderErrorNamesFileLogAndLines(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		common, _ := shaders.FS.ReadFile(shaders.Common)
 		files := fstest.MapFS{
 			shaders.Common: {Data: common},
@@ -104,18 +102,18 @@ func (s *scene) publish(tick uint64, bodies []simthread.Body) {
 }
 
 // newest plans the newest snapshot alone.
-func (s *scene) newest() interp.Plan {
+func (s *scene) newest() renderer.Plan {
 	n := len(s.snaps)
-	return interp.Plan{Prev: s.snaps[n-1], Next: s.snaps[n-1], PrevSeq: uint64(n), NextSeq: uint64(n), Alpha: 1, Ready: true}
+	return renderer.Plan{Prev: s.snaps[n-1], Next: s.snaps[n-1], PrevSeq: uint64(n), NextSeq: uint64(n), Alpha: 1, Ready: true}
 }
 
 // pair plans the two newest snapshots at alpha.
-func (s *scene) pair(alpha float32) interp.Plan {
+func (s *scene) pair(alpha float32) renderer.Plan {
 	n := len(s.snaps)
-	return interp.Plan{Prev: s.snaps[n-2], Next: s.snaps[n-1], PrevSeq: uint64(n - 1), NextSeq: uint64(n), Alpha: alpha, Ready: true}
+	return renderer.Plan{Prev: s.snaps[n-2], Next: s.snaps[n-1], PrevSeq: uint64(n - 1), NextSeq: uint64(n), Alpha: alpha, Ready: true}
 }
 
-func render(r *renderer.Renderer, plan interp.Plan, cam renderer.Camera) (*image.RGBA, error) {
+func render(r *renderer.Renderer, plan renderer.Plan, cam renderer.Camera) (*image.RGBA, error) {
 	if err := r.Draw(&plan, &cam, width, height); err != nil {
 		return nil, err
 	}
@@ -146,35 +144,23 @@ func refCentroid(img *image.RGBA) (x, y float64, n int) {
 	return x, y, n
 }
 
-// TestFrameShowsTheReferenceBodyWhereTheSimulationPutsIt runs the real
-// simulation for a moment, draws a real frame under the window's GL context
-// and finds the reference body on screen where its interpolated position
+// TestFrameShowsTheReferenceBodyWhereTheSimulationPutsIt runs a test
+// world for a moment, draws a real frame under the window's GL context and
+// finds the reference body on screen where its interpolated position
 // projects, within a few pixels.
 func TestFrameShowsTheReferenceBodyWhereTheSimulationPutsIt(t *testing.T) {
-	onMain(t, func(w *platform.Window) error {
-		world, _ := refworld.New(40, 1) // few enough that nothing hides the reference body
-		clock := new(simthread.VirtualClock)
-		sim, err := simthread.New(simthread.Config{}, world, clock)
-		if err != nil {
-			return err
-		}
-		planner := interp.NewPlanner(sim.Snapshots(), interp.NewFixedDelay(sim.Step(), sim.Step()+2*time.Millisecond))
-		r, err := renderer.New(planner.Depth(), renderer.Options{})
+	onMain(t, func(w *gltest.Window) error {
+		// Few enough bodies that nothing hides the reference body.
+		tl := newTimeline(renderer.NewTestWorld(40, 1, false), simthread.DefaultRate, renderer.MotionLerp)
+		r, err := renderer.New(tl.depth, renderer.Options{})
 		if err != nil {
 			return err
 		}
 		defer r.Delete()
 		r.HUD().Visible = false
-		next, _ := sim.Wake()
-		var plan interp.Plan
-		frame := time.Duration(0)
-		for i := 0; i < 40; i++ { // 40 frames at 144 Hz, the sim at 120 Hz
-			frame += time.Second / 144
-			for next <= frame {
-				clock.Set(next)
-				next, _ = sim.Wake()
-			}
-			plan = planner.Plan(frame)
+		var plan renderer.Plan
+		for i := 1; i <= 40; i++ { // 40 frames at 144 Hz, the world at 120 Hz
+			plan = tl.plan(time.Duration(i) * time.Second / 144)
 			if err := r.Draw(&plan, ptr(renderer.DefaultCamera()), width, height); err != nil {
 				return err
 			}
@@ -192,7 +178,7 @@ func TestFrameShowsTheReferenceBodyWhereTheSimulationPutsIt(t *testing.T) {
 			return fmt.Errorf("frame looks blank: %d distinct colours", len(seen))
 		}
 		prev, cur := plan.Prev.Bodies[0], plan.Next.Bodies[0]
-		pos := interp.Lerp(prev.Pos, cur.Pos, plan.Alpha)
+		pos := renderer.Lerp(prev.Pos, cur.Pos, plan.Alpha)
 		wantX, wantY, ok := renderer.DefaultCamera().Project(pos, width, height)
 		if !ok {
 			return errors.New("reference body behind the camera")
@@ -228,7 +214,7 @@ func saveFailure(img image.Image) string {
 // snapshots (new epoch) half-way through the interpolation: it must be
 // drawn at its new position only, not half-way along the jump.
 func TestTeleportDoesNotStreak(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		s := newScene()
 		r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1})
 		if err != nil {
@@ -237,7 +223,7 @@ func TestTeleportDoesNotStreak(t *testing.T) {
 		defer r.Delete()
 		r.HUD().Visible = false
 		cam := renderer.DefaultCamera()
-		ref := simthread.Body{Pos: mgl32.Vec3{-8, 2, 0}, Scale: simthread.UniformScale(0.8), Rot: mgl32.QuatIdent(), Color: refworld.RefColor}
+		ref := simthread.Body{Pos: mgl32.Vec3{-8, 2, 0}, Scale: simthread.UniformScale(0.8), Rot: mgl32.QuatIdent(), Color: renderer.RefColor}
 		s.publish(1, []simthread.Body{ref})
 		r.Draw(ptr(s.newest()), &cam, width, height)
 		jumped := ref
@@ -272,9 +258,9 @@ func TestTeleportDoesNotStreak(t *testing.T) {
 // TestGoldenFrame compares a fixed scene, drawn with the HUD, with
 // testdata/golden.png within a tolerance (go test -update rewrites it).
 func TestGoldenFrame(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		s := newScene()
-		world, _ := refworld.New(200, 42)
+		world := renderer.NewTestWorld(200, 42, false)
 		var snap simthread.Snapshot
 		for k := uint64(1); k <= 120; k++ {
 			world.Step(k, 1.0/120, nil)
@@ -348,7 +334,7 @@ func absDiff(a, b uint8) int {
 // checks that Draw returns it as an error instead of drawing a silent
 // black frame, and that the next frame is clean.
 func TestGLErrorsSurface(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		s := newScene()
 		r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1})
 		if err != nil {
@@ -356,7 +342,7 @@ func TestGLErrorsSurface(t *testing.T) {
 		}
 		defer r.Delete()
 		cam := renderer.DefaultCamera()
-		s.publish(1, []simthread.Body{{Scale: simthread.UniformScale(1), Rot: mgl32.QuatIdent(), Color: refworld.RefColor}})
+		s.publish(1, []simthread.Body{{Scale: simthread.UniformScale(1), Rot: mgl32.QuatIdent(), Color: renderer.RefColor}})
 		gl.BindBuffer(gl.ARRAY_BUFFER, 0xdead) // never generated: GL_INVALID_OPERATION in core
 		err = r.Draw(ptr(s.newest()), &cam, width, height)
 		if !errors.Is(err, renderer.ErrGL) || !strings.Contains(err.Error(), "GL_INVALID_OPERATION") {

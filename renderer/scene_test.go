@@ -13,8 +13,8 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -159,7 +159,7 @@ var ident = mgl32.QuatIdent()
 // built-in lighting then draws the same texture with the red quadrant
 // still red.
 func TestMeshesAndTexturedMaterial(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -245,7 +245,7 @@ func TestMeshesAndTexturedMaterial(t *testing.T) {
 // tilted quad under the scale (1, 2, 1): the inverse transpose's, not the
 // scaled normal.
 func TestNonUniformScale(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -323,7 +323,7 @@ func TestNonUniformScale(t *testing.T) {
 // were never registered, and a body naming the defaults, and finds the
 // two frames identical; registering more changes nothing for ids below.
 func TestUnknownIDsFallBack(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -384,7 +384,7 @@ func diffPixels(a, b *image.RGBA) int {
 // without a shade function fails to link the same way; the renderer goes
 // on drawing after either.
 func TestShaderHook(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -453,7 +453,7 @@ vec3 shade(Surface s) {
 // TestBadMeshesAndMaterials: registration refuses what it cannot draw,
 // with an error, and leaves the registries as they were.
 func TestBadMeshesAndMaterials(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -505,7 +505,7 @@ func TestBadMeshesAndMaterials(t *testing.T) {
 // quadrant's colour shows where the texture puts it; material 0 gives the
 // plain grey ground back; bad arguments are refused.
 func TestTexturedGround(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err

@@ -7,7 +7,6 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/shaders"
 )
 
@@ -147,7 +146,7 @@ func (sh *shadowPass) ensureMap() error {
 // shadowUnit; or off. The bodies are slot next's n poses in the pose
 // buffer, as interpolate wrote them. It leaves the default framebuffer
 // bound; the caller binds its own and sets its viewport.
-func (sh *shadowPass) draw(b *bodyPass, st *staticPass, plan *interp.Plan, lights *lightsBlock, next, n int) error {
+func (sh *shadowPass) draw(b *bodyPass, st *staticPass, plan *Plan, lights *lightsBlock, next, n int) error {
 	center, radius, on := shadowArea(plan)
 	on = on && (lights.sunColor[0] > 0 || lights.sunColor[1] > 0 || lights.sunColor[2] > 0)
 	if !on {
@@ -234,14 +233,14 @@ func (b *bodyPass) castShadows(next int) {
 // shadowArea returns the plan's shadowed area: the newer snapshot's
 // centre, lerped from the older one's as a free point light is, and its
 // radius; on is whether the newer snapshot turns shadows on.
-func shadowArea(plan *interp.Plan) (center mgl32.Vec3, radius float32, on bool) {
+func shadowArea(plan *Plan) (center mgl32.Vec3, radius float32, on bool) {
 	if !plan.Ready || !plan.Next.Lights.Sun.Shadows {
 		return center, 0, false
 	}
 	sun := &plan.Next.Lights.Sun
 	center, radius = sun.ShadowCenter, sun.ShadowRadius
-	if prev := &plan.Prev.Lights.Sun; prev.Shadows && plan.Prev != plan.Next && plan.Motion != interp.MotionExtrapolate {
-		center = interp.Lerp(prev.ShadowCenter, center, plan.Alpha)
+	if prev := &plan.Prev.Lights.Sun; prev.Shadows && plan.Prev != plan.Next && plan.Motion != MotionExtrapolate {
+		center = Lerp(prev.ShadowCenter, center, plan.Alpha)
 	}
 	if radius == 0 {
 		radius = defaultShadowRadius

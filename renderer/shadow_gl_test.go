@@ -9,9 +9,8 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -58,7 +57,7 @@ func (sc *shadowScene) frame(prevPos, nextPos mgl32.Vec3, alpha float32, light s
 		s.Lights.Sun = light
 	}
 	prev.Tick, next.Tick = sc.seq-1, sc.seq
-	plan := interp.Plan{Prev: prev, Next: next, PrevSeq: sc.seq - 1, NextSeq: sc.seq, Alpha: alpha, Ready: true, Span: 0.01}
+	plan := renderer.Plan{Prev: prev, Next: next, PrevSeq: sc.seq - 1, NextSeq: sc.seq, Alpha: alpha, Ready: true, Span: 0.01}
 	return render(sc.r, plan, sc.cam)
 }
 
@@ -148,7 +147,7 @@ func (sc *shadowScene) checkGround(img *image.RGBA, cube, dir mgl32.Vec3, shadow
 // default map (1024² on llvmpipe) and a 2048² one; New refuses a map of
 // -1, 8 or 2³⁰ texels a side.
 func TestShadowOnTheGround(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		for _, size := range []int{0, 2048} {
 			r, err := renderer.New(simthread.DefaultHistory, renderer.Options{Samples: -1, ShadowMap: size})
 			if err != nil {
@@ -204,7 +203,7 @@ func shadowsOnTheGround(t *testing.T, r *renderer.Renderer, size int) error {
 // output. (A shadow pass drawing the newer snapshot's pose was checked to
 // fail.)
 func TestShadowFollowsTheInterpolatedPose(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -230,7 +229,7 @@ func TestShadowFollowsTheInterpolatedPose(t *testing.T) {
 // depth offsets off, the same test fails (acne), which proves that it
 // can.
 func TestShadowNoAcne(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -291,7 +290,7 @@ func TestShadowNoAcne(t *testing.T) {
 // TestShadowStaticBodies: a static body (Registry.AddStatic) casts its
 // shadow as a snapshot's body does.
 func TestShadowStaticBodies(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -316,7 +315,7 @@ func TestShadowStaticBodies(t *testing.T) {
 // with them on is, byte for byte, the frame of a renderer that never drew
 // shadows (and the golden tests hold the default look).
 func TestShadowsOffIsTheDefaultLook(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -363,7 +362,7 @@ func shadowWorld(s *simthread.Snapshot, bodies int, t float32) {
 // TestShadowFrameDoesNotAllocate: frames that each get a new snapshot
 // with shadows on, their centre moving, allocate nothing.
 func TestShadowFrameDoesNotAllocate(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -378,7 +377,7 @@ func TestShadowFrameDoesNotAllocate(t *testing.T) {
 			shadowWorld(b, 64, float32(seq)*0.01)
 			seq += 2
 			b.Tick = seq
-			plan := interp.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
+			plan := renderer.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
 			if e := r.Draw(&plan, &cam, width, height); err == nil {
 				err = e
 			}
@@ -411,9 +410,9 @@ func BenchmarkShadow(b *testing.B) {
 			}
 			b.Run(name, func(b *testing.B) {
 				var err error
-				platform.Call(func() {
-					var w *platform.Window
-					if w, err = platform.Open(platform.Config{Title: b.Name(), Width: 320, Height: 240}); err != nil {
+				gltest.Call(func() {
+					var w *gltest.Window
+					if w, err = gltest.Open(b.Name(), 320, 240, false); err != nil {
 						return
 					}
 					defer w.Close()
@@ -431,7 +430,7 @@ func BenchmarkShadow(b *testing.B) {
 						shadowWorld(s, bodies, 0)
 						s.Lights.Sun.Shadows = size != 0
 						seq += 2
-						plan := interp.Plan{Prev: a, Next: s, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
+						plan := renderer.Plan{Prev: a, Next: s, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
 						if e := r.Draw(&plan, &cam, 320, 240); e != nil {
 							err = e
 						}

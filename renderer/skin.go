@@ -9,7 +9,6 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/renderer/gltf"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/shaders"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -360,7 +359,7 @@ func (p *skinPart) delete() {
 // ensure uploads the plan's snapshots' joints and characters into the
 // slots of the same index as the body pass's, where they are not there
 // yet, growing every slot first when either does not fit.
-func (s *skinPass) ensure(plan *interp.Plan, prev, next int) error {
+func (s *skinPass) ensure(plan *Plan, prev, next int) error {
 	needJ := max(len(plan.Next.Joints), len(plan.Prev.Joints))
 	needI := max(len(plan.Next.Skins), len(plan.Prev.Skins))
 	needW := max(len(plan.Next.MorphWeights), len(plan.Prev.MorphWeights))
@@ -526,7 +525,7 @@ func (s *skinPass) bind(prev, next int) {
 // draw interpolates the joints of the plan's snapshots (slots prev and
 // next, as the body pass's) and draws the newer snapshot's characters. It
 // does not allocate.
-func (s *skinPass) draw(sc *scene, plan *interp.Plan, prev, next int, viewProj *mgl32.Mat4, eye mgl32.Vec3, view View, frame uint64) error {
+func (s *skinPass) draw(sc *scene, plan *Plan, prev, next int, viewProj *mgl32.Mat4, eye mgl32.Vec3, view View, frame uint64) error {
 	if !plan.Ready || len(plan.Next.Skins) == 0 || len(s.models) == 1 {
 		return nil
 	}

@@ -10,10 +10,9 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/gltf"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer/internal/gltest"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -78,12 +77,12 @@ func skinRef(m *gltf.Model, prev, next []simthread.Joint, alpha float32, cam ren
 	jm := make([]mgl32.Mat4, len(sk.Joints))
 	for j := range jm {
 		a, b := prev[j], next[j]
-		pos := interp.Lerp(a.Pos, b.Pos, alpha)
-		rot, err := interp.Slerp(a.Rot, b.Rot, alpha)
+		pos := renderer.Lerp(a.Pos, b.Pos, alpha)
+		rot, err := renderer.Slerp(a.Rot, b.Rot, alpha)
 		if err != nil {
 			panic(err)
 		}
-		s := interp.Lerp(a.Scale, b.Scale, alpha)
+		s := renderer.Lerp(a.Scale, b.Scale, alpha)
 		x := gltf.TRS{T: pos, R: rot, S: s}
 		jm[j] = x.Mat4().Mul4(sk.InverseBind[j])
 	}
@@ -154,7 +153,7 @@ func compareMask(img, empty *image.RGBA, ref []bool) (bad, covered int) {
 // renderer that draws the newer pose between ticks (SetSkinDrawNewer)
 // must fail the comparison.
 func TestSkinnedPoseMatchesCPU(t *testing.T) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -191,7 +190,7 @@ func TestSkinnedPoseMatchesCPU(t *testing.T) {
 		seq := uint64(0)
 		frame := func(a, b *simthread.Snapshot, alpha float32) (*image.RGBA, error) {
 			seq += 2 // fresh sequence numbers: every frame uploads its pair
-			plan := interp.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: alpha, Ready: true}
+			plan := renderer.Plan{Prev: a, Next: b, PrevSeq: seq - 1, NextSeq: seq, Alpha: alpha, Ready: true}
 			return render(r, plan, cam)
 		}
 		bg, err := frame(empty, empty, 1)
@@ -297,7 +296,7 @@ func characterFrames(r *renderer.Renderer, m *gltf.Model, n, w, h int) (func() e
 			s.MorphWeights = ch.AppendWeights(s.MorphWeights)
 		}
 		seq += 2
-		plan := interp.Plan{Prev: a, Next: s, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
+		plan := renderer.Plan{Prev: a, Next: s, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}
 		return r.Draw(&plan, &cam, w, h)
 	}, nil
 }
@@ -315,7 +314,7 @@ func TestSkinFrameDoesNotAllocate(t *testing.T) {
 }
 
 func frameDoesNotAllocate(t *testing.T, m *gltf.Model) {
-	onMain(t, func(*platform.Window) error {
+	onMain(t, func(*gltest.Window) error {
 		r, err := newTestRenderer()
 		if err != nil {
 			return err
@@ -363,9 +362,9 @@ func benchmarkCharacters(b *testing.B, model func(testing.TB) *gltf.Model) {
 	for _, n := range []int{1, 64, 1024} {
 		b.Run(fmt.Sprintf("characters=%d", n), func(b *testing.B) {
 			var err error
-			platform.Call(func() {
-				var w *platform.Window
-				if w, err = platform.Open(platform.Config{Title: b.Name(), Width: 320, Height: 240}); err != nil {
+			gltest.Call(func() {
+				var w *gltest.Window
+				if w, err = gltest.Open(b.Name(), 320, 240, false); err != nil {
 					return
 				}
 				defer w.Close()

@@ -20,7 +20,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -77,7 +76,7 @@ func inBox(p mgl32.Vec3) bool {
 
 // TestNoBallLeavesTheBox runs the world for 5 s with the bullet fired at
 // 600 m/s every second, and checks every published snapshot and what the
-// renderer draws between them (interp.BodyPose, the shader's CPU
+// renderer draws between them (renderer.BodyPose, the shader's CPU
 // reference, which renderer's tests hold the GPU to) in lerp and Hermite
 // mode at 32 points of each step: no ball outside the box, none in or
 // through the thin wall. With -discrete the bullet goes through the wall,
@@ -100,10 +99,10 @@ func TestNoBallLeavesTheBox(t *testing.T) {
 				if i < len(prev.Bodies) && prev.Bodies[i].Epoch == b.Epoch && (prev.Bodies[i].Pos[0] < wallX) != (b.Pos[0] < wallX) {
 					crossed++
 				}
-				for _, mode := range []interp.MotionMode{interp.MotionLerp, interp.MotionHermite} {
+				for _, mode := range []renderer.MotionMode{renderer.MotionLerp, renderer.MotionHermite} {
 					for k := 1; k < 32 && !discrete; k++ {
-						plan := interp.Plan{Ready: true, Prev: &prev, Next: &next, Alpha: float32(k) / 32, Motion: mode, Span: dt}
-						p, _, _ := interp.BodyPose(&plan, i, nil)
+						plan := renderer.Plan{Ready: true, Prev: &prev, Next: &next, Alpha: float32(k) / 32, Motion: mode, Span: dt}
+						p, _, _ := renderer.BodyPose(&plan, i, nil)
 						if !inBox(p.Pos) {
 							if bad++; bad < 5 {
 								t.Errorf("%v, tick %d, ball %d: drawn at %v at alpha %v, between %v and %v", mode, tick, i, p.Pos, plan.Alpha, prev.Bodies[i].Pos, b.Pos)
@@ -111,7 +110,7 @@ func TestNoBallLeavesTheBox(t *testing.T) {
 						}
 					}
 				}
-				if i < len(prev.Bodies) && interp.Consistent(b.Pos.Sub(prev.Bodies[i].Pos), prev.Bodies[i].Vel, b.Vel, dt) {
+				if i < len(prev.Bodies) && renderer.Consistent(b.Pos.Sub(prev.Bodies[i].Pos), prev.Bodies[i].Vel, b.Vel, dt) {
 					hermite++
 				}
 			}

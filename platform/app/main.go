@@ -13,7 +13,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -43,7 +43,7 @@ func Flags(fs *flag.FlagSet, cfg *Config) {
 	cfg.Sim.Rate = cfg.Sim.WithDefaults().Rate
 	numFlag(fs, "hz", "simulation `rate` in ticks per second", cfg.Sim.Rate, 1, simthread.MaxRate, func(v int) { cfg.Sim.Rate = v })
 	fs.Func("motion", "`mode` of motion between snapshots: lerp, hermite (with the velocities) or extrapolate (no render delay) (default "+cfg.Display.Motion.String()+")", func(s string) (err error) {
-		cfg.Display.Motion, err = interp.ParseMotion(s)
+		cfg.Display.Motion, err = renderer.ParseMotion(s)
 		return err
 	})
 	fs.Func("latency", "`mode`: low (frames just in time, one in flight) or throughput (a vblank ahead) (default "+cfg.Display.Latency.String()+")", func(s string) (err error) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tickframe/tickframe/platform/internal/refworld"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 )
 
 // TestMainRejectsBadFlagsWithOneLine: every bad command line exits 2 with
@@ -49,7 +49,7 @@ func TestFlagsSetTheConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{Width: 320, Height: 720,
-		Display: Display{Motion: interp.MotionHermite, Latency: Throughput},
+		Display: Display{Motion: renderer.MotionHermite, Latency: Throughput},
 		Look:    Look{HideHUD: true},
 		Tools:   Tools{Report: "r.json", Plot: "p.svg", CPUProfile: "c.pprof", MemProfile: "m.pprof", Trace: "t.out", Record: "run.tfr"}}
 	want.Sim.Rate = 240
@@ -67,7 +67,7 @@ func TestFlagsSetTheConfig(t *testing.T) {
 	}
 	// A default of the app's own shows through -h.
 	var usage strings.Builder
-	if err := ParseFlags([]string{"-h"}, &Config{Display: Display{Motion: interp.MotionExtrapolate}}, &usage); !errors.Is(err, flag.ErrHelp) ||
+	if err := ParseFlags([]string{"-h"}, &Config{Display: Display{Motion: renderer.MotionExtrapolate}}, &usage); !errors.Is(err, flag.ErrHelp) ||
 		!strings.Contains(usage.String(), "(default extrapolate)") {
 		t.Errorf("-h: %v\n%s", err, usage.String())
 	}

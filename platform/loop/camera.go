@@ -6,7 +6,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
 )
 
 // The camera a frame is drawn from is settled just before it is drawn
@@ -19,7 +18,7 @@ import (
 //     frame for frame, without jitter. A change of the camera's Epoch
 //     cuts. Else the render thread's orbit camera (Config.Camera, drag and
 //     wheel), which with Camera.Follow turns about body Camera.FollowBody
-//     where this frame draws it (interp.BodyPose in the plan's motion
+//     where this frame draws it (renderer.BodyPose in the plan's motion
 //     mode, the extrapolation's correction mirrored): the body stays at
 //     the window's centre between ticks, and the orbit, which belongs to
 //     the render thread, turns and zooms while the world is paused.
@@ -87,8 +86,8 @@ func (a *App) forwardCursor(e platform.Event) {
 // frame's projection.
 type orbitState struct {
 	// corr mirrors the renderer's extrapolation correction of the body
-	// the orbit follows (interp.Correction), for body corrBody.
-	corr     interp.Correction
+	// the orbit follows (renderer.Correction), for body corrBody.
+	corr     renderer.Correction
 	corrBody int
 	// drawn is the projection of the frame last drawn (App.Projection).
 	drawn renderer.Projection
@@ -98,14 +97,14 @@ type orbitState struct {
 // before it is drawn: for mouse look, and for the orbit camera's drag and
 // wheel, so that the view takes the motion that arrived while the frame
 // was planned and waited.
-func (a *App) latePoll(plan *interp.Plan) bool {
+func (a *App) latePoll(plan *renderer.Plan) bool {
 	orbit := !plan.Ready || !plan.Next.Camera.Valid
 	return a.cfg.Mouse.MouseLook || (orbit && !a.cfg.Mouse.NoMouseCamera)
 }
 
 // latchCamera settles the camera the plan is drawn from (see above) and
 // records the frame's projection. It does not allocate.
-func (a *App) latchCamera(plan *interp.Plan) {
+func (a *App) latchCamera(plan *renderer.Plan) {
 	if a.win != nil && a.latePoll(plan) {
 		a.poll() // the newest motion, just before drawing
 	}
@@ -119,7 +118,7 @@ func (a *App) latchCamera(plan *interp.Plan) {
 
 // settleCamera is latchCamera's camera: the world's, interpolated and
 // latched, or the orbit, following its body.
-func (a *App) settleCamera(plan *interp.Plan) {
+func (a *App) settleCamera(plan *renderer.Plan) {
 	if !plan.Ready || !plan.Next.Camera.Valid {
 		a.ctl.cam.Pose.Valid = false // the orbit camera
 		a.follow(plan)
@@ -132,21 +131,21 @@ func (a *App) settleCamera(plan *interp.Plan) {
 }
 
 // follow points the orbit at the body it follows (renderer.Camera.Follow)
-// where the frame draws it: interp.BodyPose, the CPU reference of the
+// where the frame draws it: renderer.BodyPose, the CPU reference of the
 // shader's maths in the plan's motion mode, with the renderer's
 // extrapolation correction mirrored, so that the body is drawn at the
 // window's centre in every mode.
-func (a *App) follow(plan *interp.Plan) {
+func (a *App) follow(plan *renderer.Plan) {
 	c := &a.ctl.cam
 	o := &a.ctl.orbit
 	if !c.Follow {
 		return
 	}
 	if o.corrBody != c.FollowBody {
-		o.corr, o.corrBody = interp.Correction{}, c.FollowBody
+		o.corr, o.corrBody = renderer.Correction{}, c.FollowBody
 	}
 	o.corr.Follow(plan, c.FollowBody)
-	if pose, ok, _ := interp.BodyPose(plan, c.FollowBody, &o.corr); ok && finite3(pose.Pos) {
+	if pose, ok, _ := renderer.BodyPose(plan, c.FollowBody, &o.corr); ok && finite3(pose.Pos) {
 		c.Target = pose.Pos
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -98,7 +97,7 @@ func (l *lookApp) tick() {
 
 // draw plans the frame and settles its camera, as present does just
 // before drawing.
-func (l *lookApp) draw() interp.Plan {
+func (l *lookApp) draw() renderer.Plan {
 	l.plan = l.pipe.Plan(l.frame)
 	l.latchCamera(&l.plan)
 	return l.plan
@@ -121,7 +120,7 @@ func samePose(a, b simthread.CameraPose, tol float32) bool {
 // the new camera at once.
 func TestCameraFromTheWorld(t *testing.T) {
 	l := newLookApp(t, false, 0)
-	if l.latchCamera(&interp.Plan{}); l.ctl.cam != renderer.DefaultCamera() {
+	if l.latchCamera(&renderer.Plan{}); l.ctl.cam != renderer.DefaultCamera() {
 		t.Fatalf("before any snapshot: camera %+v, want the orbit camera", l.ctl.cam)
 	}
 	cuts := 0
@@ -137,14 +136,14 @@ func TestCameraFromTheWorld(t *testing.T) {
 			}
 			continue
 		}
-		rot, err := interp.Slerp(prev.Rot, next.Rot, plan.Alpha)
+		rot, err := renderer.Slerp(prev.Rot, next.Rot, plan.Alpha)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if drawn.Rot != rot {
 			t.Fatalf("tick %.2f: rotation %v, want the slerp at alpha %v, %v", plan.SimTick, drawn.Rot, plan.Alpha, rot)
 		}
-		subject := interp.Lerp(renderer.Subject(&prev), renderer.Subject(&next), plan.Alpha)
+		subject := renderer.Lerp(renderer.Subject(&prev), renderer.Subject(&next), plan.Alpha)
 		if s := renderer.Subject(&drawn); s.Sub(subject).Len() > 1e-4 {
 			t.Fatalf("tick %.2f: subject %v, want the lerp at alpha %v, %v", plan.SimTick, s, plan.Alpha, subject)
 		}

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/sched"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -124,10 +124,10 @@ type Display struct {
 	// flight (LowLatency, the default) or frames started a vblank ahead
 	// with the driver queueing (Throughput).
 	Latency LatencyMode
-	// Motion is how bodies move between snapshots (interp.MotionMode):
+	// Motion is how bodies move between snapshots (renderer.MotionMode):
 	// lerp and slerp (the zero value), Hermite with the bodies'
 	// velocities, or Extrapolate, with no render delay.
-	Motion interp.MotionMode
+	Motion renderer.MotionMode
 	// Delay, if above 0, fixes the render delay instead of adapting it.
 	Delay time.Duration
 	// Spin is how long the simulation and the software pacer spin before

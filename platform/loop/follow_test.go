@@ -11,7 +11,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -88,9 +87,9 @@ func followFrames(a *App, w, h int) error {
 	prev := &simthread.Snapshot{Tick: 1, Bodies: []simthread.Body{green, red(-3, 700)}}
 	next := &simthread.Snapshot{Tick: 2, Bodies: []simthread.Body{green, red(3, 500)}}
 	seq := uint64(0)
-	frame := func(alpha float32, motion interp.MotionMode) (*image.RGBA, interp.Plan, error) {
+	frame := func(alpha float32, motion renderer.MotionMode) (*image.RGBA, renderer.Plan, error) {
 		seq += 2
-		plan := interp.Plan{Prev: prev, Next: next, PrevSeq: seq - 1, NextSeq: seq, Alpha: alpha, Ready: true, Span: 0.01, Motion: motion}
+		plan := renderer.Plan{Prev: prev, Next: next, PrevSeq: seq - 1, NextSeq: seq, Alpha: alpha, Ready: true, Span: 0.01, Motion: motion}
 		a.latchCamera(&plan)
 		if _, err := a.drawPlan(context.Background(), &plan); err != nil {
 			return nil, plan, err
@@ -98,8 +97,8 @@ func followFrames(a *App, w, h int) error {
 		img, err := renderer.ReadFrame(nil, w, h)
 		return img, plan, err
 	}
-	check := func(name string, img *image.RGBA, plan *interp.Plan) error {
-		pose, _, _ := interp.BodyPose(plan, 1, nil)
+	check := func(name string, img *image.RGBA, plan *renderer.Plan) error {
+		pose, _, _ := renderer.BodyPose(plan, 1, nil)
 		x, y, n := centroid(img, reddish)
 		if n < 30 || !near2(x, y, float64(w)/2, float64(h)/2, 1.5) {
 			return fmt.Errorf("%s: the followed body's %d pixels centred at (%.1f, %.1f), want the window's centre (%d, %d)", name, n, x, y, w/2, h/2)
@@ -118,7 +117,7 @@ func followFrames(a *App, w, h int) error {
 		}
 		return nil
 	}
-	for _, motion := range []interp.MotionMode{interp.MotionLerp, interp.MotionHermite} {
+	for _, motion := range []renderer.MotionMode{renderer.MotionLerp, renderer.MotionHermite} {
 		for _, alpha := range []float32{0, 0.25, 0.5, 0.75, 1} {
 			img, plan, err := frame(alpha, motion)
 			if err != nil {
@@ -133,7 +132,7 @@ func followFrames(a *App, w, h int) error {
 	c := a.Camera()
 	c.FollowBody = 0
 	a.SetCamera(c)
-	img, _, err := frame(0.5, interp.MotionLerp)
+	img, _, err := frame(0.5, renderer.MotionLerp)
 	if err != nil {
 		return err
 	}
@@ -143,7 +142,7 @@ func followFrames(a *App, w, h int) error {
 	c.FollowBody = 1
 	a.SetCamera(c)
 	// Paused, the view still follows the drag, about the followed body.
-	img, _, err = frame(0.5, interp.MotionLerp)
+	img, _, err = frame(0.5, renderer.MotionLerp)
 	if err != nil {
 		return err
 	}
@@ -157,7 +156,7 @@ func followFrames(a *App, w, h int) error {
 		{Kind: platform.CursorEvent, X: 160, Y: 100},
 		{Kind: platform.ButtonEvent, Button: platform.ButtonLeft, Action: platform.Release, X: 160, Y: 100},
 	})
-	img, plan, err := frame(0.5, interp.MotionLerp)
+	img, plan, err := frame(0.5, renderer.MotionLerp)
 	if err != nil {
 		return err
 	}
@@ -192,7 +191,7 @@ func TestLatePoll(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plan := interp.Plan{Prev: c.snap, Next: c.snap, Ready: c.snap != nil}
+		plan := renderer.Plan{Prev: c.snap, Next: c.snap, Ready: c.snap != nil}
 		if got := a.latePoll(&plan); got != c.want {
 			t.Errorf("%+v, world camera %v: late poll %v, want %v", c.mouse, c.snap != nil && c.snap.Camera.Valid, got, c.want)
 		}

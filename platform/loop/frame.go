@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 )
 
 // running reports whether Run goes on: not after the window's close, Esc,
@@ -150,7 +150,7 @@ func (a *App) swap(f *Frame, drawn bool) {
 
 // drawPlan draws the plan unless the window is minimised to nothing, and
 // reports whether it drew.
-func (a *App) drawPlan(ctx context.Context, plan *interp.Plan) (bool, error) {
+func (a *App) drawPlan(ctx context.Context, plan *renderer.Plan) (bool, error) {
 	region := trace.StartRegion(ctx, "render.draw")
 	defer region.End()
 	w, h := a.win.FramebufferSize()

@@ -5,7 +5,7 @@ import (
 	"runtime/trace"
 	"time"
 
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 )
 
 // Frame is one frame of Run, as the hooks see it: its times, its plan and
@@ -20,7 +20,7 @@ type Frame struct {
 	// Ctx carries the frame's trace task.
 	Ctx context.Context
 	// Plan is what it shows (Planned on).
-	Plan *interp.Plan
+	Plan *renderer.Plan
 	// InFlight is how many presented frames the GPU had not finished
 	// when the frame's drawing started, and InFlightWait how long it then
 	// waited for them (low latency; 0 without a wait).

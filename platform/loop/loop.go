@@ -31,10 +31,10 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/sched"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -56,7 +56,7 @@ type App struct {
 	hooks    []Hook           // at the loop's seams (hook.go)
 	notice   string           // why the simulation is paused, on screen (look.go)
 	start    time.Duration    // when Run started its first frame
-	plan     interp.Plan      // the last frame's
+	plan     renderer.Plan    // the last frame's
 	frame    Frame
 	swapped  bool          // a swap has returned
 	lastSwap time.Duration // when the last one did

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -22,7 +22,7 @@ const benchWarmTicks = 24
 // as Run does it: plan (acquire, plan the interpolation, meter, stats) and
 // the series and swap bookkeeping. What Run does besides needs a window or
 // the renderer (events, the HUD, drawing, the swap itself).
-func frameWork(a *headless, frame time.Duration) interp.Plan {
+func frameWork(a *headless, frame time.Duration) renderer.Plan {
 	plan := a.planAt(frame, benchSince)
 	if plan.Ready {
 		a.stats.Series.add(frameSample{At: frame, Alpha: plan.Alpha, NewTicks: uint8(min(plan.NewTicks, 255)),

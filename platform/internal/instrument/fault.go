@@ -6,9 +6,10 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	palette "github.com/tickframe/tickframe/platform/internal/marker"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/loop"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -54,10 +55,10 @@ func (f PresentFault) Validate() error {
 	return nil
 }
 
-// Marker returns the hook that draws each drawn frame's marker
-// (renderer.DrawMarker) for an observer outside the app (package
-// observe): attach it before any hook that holds a swap back. Beside the
-// marker it draws the reaction patch (renderer.DrawReaction) for the
+// Marker returns the hook that draws each drawn frame's marker (package
+// marker's colour for its id, with renderer.DrawMarker) for an observer
+// outside the app (package observe): attach it before any hook that holds
+// a swap back. Beside the marker it draws the reaction patch for the
 // presses of ReactKey that r had seen when the frame polled its input:
 // the poll reaction, what input_age_ms times (from the poll to the
 // screen). Wrap the app's Input with r.Input.
@@ -84,8 +85,9 @@ func (m *marker) Planned(*loop.Frame) {
 func (m *marker) BeforeSwap(f *loop.Frame) {
 	if f.Drawn {
 		w, h := m.a.Window().FramebufferSize()
-		m.a.Renderer().DrawMarker(f.ID, w, h)
-		m.a.Renderer().DrawReaction(m.presses, w, h)
+		r := m.a.Renderer()
+		r.DrawMarker(0, palette.Width, palette.Color(f.ID), w, h)
+		r.DrawMarker(palette.ReactionX, palette.Width, palette.Color(m.presses), w, h)
 	}
 }
 
@@ -229,7 +231,7 @@ func (f *fault) every() time.Duration {
 // time and timeline segment, ok for the frames the meter measures (past
 // its warm-up, not paused, not across a discontinuity, not clamped early),
 // as interp.Meter does.
-func simOf(plan *interp.Plan, rate int, metered bool) simShown {
+func simOf(plan *renderer.Plan, rate int, metered bool) simShown {
 	if !plan.Ready || plan.Paused || rate <= 0 || plan.Prev == nil || plan.Next == nil {
 		return simShown{}
 	}
@@ -237,5 +239,5 @@ func simOf(plan *interp.Plan, rate int, metered bool) simShown {
 	segPrev := plan.Prev.Time.Seconds() - float64(plan.Prev.Tick)/r
 	segNext := plan.Next.Time.Seconds() - float64(plan.Next.Tick)/r
 	return simShown{at: plan.SimTick / r, seg: segNext,
-		ok: metered && math.Abs(segPrev-segNext) < 1e-6 && plan.Clamp != interp.Early}
+		ok: metered && math.Abs(segPrev-segNext) < 1e-6 && plan.Clamp != renderer.ClampEarly}
 }

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/sched"
 	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -96,14 +96,14 @@ func appendOnOff(b []byte, on bool) []byte {
 
 // update rebuilds the HUD from in's figures for a frame at now showing
 // plan.
-func (m *hudModel) update(in *Set, now time.Duration, plan *interp.Plan) {
+func (m *hudModel) update(in *Set, now time.Duration, plan *renderer.Plan) {
 	m.rebuild(in.a.Renderer().HUD(), in, in.a.Window().VSync(), now, plan)
 }
 
 // rebuild rebuilds h from in's figures, vsync being on or off, for a
 // frame at now showing plan. It allocates on its first call only (the
 // lines' buffers), whatever the counts grow to.
-func (m *hudModel) rebuild(h *renderer.HUD, in *Set, vsync bool, now time.Duration, plan *interp.Plan) {
+func (m *hudModel) rebuild(h *renderer.HUD, in *Set, vsync bool, now time.Duration, plan *renderer.Plan) {
 	m.next = now + hudPeriod
 	if !m.grown {
 		m.grown = true
@@ -259,7 +259,7 @@ func lateLine(b *[]byte, tel *simthread.Stats) bool {
 	return tel.DiscardedTicks > 0
 }
 
-func gcLine(b *[]byte, in *Set, vsync bool, plan *interp.Plan) {
+func gcLine(b *[]byte, in *Set, vsync bool, plan *renderer.Plan) {
 	*b = append(*b, "GC cycles "...)
 	*b = strconv.AppendUint(*b, in.steady.gc.cycles(), 10)
 	*b = append(*b, "  vsync "...)

@@ -4,9 +4,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/platform/loop"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -16,7 +17,7 @@ import (
 type headless struct {
 	*Set
 	f    loop.Frame
-	plan interp.Plan
+	plan renderer.Plan
 }
 
 // Sim returns the simulation.
@@ -25,7 +26,7 @@ func (a *headless) Sim() *simthread.Sim { return a.a.Sim() }
 // planAt plans a frame at display time at, since the first frame, as the
 // loop's planning step does with the instruments attached (Planned), and
 // returns its plan.
-func (a *headless) planAt(at, since time.Duration) interp.Plan {
+func (a *headless) planAt(at, since time.Duration) renderer.Plan {
 	a.f = loop.Frame{At: at, Since: since, Plan: &a.plan}
 	a.plan = a.a.Pipeline().Plan(at)
 	a.Planned(&a.f)

@@ -7,18 +7,17 @@ import (
 
 	"github.com/tickframe/tickframe/platform/internal/sched"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/renderer/interp"
 )
 
 // steadyFrames runs the headless app through a warm-up of 144 Hz frames
 // over its 120 Hz simulation and returns a function that runs one more
 // frame of planning (as TestFramePathDoesNotAllocate does) and returns
 // its plan.
-func steadyFrames(t testing.TB, a *headless, clock interface{ Set(time.Duration) }) func() interp.Plan {
+func steadyFrames(t testing.TB, a *headless, clock interface{ Set(time.Duration) }) func() renderer.Plan {
 	t.Helper()
 	next, _ := a.Sim().Wake()
 	frame := time.Duration(0)
-	step := func() interp.Plan {
+	step := func() renderer.Plan {
 		frame += time.Second / 144
 		for next <= frame {
 			clock.Set(next)

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
@@ -39,7 +39,7 @@ type frameStats struct {
 	TicksPerFrame [ticksPerFrameBuckets]uint64
 	// Clamped counts frames whose alpha was clamped (no bracketing pair).
 	Clamped uint64
-	// Paused counts the frames of a pause (interp.Plan.Paused), which are
+	// Paused counts the frames of a pause (renderer.Plan.Paused), which are
 	// in Frames but in none of the measurements.
 	Paused uint64
 	// Beat tracks ticks per frame oscillating around their mean.
@@ -110,7 +110,7 @@ func (s *frameSeries) Samples() []frameSample {
 	return append(append([]frameSample(nil), s.buf[s.next:]...), s.buf[:s.next]...)
 }
 
-func (s *frameStats) frame(now time.Duration, plan *interp.Plan) {
+func (s *frameStats) frame(now time.Duration, plan *renderer.Plan) {
 	if !plan.Ready {
 		return
 	}
@@ -130,7 +130,7 @@ func (s *frameStats) frame(now time.Duration, plan *interp.Plan) {
 	s.AlphaMin = min(s.AlphaMin, plan.Alpha)
 	s.AlphaMax = max(s.AlphaMax, plan.Alpha)
 	s.TicksPerFrame[min(plan.NewTicks, ticksPerFrameBuckets-1)]++
-	if plan.Clamp != interp.NoClamp {
+	if plan.Clamp != renderer.ClampNone {
 		s.Clamped++
 	}
 	s.Beat.Add(plan.NewTicks)

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/tickframe/tickframe/renderer/marker"
+	"github.com/tickframe/tickframe/platform/internal/marker"
 )
 
 // Grid places a time on the display's vblanks: the first vblank at or

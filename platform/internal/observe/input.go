@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tickframe/tickframe/renderer/marker"
+	"github.com/tickframe/tickframe/platform/internal/marker"
 )
 
 // Input to photon (docs/present.md, "Input to photon"): the observer

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tickframe/tickframe/renderer/marker"
+	"github.com/tickframe/tickframe/platform/internal/marker"
 )
 
 // RecordFormat names the format of a Record's file, its first key.

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tickframe/tickframe/renderer/marker"
+	"github.com/tickframe/tickframe/platform/internal/marker"
 )
 
 // Change is one change of the marker on the screen: from poll Prev to poll

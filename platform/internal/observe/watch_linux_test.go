@@ -12,10 +12,10 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/framelog"
+	"github.com/tickframe/tickframe/platform/internal/marker"
 	"github.com/tickframe/tickframe/platform/internal/observe"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/sched"
-	"github.com/tickframe/tickframe/renderer/marker"
 	"go.uber.org/goleak"
 )
 

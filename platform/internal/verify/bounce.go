@@ -6,13 +6,13 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // BounceStats is what a row measured of the bouncer (refworld.BounceBody),
 // a ball bouncing elastically on a floor, after the warm-up, on the
-// frames that drew it (paused ones aside), as interp.BodyPose draws it in
+// frames that drew it (paused ones aside), as renderer.BodyPose draws it in
 // the row's motion mode (the shader's CPU reference, to which the
 // renderer's GL tests hold the GPU pose for pose).
 type BounceStats struct {
@@ -24,7 +24,7 @@ type BounceStats struct {
 	Deepest float64 `json:"deepest_m"`
 	// Away counts the frames whose bracket holds no bounce (both
 	// snapshots, and the frame's time, on one arc of the parabola); of
-	// them, Apex those whose pair Hermite's guard (interp.Consistent) did
+	// them, Apex those whose pair Hermite's guard (renderer.Consistent) did
 	// not follow, across an apex (the velocity reverses), Refused those
 	// it did not follow elsewhere. Err is the position error of the
 	// others against the closed form at the frame's time, as drawn in the
@@ -44,11 +44,11 @@ const bounceFloorTol = 1e-6
 
 // bounceCheck follows the bouncer through a row's frames.
 type bounceCheck struct {
-	// pose is what the renderer draws (interp.BodyPose when nil); a
+	// pose is what the renderer draws (renderer.BodyPose when nil); a
 	// test puts a renderer without Hermite's guard in its place.
-	pose      func(plan *interp.Plan, i int, c *interp.Correction) (interp.Pose, bool, error)
-	corr      interp.Correction  // its extrapolation offset
-	err, lerp waitfree.Histogram // away frames' errors, in millionths of a tick
+	pose      func(plan *renderer.Plan, i int, c *renderer.Correction) (renderer.Pose, bool, error)
+	corr      renderer.Correction // its extrapolation offset
+	err, lerp waitfree.Histogram  // away frames' errors, in millionths of a tick
 	stats     BounceStats
 }
 
@@ -57,15 +57,15 @@ func hasBouncer(bodies int) bool { return bodies > refworld.BounceBody }
 
 // follow folds the plan's correction in (extrapolate), for every plan, as
 // the renderer does.
-func (b *bounceCheck) follow(plan *interp.Plan) {
+func (b *bounceCheck) follow(plan *renderer.Plan) {
 	b.corr.Follow(plan, refworld.BounceBody)
 }
 
 // frame measures one warm, unpaused frame of a row at sim Hz.
-func (b *bounceCheck) frame(plan *interp.Plan, sim int) {
+func (b *bounceCheck) frame(plan *renderer.Plan, sim int) {
 	pose := b.pose
 	if pose == nil {
-		pose = interp.BodyPose
+		pose = renderer.BodyPose
 	}
 	p, ok, err := pose(plan, refworld.BounceBody, &b.corr)
 	if !ok || err != nil {
@@ -76,7 +76,7 @@ func (b *bounceCheck) frame(plan *interp.Plan, sim int) {
 		b.stats.Past++
 		b.stats.Deepest = max(b.stats.Deepest, below)
 	}
-	if plan.Motion == interp.MotionExtrapolate || plan.Clamp != interp.NoClamp || plan.Prev == plan.Next {
+	if plan.Motion == renderer.MotionExtrapolate || plan.Clamp != renderer.ClampNone || plan.Prev == plan.Next {
 		return
 	}
 	rate := float64(sim)
@@ -87,7 +87,7 @@ func (b *bounceCheck) frame(plan *interp.Plan, sim int) {
 	}
 	b.stats.Away++
 	from, to := &plan.Prev.Bodies[refworld.BounceBody], &plan.Next.Bodies[refworld.BounceBody]
-	if !interp.Consistent(to.Pos.Sub(from.Pos), from.Vel, to.Vel, plan.Span) {
+	if !renderer.Consistent(to.Pos.Sub(from.Pos), from.Vel, to.Vel, plan.Span) {
 		// At an apex the velocity reverses within the pair (by twice
 		// itself), which the guard cannot tell from a contact's: it
 		// lerps, off by at most g·Span²/8.
@@ -104,7 +104,7 @@ func (b *bounceCheck) frame(plan *interp.Plan, sim int) {
 		return mgl64.Vec3{float64(v[0]), float64(v[1]), float64(v[2])}.Sub(truth).Len() / tick
 	}
 	b.err.Record(int64(off(p.Pos) * 1e6))
-	b.lerp.Record(int64(off(interp.Lerp(from.Pos, to.Pos, plan.Alpha)) * 1e6))
+	b.lerp.Record(int64(off(renderer.Lerp(from.Pos, to.Pos, plan.Alpha)) * 1e6))
 }
 
 // result returns what was measured.
@@ -134,14 +134,14 @@ func checkBounce(row *Row, add func(name string, ok bool, format string, args ..
 		return
 	}
 	switch row.Motion {
-	case interp.MotionLerp.String(), interp.MotionHermite.String():
+	case renderer.MotionLerp.String(), renderer.MotionHermite.String():
 		add("floor", s.Past == 0, "%d of %d frames drew the bouncer below its floor (the deepest %.3g m)", s.Past, s.Frames, s.Deepest)
-	case interp.MotionExtrapolate.String():
+	case renderer.MotionExtrapolate.String():
 		add("floor", true, "%d of %d frames predicted the bouncer below its floor, the deepest %.3g m (a prediction cannot know of a bounce after its snapshot: shown, not bounded)",
 			s.Past, s.Frames, s.Deepest)
 	}
 	within := time.Duration(row.Lateness.Max*1e6) <= budget(row)
-	if row.Motion == interp.MotionHermite.String() && row.LateKind == Calm && within && row.Kind != Overload && s.Away > 0 {
+	if row.Motion == renderer.MotionHermite.String() && row.LateKind == Calm && within && row.Kind != Overload && s.Away > 0 {
 		// float32 rounding of the bouncer's height: 8 ulps at its apex,
 		// in ticks; at high rates the lerp's own error nears it.
 		top := float32(refworld.BounceFloor + refworld.BounceDrop)
@@ -155,7 +155,7 @@ func checkBounce(row *Row, add func(name string, ok bool, format string, args ..
 // bounceNotes explains the bouncer checks, after notes.
 const bounceNotes = `Bouncer (body 2): a ball bouncing elastically on a floor every 1.28 s, its velocity reversed within a tick at each
 bounce. floor: in lerp and hermite rows no frame draws it below its floor (hermite lerps a pair whose velocities do
-not explain its motion: interp.Consistent); extrap's frames below it are counted, not bounded (a prediction cannot
+not explain its motion: renderer.Consistent); extrap's frames below it are counted, not bounded (a prediction cannot
 know of a bounce after its snapshot). arcs (hermite, calm, within the budget): between bounces the guard refuses no
 pair but across an apex (the velocity reverses), and the p99 error of the rest is at most 1/100 of the lerp's (or 8
 float32 ulps of the bouncer's height, where the lerp's own error nears that: 240 Hz and up).

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/internal/refworld"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -18,10 +18,10 @@ import (
 // by Hermite's cubic without its guard, frames across the bounces are
 // below the floor, and the check counts them.
 func TestBounceCheckSeesAnUnguardedHermite(t *testing.T) {
-	unguarded := func(plan *interp.Plan, i int, c *interp.Correction) (interp.Pose, bool, error) {
-		p, ok, err := interp.BodyPose(plan, i, c)
+	unguarded := func(plan *renderer.Plan, i int, c *renderer.Correction) (renderer.Pose, bool, error) {
+		p, ok, err := renderer.BodyPose(plan, i, c)
 		if a, b := &plan.Prev.Bodies[i], &plan.Next.Bodies[i]; ok && err == nil && plan.Prev != plan.Next {
-			p.Pos = interp.Hermite(a.Pos, a.Vel, b.Pos, b.Vel, plan.Span, plan.Alpha)
+			p.Pos = renderer.Hermite(a.Pos, a.Vel, b.Pos, b.Vel, plan.Span, plan.Alpha)
 		}
 		return p, ok, err
 	}
@@ -47,7 +47,7 @@ func TestBounceCheckSeesAnUnguardedHermite(t *testing.T) {
 			next := snap(k)
 			for j := range 8 {
 				a := float32(j) / 8
-				plan := interp.Plan{Ready: true, Prev: prev, Next: next, PrevSeq: k, NextSeq: k + 1, Alpha: a, Motion: interp.MotionHermite,
+				plan := renderer.Plan{Ready: true, Prev: prev, Next: next, PrevSeq: k, NextSeq: k + 1, Alpha: a, Motion: renderer.MotionHermite,
 					Span: 1.0 / rate, RenderTime: prev.Time + time.Duration(float64(a)*float64(time.Second)/rate)}
 				b.follow(&plan)
 				b.frame(&plan, rate)

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/platform/internal/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -93,7 +94,7 @@ var steadyKinds = map[Kind]bool{Steady: true, Jitter: true, VRR: true, Intervals
 func evaluate(row *Row) {
 	row.Checks = row.Checks[:0]
 	c := &checker{row: row, step: simthread.Timing{Rate: row.Sim}.Step(),
-		late: time.Duration(row.Lateness.Max * 1e6), extrapolate: row.Motion == interp.MotionExtrapolate.String()}
+		late: time.Duration(row.Lateness.Max * 1e6), extrapolate: row.Motion == renderer.MotionExtrapolate.String()}
 	defer c.setPass()
 	if row.Err != "" {
 		c.add("run", false, "%s", row.Err)
@@ -252,7 +253,7 @@ func (c *checker) spin() {
 // extrapolate's kick.
 func (c *checker) motion() {
 	row := c.row
-	if row.RotSamples > 0 && row.Motion == interp.MotionHermite.String() {
+	if row.RotSamples > 0 && row.Motion == renderer.MotionHermite.String() {
 		c.spin()
 	}
 	if row.Kicked {

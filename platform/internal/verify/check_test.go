@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/internal/refworld"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/waitfree"
 )
@@ -29,11 +29,11 @@ func mustPattern(t *testing.T, s string) Pattern {
 // rows in the lerp motion mode).
 func runOne(t *testing.T, o Options, sim int, display string, mode Mode) Row {
 	t.Helper()
-	return runMotion(t, o, sim, display, mode, interp.MotionLerp)
+	return runMotion(t, o, sim, display, mode, renderer.MotionLerp)
 }
 
 // runMotion is runOne in a motion mode.
-func runMotion(t *testing.T, o Options, sim int, display string, mode Mode, motion interp.MotionMode) Row {
+func runMotion(t *testing.T, o Options, sim int, display string, mode Mode, motion renderer.MotionMode) Row {
 	t.Helper()
 	o.Sims = []int{sim}
 	o.Duration = testDuration
@@ -97,7 +97,7 @@ func TestPassingRow(t *testing.T) {
 // that always shows the older snapshot of the pair must fail its
 // position error checks, and the run must fail.
 func TestBrokenInterpolationFails(t *testing.T) {
-	o := Options{breakInterpolation: func() planEdit { return func(_ time.Duration, p *interp.Plan, _ held) { p.Alpha = 0 } }}
+	o := Options{breakInterpolation: func() planEdit { return func(_ time.Duration, p *renderer.Plan, _ held) { p.Alpha = 0 } }}
 	row := runOne(t, o, 60, "144", Interpolated)
 	failedOnly(t, &row, "pos,pos max")
 	if row.PosErr.P99 < 0.5 {
@@ -131,7 +131,7 @@ func TestHashCatchesChangedWorld(t *testing.T) {
 func TestBackwardsDetected(t *testing.T) {
 	n := 0
 	o := Options{breakInterpolation: func() planEdit {
-		return func(_ time.Duration, p *interp.Plan, _ held) {
+		return func(_ time.Duration, p *renderer.Plan, _ held) {
 			n++
 			if n%50 == 0 {
 				p.SimTick -= 0.5
@@ -249,13 +249,13 @@ func TestRareLieCaughtByMax(t *testing.T) {
 // TestLieMechanics checks that the broken renderers do what they claim on
 // a real history.
 func TestLieMechanics(t *testing.T) {
-	var plans []interp.Plan
+	var plans []renderer.Plan
 	edits := make(map[string]planEdit)
 	for _, name := range Lies() {
 		edits[name] = lies[name]()
 	}
 	o := Options{breakInterpolation: func() planEdit {
-		return func(f time.Duration, p *interp.Plan, h held) {
+		return func(f time.Duration, p *renderer.Plan, h held) {
 			if !p.Ready || f < warmup() {
 				return
 			}
@@ -269,7 +269,7 @@ func TestLieMechanics(t *testing.T) {
 						t.Fatalf("alpha-late at %v: alpha %v, the last frame's %v", f, q.Alpha, plans[len(plans)-1].Alpha)
 					}
 				case "zero-delay":
-					if q.Delay != 0 || q.RenderTime != f || q.Clamp != interp.Late {
+					if q.Delay != 0 || q.RenderTime != f || q.Clamp != renderer.ClampLate {
 						t.Fatalf("zero-delay at %v: delay %v, render time %v, clamp %v", f, q.Delay, q.RenderTime, q.Clamp)
 					}
 				case "upload-off":

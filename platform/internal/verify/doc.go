@@ -1,6 +1,6 @@
 // Package verify is the engine of `tickframe verify`: it runs the real
 // simulation scheduler (simthread.Sim), the real render planner, adaptive
-// render delay and interpolation (renderer/interp) and the real reference
+// render delay and interpolation (package interp) and the real reference
 // world (platform/internal/refworld) against a virtual clock and virtual displays,
 // with no GL and no sleeping, and checks what the two-clock design
 // promises.
@@ -17,7 +17,7 @@
 // Each frame is planned by an interp.Planner over the Sim's snapshots and
 // measured by an interp.Meter that follows the reference body, whose true
 // path is known, and refworld's spinner, whose true orientation is.
-// Every interpolated row runs in each motion mode (interp.MotionMode): lerp,
+// Every interpolated row runs in each motion mode (renderer.MotionMode): lerp,
 // the baseline of the other two; hermite, with the bodies' velocities; and
 // extrapolate, which renders at the frame time itself and blends its
 // corrections in. Most rows drive the Sim through Sim.Wake on the row's own

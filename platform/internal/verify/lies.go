@@ -4,7 +4,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/platform/internal/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/waitfree"
 )
@@ -12,7 +13,7 @@ import (
 // planEdit edits an interpolated frame's plan before it is measured, with
 // the snapshot history the planner holds at hand: a deliberately broken
 // renderer, which verify must catch.
-type planEdit func(frameTime time.Duration, plan *interp.Plan, h held)
+type planEdit func(frameTime time.Duration, plan *renderer.Plan, h held)
 
 // held is the planner's snapshot history, for broken renderers that pick
 // other snapshots than the plan did.
@@ -32,7 +33,7 @@ func (h held) seq(n uint64) *simthread.Snapshot {
 
 // resim sets a plan's displayed simulated time from its pair and alpha, as
 // a renderer drawing that pair would show it.
-func resim(p *interp.Plan) {
+func resim(p *renderer.Plan) {
 	ta, tb := float64(p.Prev.Tick), float64(p.Next.Tick)
 	p.SimTick = ta + float64(p.Alpha)*(tb-ta)
 }
@@ -45,7 +46,7 @@ var lies = map[string]func() planEdit{
 	"alpha-late": func() planEdit {
 		var last float32
 		have := false
-		return func(_ time.Duration, p *interp.Plan, _ held) {
+		return func(_ time.Duration, p *renderer.Plan, _ held) {
 			if !p.Ready {
 				return
 			}
@@ -62,7 +63,7 @@ var lies = map[string]func() planEdit{
 	// one in a rare case.
 	"wrong-pair": func() planEdit {
 		second := time.Duration(-1)
-		return func(f time.Duration, p *interp.Plan, h held) {
+		return func(f time.Duration, p *renderer.Plan, h held) {
 			if !p.Ready || p.Paused || f/time.Second == second {
 				return
 			}
@@ -80,7 +81,7 @@ var lies = map[string]func() planEdit{
 	// zero-delay pins the render delay to zero: every frame renders its
 	// own display time, which no snapshot has reached yet.
 	"zero-delay": func() planEdit {
-		return func(f time.Duration, p *interp.Plan, h held) {
+		return func(f time.Duration, p *renderer.Plan, h held) {
 			if p.Ready {
 				replan(f, p, h)
 			}
@@ -90,7 +91,7 @@ var lies = map[string]func() planEdit{
 	// number older: a GPU buffer tagged with the wrong sequence number.
 	// The plan is otherwise right, so only the position shows it.
 	"upload-off": func() planEdit {
-		return func(_ time.Duration, p *interp.Plan, h held) {
+		return func(_ time.Duration, p *renderer.Plan, h held) {
 			if s := h.seq(p.NextSeq - 1); p.Ready && s != nil {
 				p.Next = s
 			}
@@ -112,7 +113,7 @@ func Lies() []string {
 // replan plans the frame again with a render delay of zero, as the planner
 // would: the pair of held snapshots bracketing the frame time, or the
 // newest (late) or oldest (early) as is.
-func replan(f time.Duration, p *interp.Plan, h held) {
+func replan(f time.Duration, p *renderer.Plan, h held) {
 	p.Delay, p.RenderTime = 0, f
 	newest := h.view.Acquired()
 	n := uint64(h.view.Len())
@@ -122,12 +123,12 @@ func replan(f time.Duration, p *interp.Plan, h held) {
 	case f >= s0.Time:
 		prev, qp := at(min(1, n-1))
 		p.Prev, p.PrevSeq, p.Next, p.NextSeq, p.Alpha = prev, qp, s0, q0, 1
-		p.Clamp = interp.NoClamp
+		p.Clamp = renderer.ClampNone
 		if f > s0.Time {
-			p.Clamp = interp.Late
+			p.Clamp = renderer.ClampLate
 		}
 	case f < oldest.Time:
-		p.Prev, p.PrevSeq, p.Next, p.NextSeq, p.Alpha, p.Clamp = oldest, qo, oldest, qo, 0, interp.Early
+		p.Prev, p.PrevSeq, p.Next, p.NextSeq, p.Alpha, p.Clamp = oldest, qo, oldest, qo, 0, renderer.ClampEarly
 		if n > 1 {
 			p.Next, p.NextSeq = at(n - 2)
 		}
@@ -139,7 +140,7 @@ func replan(f time.Duration, p *interp.Plan, h held) {
 		prev, qp := at(i)
 		next, qn := at(i - 1)
 		a, _ := interp.Alpha(f, prev.Time, next.Time)
-		p.Prev, p.PrevSeq, p.Next, p.NextSeq, p.Alpha, p.Clamp = prev, qp, next, qn, float32(a), interp.NoClamp
+		p.Prev, p.PrevSeq, p.Next, p.NextSeq, p.Alpha, p.Clamp = prev, qp, next, qn, float32(a), renderer.ClampNone
 	}
 	resim(p)
 }

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/internal/outfile"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -307,13 +307,13 @@ func parseSims(s string) ([]int, error) {
 
 // parseMotions parses -motion: a comma-separated list of motion modes, or
 // all (DefaultMotions).
-func parseMotions(s string) ([]interp.MotionMode, error) {
+func parseMotions(s string) ([]renderer.MotionMode, error) {
 	if s == "all" {
 		return DefaultMotions(), nil
 	}
-	var ms []interp.MotionMode
+	var ms []renderer.MotionMode
 	for _, item := range strings.Split(s, ",") {
-		m, err := interp.ParseMotion(strings.TrimSpace(item))
+		m, err := renderer.ParseMotion(strings.TrimSpace(item))
 		if err != nil {
 			return nil, fmt.Errorf("-motion: mode %q is not lerp, hermite, extrapolate or all", item)
 		}

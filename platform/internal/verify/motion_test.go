@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 )
 
 // TestMotionRows runs a calm 30 Hz sim on a 144 Hz display in the three
@@ -16,9 +16,9 @@ import (
 // delay, turns the spinner the right way, keeps its corrections within
 // 0.05 tick and counts the kick's.
 func TestMotionRows(t *testing.T) {
-	lerp := runMotion(t, Options{}, 30, "144", Interpolated, interp.MotionLerp)
-	herm := runMotion(t, Options{}, 30, "144", Interpolated, interp.MotionHermite)
-	extr := runMotion(t, Options{}, 30, "144", Interpolated, interp.MotionExtrapolate)
+	lerp := runMotion(t, Options{}, 30, "144", Interpolated, renderer.MotionLerp)
+	herm := runMotion(t, Options{}, 30, "144", Interpolated, renderer.MotionHermite)
+	extr := runMotion(t, Options{}, 30, "144", Interpolated, renderer.MotionExtrapolate)
 	for _, r := range []*Row{&lerp, &herm, &extr} {
 		if !r.Pass {
 			t.Errorf("%s: failed %s: %+v", r.Motion, failedNames(r), r.Checks)
@@ -48,10 +48,10 @@ func TestMotionRows(t *testing.T) {
 // doctored rows.
 func TestMotionLiesFail(t *testing.T) {
 	asLerp := func() planEdit {
-		return func(_ time.Duration, p *interp.Plan, _ held) { p.Motion = interp.MotionLerp }
+		return func(_ time.Duration, p *renderer.Plan, _ held) { p.Motion = renderer.MotionLerp }
 	}
-	o := Options{breakInterpolation: asLerp, Motions: []interp.MotionMode{interp.MotionLerp, interp.MotionHermite}}
-	herm := runMotion(t, o, 30, "144", Interpolated, interp.MotionHermite)
+	o := Options{breakInterpolation: asLerp, Motions: []renderer.MotionMode{renderer.MotionLerp, renderer.MotionHermite}}
+	herm := runMotion(t, o, 30, "144", Interpolated, renderer.MotionHermite)
 	failedOnly(t, &herm, "arcs,spin")
 
 	o.Sims, o.Displays, o.Duration = []int{30}, []Pattern{mustPattern(t, "144")}, testDuration
@@ -65,8 +65,8 @@ func TestMotionLiesFail(t *testing.T) {
 		}
 	}
 
-	extr := runMotion(t, Options{}, 30, "144", Interpolated, interp.MotionExtrapolate)
-	herm = runMotion(t, Options{}, 30, "144", Interpolated, interp.MotionHermite)
+	extr := runMotion(t, Options{}, 30, "144", Interpolated, renderer.MotionExtrapolate)
+	herm = runMotion(t, Options{}, 30, "144", Interpolated, renderer.MotionHermite)
 	for _, tc := range []struct {
 		name   string
 		row    Row
@@ -95,7 +95,7 @@ func TestMotionLiesFail(t *testing.T) {
 // position bound (its prediction reaches as far as the lateness), but
 // still no render delay, and its counts hold.
 func TestExtrapolateUnderStress(t *testing.T) {
-	row := runMotion(t, Options{}, 60, "144@stress", Interpolated, interp.MotionExtrapolate)
+	row := runMotion(t, Options{}, 60, "144@stress", Interpolated, renderer.MotionExtrapolate)
 	if !row.Pass {
 		t.Errorf("failed %s", failedNames(&row))
 	}
@@ -122,7 +122,7 @@ func TestMotionCells(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("cells %q, want %q", got, want)
 	}
-	o.Motions = []interp.MotionMode{interp.MotionHermite, interp.MotionHermite}
+	o.Motions = []renderer.MotionMode{renderer.MotionHermite, renderer.MotionHermite}
 	if o.validate() == nil {
 		t.Error("a motion mode given twice validated")
 	}

@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 )
 
 // A Panel row is a variable-refresh display (G-Sync, FreeSync, HDMI VRR)
@@ -77,7 +77,7 @@ const (
 // frame up to the slowest interval and a scan ahead of its start: beyond
 // the reach at simulation rates above 60 Hz, where such frames hold the
 // newest pose (clamped late). -motion extrapolate runs it anyway.
-var panelMotions = []interp.MotionMode{interp.MotionLerp, interp.MotionHermite}
+var panelMotions = []renderer.MotionMode{renderer.MotionLerp, renderer.MotionHermite}
 
 // panelRows are the displays of the VRR matrix (-vrr).
 var panelRows = []string{

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 

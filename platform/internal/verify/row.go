@@ -9,8 +9,9 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/waitfree"
 )
@@ -26,7 +27,7 @@ type cell struct {
 	disp   Pattern
 	mode   Mode
 	driver Driver
-	motion interp.MotionMode
+	motion renderer.MotionMode
 }
 
 // newWorld returns the reference world of every row: refworld's, with the
@@ -118,9 +119,9 @@ type rowRun struct {
 	pausedSeen      uint64        // plans marked Paused over the whole row
 	sinceStall      int           // frames since the last render stall; -1 before the first
 
-	kick     interp.Correction // kickBody's correction (extrapolate)
-	kickTick uint64            // the scripted kick's tick
-	bounce   bounceCheck       // the bouncer's (see bounce.go)
+	kick     renderer.Correction // kickBody's correction (extrapolate)
+	kickTick uint64              // the scripted kick's tick
+	bounce   bounceCheck         // the bouncer's (see bounce.go)
 }
 
 // rngFor returns a random source for one purpose of one row, so that rows
@@ -297,7 +298,7 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	}
 	// The broken renderers lie about the bracket and its alpha, which
 	// extrapolate does not use.
-	if c.mode == Interpolated && c.motion != interp.MotionExtrapolate && opts.breakInterpolation != nil {
+	if c.mode == Interpolated && c.motion != renderer.MotionExtrapolate && opts.breakInterpolation != nil {
 		r.edit = opts.breakInterpolation()
 	}
 	rw, err := newWorld(opts.Bodies, opts.Seed)
@@ -366,7 +367,7 @@ func (r *rowRun) results(ref []simthread.Checkpoint) {
 	row.Counted = ps.Late == r.lateSeen && ps.Early == r.earlySeen && ps.Paused == r.pausedSeen
 	row.CountDetail = fmt.Sprintf("planner counted %d late, %d early, %d paused; the plans said %d, %d, %d",
 		ps.Late, ps.Early, ps.Paused, r.lateSeen, r.earlySeen, r.pausedSeen)
-	row.Kicked = c.mode == Interpolated && c.motion == interp.MotionExtrapolate && r.opts.Bodies > kickBody && row.Ticks >= r.kickTick
+	row.Kicked = c.mode == Interpolated && c.motion == renderer.MotionExtrapolate && r.opts.Bodies > kickBody && row.Ticks >= r.kickTick
 	row.Delay = r.plan.Delay().Value()
 	row.DelayLimit = interp.DelayLimit(r.step)
 	row.measure(r.meter.Meter)
@@ -580,9 +581,9 @@ func (r *rowRun) frame(f time.Duration) {
 		switch {
 		case plan.Paused:
 			r.pausedSeen++
-		case plan.Clamp == interp.Late:
+		case plan.Clamp == renderer.ClampLate:
 			r.lateSeen++
-		case plan.Clamp == interp.Early:
+		case plan.Clamp == renderer.ClampEarly:
 			r.earlySeen++
 		}
 	}
@@ -595,7 +596,7 @@ func (r *rowRun) frame(f time.Duration) {
 // chord returns, in ticks of the reference body's motion, the error an
 // exact lerp of its true positions at the plan's two ticks makes at the
 // plan's render time: the chord a lerp across several ticks cannot avoid.
-func (r *rowRun) chord(plan *interp.Plan) float64 {
+func (r *rowRun) chord(plan *renderer.Plan) float64 {
 	rate := float64(r.c.sim)
 	ta, tb := float64(plan.Prev.Tick)/rate, float64(plan.Next.Tick)/rate
 	want := ta + (plan.RenderTime - plan.Prev.Time).Seconds()
@@ -607,7 +608,7 @@ func (r *rowRun) chord(plan *interp.Plan) float64 {
 
 // observe checks and measures one frame. The statistics start over at the
 // end of the warm-up; the backwards check covers every frame.
-func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
+func (r *rowRun) observe(f time.Duration, plan renderer.Plan) {
 	if !plan.Ready {
 		return
 	}
@@ -635,9 +636,9 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 	case plan.Paused:
 		r.row.PausedFrames++
 		return
-	case plan.Clamp == interp.Late:
+	case plan.Clamp == renderer.ClampLate:
 		r.row.Late++
-	case plan.Clamp == interp.Early:
+	case plan.Clamp == renderer.ClampEarly:
 		r.row.Early++
 	}
 	r.row.DelayMax = max(r.row.DelayMax, plan.Delay)
@@ -647,7 +648,7 @@ func (r *rowRun) observe(f time.Duration, plan interp.Plan) {
 // resume follows the frames after a pause's show: those the planner
 // holds paused, how long they last against their bound, and any unpaused
 // frame whose bracket reaches back across the pause.
-func (r *rowRun) resume(f time.Duration, plan *interp.Plan) {
+func (r *rowRun) resume(f time.Duration, plan *renderer.Plan) {
 	if r.showing && !r.resumed {
 		if plan.Paused {
 			// The planner holds the frozen pose until the render time
@@ -657,7 +658,7 @@ func (r *rowRun) resume(f time.Duration, plan *interp.Plan) {
 			r.resumed = true
 			r.row.TransitionSpan = f - r.disp.show
 			r.row.TransitionBound = plan.Delay + r.step + r.late.max + r.disp.period()
-			if plan.Motion == interp.MotionExtrapolate {
+			if plan.Motion == renderer.MotionExtrapolate {
 				// The frozen time lies up to the reach past the basis:
 				// the prediction from the resumed simulation must catch
 				// up with it.
@@ -675,7 +676,7 @@ func (r *rowRun) resume(f time.Duration, plan *interp.Plan) {
 // measure counts and measures a frame after the warm-up that is not
 // paused: its steady errors, the frames coarse or held while the delay
 // rose, the recovery after a render stall and the settled errors.
-func (r *rowRun) measure(plan *interp.Plan) {
+func (r *rowRun) measure(plan *renderer.Plan) {
 	// Recovery from the render thread's stalls: how many frames after one
 	// the errors take to come back within the bounds for good.
 	if r.stalled {
@@ -691,7 +692,7 @@ func (r *rowRun) measure(plan *interp.Plan) {
 	// last was published): lerp cuts the chord of the curve between them.
 	// (Only lerp cuts chords: hermite follows the curve, and extrapolate
 	// has no bracket, its Prev being the old basis.)
-	coarse := plan.Next.Tick-plan.Prev.Tick > 1 && plan.Clamp == interp.NoClamp && plan.Motion == interp.MotionLerp
+	coarse := plan.Next.Tick-plan.Prev.Tick > 1 && plan.Clamp == renderer.ClampNone && plan.Motion == renderer.MotionLerp
 	if coarse && !math.IsNaN(pos) {
 		r.row.Coarse++
 		// What is beyond the chord itself is the planner's: the error of
@@ -704,14 +705,14 @@ func (r *rowRun) measure(plan *interp.Plan) {
 		// The delay rose to cover a wake later than any before: the
 		// displayed time stood still for the frame. Counted.
 		r.row.Rising++
-	case plan.Clamp == interp.NoClamp:
+	case plan.Clamp == renderer.ClampNone:
 		r.row.Steady++
 		r.pos.Record(int64(pos * 1e6))
 		if !math.IsNaN(anim) {
 			r.anim.Record(int64(anim * 1e6))
 		}
 	}
-	if r.sinceStall >= 0 && (plan.Clamp != interp.NoClamp || pos > posLimit(r.c.sim) || anim > AnimErrLimit) {
+	if r.sinceStall >= 0 && (plan.Clamp != renderer.ClampNone || pos > posLimit(r.c.sim) || anim > AnimErrLimit) {
 		r.row.Recovery = max(r.row.Recovery, r.sinceStall+1)
 	}
 	if r.sinceStall < 0 || r.sinceStall >= RecoveryFrames {
@@ -782,7 +783,7 @@ func runNaive(opts *Options, c cell, row *Row) {
 		s.Tick, s.Time, s.Published = 0, 0, f
 		prod.Publish()
 		view.Acquire()
-		plan := interp.Plan{Prev: view.History(0), Next: view.History(0), Acquired: true, Alpha: 1,
+		plan := renderer.Plan{Prev: view.History(0), Next: view.History(0), Acquired: true, Alpha: 1,
 			RenderTime: f - delay, Delay: delay, SimTick: rw.Time() * float64(c.sim), Ready: true}
 		r.observe(f, plan)
 		prevStart, start = start, f
@@ -802,8 +803,8 @@ func runNaive(opts *Options, c cell, row *Row) {
 // disagrees with the prediction from the old one. The correction is
 // blended in like any other, and counted when it exceeds CorrectionLimit
 // (in ticks of the reference body's motion).
-func (r *rowRun) countKick(plan *interp.Plan) {
-	if r.opts.Bodies <= kickBody || plan.Motion != interp.MotionExtrapolate {
+func (r *rowRun) countKick(plan *renderer.Plan) {
+	if r.opts.Bodies <= kickBody || plan.Motion != renderer.MotionExtrapolate {
 		return
 	}
 	d, ok := r.kick.Follow(plan, kickBody)

@@ -12,8 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -115,8 +116,8 @@ func DefaultSims() []int { return []int{30, 60, 64, 120, 240, 500, 1000} }
 
 // DefaultMotions returns the motion modes the interpolated rows run in by
 // default: every one, lerp (the baseline of the other two) first.
-func DefaultMotions() []interp.MotionMode {
-	return []interp.MotionMode{interp.MotionLerp, interp.MotionHermite, interp.MotionExtrapolate}
+func DefaultMotions() []renderer.MotionMode {
+	return []renderer.MotionMode{renderer.MotionLerp, renderer.MotionHermite, renderer.MotionExtrapolate}
 }
 
 // The targets of the motion modes, checked at and below MotionHz on the
@@ -154,7 +155,7 @@ type Options struct {
 	// Motions are the motion modes the interpolated rows run in; empty
 	// means DefaultMotions. The baselines and the rows driven by Sim.Run
 	// run once, the latter in the first mode.
-	Motions []interp.MotionMode
+	Motions []renderer.MotionMode
 	// Baselines are the display patterns on which the two baselines
 	// (NoInterp and Naive) also run. The naive loop has no pause and no
 	// overload policy, so it skips those patterns.
@@ -234,7 +235,7 @@ func (o *Options) validate() error {
 		return fmt.Errorf("step cost %v is negative", o.StepCost)
 	}
 	for i, m := range o.Motions {
-		if _, err := interp.ParseMotion(m.String()); err != nil {
+		if _, err := renderer.ParseMotion(m.String()); err != nil {
 			return fmt.Errorf("motion mode %v unknown", m)
 		}
 		if slices.Contains(o.Motions[:i], m) {
@@ -292,7 +293,7 @@ type Row struct {
 	Kind    Kind   `json:"kind"`
 	Mode    Mode   `json:"mode"`
 	// Motion is an interpolated row's motion mode: lerp, hermite or
-	// extrapolate (interp.MotionMode); empty for the baselines.
+	// extrapolate (renderer.MotionMode); empty for the baselines.
 	Motion   string `json:"motion,omitempty"`
 	Driver   Driver `json:"driver,omitempty"`
 	Baseline bool   `json:"baseline"` // a baseline row never fails the run
@@ -563,7 +564,7 @@ feed:
 	return res, nil
 }
 
-func motionNames(ms []interp.MotionMode) []string {
+func motionNames(ms []renderer.MotionMode) []string {
 	s := make([]string, len(ms))
 	for i, m := range ms {
 		s[i] = m.String()
@@ -655,13 +656,13 @@ func sameRun(rows []Row) {
 func versusLerp(rows []Row) {
 	for i := range rows {
 		h := &rows[i]
-		if h.Motion != interp.MotionHermite.String() || h.Driver != ByWake || h.Sim > MotionHz ||
+		if h.Motion != renderer.MotionHermite.String() || h.Driver != ByWake || h.Sim > MotionHz ||
 			h.LateKind != Calm || !h.Within || h.Kind == Overload || h.Err != "" {
 			continue
 		}
 		for j := range rows {
 			l := &rows[j]
-			if l.Motion != interp.MotionLerp.String() || l.Driver != ByWake || l.Sim != h.Sim || l.Pattern != h.Pattern || l.Err != "" {
+			if l.Motion != renderer.MotionLerp.String() || l.Driver != ByWake || l.Sim != h.Sim || l.Pattern != h.Pattern || l.Err != "" {
 				continue
 			}
 			ok := l.PosSamples > 0 && h.PosSamples > 0 && h.PosErr.P99 <= HermiteRatio*l.PosErr.P99

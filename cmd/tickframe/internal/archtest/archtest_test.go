@@ -31,7 +31,7 @@ func TestModuleKeepsItsImportRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The walk saw the module: the packages every rule is about.
-	for _, p := range []string{"simthread", "sync/waitfree", "renderer", "renderer/interp", "platform", "platform/app"} {
+	for _, p := range []string{"simthread", "sync/waitfree", "renderer", "platform/internal/interp", "platform", "platform/app"} {
 		if _, ok := g[Module+"/"+p]; !ok {
 			t.Fatalf("package %s not found under %s", p, root(t))
 		}
@@ -71,10 +71,12 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 	m := Module + "/"
 	write("go.mod", "module "+Module+"\n")
 	write("platform/window.go", imp("platform", "github.com/go-gl/glfw/v3.3/glfw"))
-	write("platform/app/app.go", imp("app", m+"platform", m+"renderer", m+"simthread", m+"renderer/interp"))
-	write("renderer/renderer.go", imp("renderer", "github.com/go-gl/gl/v4.1-core/gl", m+"renderer/interp"))
-	write("renderer/interp/planner.go", imp("interp", m+"simthread", m+"sync/waitfree"))
-	write("renderer/interp/history.go", use("interp", "NewTripleBuffer[int]"))
+	write("platform/app/app.go", imp("app", m+"platform", m+"renderer", m+"simthread", m+"platform/internal/interp"))
+	write("renderer/renderer.go", imp("renderer", "github.com/go-gl/gl/v4.1-core/gl", m+"simthread"))
+	write("renderer/internal/gltest/gltest.go", imp("gltest", "github.com/go-gl/glfw/v3.3/glfw"))
+	write("renderer/x_test.go", imp("renderer", m+"renderer/internal/gltest"))
+	write("platform/internal/interp/planner.go", imp("interp", m+"renderer", m+"simthread", m+"sync/waitfree"))
+	write("platform/internal/interp/history.go", use("interp", "NewTripleBuffer[int]"))
 	write("simthread/sim.go", imp("simthread", m+"sync/waitfree", m+"simthread/debug"))
 	write("simthread/publish.go", use("simthread", "NewTripleBuffer[int]"))
 	write("sync/waitfree/buf.go", imp("waitfree", "sync/atomic"))
@@ -89,14 +91,18 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 	}
 
 	// Planted: the simulation reaching the window through a package of
-	// its own, the renderer importing the window, the app reading the
-	// history, and sync/ knowing what it carries.
+	// its own, the renderer importing the window and the planner, the app
+	// reading the history, sync/ knowing what it carries, the planner
+	// calling GL, and a package of the renderer using the tests' window.
 	write("simthread/debug/debug.go", imp("debug", m+"platform"))
 	write("renderer/window.go", imp("renderer", m+"platform"))
 	write("platform/app/history.go", use("app", "Consumer[int]"))
 	write("sync/waitfree/snap.go", imp("waitfree", m+"simthread"))
 	write("platform/internal/instrument/log.go", imp("instrument", m+"platform/internal/observe"))
 	write("platform/internal/observe/watch.go", imp("observe", m+"platform"))
+	write("renderer/plan.go", imp("renderer", m+"platform/internal/interp"))
+	write("platform/internal/interp/gl.go", imp("interp", "github.com/go-gl/gl/v4.1-core/gl"))
+	write("renderer/gltf/view.go", imp("gltf", m+"renderer/internal/gltest"))
 	if g, err = Load(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +113,10 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 	for _, want := range []string{
 		"the simulation knows no screen, window or app: " + m + "simthread -> " + m + "simthread/debug -> " + m + "platform",
 		"the simulation knows no screen, window or app: " + m + "simthread/debug -> " + m + "platform",
-		"the renderer knows no window: " + m + "renderer -> " + m + "platform",
+		"the renderer knows no window (its tests open theirs with renderer/internal/gltest): " + m + "renderer -> " + m + "platform",
+		"the renderer knows no window (its tests open theirs with renderer/internal/gltest): " + m + "renderer/gltf -> " + m + "renderer/internal/gltest -> github.com/go-gl/glfw/v3.3/glfw",
+		"only the renderer's tests open a window of their own: " + m + "renderer/gltf -> " + m + "renderer/internal/gltest",
+		"the planner does its maths without GL: it reads the renderer's Plan and pose maths, and calls no GL itself: " + m + "platform/internal/interp -> github.com/go-gl/gl/v4.1-core/gl",
 		"only the planner reads the snapshot history",
 		"sync/ knows nothing of what it carries: " + m + "sync/waitfree -> " + m + "simthread",
 		"an app's import graph holds none of the lab's tools: the observer's harness, the verifier, the commands: " + m + "platform/internal/instrument -> " + m + "platform/internal/observe",

@@ -1,18 +1,18 @@
-package interp
+package renderer
 
 import (
+	"errors"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/simthread"
 )
 
 // MotionMode says how the renderer moves bodies between and beyond
-// snapshots. An app picks one for its planner (Planner.SetMotion); every
-// Plan carries it, and the renderer's interpolation pass and the meter's
-// CPU reference (BodyPose) follow it.
+// snapshots. An app picks one for its planner; every Plan carries it, and
+// the renderer's interpolation pass and the CPU reference, BodyPose,
+// follow it.
 type MotionMode uint8
 
 const (
@@ -28,7 +28,7 @@ const (
 	// cubic Hermite curve whose end tangents are the velocities times the
 	// simulated time between the snapshots, orientations by as many turns,
 	// and in the direction, that the angular velocity says (see
-	// HermiteRot). A body with no linear velocity in either snapshot is
+	// hermiteRot). A body with no linear velocity in either snapshot is
 	// lerped, one with no angular velocity in either slerped: zero means
 	// unknown or at rest. So is a body whose velocities do not explain
 	// its motion between the two snapshots (Consistent: a bounce, a
@@ -38,11 +38,11 @@ const (
 	// MotionExtrapolate adds no render delay: each frame shows the simulation at
 	// its own display time, predicted from the newest snapshot (the
 	// basis) and its velocities, never further past it than its reach,
-	// Plan.Reach (beyond, the pose holds and the frame counts as Late).
-	// When a new
-	// snapshot becomes the basis, the prediction jumps by what the old
-	// basis got wrong; that correction is not snapped but blended in over
-	// CorrectionTime (see Correction). A teleport (Epoch change) is shown
+	// Plan.Reach (beyond, the pose holds and the frame counts as
+	// ClampLate). When a new snapshot becomes the basis, the prediction
+	// jumps by what the old basis got wrong; that correction is not
+	// snapped but blended in over the planner's correction time (see
+	// Correction). A teleport (Epoch change) is shown
 	// at once, never blended. The latency saved is the whole render delay
 	// (a tick and a margin); the price is the prediction's error, which a
 	// velocity change the snapshots did not announce (a kick) makes as
@@ -71,43 +71,56 @@ func ParseMotion(s string) (MotionMode, error) {
 			return m, nil
 		}
 	}
-	return MotionLerp, fmt.Errorf("interp: unknown motion mode %q (want lerp, hermite or extrapolate)", s)
+	return MotionLerp, fmt.Errorf("renderer: unknown motion mode %q (want lerp, hermite or extrapolate)", s)
 }
 
-// Extrapolation tuning.
-const (
-	// MaxAhead is the least reach of Extrapolate, in ticks: how far past
-	// its basis it predicts before it holds. The reach is the longer of
-	// MaxAhead ticks and the render delay Lerp would use plus a tick: the
-	// adaptive delay is a tick plus the largest publish delay of late, so
-	// a basis younger than that is not overdue, and the tick more lets a
-	// wake come a tick late without the pose stopping. At 30 Hz on a calm
-	// machine the reach is two ticks (67 ms); at 1000 Hz, where a wake
-	// 2 ms late is two ticks, it is the delay and a tick (about 5 ms).
-	MaxAhead = 2
-	// CorrectionTime is how long Extrapolate takes to blend a correction
-	// in: the offset decays exponentially with time constant
-	// CorrectionTime/3, so 95 % of it is gone after 50 ms. Long enough
-	// that the kick of a body moving 5 m/s (a 20 cm correction at 30 Hz)
-	// moves it less than 4 m/s extra, short enough that the body is back
-	// on its predicted path within three frames at 60 Hz. Exponential
-	// decay composes: corrections that come faster than they blend (every
-	// tick at 120 Hz) simply add, and a follower that missed some (a meter
-	// started late) converges to the renderer's state within a few time
-	// constants.
-	CorrectionTime = 50 * time.Millisecond
-)
+// Lerp is the position interpolation the vertex shader does: a + (b−a)·t.
+func Lerp(a, b mgl32.Vec3, t float32) mgl32.Vec3 {
+	return mgl32.Vec3{a[0] + (b[0]-a[0])*t, a[1] + (b[1]-a[1])*t, a[2] + (b[2]-a[2])*t}
+}
 
-// blendTau is the correction's time constant, in seconds.
-const blendTau = float64(CorrectionTime) / 3 / float64(time.Second)
+// errBadQuat is the error of Slerp and BodyPose for a quaternion that
+// cannot be normalised.
+var errBadQuat = errors.New("renderer: quaternion is zero, infinite or NaN")
 
-// decay returns how much of a correction is left after d: exp(−d/τ), 1
-// for d ≤ 0.
-func decay(d time.Duration) float32 {
-	if d <= 0 {
-		return 1
+// Slerp is the orientation interpolation the vertex shader does: mathgl's
+// QuatSlerp (normalise both ends, take the shorter arc, fall back to a
+// normalised lerp when the ends are within about 1.8°), with its inputs
+// checked. t is clamped to [0, 1] (NaN counts as 0). The result is a unit
+// quaternion, or an error when an end is zero, infinite or NaN.
+func Slerp(a, b mgl32.Quat, t float32) (mgl32.Quat, error) {
+	if !usable(a) || !usable(b) {
+		return mgl32.Quat{}, errBadQuat
 	}
-	return float32(math.Exp(-d.Seconds() / blendTau))
+	if !(t >= 0) {
+		t = 0
+	}
+	t = min(t, 1)
+	q := mgl32.QuatSlerp(unit(a), unit(b), t).Normalize()
+	if !usable(q) {
+		return mgl32.Quat{}, errBadQuat
+	}
+	return q, nil
+}
+
+// usable reports whether q is finite and not zero.
+func usable(q mgl32.Quat) bool {
+	nonzero := false
+	for _, c := range [4]float32{q.W, q.V[0], q.V[1], q.V[2]} {
+		if c != c || c > math.MaxFloat32 || c < -math.MaxFloat32 {
+			return false
+		}
+		nonzero = nonzero || c != 0
+	}
+	return nonzero
+}
+
+// unit normalises q in float64, where no finite non-zero float32
+// quaternion overflows or underflows.
+func unit(q mgl32.Quat) mgl32.Quat {
+	w, x, y, z := float64(q.W), float64(q.V[0]), float64(q.V[1]), float64(q.V[2])
+	l := math.Sqrt(w*w + x*x + y*y + z*z)
+	return mgl32.Quat{W: float32(w / l), V: mgl32.Vec3{float32(x / l), float32(y / l), float32(z / l)}}
 }
 
 // Hermite is the position interpolation the vertex shader does in Hermite
@@ -209,16 +222,14 @@ func consistentTurn(phi, w0, w1 mgl32.Vec3, dt float32) bool {
 // the 600 m/s bounce above).
 const hermiteSlack = 1.0 / 32
 
-func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
-
-// HermiteRot is the orientation interpolation the vertex shader does in
+// hermiteRot is the orientation interpolation the vertex shader does in
 // Hermite mode, from q0 to q1 (unit quaternions) with world-frame angular
 // velocities w0 and w1 (rad/s; dq/dt = ½ (0, w) ⊗ q) over dt seconds, at t
 // in [0, 1].
 //
 // The rotation from q0 to q1, r = q1 ⊗ q0⁻¹, is known only up to whole
 // turns: slerp takes the shorter arc, so a body spinning 240° a tick is
-// shown turning 120° backwards. HermiteRot takes the turns from the
+// shown turning 120° backwards. hermiteRot takes the turns from the
 // angular velocity instead: of the rotation vectors (θ + 2πn)·u that give
 // r (θ ∈ [0, π] about u), the one closest along u to ½(w0 + w1)·dt.
 // Between the ends it follows the cubic Hermite curve on that rotation
@@ -230,11 +241,11 @@ func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
 // with w0 = w1 = 0 (a body at rest at both ends) the slerp's path eased
 // in and out.
 //
-// It returns ErrBadQuat when q0 or q1 is zero, infinite or NaN. Non-finite
+// It returns errBadQuat when q0 or q1 is zero, infinite or NaN. Non-finite
 // velocities count as zero.
-func HermiteRot(q0 mgl32.Quat, w0 mgl32.Vec3, q1 mgl32.Quat, w1 mgl32.Vec3, dt, t float32) (mgl32.Quat, error) {
+func hermiteRot(q0 mgl32.Quat, w0 mgl32.Vec3, q1 mgl32.Quat, w1 mgl32.Vec3, dt, t float32) (mgl32.Quat, error) {
 	if !usable(q0) || !usable(q1) {
-		return mgl32.Quat{}, ErrBadQuat
+		return mgl32.Quat{}, errBadQuat
 	}
 	if !finiteVec(w0) || !finiteVec(w1) {
 		w0, w1 = mgl32.Vec3{}, mgl32.Vec3{}
@@ -308,22 +319,22 @@ func quatLog(q mgl32.Quat) mgl32.Vec3 {
 // to q).
 func quatPow(q mgl32.Quat, k float32) mgl32.Quat { return quatExp(quatLog(q).Mul(k)) }
 
-// Extrapolate is the position prediction of Extrapolate mode: p moved on
+// extrapolate is the position prediction of Extrapolate mode: p moved on
 // by its velocity v (units per second) for ahead seconds.
-func Extrapolate(p, v mgl32.Vec3, ahead float32) mgl32.Vec3 {
+func extrapolate(p, v mgl32.Vec3, ahead float32) mgl32.Vec3 {
 	if !finiteVec(v) {
 		return p
 	}
 	return mgl32.Vec3{p[0] + v[0]*ahead, p[1] + v[1]*ahead, p[2] + v[2]*ahead}
 }
 
-// ExtrapolateRot is the orientation prediction of Extrapolate mode: q
+// extrapolateRot is the orientation prediction of Extrapolate mode: q
 // turned on by its world-frame angular velocity w (rad/s) for ahead
-// seconds, exp(w·ahead) ⊗ q, normalised. It returns ErrBadQuat when q is
+// seconds, exp(w·ahead) ⊗ q, normalised. It returns errBadQuat when q is
 // zero, infinite or NaN; a non-finite w counts as zero.
-func ExtrapolateRot(q mgl32.Quat, w mgl32.Vec3, ahead float32) (mgl32.Quat, error) {
+func extrapolateRot(q mgl32.Quat, w mgl32.Vec3, ahead float32) (mgl32.Quat, error) {
 	if !usable(q) {
-		return mgl32.Quat{}, ErrBadQuat
+		return mgl32.Quat{}, errBadQuat
 	}
 	if !finiteVec(w) || w == (mgl32.Vec3{}) {
 		return unit(q), nil
@@ -363,11 +374,11 @@ type Pose struct {
 // (times Plan.Carry) and the correction, what the old basis predicts for
 // the frame minus what the new one does, are added; the frame shows the
 // new prediction plus Plan.Blend times the offset. Blend decays with time
-// constant CorrectionTime/3 in display time from the last frame shown
-// before the switch: so the motion from that frame to this one is the
-// predicted motion plus the correction times (1 − Blend), a third of it
-// at 144 Hz, and the rest blends in over the next frames (95 % within
-// CorrectionTime of the last frame); a display slower than the blend
+// constant a third of the planner's correction time (50 ms) in display
+// time from the last frame shown before the switch: so the motion from
+// that frame to this one is the predicted motion plus the correction
+// times (1 − Blend), a third of it at 144 Hz, and the rest blends in over
+// the next frames (95 % within the correction time of the last frame); a display slower than the blend
 // shows most of the correction at once. Orientations compose the same
 // way, as rotations applied on the left (world frame). A body that jumped
 // (Epoch change) or is new at the switch starts with no offset.
@@ -389,7 +400,7 @@ func (c *Correction) rot() mgl32.Quat {
 // for a body that jumped or is new); otherwise c stands. Call it for
 // every plan, in order, as the renderer draws them; a follower that starts
 // late or skips plans converges to the renderer's offset within a few
-// CorrectionTimes. It does nothing outside Extrapolate mode.
+// correction times. It does nothing outside Extrapolate mode.
 func (c *Correction) Follow(plan *Plan, i int) (d mgl32.Vec3, ok bool) {
 	if !plan.Ready || plan.Motion != MotionExtrapolate || !plan.Switched {
 		return mgl32.Vec3{}, false
@@ -411,11 +422,11 @@ func (c *Correction) Follow(plan *Plan, i int) (d mgl32.Vec3, ok bool) {
 // extrapolated is the prediction of Extrapolate mode for body b, with an
 // unusable orientation shown as the identity, as the shader does.
 func extrapolated(b *simthread.Body, ahead float32) Pose {
-	rot, err := ExtrapolateRot(bodyRot(b.Rot), b.AngVel, ahead)
+	rot, err := extrapolateRot(bodyRot(b.Rot), b.AngVel, ahead)
 	if err != nil {
 		rot = mgl32.QuatIdent()
 	}
-	return Pose{Extrapolate(b.Pos, b.Vel, ahead), rot}
+	return Pose{extrapolate(b.Pos, b.Vel, ahead), rot}
 }
 
 // BodyPose returns the pose the renderer draws body i of plan.Next at, by
@@ -424,18 +435,17 @@ func extrapolated(b *simthread.Body, ahead float32) Pose {
 //   - a body new in Next, or whose Epoch changed, at its pose in Next as
 //     it is (MotionLerp, MotionHermite);
 //   - MotionLerp: Lerp and Slerp between Prev and Next at Alpha;
-//   - MotionHermite: Hermite and HermiteRot with the velocities over
+//   - MotionHermite: Hermite and hermiteRot with the velocities over
 //     Span, or Lerp and Slerp for a body without them or whose
 //     velocities do not explain its motion over the pair (Consistent:
 //     positions and orientations are judged apart);
-//   - MotionExtrapolate: Extrapolate and ExtrapolateRot of Next by Ahead,
-//     plus
-//     c (the body's Correction after Follow for this plan; nil: none)
-//     times Blend.
+//   - MotionExtrapolate: extrapolate and extrapolateRot of Next by Ahead,
+//     plus c (the body's Correction after Follow for this plan; nil:
+//     none) times Blend.
 //
 // A zero Rot is the identity, as simthread.Body documents. ok is false
-// when Next has no body i. err is ErrBadQuat when another orientation
-// that enters the maths cannot be normalised, where the GPU uses the
+// when Next has no body i. err is non-nil when another orientation that
+// enters the maths cannot be normalised (zero, infinite or NaN), where the GPU uses the
 // identity (see shaders/common.glsl quatNormalize).
 func BodyPose(plan *Plan, i int, c *Correction) (p Pose, ok bool, err error) {
 	if !plan.Ready || i < 0 || i >= len(plan.Next.Bodies) {
@@ -443,11 +453,11 @@ func BodyPose(plan *Plan, i int, c *Correction) (p Pose, ok bool, err error) {
 	}
 	to := &plan.Next.Bodies[i]
 	if plan.Motion == MotionExtrapolate {
-		rot, err := ExtrapolateRot(bodyRot(to.Rot), to.AngVel, plan.Ahead)
+		rot, err := extrapolateRot(bodyRot(to.Rot), to.AngVel, plan.Ahead)
 		if err != nil {
 			return Pose{}, true, err
 		}
-		p = Pose{Extrapolate(to.Pos, to.Vel, plan.Ahead), rot}
+		p = Pose{extrapolate(to.Pos, to.Vel, plan.Ahead), rot}
 		if c != nil && plan.Blend > 0 {
 			p.Pos = p.Pos.Add(c.Pos.Mul(plan.Blend))
 			p.Rot = quatPow(c.rot(), plan.Blend).Mul(p.Rot).Normalize()
@@ -467,7 +477,7 @@ func BodyPose(plan *Plan, i int, c *Correction) (p Pose, ok bool, err error) {
 	}
 	r0, r1 := bodyRot(from.Rot), bodyRot(to.Rot)
 	if plan.Motion == MotionHermite && moving(from.AngVel, to.AngVel) && consistentRot(r0, from.AngVel, r1, to.AngVel, plan.Span) {
-		p.Rot, err = HermiteRot(r0, from.AngVel, r1, to.AngVel, plan.Span, t)
+		p.Rot, err = hermiteRot(r0, from.AngVel, r1, to.AngVel, plan.Span, t)
 	} else {
 		p.Rot, err = Slerp(r0, r1, t)
 	}
@@ -476,7 +486,7 @@ func BodyPose(plan *Plan, i int, c *Correction) (p Pose, ok bool, err error) {
 
 // consistentRot is Consistent for orientations: whether the angular
 // velocities explain the rotation from q0 to q1, taken with the turns
-// HermiteRot takes. An unusable quaternion is left to Slerp, which
+// hermiteRot takes. An unusable quaternion is left to Slerp, which
 // reports it (the shader's quatConsistent refuses only non-finite ones:
 // BodyPose has read a zero Rot as the identity already).
 func consistentRot(q0 mgl32.Quat, w0 mgl32.Vec3, q1 mgl32.Quat, w1 mgl32.Vec3, dt float32) bool {

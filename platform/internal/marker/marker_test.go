@@ -3,7 +3,7 @@ package marker_test
 import (
 	"testing"
 
-	"github.com/tickframe/tickframe/renderer/marker"
+	"github.com/tickframe/tickframe/platform/internal/marker"
 )
 
 // Every colour decodes to itself, also after rounding by up to 48 in

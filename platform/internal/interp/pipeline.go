@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/waitfree"
 )
@@ -18,7 +19,7 @@ type PipelineConfig struct {
 	// Delay, if above 0, fixes the render delay; 0 adapts it (NewDelay).
 	Delay time.Duration
 	// Motion is how bodies move between snapshots (Planner.SetMotion).
-	Motion MotionMode
+	Motion renderer.MotionMode
 	// Hold makes the planner the baseline without interpolation
 	// (Planner.SetHold).
 	Hold bool
@@ -128,11 +129,11 @@ func (p *Pipeline) Begin(now time.Duration) {
 
 // Plan plans the frame displayed at frameTime (Planner.Plan). It does
 // not allocate.
-func (p *Pipeline) Plan(frameTime time.Duration) Plan { return p.planner.Plan(frameTime) }
+func (p *Pipeline) Plan(frameTime time.Duration) renderer.Plan { return p.planner.Plan(frameTime) }
 
 // Measure measures a ready plan with the meter (WarmMeter.Measure) and
 // reports whether the frame is past the warm-up; false without a meter.
-func (p *Pipeline) Measure(frameTime time.Duration, plan *Plan) bool {
+func (p *Pipeline) Measure(frameTime time.Duration, plan *renderer.Plan) bool {
 	if p.meter == nil {
 		return false
 	}
@@ -173,7 +174,7 @@ func (w *WarmMeter) Warmup() time.Duration { return w.warmup }
 
 // Measure measures the frame planned by plan for frameTime, unless the plan
 // is not ready, and reports whether the frame is past the warm-up.
-func (w *WarmMeter) Measure(frameTime time.Duration, plan *Plan) bool {
+func (w *WarmMeter) Measure(frameTime time.Duration, plan *renderer.Plan) bool {
 	if !plan.Ready {
 		return w.warm
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/platform/internal/interp"
 )
 
 // TestDisplayedTimeNeverRunsBackwards is a property test: whatever the

@@ -1,9 +1,9 @@
-// Package marker is the per-frame marker's code, shared by the renderer
-// that draws it and the observer that reads it back from the screen: a
-// column of one colour down the window's left edge (as FCAT draws it),
-// frame n in colour n mod 16; and the reaction patch beside it, for an
-// observer that measures input to photon (docs/present.md, "Input to
-// photon").
+// Package marker is the per-frame marker's code, shared by the
+// instruments that draw it (with renderer.DrawMarker) and the observer
+// that reads it back from the screen: a column of one colour down the
+// window's left edge (as FCAT draws it), frame n in colour n mod 16; and
+// the reaction patch beside it, for an observer that measures input to
+// photon (docs/present.md, "Input to photon").
 package marker
 
 // Width is the width of the column in pixels.

@@ -7,8 +7,9 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/waitfree"
 )
@@ -80,71 +81,6 @@ func FuzzAlphaSeconds(f *testing.F) {
 	})
 }
 
-func quatDot(a, b mgl32.Quat) float64 {
-	return float64(a.W)*float64(b.W) + float64(a.V[0])*float64(b.V[0]) + float64(a.V[1])*float64(b.V[1]) + float64(a.V[2])*float64(b.V[2])
-}
-
-func TestSlerpMatchesMathglAndTakesTheShortPath(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	for i := 0; i < 10000; i++ {
-		a := mgl32.QuatRotate(float32(rng.Float64()*7), mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Normalize())
-		b := mgl32.QuatRotate(float32(rng.Float64()*7), mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Normalize())
-		u := float32(rng.Float64())
-		got, err := interp.Slerp(a, b, u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := mgl32.QuatSlerp(a, b, u)
-		if d := math.Abs(quatDot(got, want)); d < 1-1e-5 {
-			t.Fatalf("Slerp(%v, %v, %v) = %v, mathgl %v", a, b, u, got, want)
-		}
-		// Shortest path: the rotation angle from a to the result is at
-		// most u times the (short) angle from a to b.
-		full := 2 * math.Acos(math.Min(1, math.Abs(quatDot(a, b))))
-		part := 2 * math.Acos(math.Min(1, math.Abs(quatDot(a, got))))
-		if part > float64(u)*full+1e-3 {
-			t.Fatalf("Slerp went the long way: %v of %v at u=%v", part, full, u)
-		}
-	}
-	// q and −q are the same rotation: slerping between them stays put.
-	q := mgl32.QuatRotate(1, mgl32.Vec3{0, 1, 0})
-	got, _ := interp.Slerp(q, q.Scale(-1), 0.5)
-	if math.Abs(quatDot(got, q)) < 1-1e-6 {
-		t.Fatalf("Slerp(q, -q, 0.5) = %v, want ±%v", got, q)
-	}
-}
-
-func FuzzSlerp(f *testing.F) {
-	f.Add(float32(1), float32(0), float32(0), float32(0), float32(0), float32(1), float32(0), float32(0), float32(0.5))
-	f.Add(float32(0), float32(0), float32(0), float32(0), float32(1), float32(0), float32(0), float32(0), float32(0.5))
-	f.Add(float32(1), float32(0), float32(0), float32(0), float32(-1), float32(0), float32(0), float32(0), float32(0.3))
-	f.Add(float32(3), float32(4), float32(0), float32(0), float32(1e-30), float32(0), float32(2e-30), float32(0), float32(2))
-	f.Add(float32(math.NaN()), float32(0), float32(0), float32(0), float32(1), float32(0), float32(0), float32(0), float32(math.NaN()))
-	f.Fuzz(func(t *testing.T, aw, ax, ay, az, bw, bx, by, bz, u float32) {
-		a := mgl32.Quat{W: aw, V: mgl32.Vec3{ax, ay, az}}
-		b := mgl32.Quat{W: bw, V: mgl32.Vec3{bx, by, bz}}
-		q, err := interp.Slerp(a, b, u)
-		if err != nil {
-			return
-		}
-		if l := float64(q.Len()); math.IsNaN(l) || math.Abs(l-1) > 1e-5 {
-			t.Fatalf("Slerp(%v, %v, %v) = %v of length %v", a, b, u, q, l)
-		}
-	})
-}
-
-func TestSlerpRejectsUnusableQuats(t *testing.T) {
-	one := mgl32.QuatIdent()
-	for _, bad := range []mgl32.Quat{{}, {W: float32(math.NaN())}, {W: float32(math.Inf(1))}} {
-		if _, err := interp.Slerp(bad, one, 0.5); err == nil {
-			t.Errorf("Slerp(%v, 1) accepted", bad)
-		}
-		if _, err := interp.Slerp(one, bad, 0.5); err == nil {
-			t.Errorf("Slerp(1, %v) accepted", bad)
-		}
-	}
-}
-
 func TestDelayConvergesAndNeverRunsBackwards(t *testing.T) {
 	step := time.Second / 120
 	d := interp.NewDelay(step, 0)
@@ -208,7 +144,7 @@ func TestPlannerBrackets(t *testing.T) {
 	}
 	publish(p, 0, 0)
 	plan := pl.Plan(5 * ms) // render time −7 ms, only tick 0 held
-	if !plan.Ready || !plan.Acquired || plan.Prev != c.History(0) || plan.Next != c.History(0) || plan.PrevSeq != 1 || plan.NextSeq != 1 || plan.Clamp != interp.Early {
+	if !plan.Ready || !plan.Acquired || plan.Prev != c.History(0) || plan.Next != c.History(0) || plan.PrevSeq != 1 || plan.NextSeq != 1 || plan.Clamp != renderer.ClampEarly {
 		t.Fatalf("one snapshot: %+v", plan)
 	}
 	for k := uint64(1); k <= 3; k++ {
@@ -221,16 +157,16 @@ func TestPlannerBrackets(t *testing.T) {
 		frame      time.Duration
 		prev, next int
 		alpha      float32
-		clamp      interp.Clamp
+		clamp      renderer.Clamp
 		simTick    float64
 	}{
-		{37 * ms, 1, 0, 0.5, interp.NoClamp, 2.5}, // r 25 ms
-		{32 * ms, 1, 0, 0, interp.NoClamp, 2},     // r 20 ms, on tick 2
-		{42 * ms, 1, 0, 1, interp.NoClamp, 3},     // r 30 ms, on the newest
-		{50 * ms, 1, 0, 1, interp.Late, 3},        // r 38 ms, past the newest
-		{11 * ms, 3, 2, 0, interp.Early, 0},       // r −1 ms, before the oldest
-		{12 * ms, 3, 2, 0, interp.NoClamp, 0},     // r 0, on the oldest
-		{27 * ms, 2, 1, 0.5, interp.NoClamp, 1.5}, // r 15 ms
+		{37 * ms, 1, 0, 0.5, renderer.ClampNone, 2.5}, // r 25 ms
+		{32 * ms, 1, 0, 0, renderer.ClampNone, 2},     // r 20 ms, on tick 2
+		{42 * ms, 1, 0, 1, renderer.ClampNone, 3},     // r 30 ms, on the newest
+		{50 * ms, 1, 0, 1, renderer.ClampLate, 3},     // r 38 ms, past the newest
+		{11 * ms, 3, 2, 0, renderer.ClampEarly, 0},    // r −1 ms, before the oldest
+		{12 * ms, 3, 2, 0, renderer.ClampNone, 0},     // r 0, on the oldest
+		{27 * ms, 2, 1, 0.5, renderer.ClampNone, 1.5}, // r 15 ms
 	}
 	for _, tt := range tests {
 		plan := pl.Plan(tt.frame)
@@ -278,7 +214,7 @@ func TestPlannerSmoothUnderJitter(t *testing.T) {
 			lastSim = plan.SimTick
 			continue
 		}
-		if plan.Clamp != interp.NoClamp {
+		if plan.Clamp != renderer.ClampNone {
 			t.Fatalf("frame %d clamped %v: delay %v", i, plan.Clamp, plan.Delay)
 		}
 		if plan.SimTick < lastSim {
@@ -381,12 +317,12 @@ func TestMeterAnimErrAfterDiscontinuousFrame(t *testing.T) {
 	pub(11, 11*step+pause) // tick 11 after a 5 s pause: a new segment
 	// Frame 1: render time between tick 10 (old segment) and 11 (new): no truth.
 	f1 := 11*step + pause - step/100
-	m.Measure(f1+20*time.Millisecond, &interp.Plan{Prev: c.History(1), Next: c.History(0), Alpha: 0.998, RenderTime: f1, SimTick: 10.998, Ready: true})
+	m.Measure(f1+20*time.Millisecond, &renderer.Plan{Prev: c.History(1), Next: c.History(0), Alpha: 0.998, RenderTime: f1, SimTick: 10.998, Ready: true})
 	pub(12, 12*step+pause)
 	// Frame 2, 6.9 ms later: between 11 and 12, both on the new segment.
 	f2 := f1 + 6944*time.Microsecond
 	a := float32((f2 - (11*step + pause)).Seconds() * rate)
-	m.Measure(f2+20*time.Millisecond, &interp.Plan{Prev: c.History(1), Next: c.History(0), Alpha: a, RenderTime: f2, SimTick: 11 + float64(a), Ready: true})
+	m.Measure(f2+20*time.Millisecond, &renderer.Plan{Prev: c.History(1), Next: c.History(0), Alpha: a, RenderTime: f2, SimTick: 11 + float64(a), Ready: true})
 	if n := m.AnimErr().Count(); n != 0 {
 		t.Errorf("animation error measured against a frame across the pause: %d samples, max %.3f ms", n, float64(m.AnimErr().Max())/1e6)
 	}

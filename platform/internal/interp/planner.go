@@ -4,36 +4,10 @@ import (
 	"math"
 	"time"
 
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/waitfree"
 )
-
-// Clamp says why a frame's alpha was clamped.
-type Clamp uint8
-
-const (
-	// NoClamp: the render time lies between two snapshots held, and Alpha
-	// interpolates them.
-	NoClamp Clamp = iota
-	// Late: the render time is past the newest snapshot (the simulation
-	// has not published the next one yet). The newest is shown as is.
-	Late
-	// Early: the render time is before the oldest snapshot held (the delay
-	// is longer than the history covers). The oldest is shown as is.
-	Early
-)
-
-// String returns "none", "late" or "early", the words reports and the HUD
-// print.
-func (c Clamp) String() string {
-	switch c {
-	case Late:
-		return "late"
-	case Early:
-		return "early"
-	}
-	return "none"
-}
 
 // Delay tuning.
 const (
@@ -185,85 +159,6 @@ func (d *Delay) Update(now time.Duration) time.Duration {
 // Value reports the current delay.
 func (d *Delay) Value() time.Duration { return d.value }
 
-// Plan is what to draw in one frame: the two snapshots whose tick times
-// bracket the render time, and how far between them. It is the only view of
-// the snapshot history the renderer, the meter and the statistics get.
-type Plan struct {
-	// Prev and Next are the bracketing snapshots, Next the newer (the same
-	// snapshot when only one is held or the render time lies outside the
-	// history). Valid only when Ready, and only until the planner's next
-	// Frame: they belong to the snapshot history, which rotates.
-	Prev, Next *simthread.Snapshot
-	// PrevSeq and NextSeq are Prev's and Next's acquire sequence numbers:
-	// the n-th snapshot the planner acquired has sequence number n (from
-	// 1). A renderer that mirrors snapshots in GPU buffers tags them with
-	// these, and uploads whichever the frame needs and it does not hold.
-	PrevSeq, NextSeq uint64
-	// Alpha interpolates from Prev (0) to Next (1); 1 in Extrapolate
-	// mode.
-	Alpha float32
-	// Motion is the planner's motion mode, which the renderer and the
-	// meter follow (see MotionMode).
-	Motion MotionMode
-	// Span is the simulated time from Prev to Next in seconds, (Next.Tick
-	// − Prev.Tick) steps: Hermite scales the velocities by it. It is not
-	// Next.Time − Prev.Time, which also counts the time of a pause or of
-	// discarded ticks between them, when the bodies did not move.
-	Span float32
-	// Ahead is, in Extrapolate mode, how far past Next the frame predicts,
-	// in seconds: from 0 up to Reach (negative only in a pause, frozen on
-	// a snapshot that came after the pause request). PrevAhead
-	// is, at a switch, how far past Prev (the old basis) the last frame
-	// predicted, moved on by the time since: what the old basis would
-	// show now.
-	Ahead, PrevAhead float32
-	// Reach is, in Extrapolate mode, how far past Next a frame may
-	// predict before it holds (see MaxAhead).
-	Reach time.Duration
-	// Switched reports, in Extrapolate mode, that Next became the basis
-	// this frame. Prev is then the old basis (the last frame's Next), and
-	// the renderer folds the correction, what Prev predicts minus what
-	// Next does, into each body's offset, with the offset left over
-	// weighted by Carry. Without a switch, Prev is Next. A switch after a
-	// render stall longer than CorrectionTime snaps: nothing recent to be
-	// continuous with, the offsets are dropped (Carry 0) and none is
-	// shown until the next switch (Blend 0). So does a switch across a
-	// jump of the timeline (a pause, discarded or clamped time), with
-	// Prev = Next: the old basis says nothing about the new.
-	Switched bool
-	// Carry is, at a switch, the part of the offsets the last frame showed
-	// (0 at the first basis); Blend is the part of the offsets the frame
-	// shows, decaying with time constant CorrectionTime/3 from the last
-	// frame before the switch, so that a switch frame shows a correction
-	// as decayed by the time since that frame (0 after a snap). See
-	// Correction.
-	Carry, Blend float32
-	// Clamp says whether and why Alpha was clamped.
-	Clamp Clamp
-	// RenderTime is the frame time minus Delay, which is the adaptive
-	// delay plus the planner's lead (SetLead); in Extrapolate mode the
-	// delay is 0 and the render time is the frame time.
-	RenderTime, Delay time.Duration
-	// SimTick is the displayed simulation time in ticks:
-	// Prev.Tick + Alpha·(Next.Tick − Prev.Tick), or in Extrapolate mode
-	// Next.Tick + Ahead in ticks.
-	SimTick float64
-	// NewestTime is the tick time of the newest snapshot held.
-	NewestTime time.Duration
-	// NewTicks is how many ticks the newest snapshot advanced since the
-	// last frame (the "ticks per frame" that beats at 0/2 in naive loops).
-	NewTicks uint64
-	// Acquired reports that a snapshot arrived since the last frame.
-	Acquired bool
-	// Paused marks a frame of a pause: from the pause request until the
-	// render time has passed the first snapshot published after the
-	// resume. Such a frame shows the frozen pose; it has no motion to
-	// measure, so meters count it instead (see Meter.Paused).
-	Paused bool
-	// Ready is false until the first snapshot arrives.
-	Ready bool
-}
-
 // Planner turns frame times into Plans, reading snapshots from the
 // simulation's triple buffer. It is the only owner of the render side of
 // that buffer: everything else sees snapshots through the Plans it makes.
@@ -286,7 +181,7 @@ type Planner struct {
 	lastFrame, lastRender time.Duration
 	rendered              bool
 
-	motion MotionMode // see SetMotion
+	motion renderer.MotionMode // see SetMotion
 	// Extrapolate mode: the basis's acquire sequence number (0: none yet),
 	// the render time it took over at, and the last frame's render time
 	// and displayed simulated time in ticks (once haveSim).
@@ -315,11 +210,12 @@ func (p *Planner) Delay() *Delay { return p.delay }
 // shows as animation error in that frame.
 func (p *Planner) SetLead(lead time.Duration) { p.lead = max(lead, 0) }
 
-// SetMotion sets how the planned frames move bodies (see MotionMode):
-// MotionLerp, the default, MotionHermite or MotionExtrapolate. Set it
+// SetMotion sets how the planned frames move bodies (see
+// renderer.MotionMode): MotionLerp, the default, MotionHermite or
+// MotionExtrapolate. Set it
 // before the first frame: a change later starts the extrapolation afresh
 // and shows as a jump.
-func (p *Planner) SetMotion(m MotionMode) {
+func (p *Planner) SetMotion(m renderer.MotionMode) {
 	p.motion = m
 	p.basisSeq, p.haveSim = 0, false
 }
@@ -332,7 +228,7 @@ func (p *Planner) SetMotion(m MotionMode) {
 func (p *Planner) SetHold(on bool) { p.hold = on }
 
 // Motion returns the planner's motion mode.
-func (p *Planner) Motion() MotionMode { return p.motion }
+func (p *Planner) Motion() renderer.MotionMode { return p.motion }
 
 // Depth reports how many snapshots the planner's history holds at most: a
 // renderer mirroring them needs no more buffers than this.
@@ -362,8 +258,8 @@ func (p *Planner) Resume(now time.Duration) {
 // shows the earlier frame's time instead, and a pause freezes it; after
 // the resume, frames stay Paused until the prediction has caught up with
 // the frozen time.
-func (p *Planner) Plan(frameTime time.Duration) Plan {
-	var plan Plan
+func (p *Planner) Plan(frameTime time.Duration) renderer.Plan {
+	var plan renderer.Plan
 	plan.Motion = p.motion
 	if p.view.Acquire() {
 		plan.Acquired = true
@@ -378,7 +274,7 @@ func (p *Planner) Plan(frameTime time.Duration) Plan {
 	// The adaptive delay keeps learning in Extrapolate mode too, but
 	// adds nothing there.
 	plan.Delay = p.delay.Update(frameTime) + p.lead
-	if p.motion == MotionExtrapolate {
+	if p.motion == renderer.MotionExtrapolate {
 		plan.Delay = 0
 	}
 	plan.RenderTime = frameTime - plan.Delay
@@ -401,7 +297,7 @@ func (p *Planner) Plan(frameTime time.Duration) Plan {
 	r := plan.RenderTime
 	plan.NewestTime = p.view.History(0).Time
 	caughtUp := true
-	if p.motion == MotionExtrapolate {
+	if p.motion == renderer.MotionExtrapolate {
 		p.reach = max(MaxAhead*p.delay.step, p.delay.Value()+p.delay.step)
 		plan.Reach = p.reach
 		caughtUp = p.basis(&plan, n)
@@ -416,7 +312,7 @@ func (p *Planner) Plan(frameTime time.Duration) Plan {
 		p.resuming = false
 	}
 	plan.Paused = p.pausing || p.resuming
-	if p.motion == MotionExtrapolate {
+	if p.motion == renderer.MotionExtrapolate {
 		p.ahead(&plan)
 	}
 	if plan.Paused {
@@ -427,9 +323,9 @@ func (p *Planner) Plan(frameTime time.Duration) Plan {
 		p.holdNewest(&plan, frameTime)
 	}
 	switch plan.Clamp {
-	case Late:
+	case renderer.ClampLate:
 		p.late++
-	case Early:
+	case renderer.ClampEarly:
 		p.early++
 	}
 	return plan
@@ -437,11 +333,11 @@ func (p *Planner) Plan(frameTime time.Duration) Plan {
 
 // holdNewest makes plan show the newest snapshot as is, one step behind
 // frameTime (SetHold).
-func (p *Planner) holdNewest(plan *Plan, frameTime time.Duration) {
+func (p *Planner) holdNewest(plan *renderer.Plan, frameTime time.Duration) {
 	newest := p.view.History(0)
 	seq := p.view.Acquired()
 	plan.Prev, plan.Next, plan.PrevSeq, plan.NextSeq = newest, newest, seq, seq
-	plan.Alpha, plan.Clamp, plan.Span = 1, NoClamp, 0
+	plan.Alpha, plan.Clamp, plan.Span = 1, renderer.ClampNone, 0
 	plan.SimTick = float64(newest.Tick)
 	plan.RenderTime = frameTime - p.delay.step
 }
@@ -449,7 +345,7 @@ func (p *Planner) holdNewest(plan *Plan, frameTime time.Duration) {
 // bracket picks the plan's pair in Lerp and Hermite modes: the two
 // snapshots held whose tick times bracket the render time, or the newest
 // (late) or oldest (early) as is.
-func (p *Planner) bracket(plan *Plan, n int) {
+func (p *Planner) bracket(plan *renderer.Plan, n int) {
 	r := plan.RenderTime
 	prev, next := 0, 0 // history indices
 	switch {
@@ -460,10 +356,10 @@ func (p *Planner) bracket(plan *Plan, n int) {
 	case r >= p.view.History(0).Time:
 		prev, next, plan.Alpha = 1, 0, 1
 		if r > p.view.History(0).Time {
-			plan.Clamp = Late
+			plan.Clamp = renderer.ClampLate
 		}
 	case r < p.view.History(n-1).Time:
-		prev, next, plan.Alpha, plan.Clamp = n-1, n-2, 0, Early
+		prev, next, plan.Alpha, plan.Clamp = n-1, n-2, 0, renderer.ClampEarly
 	default:
 		// Newest first: the first snapshot at or before r opens the bracket.
 		i := 1
@@ -493,7 +389,7 @@ func (p *Planner) bracket(plan *Plan, n int) {
 // bases (a pause, discarded or clamped time). It sets the correction's
 // weights and reports whether the prediction from Next, undisturbed, has
 // caught up with the last frame's displayed time (which ends a resume).
-func (p *Planner) basis(plan *Plan, n int) (caughtUp bool) {
+func (p *Planner) basis(plan *renderer.Plan, n int) (caughtUp bool) {
 	seq := p.view.Acquired()
 	next := p.view.History(0)
 	plan.Next, plan.NextSeq = next, seq
@@ -544,7 +440,7 @@ func (p *Planner) basis(plan *Plan, n int) (caughtUp bool) {
 // ahead sets how far past Next (and, at a switch, Prev) the frame
 // predicts, its clamp and its displayed simulated time, in Extrapolate
 // mode.
-func (p *Planner) ahead(plan *Plan) {
+func (p *Planner) ahead(plan *renderer.Plan) {
 	step := p.delay.step
 	if step <= 0 {
 		plan.SimTick = float64(plan.Next.Tick)
@@ -567,9 +463,9 @@ func (p *Planner) ahead(plan *Plan) {
 	switch raw := r - plan.Next.Time; {
 	case raised:
 	case raw > p.reach:
-		plan.Clamp = Late // held: the next snapshot is overdue
+		plan.Clamp = renderer.ClampLate // held: the next snapshot is overdue
 	case raw < 0:
-		plan.Clamp = Early // the frame shows a later time than its own
+		plan.Clamp = renderer.ClampEarly // the frame shows a later time than its own
 	}
 	plan.SimTick = float64(plan.Next.Tick) + float64(a)/float64(step)
 	if raised && math.Abs(plan.SimTick-p.lastSim) < 1e-6 {
@@ -616,14 +512,14 @@ func (p *Planner) firstAfterResume() time.Duration {
 	return t
 }
 
-func clampOf(r, lo, hi time.Duration) Clamp {
+func clampOf(r, lo, hi time.Duration) renderer.Clamp {
 	switch {
 	case r > hi:
-		return Late
+		return renderer.ClampLate
 	case r < lo:
-		return Early
+		return renderer.ClampEarly
 	}
-	return NoClamp
+	return renderer.ClampNone
 }
 
 // PlannerStats counts the planned frames, the clamped ones and the paused

@@ -6,15 +6,16 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
 // drawnRun plans 5 s of a 120 Hz reference orbit at 144 Hz and reports each
 // tracked frame to the meter as shown: the GPU's position from gpu (given
 // the plan), displayed at display (given the intended frame time).
-func drawnRun(t *testing.T, gpu func(*interp.Plan) mgl32.Vec3, display func(i int, f time.Duration) time.Duration) *interp.Meter {
+func drawnRun(t *testing.T, gpu func(*renderer.Plan) mgl32.Vec3, display func(i int, f time.Duration) time.Duration) *interp.Meter {
 	t.Helper()
 	const rate = 120
 	p, c := newView(t, 4)
@@ -58,8 +59,8 @@ func drawnRun(t *testing.T, gpu func(*interp.Plan) mgl32.Vec3, display func(i in
 }
 
 // cpuLerp is what the shader is meant to compute for the reference body.
-func cpuLerp(plan *interp.Plan) mgl32.Vec3 {
-	return interp.Lerp(plan.Prev.Bodies[0].Pos, plan.Next.Bodies[0].Pos, plan.Alpha)
+func cpuLerp(plan *renderer.Plan) mgl32.Vec3 {
+	return renderer.Lerp(plan.Prev.Bodies[0].Pos, plan.Next.Bodies[0].Pos, plan.Alpha)
 }
 
 func TestDrawnAgreesWithTheCPUWhenTheGPUIsRight(t *testing.T) {
@@ -83,8 +84,8 @@ func TestDrawnAgreesWithTheCPUWhenTheGPUIsRight(t *testing.T) {
 // A GPU path that draws the wrong pose (alpha off by a fifth) is seen by
 // the drawn figures while the CPU's stay clean.
 func TestDrawnSeesABrokenGPUPath(t *testing.T) {
-	broken := func(plan *interp.Plan) mgl32.Vec3 {
-		return interp.Lerp(plan.Prev.Bodies[0].Pos, plan.Next.Bodies[0].Pos, min(plan.Alpha+0.2, 1))
+	broken := func(plan *renderer.Plan) mgl32.Vec3 {
+		return renderer.Lerp(plan.Prev.Bodies[0].Pos, plan.Next.Bodies[0].Pos, min(plan.Alpha+0.2, 1))
 	}
 	m := drawnRun(t, broken, func(_ int, f time.Duration) time.Duration { return f })
 	d := m.Drawn()
@@ -135,7 +136,7 @@ func TestPlannerMarksPausedFrames(t *testing.T) {
 		s.Bodies = append(s.Bodies[:0], simthread.Body{Pos: mgl32.Vec3{float32(pos[0]), float32(pos[1]), float32(pos[2])}})
 		p.Publish()
 	}
-	frame := func(f time.Duration) interp.Plan {
+	frame := func(f time.Duration) renderer.Plan {
 		plan := pl.Plan(f)
 		m.Measure(f, &plan)
 		return plan

@@ -2,11 +2,10 @@ package interp_test
 
 import (
 	"fmt"
-	"math"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/platform/internal/interp"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/waitfree"
 )
@@ -39,7 +38,7 @@ func ExamplePlanner() {
 	}
 	planner := interp.NewPlanner(view, interp.NewFixedDelay(step, 25*time.Millisecond))
 
-	var plan interp.Plan
+	var plan renderer.Plan
 	for tick := range uint64(4) {
 		s := sim.Slot()
 		s.Tick, s.Time = tick, time.Duration(tick)*step
@@ -55,24 +54,4 @@ func ExamplePlanner() {
 	// Output:
 	// render time 50ms: ticks 2 (40ms) and 3 (60ms), alpha 0.50
 	// shows tick 2.50; new snapshot this frame: true, clamped: none
-}
-
-// A body spinning 240° a tick about z: halfway through the tick it has
-// turned 120°. Slerp takes the shorter arc from the start to the end (120°
-// the other way) and shows it at −60°; HermiteRot counts the turn from the
-// angular velocity.
-func ExampleHermiteRot() {
-	const dt = float32(1.0 / 30)
-	axis := mgl32.Vec3{0, 0, 1}
-	spin := axis.Mul(240 * math.Pi / 180 / dt) // rad/s
-	q0 := mgl32.QuatIdent()
-	q1 := mgl32.QuatRotate(240*math.Pi/180, axis)
-	angle := func(q mgl32.Quat) float64 { // about z, in degrees
-		return math.Round(2 * math.Atan2(float64(q.V[2]), float64(q.W)) * 180 / math.Pi)
-	}
-	s, _ := interp.Slerp(q0, q1, 0.5)
-	h, _ := interp.HermiteRot(q0, spin, q1, spin, dt, 0.5)
-	fmt.Printf("slerp %v°, hermite %v°\n", angle(s), angle(h))
-	// Output:
-	// slerp -60°, hermite 120°
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/waitfree"
 )
@@ -81,7 +82,7 @@ type Meter struct {
 
 	// corr and spinCorr mirror the renderer's correction offsets of Body
 	// and SpinBody (Extrapolate mode).
-	corr, spinCorr Correction
+	corr, spinCorr renderer.Correction
 	spin           struct {
 		have         bool
 		shown, truth mgl64.Quat
@@ -185,7 +186,7 @@ func segment(s *simthread.Snapshot, rate int) float64 {
 }
 
 // Measure measures the frame planned by plan for frameTime.
-func (m *Meter) Measure(frameTime time.Duration, plan *Plan) {
+func (m *Meter) Measure(frameTime time.Duration, plan *renderer.Plan) {
 	m.LastPos, m.LastAnim, m.LastCorr = math.NaN(), math.NaN(), math.NaN()
 	m.cur = tracked{}
 	if !plan.Ready || m.rate <= 0 {
@@ -227,7 +228,7 @@ func (m *Meter) Measure(frameTime time.Duration, plan *Plan) {
 	}
 	m.have, m.lastFrame, m.lastSim, m.lastSeg = continuous, frameTime, sim, segNext
 
-	if !continuous || plan.Clamp == Early {
+	if !continuous || plan.Clamp == renderer.ClampEarly {
 		m.Skipped++
 		m.spin.have = false
 		return
@@ -247,7 +248,7 @@ func (m *Meter) Measure(frameTime time.Duration, plan *Plan) {
 	want := float64(next.Tick)/rate + (plan.RenderTime - next.Time).Seconds()
 	// The CPU reference of what the renderer draws, in the plan's mode.
 	// An unusable orientation does not matter to the position.
-	pose, _, _ := BodyPose(plan, m.ref.Body, &m.corr)
+	pose, _, _ := renderer.BodyPose(plan, m.ref.Body, &m.corr)
 	shown := pose.Pos
 	truth := m.ref.Truth(want)
 	dist := vec64(shown).Sub(truth).Len()
@@ -271,11 +272,11 @@ const (
 // measureSpin measures SpinBody's drawn orientation against SpinTruth at
 // simulated time want, and the direction it turned since the last
 // measured frame on the same segment.
-func (m *Meter) measureSpin(plan *Plan, want, seg float64) {
+func (m *Meter) measureSpin(plan *renderer.Plan, want, seg float64) {
 	if m.ref.SpinTruth == nil {
 		return
 	}
-	pose, ok, err := BodyPose(plan, m.ref.SpinBody, &m.spinCorr)
+	pose, ok, err := renderer.BodyPose(plan, m.ref.SpinBody, &m.spinCorr)
 	if !ok || err != nil {
 		m.spin.have = false
 		return

@@ -1,4 +1,4 @@
-package interp_test
+package renderer
 
 import (
 	"math"
@@ -7,16 +7,14 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/tickframe/tickframe/platform/internal/refworld"
-	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
 // pairPlan is a Hermite plan over two one-body snapshots dt apart.
-func pairPlan(a, b simthread.Body, dt, alpha float32) *interp.Plan {
-	return &interp.Plan{
+func pairPlan(a, b simthread.Body, dt, alpha float32) *Plan {
+	return &Plan{
 		Prev: &simthread.Snapshot{Tick: 1, Bodies: []simthread.Body{a}}, Next: &simthread.Snapshot{Tick: 2, Bodies: []simthread.Body{b}},
-		PrevSeq: 1, NextSeq: 2, Alpha: alpha, Motion: interp.MotionHermite, Span: dt, Ready: true,
+		PrevSeq: 1, NextSeq: 2, Alpha: alpha, Motion: MotionHermite, Span: dt, Ready: true,
 	}
 }
 
@@ -28,15 +26,15 @@ func TestHermiteGuardIssueBounce(t *testing.T) {
 	const dt = 1.0 / 120
 	a := simthread.Body{Pos: mgl32.Vec3{3.70, 1, 0}, Vel: mgl32.Vec3{600, 0, 0}}
 	b := simthread.Body{Pos: mgl32.Vec3{3.725, 1, 0}, Vel: mgl32.Vec3{-480, 0, 0}}
-	if h := interp.Hermite(a.Pos, a.Vel, b.Pos, b.Vel, dt, 0.5); math.Abs(float64(h[0])-4.8375) > 1e-4 {
+	if h := Hermite(a.Pos, a.Vel, b.Pos, b.Vel, dt, 0.5); math.Abs(float64(h[0])-4.8375) > 1e-4 {
 		t.Fatalf("the unguarded cubic draws x = %v half-way, want the issue's 4.84", h[0])
 	}
-	if interp.Consistent(b.Pos.Sub(a.Pos), a.Vel, b.Vel, dt) {
+	if Consistent(b.Pos.Sub(a.Pos), a.Vel, b.Vel, dt) {
 		t.Fatal("Consistent accepts the bounce")
 	}
 	for k := 0; k <= 100; k++ {
 		alpha := float32(k) / 100
-		p, ok, err := interp.BodyPose(pairPlan(a, b, dt, alpha), 0, nil)
+		p, ok, err := BodyPose(pairPlan(a, b, dt, alpha), 0, nil)
 		if !ok || err != nil {
 			t.Fatal(ok, err)
 		}
@@ -88,7 +86,7 @@ func TestHermiteGuardNeverPassesAWall(t *testing.T) {
 		w := float32(rng.Float64()*20 - 10)
 		a, b := bounce(axis, sign, w, vn, e, f, tan, dt)
 		pairs++
-		if interp.Consistent(b.Pos.Sub(a.Pos), a.Vel, b.Vel, dt) {
+		if Consistent(b.Pos.Sub(a.Pos), a.Vel, b.Vel, dt) {
 			hermite++
 		}
 		// Rounding: the positions are float32 near |w| + a step's travel.
@@ -96,12 +94,12 @@ func TestHermiteGuardNeverPassesAWall(t *testing.T) {
 		passes := false
 		for k := 0; k <= 64; k++ {
 			alpha := float32(k) / 64
-			p, _, _ := interp.BodyPose(pairPlan(a, b, dt, alpha), 0, nil)
+			p, _, _ := BodyPose(pairPlan(a, b, dt, alpha), 0, nil)
 			if past := float64(p.Pos[axis]*sign - w); past > tol {
 				t.Fatalf("bounce off %c%d at %v (e %v, f %.3f, %v m/s, tangential %v): drawn %.3g m past the wall at alpha %v",
 					"xyz"[axis], int(sign), w, e, f, vn, glance, past, alpha)
 			}
-			raw := interp.Hermite(a.Pos, a.Vel, b.Pos, b.Vel, dt, alpha)
+			raw := Hermite(a.Pos, a.Vel, b.Pos, b.Vel, dt, alpha)
 			if past := float64(raw[axis]*sign-w) / float64(vn*dt); past > tol {
 				worstRaw = math.Max(worstRaw, past)
 				passes = true
@@ -136,18 +134,18 @@ func TestHermiteGuardKeepsSmoothMotion(t *testing.T) {
 		dt := 1 / hz
 		for k := range 200 {
 			t0 := float64(k) * dt
-			p0, p1 := f32(refworld.RefPosition(t0)), f32(refworld.RefPosition(t0+dt))
-			v0, v1 := f32(refworld.RefVelocity(t0)), f32(refworld.RefVelocity(t0+dt))
-			if !interp.Consistent(p1.Sub(p0), v0, v1, float32(dt)) {
+			p0, p1 := f32(refPosition(t0)), f32(refPosition(t0+dt))
+			v0, v1 := f32(refVelocity(t0)), f32(refVelocity(t0+dt))
+			if !Consistent(p1.Sub(p0), v0, v1, float32(dt)) {
 				t.Fatalf("%v Hz, tick %d: the reference body's pair is refused", hz, k)
 			}
-			spin := f32(refworld.SpinAxis.Mul(refworld.SpinRate))
-			a := simthread.Body{Rot: q32(refworld.SpinRotation(t0)), AngVel: spin, Vel: v0, Pos: p0}
-			b := simthread.Body{Rot: q32(refworld.SpinRotation(t0 + dt)), AngVel: spin, Vel: v1, Pos: p1}
-			want, _ := interp.HermiteRot(a.Rot, spin, b.Rot, spin, float32(dt), 0.3)
-			got, _, _ := interp.BodyPose(pairPlan(a, b, float32(dt), 0.3), 0, nil)
+			spin := f32(spinAxis.Mul(spinRate))
+			a := simthread.Body{Rot: q32(spinRotation(t0)), AngVel: spin, Vel: v0, Pos: p0}
+			b := simthread.Body{Rot: q32(spinRotation(t0 + dt)), AngVel: spin, Vel: v1, Pos: p1}
+			want, _ := hermiteRot(a.Rot, spin, b.Rot, spin, float32(dt), 0.3)
+			got, _, _ := BodyPose(pairPlan(a, b, float32(dt), 0.3), 0, nil)
 			if qangle(got.Rot, want) > 1e-6 {
-				t.Fatalf("%v Hz, tick %d: the spinner is drawn at %v, not HermiteRot's %v", hz, k, got.Rot, want)
+				t.Fatalf("%v Hz, tick %d: the spinner is drawn at %v, not hermiteRot's %v", hz, k, got.Rot, want)
 			}
 		}
 	}
@@ -156,21 +154,21 @@ func TestHermiteGuardKeepsSmoothMotion(t *testing.T) {
 			ph := float64(k) * 0.0731
 			p := func(t float64) mgl32.Vec3 { return mgl32.Vec3{float32(5 * math.Cos(t)), 2, float32(5 * math.Sin(t))} }
 			v := func(t float64) mgl32.Vec3 { return mgl32.Vec3{float32(-5 * math.Sin(t)), 0, float32(5 * math.Cos(t))} }
-			if !interp.Consistent(p(ph+turn).Sub(p(ph)), v(ph), v(ph+turn), float32(turn)) {
+			if !Consistent(p(ph+turn).Sub(p(ph)), v(ph), v(ph+turn), float32(turn)) {
 				t.Fatalf("a circle turning %v rad a step is refused at phase %v", turn, ph)
 			}
 		}
 	}
 	const g, dt = 9.81, 1.0 / 120
-	if !interp.Consistent(mgl32.Vec3{0, 0.5 * g * dt * dt, 0}, mgl32.Vec3{}, mgl32.Vec3{0, g * dt, 0}, dt) {
+	if !Consistent(mgl32.Vec3{0, 0.5 * g * dt * dt, 0}, mgl32.Vec3{}, mgl32.Vec3{0, g * dt, 0}, dt) {
 		t.Error("a start from rest is refused")
 	}
-	if !interp.Consistent(mgl32.Vec3{0.5 * 3 * dt, 0, 0}, mgl32.Vec3{3, 0, 0}, mgl32.Vec3{}, dt) {
+	if !Consistent(mgl32.Vec3{0.5 * 3 * dt, 0, 0}, mgl32.Vec3{3, 0, 0}, mgl32.Vec3{}, dt) {
 		t.Error("a stop is refused")
 	}
 	for vy := float32(-20); vy < 20; vy += 0.01 { // the lessons' integrator
 		v1 := vy - g*dt
-		if math.Abs(float64(vy)) > 16*g*dt && !interp.Consistent(mgl32.Vec3{0.5, v1 * dt, 0}, mgl32.Vec3{60, vy, 0}, mgl32.Vec3{60, v1, 0}, dt) {
+		if math.Abs(float64(vy)) > 16*g*dt && !Consistent(mgl32.Vec3{0.5, v1 * dt, 0}, mgl32.Vec3{60, vy, 0}, mgl32.Vec3{60, v1, 0}, dt) {
 			t.Fatalf("semi-implicit Euler under gravity at %v m/s is refused", vy)
 		}
 	}
@@ -184,14 +182,14 @@ func TestHermiteGuardKeepsSmoothMotion(t *testing.T) {
 		v0 := vec(5)
 		v1 := v0.Add(vec(2))
 		d := v0.Add(v1).Mul(0.5).Add(vec(0.1))
-		if !interp.Consistent(d, v0, v1, 1) {
+		if !Consistent(d, v0, v1, 1) {
 			continue
 		}
 		passed++
 		bound := 0.125*float64(v1.Sub(v0).Len()) + 0.003*float64(v0.Len()+v1.Len()) + 1e-5
 		for k := 1; k < 16; k++ {
 			a := float32(k) / 16
-			h := interp.Hermite(mgl32.Vec3{}, v0, d, v1, 1, a)
+			h := Hermite(mgl32.Vec3{}, v0, d, v1, 1, a)
 			if off := segDist(h, d); off > bound {
 				t.Fatalf("a consistent pair's cubic is %.4g from the chord at %v, past the bound %.4g", off, a, bound)
 			}
@@ -210,32 +208,32 @@ func segDist(p, d mgl32.Vec3) float64 {
 }
 
 // TestHermiteGuardRotation: a spin that stops dead within a step (an
-// impact) is slerped, a steady one follows HermiteRot.
+// impact) is slerped, a steady one follows hermiteRot.
 func TestHermiteGuardRotation(t *testing.T) {
 	axis := mgl32.Vec3{0, 1, 0}
 	w := axis.Mul(40) // rad/s
 	const dt = 1.0 / 30
 	a := simthread.Body{Rot: mgl32.QuatIdent(), AngVel: w}
 	b := simthread.Body{Rot: mgl32.QuatRotate(0.1, axis), AngVel: w.Mul(-0.5)} // hit: turned back
-	got, _, _ := interp.BodyPose(pairPlan(a, b, dt, 0.5), 0, nil)
-	want, _ := interp.Slerp(a.Rot, b.Rot, 0.5)
+	got, _, _ := BodyPose(pairPlan(a, b, dt, 0.5), 0, nil)
+	want, _ := Slerp(a.Rot, b.Rot, 0.5)
 	if qangle(got.Rot, want) > 1e-6 {
 		t.Errorf("an impact's spin: drawn %v, want the slerp %v", got.Rot, want)
 	}
 	b = simthread.Body{Rot: mgl32.QuatRotate(40*dt, axis), AngVel: w}
-	got, _, _ = interp.BodyPose(pairPlan(a, b, dt, 0.5), 0, nil)
-	want, _ = interp.HermiteRot(a.Rot, w, b.Rot, w, dt, 0.5)
+	got, _, _ = BodyPose(pairPlan(a, b, dt, 0.5), 0, nil)
+	want, _ = hermiteRot(a.Rot, w, b.Rot, w, dt, 0.5)
 	if qangle(got.Rot, want) > 1e-6 {
-		t.Errorf("a steady spin: drawn %v, want HermiteRot's %v", got.Rot, want)
+		t.Errorf("a steady spin: drawn %v, want hermiteRot's %v", got.Rot, want)
 	}
 }
 
 // TestZeroBodyPose: a zero Rot is drawn as the identity, without error.
 func TestZeroBodyPose(t *testing.T) {
-	for _, m := range []interp.MotionMode{interp.MotionLerp, interp.MotionHermite, interp.MotionExtrapolate} {
+	for _, m := range []MotionMode{MotionLerp, MotionHermite, MotionExtrapolate} {
 		plan := pairPlan(simthread.Body{}, simthread.Body{Pos: mgl32.Vec3{1, 2, 3}}, 0.01, 0.5)
 		plan.Motion = m
-		p, ok, err := interp.BodyPose(plan, 0, nil)
+		p, ok, err := BodyPose(plan, 0, nil)
 		if !ok || err != nil || p.Rot != mgl32.QuatIdent() {
 			t.Errorf("%v: a zero Rot is drawn as %v (%v, %v), want the identity", m, p.Rot, ok, err)
 		}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tickframe/tickframe/renderer/interp"
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
 
