@@ -2,9 +2,10 @@ package renderer
 
 import (
 	"fmt"
+	"unsafe"
+
 	"github.com/tickframe/tickframe/renderer/gltf"
 	"github.com/tickframe/tickframe/simthread"
-	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"

@@ -71,7 +71,7 @@ var wallPoint = mgl32.Vec3{0.5, 5.3, 0.1}
 func newLitWall(r *renderer.Renderer) (*litWall, error) {
 	w := &litWall{r: r, cam: frontCamera()}
 	r.SetGroundVisible(false)
-	m := gltf.DefaultMaterial()
+	m := renderer.DefaultMaterial()
 	m.BaseColor, m.Roughness = mgl32.Vec4{wallBase, wallBase, wallBase, 1}, 1
 	var err error
 	if w.mat, err = r.AddMaterial(m); err != nil {
@@ -494,7 +494,7 @@ func TestModelShader(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		toon := gltf.DefaultMaterial()
+		toon := renderer.DefaultMaterial()
 		toon.Shader, toon.ShaderFS = "toon.frag", fstest.MapFS{"toon.frag": {Data: []byte(docToon)}}
 		if _, err := r.AddMaterial(toon); err != nil {
 			return fmt.Errorf("docs/scene.md's example: %w", err)

@@ -362,3 +362,12 @@ func (r *Renderer) SetView(v View) {
 
 // View reports how bodies are shaded.
 func (r *Renderer) View() View { return r.bodies.view }
+
+// DefaultMaterial returns the renderer's default material (material 0,
+// what a body without a material of its own is drawn with): white, not
+// metallic, half rough, opaque, with glTF's defaults for the scales and
+// the cutoff. glTF's own default, for a model's primitive without a
+// material, is gltf.DefaultMaterial (fully metallic and rough).
+func DefaultMaterial() gltf.Material {
+	return gltf.Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Roughness: 0.5, NormalScale: 1, OcclusionStrength: 1, AlphaCutoff: 0.5}
+}

@@ -135,7 +135,7 @@ func TestVertexColours(t *testing.T) {
 		defer r.Delete()
 		sc := newScene() // one for the test: a new one would restart the sequence numbers the renderer tags its buffers with
 		var b gltf.Builder
-		mat := gltf.DefaultMaterial()
+		mat := renderer.DefaultMaterial()
 		p := quadPrim(0, b.AddMaterial(mat))
 		// No channel near 0, where the sRGB curve is steep and a pixel's
 		// offset from the point looked at would show.
@@ -706,10 +706,10 @@ func TestBlendPerBody(t *testing.T) {
 			return err
 		}
 		defer r.Delete()
-		glass := gltf.DefaultMaterial()
+		glass := renderer.DefaultMaterial()
 		glass.BaseColor, glass.AlphaMode = mgl32.Vec4{0.9, 0.1, 0.1, 0.5}, gltf.Blend
 		glass.Shader, glass.ShaderFS = "unlit.frag", probeFS
-		back := gltf.DefaultMaterial()
+		back := renderer.DefaultMaterial()
 		back.BaseColor, back.Shader, back.ShaderFS = mgl32.Vec4{0.05, 0.6, 0.1, 1}, "unlit.frag", probeFS
 		var ids [2]simthread.MeshID
 		for k, m := range []gltf.Material{glass, back} {

@@ -3,9 +3,10 @@ package renderer
 import (
 	"errors"
 	"fmt"
-	"github.com/tickframe/tickframe/simthread"
 	"io/fs"
 	"slices"
+
+	"github.com/tickframe/tickframe/simthread"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/renderer/gltf"

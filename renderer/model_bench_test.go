@@ -49,7 +49,7 @@ func denseModel(tb testing.TB, tris int, textured bool) *gltf.Model {
 		}
 	}
 	var b gltf.Builder
-	mat := gltf.DefaultMaterial()
+	mat := renderer.DefaultMaterial()
 	mat.Metallic = 0
 	if textured {
 		mat.BaseColorTexture, mat.NormalTexture = tex, bump

@@ -3,8 +3,9 @@ package renderer
 import (
 	"errors"
 	"fmt"
-	"github.com/tickframe/tickframe/renderer/gltf"
 	"sync"
+
+	"github.com/tickframe/tickframe/renderer/gltf"
 
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -191,7 +192,7 @@ func (r *Renderer) apply(q *request) error {
 	case addMaterial:
 		id, err := s.addMaterial(q.mat)
 		if err != nil {
-			if _, derr := s.addMaterial(gltf.DefaultMaterial()); derr != nil {
+			if _, derr := s.addMaterial(DefaultMaterial()); derr != nil {
 				return errors.Join(err, derr)
 			}
 			err = fmt.Errorf("%w (material %d is drawn as the default)", err, q.id)

@@ -2,11 +2,12 @@ package renderer_test
 
 import (
 	"fmt"
-	"github.com/tickframe/tickframe/renderer/gltf"
 	"image/color"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/tickframe/tickframe/renderer/gltf"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"

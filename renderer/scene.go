@@ -3,9 +3,10 @@ package renderer
 import (
 	"errors"
 	"fmt"
+	"unsafe"
+
 	"github.com/tickframe/tickframe/renderer/gltf"
 	"github.com/tickframe/tickframe/simthread"
-	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
@@ -96,7 +97,7 @@ func (s *scene) init() error {
 	s.programs = append(s.programs, p)
 	s.builtin = map[uint32]int{0: 0}
 	s.materialBuf = newBuffer()
-	if _, err := s.addMaterial(gltf.DefaultMaterial()); err != nil {
+	if _, err := s.addMaterial(DefaultMaterial()); err != nil {
 		return err
 	}
 	_, err = s.addMesh([]Part{cube()})

@@ -3,13 +3,14 @@ package renderer_test
 import (
 	"errors"
 	"fmt"
-	"github.com/tickframe/tickframe/renderer/gltf"
 	"image"
 	"image/color"
 	"math"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/tickframe/tickframe/renderer/gltf"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
@@ -67,9 +68,9 @@ func addTestScene(r *renderer.Renderer, meshes int) (ids []simthread.MeshID, mat
 		ids = append(ids, id)
 	}
 	if meshes > 1 {
-		red := gltf.DefaultMaterial()
+		red := renderer.DefaultMaterial()
 		red.BaseColor = mgl32.Vec4{0.8, 0.1, 0.05, 1}
-		tex := gltf.DefaultMaterial()
+		tex := renderer.DefaultMaterial()
 		tex.BaseColorTexture = checker(16, 16, [4]color.NRGBA{{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 255, 255}})
 		for _, m := range []gltf.Material{red, tex} {
 			id, err := r.AddMaterial(m)
@@ -93,7 +94,7 @@ var unlitFS = fstest.MapFS{
 // unlit returns an unlit material of the given linear base colour and
 // texture.
 func unlit(base mgl32.Vec4, tex image.Image) gltf.Material {
-	m := gltf.DefaultMaterial()
+	m := renderer.DefaultMaterial()
 	m.BaseColor, m.BaseColorTexture = base, tex
 	m.Shader, m.ShaderFS = "unlit.frag", unlitFS
 	return m
@@ -179,7 +180,7 @@ func TestMeshesAndTexturedMaterial(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		lit := gltf.DefaultMaterial()
+		lit := renderer.DefaultMaterial()
 		lit.BaseColorTexture = tex // the same image: uploaded once
 		litID, err := r.AddMaterial(lit)
 		if err != nil {
@@ -511,7 +512,7 @@ func TestTexturedGround(t *testing.T) {
 			return err
 		}
 		defer r.Delete()
-		tiles := gltf.DefaultMaterial()
+		tiles := renderer.DefaultMaterial()
 		tiles.BaseColorTexture = checker(8, 8, [4]color.NRGBA{{230, 20, 20, 255}, {20, 230, 20, 255}, {20, 20, 230, 255}, {230, 230, 230, 255}})
 		mat, err := r.AddMaterial(tiles)
 		if err != nil {

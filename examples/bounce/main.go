@@ -12,7 +12,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/tickframe/tickframe/renderer/gltf"
 	"math"
 	"math/rand/v2"
 
@@ -133,7 +132,7 @@ func (w *box) Step(tick uint64, dt float64, inputs []simthread.Input) {
 		// A material each, registered from here (the simulation goroutine)
 		// through the renderer's queue, drawn from the snapshot that has it.
 		if b.mat == 0 && w.reg != nil {
-			m := gltf.DefaultMaterial()
+			m := renderer.DefaultMaterial()
 			m.BaseColor, m.Roughness, m.Metallic = b.colour, 0.25+0.25*float32(i%3), float32(i%2)*0.6
 			b.mat, _ = w.reg.AddMaterial(m) // 0 (the default) once every id is taken
 		}
@@ -215,7 +214,7 @@ func (w *box) scene(r *renderer.Renderer) error {
 	if w.sphere, err = reg.AddMesh(renderer.SphereMesh(24, 12)); err != nil {
 		return err
 	}
-	wall := gltf.DefaultMaterial()
+	wall := renderer.DefaultMaterial()
 	wall.BaseColor, wall.Roughness = mgl32.Vec4{0.35, 0.4, 0.5, 1}, 0.9
 	wm, err := reg.AddMaterial(wall)
 	slab := func(x, z, hx, hz float32) simthread.Body {
