@@ -6,6 +6,8 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/tickframe/tickframe/platform"
@@ -245,4 +247,18 @@ func TestEmptyHUDDrawsNothing(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestHUDMoreRowDocumented: the row a small window's HUD ends with is in
+// docs/hud.md, its number as N, as the instruments' lines are.
+func TestHUDMoreRowDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/hud.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := renderer.HUDMoreRow(7)
+	shape := strings.Replace(row, "7", "N", 1)
+	if shape == row || !bytes.Contains(doc, []byte("`"+shape+"`")) {
+		t.Errorf("docs/hud.md does not show the HUD's row %q as `%s`", row, shape)
+	}
 }
