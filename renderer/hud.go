@@ -3,6 +3,7 @@ package renderer
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -10,14 +11,16 @@ import (
 )
 
 // The HUD is text in Go Mono (font.go) over a panel, above a graph of
-// frame intervals. Its text size follows the window's height (hudTextPx);
-// the panel and its text are laid out and painted into a texture of their
-// own only when the text, its size or the panel's change (four times a
+// frame intervals. Its text size follows the window's height (hudTextPx).
+// The panel and its text are laid out and painted into a texture of their
+// own only when the text, its size or the window's change (four times a
 // second as the app fills it), so that a frame draws the panel as one
 // texel fetch a pixel, and the graph's lines, however much text there is
 // (a triangle per glyph half cost the frame a third more on a software
-// rasterizer, and looking every pixel's glyph up each frame made the HUD
-// cost half a bare frame at 320×240).
+// rasterizer). A frame draws only the panel its text needs: each row as
+// wide as its own text, and no more than a third of the window (hudShare),
+// since on a software rasterizer the HUD's cost is the pixels it covers
+// (docs/hud.md).
 const (
 	// HUDLines is how many text lines the HUD holds.
 	HUDLines = 16
@@ -25,7 +28,10 @@ const (
 	HUDLineLen = 80
 	// HUDGraphLen is how many frame intervals the graph shows.
 	HUDGraphLen = 360
-	maxHUDVerts = 6 + 2*(HUDGraphLen+2) // the painted panel, the graph
+	// maxHUDSpans is how many rectangles of the panel a frame draws: a
+	// row each, and the graph.
+	maxHUDSpans = HUDLines + 1
+	maxHUDVerts = 6*maxHUDSpans + 2*(HUDGraphLen+2) // the panel's spans, the graph
 	// hudNominalPx is the HUD's text size in a window 720 pixels high;
 	// the panel's padding (8 px) and graph (64 px high, a pixel a
 	// frame) are sized for it and scale with it.
@@ -36,6 +42,11 @@ const (
 	hudMinPx    = 9
 	hudPad      = 8
 	graphHeight = 64
+	// hudShare is the largest part of the window the HUD's panel covers:
+	// the bound TestHUDShareOfWindow holds at 640×360, where the whole
+	// HUD fits it. In a smaller window the HUD shows the lines that fit
+	// and says how many it left out.
+	hudShare = 1.0 / 3
 )
 
 // hudTextPx returns the HUD's text size, in pixels, in a window height
@@ -59,18 +70,25 @@ type hudVertex struct {
 }
 
 // hudLayout is the HUD panel's layout at one text size: what its painted
-// texture holds.
+// texture holds, and the rectangles of it a frame draws.
 type hudLayout struct {
-	set          *glyphSet // the text's
-	rows         int       // rows of text
-	w, h         int       // the panel, pixels
-	pad          int
-	graphW       int // the graph's width, pixels (0: none)
-	graphH       int
-	textTop      int // the first row's top
-	graphTop     int
-	graphSamples int
+	set      *glyphSet // the text's
+	rows     int       // rows of text
+	w, h     int       // the panel, pixels
+	pad      int
+	graphW   int // the graph's width, pixels (0: none)
+	graphH   int
+	textTop  int // the first row's top
+	graphTop int
+	spans    [maxHUDSpans]hudSpan // what a frame draws of the panel
+	nspans   int
 }
+
+// hudSpan is a rectangle of the painted panel, in pixels from its top
+// left: a row's text and padding, or the graph's.
+type hudSpan struct{ x0, y0, x1, y1 int }
+
+func (s hudSpan) area() int { return (s.x1 - s.x0) * (s.y1 - s.y0) }
 
 // HUD is the heads-up display: lines of text over a graph of the last few
 // seconds of frame intervals. The app fills it; Renderer.Draw draws it.
@@ -90,6 +108,7 @@ type HUD struct {
 
 	lines     [HUDLines][]byte
 	nlines    int
+	more      []byte               // the row that says how many lines a small window left out
 	caption   [][]byte             // SetCaption's, drawn after the lines
 	graph     [HUDGraphLen]float32 // frame intervals, ms
 	head      int
@@ -97,24 +116,30 @@ type HUD struct {
 	targetMs  float32
 	highlight [HUDLines]bool
 
-	fonts    *glyphCache // the renderer's, shared with the overlay
-	prog     Program
-	vao      glVertexArray
-	vbo      glBuffer // a frame's: the painted panel, the graph
-	textVAO  glVertexArray
-	textVBO  glBuffer  // the paint's: the panel, the glyphs
-	grid     hudCells  // this frame's text: character, highlight
-	shown    hudCells  // the painted panel's
-	layout   hudLayout // this frame's
-	painted  hudLayout // the painted panel's (set nil: none)
-	panelTex glTexture // the panel and its text, premultiplied
-	panelFBO uint32
-	texW     int // panelTex's size
-	texH     int
-	verts    []hudVertex // a frame's
-	text     []hudVertex // the paint's
-	blit     Program     // hudpanel.frag: the painted panel
-	paints   int         // how many times the panel was painted
+	fonts   *glyphCache // the renderer's, shared with the overlay
+	prog    Program
+	vao     glVertexArray
+	vbo     glBuffer // the panel's spans (each layout), the graph (each frame)
+	textVAO glVertexArray
+	textVBO glBuffer  // the paint's: the panel, the glyphs
+	grid    hudCells  // the laid-out text: character, highlight
+	shown   hudCells  // the painted panel's
+	layout  hudLayout // the laid-out panel (set nil: nothing to draw)
+	painted hudLayout // the painted panel's (set nil: none)
+	// dirty says the text changed since it was laid out; laidOut is the
+	// window and settings it was laid out for.
+	dirty     bool
+	laidOut   hudFit
+	spanVerts int       // the layout's span vertices at the start of vbo
+	panelTex  glTexture // the panel and its text, premultiplied
+	panelFBO  uint32
+	texW      int // panelTex's size
+	texH      int
+	verts     []hudVertex // a frame's
+	text      []hudVertex // the paint's
+	blit      Program     // hudpanel.frag: the painted panel
+	paints    int         // how many times the panel was painted
+	layouts   int         // how many times the text was laid out
 	// prevFBO is the framebuffer paint restores; a field, not a local,
 	// as its address goes to cgo and a local would escape every paint.
 	prevFBO           int32
@@ -122,6 +147,13 @@ type HUD struct {
 	uViewport         int32
 	uMode             int32 // hud.frag's uMode: 0 flat, 1 glyph quad
 	uAtlas            int32
+}
+
+// hudFit is what a layout is for: the window's size and the HUD's
+// settings.
+type hudFit struct {
+	width, height, scale int
+	compact              bool
 }
 
 // hudCells are the HUD's text as a grid, a character and a highlight a
@@ -143,8 +175,9 @@ func newHUD() (*HUD, error) {
 		prog.Delete()
 		return nil, err
 	}
-	h := &HUD{Visible: true, Scale: 1, fonts: new(glyphCache), prog: prog, blit: blit,
-		verts: make([]hudVertex, 0, maxHUDVerts), text: make([]hudVertex, 0, 6*(1+HUDLines*HUDLineLen))}
+	h := &HUD{Visible: true, Scale: 1, fonts: new(glyphCache), prog: prog, blit: blit, dirty: true,
+		verts: make([]hudVertex, 0, maxHUDVerts), text: make([]hudVertex, 0, 6*(1+HUDLines*HUDLineLen)),
+		more: make([]byte, 0, HUDLineLen)}
 	h.bViewport, h.bPanel = blit.uniform("uViewport"), blit.uniform("uPanel")
 	for i := range h.lines {
 		h.lines[i] = make([]byte, 0, HUDLineLen)
@@ -223,6 +256,7 @@ func (h *HUD) Line(i int) *[]byte {
 	h.lines[i] = h.lines[i][:0]
 	h.nlines = max(h.nlines, i+1)
 	h.highlight[i] = false
+	h.dirty = true
 	return &h.lines[i]
 }
 
@@ -230,11 +264,15 @@ func (h *HUD) Line(i int) *[]byte {
 func (h *HUD) Highlight(i int) {
 	if i >= 0 && i < HUDLines {
 		h.highlight[i] = true
+		h.dirty = true
 	}
 }
 
 // SetLines sets how many lines are drawn.
-func (h *HUD) SetLines(n int) { h.nlines = min(max(n, 0), HUDLines) }
+func (h *HUD) SetLines(n int) {
+	h.nlines = min(max(n, 0), HUDLines)
+	h.dirty = true
+}
 
 // HUDCaptionLines is how many caption lines SetCaption keeps.
 const HUDCaptionLines = 6
@@ -249,6 +287,7 @@ func (h *HUD) SetCaption(lines ...string) {
 	for _, l := range lines[:min(len(lines), HUDCaptionLines)] {
 		h.caption = append(h.caption, []byte(l[:min(len(l), HUDLineLen)]))
 	}
+	h.dirty = true
 }
 
 // row returns the text of drawn row i, the lines then the caption, and
@@ -264,6 +303,9 @@ func (h *HUD) row(i int) ([]byte, bool) {
 func (h *HUD) AddFrame(intervalMs float32) {
 	h.graph[h.head] = intervalMs
 	h.head = (h.head + 1) % HUDGraphLen
+	if h.filled == 0 {
+		h.dirty = true // the panel holds a graph now
+	}
 	h.filled = min(h.filled+1, HUDGraphLen)
 }
 
@@ -286,33 +328,103 @@ func quad(dst []hudVertex, x0, y0, x1, y1, u0, v0, u1, v1 float32, c [4]uint8) [
 		hudVertex{x0, y0, u0, v0, c}, hudVertex{x1, y1, u1, v1, c}, hudVertex{x0, y1, u0, v1, c})
 }
 
-// build lays this frame's panel out, into h.layout, at the text size of a
-// window height pixels high, and fills h.grid with its text; false: there
-// is nothing to draw.
-func (h *HUD) build(height int) bool {
+// hudMoreLabel starts the row that ends a HUD cut short by a small
+// window (hudShare): how many lines it left out.
+const hudMoreLabel = "left out "
+
+// build lays the panel out, into h.layout, for a window width×height
+// pixels, and fills h.grid with its text; h.layout.set stays nil where
+// there is nothing to draw. Past hudShare of the window (Compact aside),
+// the graph is left out first, then the last lines, the last row shown
+// saying how many.
+func (h *HUD) build(width, height int) {
 	// The caption's rows take the place of numbered lines beyond
 	// HUDLines, so that the grid holds them all.
 	first, end := 0, min(h.nlines+len(h.caption), HUDLines)
 	if h.Compact { // the caption alone: it always fits the grid
 		first, end = h.nlines, h.nlines+len(h.caption)
 		if first == end {
-			return false // no caption: nothing to draw
+			return // no caption: nothing to draw
 		}
 	}
 	rows := end - first
 	if rows == 0 && h.filled == 0 {
-		return false // no text and no frame: nothing to show (a loop with no instrument filling it)
+		return // no text and no frame: nothing to show (a loop with no instrument filling it)
 	}
 	set := h.fonts.get(faceMono, hudTextPx(height, h.Scale))
 	if set == nil {
-		return false
+		return
 	}
-	cols := 0
-	clear(h.grid[:])
+	k := float64(set.px) / hudNominalPx
+	pad := hudPadPx(set.px)
+	adv := int(set.glyph('0').adv) // Go Mono: every advance is the same
+	cols := func(r int) int {
+		text, _ := h.row(first + r)
+		return min(len(text), HUDLineLen)
+	}
+	// row is text row r's rectangle, c characters wide, the panel's top
+	// padding with the first row and its bottom padding with the last:
+	// nothing for an empty row.
+	row := func(r, c int, last bool) hudSpan {
+		if c == 0 {
+			return hudSpan{}
+		}
+		s := hudSpan{0, pad + r*set.lineH, c*adv + 2*pad, pad + (r+1)*set.lineH}
+		if r == 0 {
+			s.y0 = 0
+		}
+		if last {
+			s.y1 += pad
+		}
+		return s
+	}
+	// covers is the part of the window a rectangle of the panel covers.
+	covers := func(s hudSpan) int {
+		return max(min(s.x1, width)-s.x0, 0) * max(min(s.y1, height)-s.y0, 0)
+	}
+	budget := int(hudShare * float64(width) * float64(height))
+	text := 0
 	for r := range rows {
+		text += covers(row(r, cols(r), r == rows-1))
+	}
+	graphW, graphH := 0, 0
+	if !h.Compact {
+		graphW, graphH = int(math.Round(HUDGraphLen*k)), int(math.Round(graphHeight*k))
+		top := rows*set.lineH + 2*pad
+		if text+covers(hudSpan{0, top, graphW + 2*pad, top + graphH + pad}) > budget {
+			graphW, graphH = 0, 0
+		}
+	}
+	shown, cut := rows, 0
+	if !h.Compact && text > budget {
+		// The first lines, the last of them replaced by how many are left
+		// out, as many as fit (one at least).
+		for shown = rows - 1; shown > 1; shown-- {
+			h.setMore(rows - shown + 1)
+			area := covers(row(shown-1, len(h.more), true))
+			for r := range shown - 1 {
+				area += covers(row(r, cols(r), false))
+			}
+			if area <= budget {
+				break
+			}
+		}
+		cut = rows - shown + 1
+		h.setMore(cut)
+	}
+	if shown == 0 && graphW == 0 {
+		return
+	}
+	maxCols := 0
+	clear(h.grid[:])
+	l := hudLayout{set: set, rows: shown, pad: pad, textTop: pad}
+	for r := range shown {
 		text, warn := h.row(first + r)
+		if cut > 0 && r == shown-1 {
+			text, warn = h.more, false
+		}
 		text = text[:min(len(text), HUDLineLen)]
-		cols = max(cols, len(text))
+		maxCols = max(maxCols, len(text))
 		cells := h.grid[2*r*HUDLineLen:]
 		for j, ch := range text {
 			cells[2*j] = ch
@@ -320,21 +432,33 @@ func (h *HUD) build(height int) bool {
 				cells[2*j+1] = 255
 			}
 		}
+		if s := row(r, len(text), r == shown-1); s.x1 > 0 {
+			l.spans[l.nspans] = s
+			l.nspans++
+		}
 	}
-	k := float64(set.px) / hudNominalPx
-	pad := hudPadPx(set.px)
-	l := hudLayout{set: set, rows: rows, pad: pad, textTop: pad}
-	textW := cols * int(set.glyph('0').adv) // Go Mono: every advance is the same
-	if h.Compact {
-		l.w, l.h = textW+2*pad, rows*set.lineH+2*pad
-	} else {
-		l.graphW, l.graphH = int(math.Round(HUDGraphLen*k)), int(math.Round(graphHeight*k))
-		l.w = max(textW, l.graphW) + 2*pad
-		l.graphTop = rows*set.lineH + 2*pad
-		l.h = l.graphTop + l.graphH + pad
+	l.w = maxCols*adv + 2*pad
+	l.h = shown*set.lineH + 2*pad
+	if graphW > 0 {
+		l.graphW, l.graphH = graphW, graphH
+		l.w = max(l.w, graphW+2*pad)
+		l.graphTop = l.h
+		l.h = l.graphTop + graphH + pad
+		s := hudSpan{0, l.graphTop, graphW + 2*pad, l.h}
+		if shown == 0 {
+			s.y0 = 0
+		}
+		l.spans[l.nspans] = s
+		l.nspans++
 	}
 	h.layout = l
-	return true
+}
+
+// setMore sets h.more, the row that ends a HUD cut short, to say that
+// it left n lines out.
+func (h *HUD) setMore(n int) {
+	h.more = strconv.AppendInt(append(h.more[:0], hudMoreLabel...), int64(n), 10)
+	h.more = append(h.more, " lines: too small a window"...)
 }
 
 // graphLines appends the graph's reference lines and trace to h.verts.
@@ -367,9 +491,25 @@ func (h *HUD) graphLines() {
 	}
 }
 
+// draw draws the HUD into a window width×height pixels. It lays the
+// panel out again only when its text, the window or its settings changed
+// (h.dirty, h.laidOut), and paints it only when the layout did.
 func (h *HUD) draw(width, height int) {
 	h.fonts.next()
-	if !h.build(height) {
+	if set := h.layout.set; set != nil && h.fonts.get(faceMono, set.px) != set {
+		h.dirty = true // its glyph set was dropped while the HUD was hidden
+	}
+	if fit := (hudFit{width, height, h.Scale, h.Compact}); h.dirty || fit != h.laidOut {
+		h.dirty, h.laidOut = false, fit
+		h.layout = hudLayout{}
+		h.build(width, height)
+		h.layouts++
+		h.spanVerts = 0
+		if h.layout.set != nil {
+			h.uploadSpans()
+		}
+	}
+	if h.layout.set == nil {
 		return
 	}
 	gl.Disable(gl.DEPTH_TEST)
@@ -377,18 +517,17 @@ func (h *HUD) draw(width, height int) {
 	if h.layout != h.painted || h.grid != h.shown {
 		h.paint()
 	}
-	l := &h.layout
-	// The painted panel, its texel coordinates upside down: the
-	// framebuffer's rows (bottom first) hold the panel's (top first).
-	w, ht := float32(l.w), float32(l.h)
-	h.verts = quad(h.verts[:0], 0, 0, w, ht, 0, ht, w, 0, hudPanel)
-	if !h.Compact {
-		h.graphLines()
-	}
-	lines := len(h.verts) - 6
 	gl.BindVertexArray(uint32(h.vao))
-	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(h.vbo))
-	gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(h.verts)*int(unsafe.Sizeof(hudVertex{})), unsafe.Pointer(&h.verts[0]))
+	lines := 0
+	if h.layout.graphW > 0 {
+		h.verts = h.verts[:0]
+		h.graphLines()
+		if lines = len(h.verts); lines > 0 {
+			gl.BindBuffer(gl.ARRAY_BUFFER, uint32(h.vbo))
+			size := int(unsafe.Sizeof(hudVertex{}))
+			gl.BufferSubData(gl.ARRAY_BUFFER, h.spanVerts*size, lines*size, unsafe.Pointer(&h.verts[0]))
+		}
+	}
 	gl.Viewport(0, 0, int32(width), int32(height))
 	gl.Enable(gl.BLEND)
 	gl.ActiveTexture(gl.TEXTURE2)
@@ -400,18 +539,37 @@ func (h *HUD) draw(width, height int) {
 	gl.UseProgram(uint32(h.blit))
 	gl.Uniform1i(h.bPanel, 2)
 	gl.Uniform2f(h.bViewport, float32(width), float32(height))
-	gl.DrawArrays(gl.TRIANGLES, 0, 6)
+	gl.DrawArrays(gl.TRIANGLES, 0, int32(h.spanVerts))
 	if lines > 0 {
 		gl.UseProgram(uint32(h.prog))
 		gl.Uniform2f(h.uViewport, float32(width), float32(height))
 		gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ONE, gl.ONE_MINUS_SRC_ALPHA) // an opaque frame stays opaque
 		gl.Uniform1i(h.uMode, 0)
-		gl.DrawArrays(gl.LINES, 6, int32(lines))
+		gl.DrawArrays(gl.LINES, int32(h.spanVerts), int32(lines))
 	}
 	debugCheck("draw HUD")
 	gl.BindVertexArray(0)
 	gl.Disable(gl.BLEND)
 	gl.Enable(gl.DEPTH_TEST)
+}
+
+// uploadSpans writes the layout's spans, quads of the painted panel, at
+// the start of vbo, where they stay until the next layout; the graph's
+// lines follow them, written every frame.
+func (h *HUD) uploadSpans() {
+	l := &h.layout
+	// Their texel coordinates upside down: the framebuffer's rows (bottom
+	// first) hold the panel's (top first).
+	ht := float32(l.h)
+	v := h.verts[:0]
+	for _, s := range l.spans[:l.nspans] {
+		x0, y0, x1, y1 := float32(s.x0), float32(s.y0), float32(s.x1), float32(s.y1)
+		v = quad(v, x0, y0, x1, y1, x0, ht-y0, x1, ht-y1, hudPanel)
+	}
+	h.spanVerts = len(v)
+	gl.BindBuffer(gl.ARRAY_BUFFER, uint32(h.vbo))
+	gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(v)*int(unsafe.Sizeof(hudVertex{})), unsafe.Pointer(&v[0]))
+	h.verts = v[:0]
 }
 
 // paint lays out the panel and its text (h.layout, h.grid) and paints

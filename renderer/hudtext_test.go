@@ -6,6 +6,8 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/tickframe/tickframe/renderer"
@@ -28,9 +30,11 @@ func hudFace(height int) (face font.Face, pad int) {
 // rasterised on the CPU by x/image/font from the same font at the HUD's
 // size for the window (Go Mono, 9 px in a window 320 pixels high) and
 // layout (the panel's padding, rows the font's line height apart): each
-// pixel is the panel's colour (which a pixel of the padding shows) with
-// the text's colour (the warning colour on the highlighted line) over it
-// as much as the glyphs cover it, within 3 levels; and nothing else.
+// pixel of a row is the panel's colour (which a pixel of the padding
+// shows) with the text's colour (the warning colour on the highlighted
+// line) over it as much as the glyphs cover it, within 3 levels, as far
+// as the row's own text and padding reach, and the sky's beyond it (an
+// empty row: the sky); and nothing else.
 func TestHUDTextPixels(t *testing.T) {
 	lines := []string{
 		"fps 143.9  frame p50 6.94 ms  p99 7.10 ms",
@@ -64,9 +68,18 @@ func TestHUDTextPixels(t *testing.T) {
 		rowH, cut := m.Height.Ceil(), renderer.HUDLineLen
 		panel := img.RGBAAt(2, 2)
 		text, warn := color.RGBA{230, 235, 240, 255}, color.RGBA{255, 170, 60, 255}
-		// The CPU's text over the panel's colour, one row at a time.
+		adv, _ := face.GlyphAdvance('0')
+		sky := color.RGBA{40, 90, 160, 255}
+		// The CPU's text over the panel's colour, one row at a time, each
+		// row's panel as wide as its text and padding.
 		want := image.NewRGBA(image.Rect(0, 0, width, pad+len(lines)*rowH))
-		draw.Draw(want, want.Rect, image.NewUniform(panel), image.Point{}, draw.Src)
+		draw.Draw(want, want.Rect, image.NewUniform(sky), image.Point{}, draw.Src)
+		for i, l := range lines {
+			if n := min(len(l), cut); n > 0 {
+				row := image.Rect(0, pad+i*rowH, 2*pad+n*adv.Round(), pad+(i+1)*rowH)
+				draw.Draw(want, row, image.NewUniform(panel), image.Point{}, draw.Src)
+			}
+		}
 		for i, l := range lines {
 			c := text
 			if i == warnLine {
@@ -75,19 +88,18 @@ func TestHUDTextPixels(t *testing.T) {
 			d := font.Drawer{Dst: want, Src: image.NewUniform(c), Face: face, Dot: fixed.P(pad, pad+i*rowH+m.Ascent.Ceil())}
 			d.DrawString(l[:min(len(l), cut)])
 		}
-		// The panel is as wide as the longest line with the padding either
+		// The longest row's panel is its line with the padding either
 		// side; the sky shows right of it.
-		adv, _ := face.GlyphAdvance('0')
-		panelW := 2*pad + cut*adv.Round()
-		if got, sky := img.RGBAAt(panelW, pad), (color.RGBA{40, 90, 160, 255}); got != sky || img.RGBAAt(panelW-1, pad) == sky {
-			return fmt.Errorf("the panel does not end at x = %d: (%d, %d) is %v, left of it %v", panelW, panelW, pad, got, img.RGBAAt(panelW-1, pad))
+		panelW, y := 2*pad+cut*adv.Round(), pad+3*rowH
+		if got := img.RGBAAt(panelW, y); got != sky || img.RGBAAt(panelW-1, y) == sky {
+			return fmt.Errorf("the panel does not end at x = %d: (%d, %d) is %v, left of it %v", panelW, panelW, y, got, img.RGBAAt(panelW-1, y))
 		}
 		bad, ink := 0, 0
 		var first string
 		for y := pad; y < want.Rect.Dy(); y++ {
-			for x := 0; x < panelW; x++ {
+			for x := 0; x < width; x++ {
 				exp := want.RGBAAt(x, y)
-				if !near(exp, panel, 60) {
+				if !near(exp, panel, 60) && exp != sky {
 					ink++
 				}
 				if got := img.RGBAAt(x, y); !near(got, exp, 3) {
@@ -101,7 +113,7 @@ func TestHUDTextPixels(t *testing.T) {
 		if ink < 1000 {
 			return fmt.Errorf("the CPU's text has %d pixels of ink: the test draws too little", ink)
 		}
-		if panel == (color.RGBA{40, 90, 160, 255}) {
+		if panel == sky {
 			return fmt.Errorf("the padding at (2, 2) is the sky's colour: no panel")
 		}
 		if bad > 0 {
@@ -235,4 +247,18 @@ func TestEmptyHUDDrawsNothing(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestHUDMoreRowDocumented: the row a small window's HUD ends with is in
+// docs/hud.md, its number as N, as the instruments' lines are.
+func TestHUDMoreRowDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/hud.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := renderer.HUDMoreRow(7)
+	shape := strings.Replace(row, "7", "N", 1)
+	if shape == row || !bytes.Contains(doc, []byte("`"+shape+"`")) {
+		t.Errorf("docs/hud.md does not show the HUD's row %q as `%s`", row, shape)
+	}
 }
