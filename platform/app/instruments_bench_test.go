@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/loop"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 )
 
 // instrumentWarmFrames are drawn before the clock starts: shader

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/tickframe/tickframe/platform/internal/outfile"
-	"github.com/tickframe/tickframe/platform/loop"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/record"
 )

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform/loop"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"
 )

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/loop"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/simthread"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/tickframe/tickframe/platform/internal/framelog"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/sched"
-	"github.com/tickframe/tickframe/platform/loop"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 )
 
 // Options configures a Set.

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/loop"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/simthread/refworld"

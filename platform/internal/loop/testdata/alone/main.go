@@ -12,7 +12,7 @@ import (
 	"os/signal"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform/loop"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/simthread"
 )
 
