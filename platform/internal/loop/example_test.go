@@ -48,7 +48,7 @@ func (s *swaps) Swapped(f *loop.Frame) {
 // test binary's TestMain serving platform.Main.
 func Example() {
 	platform.Call(func() {
-		a, err := loop.New(loop.Config{Title: "spinner", Duration: 2 * time.Second}, &spinner{})
+		a, err := loop.New(loop.Config{Title: "spinner", Settings: loop.Settings{Duration: 2 * time.Second}}, &spinner{})
 		if err != nil {
 			log.Fatal(err)
 		}
