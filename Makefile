@@ -103,12 +103,12 @@ soak: deps build
 
 # Runs every fuzz target for FUZZTIME each.
 fuzz: deps
-	$(GO) test -run '^$$' -fuzz '^FuzzModel$$' -fuzztime $(FUZZTIME) ./sync/triplebuf
+	$(GO) test -run '^$$' -fuzz '^FuzzModel$$' -fuzztime $(FUZZTIME) ./sync/waitfree
 	$(GO) test -run '^$$' -fuzz '^FuzzAlpha$$' -fuzztime $(FUZZTIME) ./renderer/interp
 	$(GO) test -run '^$$' -fuzz '^FuzzAlphaSeconds$$' -fuzztime $(FUZZTIME) ./renderer/interp
 	$(GO) test -run '^$$' -fuzz '^FuzzSlerp$$' -fuzztime $(FUZZTIME) ./renderer/interp
-	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./simthread/record
-	$(GO) test -run '^$$' -fuzz '^FuzzChecksummed$$' -fuzztime $(FUZZTIME) ./simthread/record
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./platform/internal/record
+	$(GO) test -run '^$$' -fuzz '^FuzzChecksummed$$' -fuzztime $(FUZZTIME) ./platform/internal/record
 	$(GO) test -run '^$$' -fuzz '^FuzzTiming$$' -fuzztime $(FUZZTIME) ./simthread
 	$(GO) test -run '^$$' -fuzz '^FuzzFlags$$' -fuzztime $(FUZZTIME) ./platform/internal/tickframe
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./renderer/gltf

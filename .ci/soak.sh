@@ -68,9 +68,9 @@ printf '  %-44s %s\n' \
 	"run" "$(jq -r '"\(.duration_s) s, \(.frames) frames, \(.ticks) ticks"' "$r")" \
 	"RSS (kB) at ${t0} s / at ${t1} s" "$rss0 / $rss1 ($((rss1 - rss0)) kB)" \
 	"GC cycles after the warm-up" "$(jq -r .gc_cycles "$r") (pauses $(jq -r .gc_pause_total_ms "$r") ms)" \
-	"allocations after the warm-up" "$(jq -r '"\(.steady_allocs) (\(.allocs_per_frame) a frame; the runtime'"'"'s for GOMAXPROCS: \(.sched_allocs))"' "$r")" \
+	"allocations after the warm-up" "$(jq -r '"\(.steady_alloc_objects) (\(.alloc_objects_per_frame) a frame; the runtime'"'"'s for GOMAXPROCS: \(.sched_alloc_objects))"' "$r")" \
 	"worst frame, observer (frame time max)" "$(jq -r '.frames.frame_time_ms[2]' "$o") ms (p99 $(jq -r '.frames.frame_time_ms[1]' "$o"))" \
-	"worst frame, app (frame interval max)" "$(jq -r '.frame_interval_ms.max' "$r") ms (p99 $(jq -r '.frame_interval_ms.p99' "$r"); between display changes p99 $(jq -r '.ms_between_display_change.p99' "$r"))" \
+	"worst frame, app (frame interval max)" "$(jq -r '.frame_interval_ms.max' "$r") ms (p99 $(jq -r '.frame_interval_ms.p99' "$r"); between display changes p99 $(jq -r '.between_display_change_ms.p99' "$r"))" \
 	"vblanks without a new frame, observer" "$(jq -r '.frames.repeated[0]' "$o") repeated" \
 	"  app" "$(jq -r --slurpfile r "$r" '"\(.frames.repeated[1]) repeated (report: \($r[0].repeated_frames)); missed_vblanks \($r[0].missed_vblanks)"' "$o")" \
 	"displayed / dropped, observer vs app" "$(jq -r '"\(.frames.displayed[0]) / \(.frames.dropped[0]) vs \(.frames.displayed[1]) / \(.frames.dropped[1])"' "$o")" \

@@ -6,11 +6,13 @@
 //
 // Input arrives as Events that carry tickframe's own types, so that apps
 // never import GLFW: Key names a physical key by its place on a US
-// keyboard (KeyW stays where W is on QWERTY whatever the layout), Action
-// says Press, Release or Repeat (the system's key repeat while a key is
-// held), MouseButton and Mods the button and the modifier keys. One table
-// (input_glfw.go) maps GLFW's values to them; a key tickframe does not
-// name arrives as KeyUnknown with its scancode kept. KeyNone is no key at
+// keyboard ('W' stays where W is on QWERTY whatever the layout), a
+// printable key by its character and the others by constants such as
+// KeyEscape; Action says Press, Release or Repeat (the system's key
+// repeat while a key is held), MouseButton and Mods the button and the
+// modifier keys. input_glfw.go maps GLFW's values to them (a Key is
+// GLFW's own key code); a key tickframe does not name arrives as
+// KeyUnknown with its scancode kept. KeyNone is no key at
 // all, for settings that turn a key off. Cursor events carry the position
 // and the motion since the last one; Window.CaptureCursor hides and locks
 // the cursor for mouse look, with raw, unaccelerated motion where the

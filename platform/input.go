@@ -16,7 +16,7 @@ const (
 
 // Event is one input or window event, collected by Poll. It carries only
 // tickframe's own types (Key, Action, MouseButton, Mods), so that apps
-// never import GLFW; platform maps GLFW's values in one table.
+// never import GLFW; platform maps GLFW's values (input_glfw.go).
 //
 // It is one flat struct rather than one type per kind so that Poll can
 // keep events in a reused slice without allocating; Kind says which fields

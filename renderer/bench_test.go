@@ -8,14 +8,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/renderer/gltf"
+
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/internal/glnoop"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // BenchmarkGLFrame measures Renderer.Draw with a real GL context, for a
@@ -205,10 +207,10 @@ func frameCPU(b *testing.B, meshes, n int, fresh bool) error {
 	}
 	defer r.Delete()
 	r.HUD().Visible = false
-	ids := []renderer.MeshID{0}
+	ids := []simthread.MeshID{0}
 	for k := 1; k < meshes; k++ {
 		tex := solid(16, 16, color.NRGBA{uint8(30 * k), 200, uint8(255 - 30*k), 255})
-		mat, err := r.AddMaterial(renderer.Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Roughness: 0.5, BaseColorTexture: tex})
+		mat, err := r.AddMaterial(gltf.Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Roughness: 0.5, BaseColorTexture: tex})
 		if err != nil {
 			return err
 		}

@@ -14,7 +14,7 @@
 // (AddMesh, AddMaterial, AddModel for a glTF model) or from any goroutine
 // through the Registry's queue (the world's Step included), which the
 // next Draw uploads; they are named by the ids registration returns
-// (MeshID, MaterialID) in simthread.Body; 0 is the default cube and the
+// (simthread.MeshID, MaterialID) in simthread.Body; 0 is the default cube and the
 // default material, and an id the renderer does not know counts as 0.
 // Primitive meshes (BoxMesh, SphereMesh, CapsuleMesh, CylinderMesh,
 // PlaneMesh) come ready to register. Static bodies (Registry.AddStatic)

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/tickframe/tickframe/renderer/gltf"
+	"github.com/tickframe/tickframe/simthread"
+
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/shaders"
@@ -112,7 +115,7 @@ func (g *groundPass) delete() {
 // plain ground is, with a hint of the metre grid. Material 0 gives the
 // plain ground back; it is the default. Only the material's colour and
 // texture are used, not its lighting or shader.
-func (r *Renderer) SetGround(material MaterialID, tile float32) error {
+func (r *Renderer) SetGround(material simthread.MaterialID, tile float32) error {
 	if int(material) >= len(r.bodies.materials) {
 		return fmt.Errorf("renderer: ground material %d is not registered", material)
 	}
@@ -125,7 +128,7 @@ func (r *Renderer) SetGround(material MaterialID, tile float32) error {
 	}
 	m := &r.bodies.materials[material]
 	c := mgl32.Vec3{m.block[blockBaseColor], m.block[blockBaseColor+1], m.block[blockBaseColor+2]}
-	r.ground.set(c, m.tex[BaseColorSlot], tile)
+	r.ground.set(c, m.tex[gltf.BaseColorSlot], tile)
 	return checkGL("set ground")
 }
 

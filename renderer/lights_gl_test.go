@@ -72,7 +72,7 @@ var wallPoint = mgl32.Vec3{0.5, 5.3, 0.1}
 func newLitWall(r *renderer.Renderer) (*litWall, error) {
 	w := &litWall{r: r, cam: frontCamera()}
 	r.SetGroundVisible(false)
-	m := renderer.DefaultMaterial()
+	m := gltf.DefaultMaterial()
 	m.BaseColor, m.Roughness = mgl32.Vec4{wallBase, wallBase, wallBase, 1}, 1
 	var err error
 	if w.mat, err = r.AddMaterial(m); err != nil {
@@ -495,7 +495,7 @@ func TestModelShader(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		toon := renderer.DefaultMaterial()
+		toon := gltf.DefaultMaterial()
 		toon.Shader, toon.ShaderFS = "toon.frag", fstest.MapFS{"toon.frag": {Data: []byte(docToon)}}
 		if _, err := r.AddMaterial(toon); err != nil {
 			return fmt.Errorf("docs/scene.md's example: %w", err)

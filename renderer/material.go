@@ -3,7 +3,6 @@ package renderer
 import (
 	"bytes"
 	"fmt"
-	"image"
 	"io/fs"
 	"unsafe"
 
@@ -13,119 +12,6 @@ import (
 	"github.com/tickframe/tickframe/shaders"
 )
 
-// Material is how a surface is shaded: glTF's metallic-roughness model
-// with the material features glTF assets use. The colour a body shows is
-// BaseColor × its texture × the vertex colour × the body's own Color (its
-// tint), all in linear light, lit by the built-in lighting or by the
-// material's own shader, plus what it emits.
-//
-// The zero Material is black, not metallic, perfectly smooth, opaque, and
-// has a NormalScale and OcclusionStrength of 0 (a normal map and an
-// occlusion map that do nothing); start from DefaultMaterial.
-type Material struct {
-	// BaseColor is the base colour factor, linear RGBA.
-	BaseColor mgl32.Vec4
-	// Metallic (0 dielectric, 1 metal) and Roughness (0 mirror, 1 rough)
-	// are glTF's factors, in [0, 1].
-	Metallic, Roughness float32
-	// BaseColorTexture, if not nil, is sampled with the mesh's UVs and
-	// multiplies BaseColor. Its colours are sRGB, as glTF's and PNG's
-	// are: it is uploaded as GL_SRGB8_ALPHA8 (the GPU decodes it to linear
-	// when sampling), with mipmaps. The same image given to several
-	// materials, in the same colour space, is uploaded once (when its
-	// dynamic type is comparable, as *image.RGBA and the decoders' are).
-	BaseColorTexture image.Image
-	// MetallicRoughnessTexture, if not nil, multiplies Metallic by its
-	// blue channel and Roughness by its green (linear data, as glTF's).
-	MetallicRoughnessTexture image.Image
-	// NormalTexture, if not nil, is a tangent-space normal map (linear)
-	// whose X and Y are scaled by NormalScale. It needs the mesh's
-	// tangents (Part.Tangents); AddModel computes them where the file
-	// has none.
-	NormalTexture image.Image
-	NormalScale   float32
-	// OcclusionTexture, if not nil, darkens the ambient light by its red
-	// channel, blended in by OcclusionStrength (0 none, 1 all).
-	OcclusionTexture  image.Image
-	OcclusionStrength float32
-	// Emissive is light the surface emits, linear RGB (it may exceed 1),
-	// added to the lit colour; EmissiveTexture (sRGB), if not nil,
-	// multiplies it.
-	Emissive        mgl32.Vec3
-	EmissiveTexture image.Image
-	// Sampling says, for each texture slot, how it is sampled: the
-	// sampler's filters and wrap modes (zero values: trilinear filtering
-	// and repeat), the UV set (0 or 1) and an optional UV transform.
-	Sampling [Slots]TextureInfo
-	// AlphaMode says what the alpha (base colour × texture × vertex
-	// colour) does: nothing (Opaque), cut the surface where it is below
-	// AlphaCutoff (Mask), or blend the surface over what is behind
-	// (Blend). Blended parts are drawn after every opaque one, without
-	// writing depth, one body at a time, back to front by the distance of
-	// the part's centre as each body places it; the blend is done on the
-	// sRGB-encoded colours the frame holds: out = src·α + dst·(1 − α).
-	AlphaMode   AlphaMode
-	AlphaCutoff float32
-	// DoubleSided draws back faces too (no culling), lit as the front
-	// face turned over.
-	DoubleSided bool
-	// Shader, if not "", names the material's own fragment shader, a GLSL
-	// 410 file in ShaderFS that defines vec3 shade(Surface s) (docs/
-	// scene.md says what Surface holds, how to reach the lights and what
-	// else it may call; shaders/surface.glsl defines them). It is
-	// compiled with the built-in shaders' loader, for this material's
-	// features (surface.glsl's TF_FEATURES: what it does not use is left
-	// out of Surface's gathering); an error is a *ShaderError with the
-	// driver's log and the file's numbered source.
-	Shader   string
-	ShaderFS fs.FS
-}
-
-// The texture slots, samplers and alpha modes are glTF's (package gltf
-// documents them), so that a decoded material maps field by field.
-type (
-	TextureInfo = gltf.TextureInfo
-	AlphaMode   = gltf.AlphaMode
-)
-
-// Texture slots and alpha modes.
-const (
-	BaseColorSlot         = gltf.BaseColorSlot
-	MetallicRoughnessSlot = gltf.MetallicRoughnessSlot
-	NormalSlot            = gltf.NormalSlot
-	OcclusionSlot         = gltf.OcclusionSlot
-	EmissiveSlot          = gltf.EmissiveSlot
-	Slots                 = gltf.Slots
-
-	Opaque = gltf.Opaque
-	Mask   = gltf.Mask
-	Blend  = gltf.Blend
-)
-
-// DefaultMaterial returns the default material's values (material 0):
-// white, not metallic, half rough, opaque, with glTF's defaults for the
-// scales and the cutoff.
-func DefaultMaterial() Material {
-	return Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Roughness: 0.5, NormalScale: 1, OcclusionStrength: 1, AlphaCutoff: 0.5}
-}
-
-// texture returns the material's texture in slot s, nil for none.
-func (m *Material) texture(s gltf.Slot) image.Image {
-	switch s {
-	case BaseColorSlot:
-		return m.BaseColorTexture
-	case MetallicRoughnessSlot:
-		return m.MetallicRoughnessTexture
-	case NormalSlot:
-		return m.NormalTexture
-	case OcclusionSlot:
-		return m.OcclusionTexture
-	case EmissiveSlot:
-		return m.EmissiveTexture
-	}
-	return nil
-}
-
 // materialBlockSize is the Material uniform block of surface.glsl in
 // std140: five vec4s and ten for the UV transforms.
 const materialBlockSize = 15 * 16
@@ -133,8 +19,8 @@ const materialBlockSize = 15 * 16
 // material is a registered material.
 type material struct {
 	block    [materialBlockSize / 4]float32 // the uniform block's bytes (ints stored as their bits)
-	tex      [Slots]glTexture               // 0: none
-	sampler  [Slots]uint32                  // GL sampler objects
+	tex      [gltf.Slots]glTexture          // 0: none
+	sampler  [gltf.Slots]uint32             // GL sampler objects
 	program  int                            // index into scene.programs
 	blend    bool
 	twoSided bool
@@ -151,7 +37,7 @@ const (
 )
 
 // checkMaterial returns what is wrong with m, nil if nothing.
-func checkMaterial(m *Material) error {
+func checkMaterial(m *gltf.Material) error {
 	c := m.BaseColor
 	e := m.Emissive
 	switch {
@@ -167,14 +53,14 @@ func checkMaterial(m *Material) error {
 		return fmt.Errorf("normal scale %v: want finite", m.NormalScale)
 	case !(m.OcclusionStrength >= 0 && m.OcclusionStrength <= 1):
 		return fmt.Errorf("occlusion strength %v out of range [0, 1]", m.OcclusionStrength)
-	case m.AlphaMode > Blend:
+	case m.AlphaMode > gltf.Blend:
 		return fmt.Errorf("unknown alpha mode %v", m.AlphaMode)
 	case !(m.AlphaCutoff >= 0) || !finite(m.AlphaCutoff):
 		return fmt.Errorf("alpha cutoff %v: want finite, not negative", m.AlphaCutoff)
 	case m.Shader != "" && m.ShaderFS == nil:
 		return fmt.Errorf("shader %s without a ShaderFS to read it from", m.Shader)
 	}
-	for s := range Slots {
+	for s := range gltf.Slots {
 		info := &m.Sampling[s]
 		if info.TexCoord != 0 && info.TexCoord != 1 {
 			return fmt.Errorf("%v: UV set %d: want 0 or 1", s, info.TexCoord)
@@ -190,14 +76,14 @@ func checkMaterial(m *Material) error {
 }
 
 // addMaterial registers a material and returns its id.
-func (s *scene) addMaterial(m Material) (uint16, error) {
+func (s *scene) addMaterial(m gltf.Material) (uint16, error) {
 	if len(s.materials) > maxIDs {
 		return 0, fmt.Errorf("renderer: add material: all %d material ids are taken", maxIDs+1)
 	}
 	if err := checkMaterial(&m); err != nil {
 		return 0, fmt.Errorf("renderer: add material: %w", err)
 	}
-	mat := material{blend: m.AlphaMode == Blend, twoSided: m.DoubleSided}
+	mat := material{blend: m.AlphaMode == gltf.Blend, twoSided: m.DoubleSided}
 	b := &mat.block
 	copy(b[blockBaseColor:], m.BaseColor[:])
 	copy(b[blockEmissive:], m.Emissive[:])
@@ -207,7 +93,7 @@ func (s *scene) addMaterial(m Material) (uint16, error) {
 		b[blockAlpha+2] = 1
 	}
 	var present, set1 uint32
-	for slot := range Slots {
+	for slot := range gltf.Slots {
 		info := &m.Sampling[slot]
 		uv := mgl32.Ident3()
 		if info.Transform != nil {
@@ -260,8 +146,8 @@ func (s *scene) addMaterial(m Material) (uint16, error) {
 		mat.program = len(s.programs) - 1
 		s.builtin[features] = mat.program
 	}
-	for slot := range Slots {
-		img := m.texture(slot)
+	for slot := range gltf.Slots {
+		img := m.Texture(slot)
 		if img == nil {
 			continue
 		}
@@ -291,14 +177,14 @@ func (s *scene) addMaterial(m Material) (uint16, error) {
 
 // materialFeatures returns surface.glsl's TF_FEATURES for m: a bit per
 // texture slot used, 32 for MASK, 64 for double sided.
-func materialFeatures(m *Material) uint32 {
+func materialFeatures(m *gltf.Material) uint32 {
 	var f uint32
-	for slot := range Slots {
-		if m.texture(slot) != nil {
+	for slot := range gltf.Slots {
+		if m.Texture(slot) != nil {
 			f |= 1 << slot
 		}
 	}
-	if m.AlphaMode == Mask {
+	if m.AlphaMode == gltf.Mask {
 		f |= 32
 	}
 	if m.DoubleSided {
@@ -374,7 +260,7 @@ func (s *scene) uploadMaterials() error {
 const materialBinding = 0
 
 // samplerNames are surface.glsl's sampler uniforms, by slot.
-var samplerNames = [Slots]string{"uBaseColorTexture", "uMetallicRoughnessTexture", "uNormalTexture", "uOcclusionTexture", "uEmissiveTexture"}
+var samplerNames = [gltf.Slots]string{"uBaseColorTexture", "uMetallicRoughnessTexture", "uNormalTexture", "uOcclusionTexture", "uEmissiveTexture"}
 
 // setupMaterialUniforms points program p's samplers at their texture
 // units, its Material block at materialBinding and its Lights block at
@@ -395,8 +281,8 @@ func setupMaterialUniforms(p Program) {
 // each material binds only what changes.
 type boundMaterial struct {
 	mat      int // -1: none
-	tex      [Slots]glTexture
-	sampler  [Slots]uint32
+	tex      [gltf.Slots]glTexture
+	sampler  [gltf.Slots]uint32
 	twoSided bool
 }
 
@@ -415,7 +301,7 @@ func (s *scene) bindMaterial(bm *boundMaterial, id uint16) {
 	bm.mat = int(id)
 	m := &s.materials[id]
 	gl.BindBufferRange(gl.UNIFORM_BUFFER, materialBinding, uint32(s.materialBuf), int(id)*s.blockStride, materialBlockSize)
-	for slot := range Slots {
+	for slot := range gltf.Slots {
 		if t := m.tex[slot]; t.Valid() && t != bm.tex[slot] {
 			gl.ActiveTexture(gl.TEXTURE0 + uint32(slot))
 			gl.BindTexture(gl.TEXTURE_2D, uint32(t))
@@ -439,7 +325,7 @@ func (s *scene) bindMaterial(bm *boundMaterial, id uint16) {
 // unbindMaterial leaves the GL state as the other passes expect it:
 // culling on, texture unit 0 active, no samplers bound.
 func (s *scene) unbindMaterial(bm *boundMaterial) {
-	for slot := range Slots {
+	for slot := range gltf.Slots {
 		if bm.sampler[slot] != 0 {
 			gl.BindSampler(uint32(slot), 0)
 		}

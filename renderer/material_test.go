@@ -53,10 +53,10 @@ func decodeBuilt(b *gltf.Builder) (*gltf.Model, error) {
 // with its material drawn by the probe shader (the built-in lighting for
 // ""), tangents computed where a normal map needs them and the file has
 // none, as AddModel does; it returns the mesh.
-func addDecoded(r *renderer.Renderer, m *gltf.Model, shader string) (renderer.MeshID, error) {
-	ids := make([]renderer.MaterialID, len(m.Materials))
+func addDecoded(r *renderer.Renderer, m *gltf.Model, shader string) (simthread.MeshID, error) {
+	ids := make([]simthread.MaterialID, len(m.Materials))
 	for i := range m.Materials {
-		mat := renderer.ModelMaterial(&m.Materials[i])
+		mat := m.Materials[i]
 		if shader != "" {
 			mat.Shader, mat.ShaderFS = shader, probeFS
 		}
@@ -92,7 +92,7 @@ func quadPrim(z float32, mat int) gltf.Primitive {
 
 // quadBody is a body drawing mesh mesh at (0, 5, 0), 2 m to a side of
 // quad(), unrotated.
-func quadBody(mesh renderer.MeshID) simthread.Body {
+func quadBody(mesh simthread.MeshID) simthread.Body {
 	return simthread.Body{Pos: mgl32.Vec3{0, 5, 0}, Scale: simthread.UniformScale(2), Rot: ident, Color: simthread.White, Mesh: mesh}
 }
 
@@ -706,13 +706,13 @@ func TestBlendPerBody(t *testing.T) {
 			return err
 		}
 		defer r.Delete()
-		glass := renderer.DefaultMaterial()
-		glass.BaseColor, glass.AlphaMode = mgl32.Vec4{0.9, 0.1, 0.1, 0.5}, renderer.Blend
+		glass := gltf.DefaultMaterial()
+		glass.BaseColor, glass.AlphaMode = mgl32.Vec4{0.9, 0.1, 0.1, 0.5}, gltf.Blend
 		glass.Shader, glass.ShaderFS = "unlit.frag", probeFS
-		back := renderer.DefaultMaterial()
+		back := gltf.DefaultMaterial()
 		back.BaseColor, back.Shader, back.ShaderFS = mgl32.Vec4{0.05, 0.6, 0.1, 1}, "unlit.frag", probeFS
-		var ids [2]renderer.MeshID
-		for k, m := range []renderer.Material{glass, back} {
+		var ids [2]simthread.MeshID
+		for k, m := range []gltf.Material{glass, back} {
 			mat, err := r.AddMaterial(m)
 			if err != nil {
 				return err
@@ -770,7 +770,7 @@ func TestViews(t *testing.T) {
 			return err
 		}
 		defer r.Delete()
-		mat := renderer.DefaultMaterial()
+		mat := gltf.DefaultMaterial()
 		mat.BaseColor = mgl32.Vec4{0.9, 0.1, 0.1, 1}
 		id, err := r.AddMaterial(mat)
 		if err != nil {

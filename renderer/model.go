@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"slices"
 
+	"github.com/tickframe/tickframe/simthread"
+
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/renderer/gltf"
 )
@@ -23,8 +25,8 @@ import (
 // error. The materials stay registered if the mesh then fails. It does
 // not modify m. With ModelShader, every material is drawn with that
 // shader instead of the built-in lighting.
-func (r *Renderer) AddModel(m *gltf.Model, place mgl32.Mat4, opts ...ModelOption) (MeshID, error) {
-	mats := modelMaterials{ids: make(map[int]MaterialID)}
+func (r *Renderer) AddModel(m *gltf.Model, place mgl32.Mat4, opts ...ModelOption) (simthread.MeshID, error) {
+	mats := modelMaterials{ids: make(map[int]simthread.MaterialID)}
 	for _, o := range opts {
 		o(&mats)
 	}
@@ -63,14 +65,14 @@ func ModelShader(fsys fs.FS, name string) ModelOption {
 // modelMaterials remembers the ids of a model's registered materials and
 // the options they are registered with.
 type modelMaterials struct {
-	ids      map[int]MaterialID // glTF material index (−1: none) → id
+	ids      map[int]simthread.MaterialID // glTF material index (−1: none) → id
 	shaderFS fs.FS
 	shader   string
 }
 
 // modelMaterial returns the id of glTF material i of m (−1: glTF's
 // default), registering it the first time (mats remembers).
-func (r *Renderer) modelMaterial(m *gltf.Model, i int, mats *modelMaterials) (MaterialID, error) {
+func (r *Renderer) modelMaterial(m *gltf.Model, i int, mats *modelMaterials) (simthread.MaterialID, error) {
 	if id, ok := mats.ids[i]; ok {
 		return id, nil
 	}
@@ -78,9 +80,8 @@ func (r *Renderer) modelMaterial(m *gltf.Model, i int, mats *modelMaterials) (Ma
 	if i >= 0 && i < len(m.Materials) {
 		gm = m.Materials[i]
 	}
-	mm := ModelMaterial(&gm)
-	mm.Shader, mm.ShaderFS = mats.shader, mats.shaderFS
-	id, err := r.AddMaterial(mm)
+	gm.Shader, gm.ShaderFS = mats.shader, mats.shaderFS
+	id, err := r.AddMaterial(gm)
 	if err != nil {
 		return 0, fmt.Errorf("renderer: model material %q: %w", gm.Name, err)
 	}
@@ -94,28 +95,12 @@ func modelPart(m *gltf.Model, me *gltf.Mesh, t mgl32.Mat4) Part {
 	p := bake(me, t)
 	if p.Tangents == nil && me.Material >= 0 && me.Material < len(m.Materials) && m.Materials[me.Material].NormalTexture != nil {
 		uvs := p.UVs
-		if m.Materials[me.Material].Sampling[NormalSlot].TexCoord == 1 {
+		if m.Materials[me.Material].Sampling[gltf.NormalSlot].TexCoord == 1 {
 			uvs = p.UVs1
 		}
 		p.Tangents = Tangents(p.Positions, p.Normals, uvs, p.Indices)
 	}
 	return p
-}
-
-// ModelMaterial returns glTF material gm as a renderer material, field by
-// field, drawn with the built-in lighting.
-func ModelMaterial(gm *gltf.Material) Material {
-	return Material{
-		BaseColor: gm.BaseColor, Metallic: gm.Metallic, Roughness: gm.Roughness,
-		BaseColorTexture:         gm.BaseColorTexture,
-		MetallicRoughnessTexture: gm.MetallicRoughnessTexture,
-		NormalTexture:            gm.NormalTexture, NormalScale: gm.NormalScale,
-		OcclusionTexture: gm.OcclusionTexture, OcclusionStrength: gm.OcclusionStrength,
-		Emissive: gm.Emissive, EmissiveTexture: gm.EmissiveTexture,
-		Sampling:  gm.Sampling,
-		AlphaMode: gm.AlphaMode, AlphaCutoff: gm.AlphaCutoff,
-		DoubleSided: gm.DoubleSided,
-	}
 }
 
 // bake returns mesh me's vertices transformed by t as a Part: positions by
@@ -198,8 +183,8 @@ func FitCube(b gltf.Box) mgl32.Mat4 {
 
 // NodeMesh is one node's mesh registered by AddNodeMeshes.
 type NodeMesh struct {
-	Node int    // index into gltf.Model.Nodes
-	Mesh MeshID // the mesh
+	Node int              // index into gltf.Model.Nodes
+	Mesh simthread.MeshID // the mesh
 	// Mirror is true where the node's world transform at rest mirrors:
 	// the mesh then holds its primitives mirrored along x (rewound), and
 	// a body drawing it takes the node's world transform times
@@ -220,7 +205,7 @@ var MirrorX = mgl32.Scale3D(-1, 1, 1)
 // returns the nodes' meshes in node order. Skinned meshes are left out:
 // AddSkinned draws them. It takes AddModel's options.
 func (r *Renderer) AddNodeMeshes(m *gltf.Model, opts ...ModelOption) ([]NodeMesh, error) {
-	mats := modelMaterials{ids: make(map[int]MaterialID)}
+	mats := modelMaterials{ids: make(map[int]simthread.MaterialID)}
 	for _, o := range opts {
 		o(&mats)
 	}

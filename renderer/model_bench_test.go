@@ -161,15 +161,15 @@ func TestMaterialFrameDoesNotAllocate(t *testing.T) {
 		}
 		defer r.Delete()
 		grey := solid(4, 4, color.NRGBA{128, 128, 128, 200})
-		var ids []renderer.MeshID
-		for k, mode := range []renderer.AlphaMode{renderer.Opaque, renderer.Mask, renderer.Blend, renderer.Blend} {
-			mat := renderer.DefaultMaterial()
+		var ids []simthread.MeshID
+		for k, mode := range []gltf.AlphaMode{gltf.Opaque, gltf.Mask, gltf.Blend, gltf.Blend} {
+			mat := gltf.DefaultMaterial()
 			mat.AlphaMode, mat.DoubleSided = mode, k%2 == 1
 			mat.BaseColor[3] = 0.6
 			mat.BaseColorTexture, mat.MetallicRoughnessTexture, mat.NormalTexture = grey, grey, grey
 			mat.OcclusionTexture, mat.EmissiveTexture = grey, grey
-			mat.Sampling[renderer.NormalSlot].Sampler = gltf.Sampler{MagFilter: gltf.Nearest, WrapS: gltf.ClampToEdge}
-			mat.Sampling[renderer.EmissiveSlot].Transform = &gltf.TextureTransform{Scale: mgl32.Vec2{2, 2}}
+			mat.Sampling[gltf.NormalSlot].Sampler = gltf.Sampler{MagFilter: gltf.Nearest, WrapS: gltf.ClampToEdge}
+			mat.Sampling[gltf.EmissiveSlot].Transform = &gltf.TextureTransform{Scale: mgl32.Vec2{2, 2}}
 			id, err := r.AddMaterial(mat)
 			if err != nil {
 				return err

@@ -50,7 +50,7 @@ func morphedTube(t testing.TB) *gltf.Model {
 	mesh := b.AddMesh("tube", p)
 	root := b.AddNode(gltf.Node{Name: "root", Mesh: -1})
 	tube := b.AddNode(gltf.Node{Name: "tube", Mesh: mesh})
-	b.AddSkin(gltf.Skin{Joints: []int{root}, Skeleton: -1}, tube)
+	b.AddSkin(gltf.Skeleton{Joints: []int{root}, Root: -1}, tube)
 	b.AddAnimation(gltf.Animation{Channels: []gltf.Channel{{Node: tube, Path: gltf.Weights, Times: []float32{0, 1},
 		Values: []float32{0, 0, 1, 1}}}})
 	glb, err := b.GLB()
@@ -214,7 +214,7 @@ func TestMorphTurnsNormalsAndTangents(t *testing.T) {
 			p.Targets[1].Normals = append(p.Targets[1].Normals, mgl32.Vec3{0, 1, 0})
 		}
 		root := b.AddNode(gltf.Node{Mesh: -1})
-		b.AddSkin(gltf.Skin{Joints: []int{root}, Skeleton: -1}, b.AddNode(gltf.Node{Mesh: b.AddMesh("quad", p)}))
+		b.AddSkin(gltf.Skeleton{Joints: []int{root}, Root: -1}, b.AddNode(gltf.Node{Mesh: b.AddMesh("quad", p)}))
 		m, err := decodeBuilt(&b)
 		if err != nil {
 			return err

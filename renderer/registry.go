@@ -5,17 +5,10 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tickframe/tickframe/renderer/gltf"
+
 	"github.com/tickframe/tickframe/simthread"
 )
-
-// MeshID is a registered mesh: the handle AddMesh returns, for
-// simthread.Body.Mesh (the same type). Mesh 0 is the default cube.
-type MeshID = simthread.MeshID
-
-// MaterialID is a registered material: the handle AddMaterial returns, for
-// simthread.Body.Material (the same type) and Part.Material. Material 0
-// is the default material.
-type MaterialID = simthread.MaterialID
 
 // Registry hands out mesh and material ids and queues what they name for
 // the renderer, from any goroutine: the world in its Step (a spawn that
@@ -46,7 +39,7 @@ type request struct {
 	kind   requestKind
 	id     uint16
 	parts  []Part
-	mat    Material
+	mat    gltf.Material
 	bodies []simthread.Body
 }
 
@@ -68,7 +61,7 @@ func NewRegistry() *Registry { return &Registry{meshes: 1, materials: 1} }
 // have been handed out already (by this registry, or 0). Errors: no parts,
 // a material not handed out, every id taken; what only an upload can
 // find (a part's counts and values, the driver's errors) Draw reports.
-func (g *Registry) AddMesh(parts ...Part) (MeshID, error) {
+func (g *Registry) AddMesh(parts ...Part) (simthread.MeshID, error) {
 	if len(parts) == 0 {
 		return 0, errors.New("renderer: add mesh: no parts")
 	}
@@ -96,14 +89,14 @@ func (g *Registry) AddMesh(parts ...Part) (MeshID, error) {
 	id := uint16(g.meshes)
 	g.meshes++
 	g.queue = append(g.queue, request{kind: addMesh, id: id, parts: own})
-	return MeshID(id), nil
+	return simthread.MeshID(id), nil
 }
 
 // AddMaterial queues a material and returns its id. Its texture image, if
 // any, must not change until it is uploaded. Errors: every id taken;
 // what only an upload can find (values out of range, a shader that does
 // not compile: a *ShaderError) Draw reports.
-func (g *Registry) AddMaterial(m Material) (MaterialID, error) {
+func (g *Registry) AddMaterial(m gltf.Material) (simthread.MaterialID, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.materials > maxIDs {
@@ -112,7 +105,7 @@ func (g *Registry) AddMaterial(m Material) (MaterialID, error) {
 	id := uint16(g.materials)
 	g.materials++
 	g.queue = append(g.queue, request{kind: addMaterial, id: id, mat: m})
-	return MaterialID(id), nil
+	return simthread.MaterialID(id), nil
 }
 
 // AddStatic queues static bodies: bodies that never move, drawn every
@@ -199,7 +192,7 @@ func (r *Renderer) apply(q *request) error {
 	case addMaterial:
 		id, err := s.addMaterial(q.mat)
 		if err != nil {
-			if _, derr := s.addMaterial(DefaultMaterial()); derr != nil {
+			if _, derr := s.addMaterial(gltf.DefaultMaterial()); derr != nil {
 				return errors.Join(err, derr)
 			}
 			err = fmt.Errorf("%w (material %d is drawn as the default)", err, q.id)

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tickframe/tickframe/renderer/gltf"
+
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
@@ -66,7 +68,7 @@ func TestRegistryQueuesFromAnyGoroutine(t *testing.T) {
 		}
 		// Queued from a goroutine while the render thread registers.
 		var wg sync.WaitGroup
-		var queued [2]renderer.MaterialID
+		var queued [2]simthread.MaterialID
 		var qerr error
 		wg.Add(1)
 		go func() {
@@ -88,16 +90,16 @@ func TestRegistryQueuesFromAnyGoroutine(t *testing.T) {
 		if qerr != nil {
 			return qerr
 		}
-		broken, err := reg.AddMaterial(renderer.Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Shader: "missing.frag", ShaderFS: unlitFS})
+		broken, err := reg.AddMaterial(gltf.Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Shader: "missing.frag", ShaderFS: unlitFS})
 		if err != nil {
 			return err
 		}
-		ids := map[renderer.MaterialID]bool{before: true, queued[0]: true, queued[1]: true, direct: true, broken: true}
+		ids := map[simthread.MaterialID]bool{before: true, queued[0]: true, queued[1]: true, direct: true, broken: true}
 		if len(ids) != 5 {
 			return fmt.Errorf("material ids %v %v %v %v collide", before, queued, direct, broken)
 		}
 		cam := frontCamera()
-		ball := func(x float32, mat renderer.MaterialID) simthread.Body {
+		ball := func(x float32, mat simthread.MaterialID) simthread.Body {
 			return simthread.Body{Pos: mgl32.Vec3{x, 5, 0}, Scale: simthread.UniformScale(0.5), Color: simthread.White, Mesh: sphere, Material: mat}
 		}
 		bodies := []simthread.Body{ball(-3, before), ball(-1.5, queued[0]), ball(0, queued[1]), ball(1.5, direct),
@@ -215,7 +217,7 @@ func TestStaticFrameDoesNotAllocate(t *testing.T) {
 		var statics []simthread.Body
 		for i := range 40 {
 			statics = append(statics, simthread.Body{Pos: mgl32.Vec3{float32(i%8) - 4, 3 + float32(i/8), 0}, Scale: simthread.UniformScale(0.3),
-				Mesh: ball * renderer.MeshID(i%2), Material: red * renderer.MaterialID(i%3%2)})
+				Mesh: ball * simthread.MeshID(i%2), Material: red * simthread.MaterialID(i%3%2)})
 		}
 		reg.AddStatic(statics...)
 		s := newScene()

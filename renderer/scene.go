@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/tickframe/tickframe/renderer/gltf"
+	"github.com/tickframe/tickframe/simthread"
+
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/shaders"
@@ -41,7 +44,7 @@ type Part struct {
 	Indices []uint32
 	// Material is what the part is drawn with for a body whose Material is
 	// 0: a registered material's id, 0 for the default material.
-	Material MaterialID
+	Material simthread.MaterialID
 }
 
 // The registries' limits: ids are uint16, and 0 is the default.
@@ -94,7 +97,7 @@ func (s *scene) init() error {
 	s.programs = append(s.programs, p)
 	s.builtin = map[uint32]int{0: 0}
 	s.materialBuf = newBuffer()
-	if _, err := s.addMaterial(DefaultMaterial()); err != nil {
+	if _, err := s.addMaterial(gltf.DefaultMaterial()); err != nil {
 		return err
 	}
 	_, err = s.addMesh([]Part{cube()})
@@ -303,9 +306,9 @@ func (s *scene) delete() {
 // for this upload. A snapshot uploaded before it keeps drawing an id it
 // did not know as the default until it leaves the history: register
 // before publishing the bodies that name it. A failure takes no id.
-func (r *Renderer) AddMesh(parts ...Part) (MeshID, error) {
+func (r *Renderer) AddMesh(parts ...Part) (simthread.MeshID, error) {
 	id, err := r.addNow(request{kind: addMesh, parts: parts})
-	return MeshID(id), err
+	return simthread.MeshID(id), err
 }
 
 // AddMaterial registers a material on the render thread, at once, and
@@ -314,9 +317,9 @@ func (r *Renderer) AddMesh(parts ...Part) (MeshID, error) {
 // material). It uploads the material's texture and compiles its shader,
 // if any, and returns their errors (a *ShaderError for the shader). Call
 // it as AddMesh.
-func (r *Renderer) AddMaterial(m Material) (MaterialID, error) {
+func (r *Renderer) AddMaterial(m gltf.Material) (simthread.MaterialID, error) {
 	id, err := r.addNow(request{kind: addMaterial, mat: m})
-	return MaterialID(id), err
+	return simthread.MaterialID(id), err
 }
 
 // Meshes reports how many meshes are registered, the default cube

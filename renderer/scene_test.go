@@ -10,6 +10,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/tickframe/tickframe/renderer/gltf"
+
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
@@ -52,8 +54,8 @@ func checker(w, h int, c [4]color.NRGBA) *image.NRGBA {
 // addTestScene registers meshes−1 meshes besides the cube (quads and
 // pyramids) and, with more than one mesh, two materials besides the
 // default, one textured; it returns every mesh id and material id.
-func addTestScene(r *renderer.Renderer, meshes int) (ids []renderer.MeshID, mats []renderer.MaterialID, err error) {
-	ids, mats = []renderer.MeshID{0}, []renderer.MaterialID{0}
+func addTestScene(r *renderer.Renderer, meshes int) (ids []simthread.MeshID, mats []simthread.MaterialID, err error) {
+	ids, mats = []simthread.MeshID{0}, []simthread.MaterialID{0}
 	for k := 1; k < meshes; k++ {
 		p := quad()
 		if k%2 == 0 {
@@ -66,11 +68,11 @@ func addTestScene(r *renderer.Renderer, meshes int) (ids []renderer.MeshID, mats
 		ids = append(ids, id)
 	}
 	if meshes > 1 {
-		red := renderer.DefaultMaterial()
+		red := gltf.DefaultMaterial()
 		red.BaseColor = mgl32.Vec4{0.8, 0.1, 0.05, 1}
-		tex := renderer.DefaultMaterial()
+		tex := gltf.DefaultMaterial()
 		tex.BaseColorTexture = checker(16, 16, [4]color.NRGBA{{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 255, 255}})
-		for _, m := range []renderer.Material{red, tex} {
+		for _, m := range []gltf.Material{red, tex} {
 			id, err := r.AddMaterial(m)
 			if err != nil {
 				return nil, nil, err
@@ -91,8 +93,8 @@ var unlitFS = fstest.MapFS{
 
 // unlit returns an unlit material of the given linear base colour and
 // texture.
-func unlit(base mgl32.Vec4, tex image.Image) renderer.Material {
-	m := renderer.DefaultMaterial()
+func unlit(base mgl32.Vec4, tex image.Image) gltf.Material {
+	m := gltf.DefaultMaterial()
 	m.BaseColor, m.BaseColorTexture = base, tex
 	m.Shader, m.ShaderFS = "unlit.frag", unlitFS
 	return m
@@ -178,7 +180,7 @@ func TestMeshesAndTexturedMaterial(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		lit := renderer.DefaultMaterial()
+		lit := gltf.DefaultMaterial()
 		lit.BaseColorTexture = tex // the same image: uploaded once
 		litID, err := r.AddMaterial(lit)
 		if err != nil {
@@ -286,7 +288,7 @@ func TestNonUniformScale(t *testing.T) {
 		// A quad tilted 45° back, scaled twice as tall: its surface's
 		// normal is ∝ (0, 1, 2); scaling the normal itself would give
 		// (0, 2, 1).
-		normal, err := r.AddMaterial(renderer.Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Shader: "normal.frag", ShaderFS: unlitFS})
+		normal, err := r.AddMaterial(gltf.Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Shader: "normal.frag", ShaderFS: unlitFS})
 		if err != nil {
 			return err
 		}
@@ -344,8 +346,8 @@ func TestUnknownIDsFallBack(t *testing.T) {
 		}
 		want = copyImage(want)
 		for _, ids := range []struct {
-			mesh renderer.MeshID
-			mat  renderer.MaterialID
+			mesh simthread.MeshID
+			mat  simthread.MaterialID
 		}{{3, 3}, {999, 0}, {0, 999}, {65535, 65535}} {
 			b := body
 			b.Mesh, b.Material = ids.mesh, ids.mat
@@ -404,11 +406,11 @@ vec3 shade(Surface s) {
 `)},
 			"noshade.frag": {Data: []byte("vec3 shadow(Surface s) {\n    return vec3(1.0);\n}\n")},
 		}
-		toon, err := r.AddMaterial(renderer.Material{BaseColor: mgl32.Vec4{1, 0.5, 0.2, 1}, Roughness: 1, Shader: "toon.frag", ShaderFS: files})
+		toon, err := r.AddMaterial(gltf.Material{BaseColor: mgl32.Vec4{1, 0.5, 0.2, 1}, Roughness: 1, Shader: "toon.frag", ShaderFS: files})
 		if err != nil {
 			return fmt.Errorf("a valid material shader: %v", err)
 		}
-		_, err = r.AddMaterial(renderer.Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Shader: "broken.frag", ShaderFS: files})
+		_, err = r.AddMaterial(gltf.Material{BaseColor: mgl32.Vec4{1, 1, 1, 1}, Shader: "broken.frag", ShaderFS: files})
 		var se *renderer.ShaderError
 		if !errors.As(err, &se) {
 			return fmt.Errorf("a broken material shader gave %v, want a *ShaderError", err)
@@ -419,11 +421,11 @@ vec3 shade(Surface s) {
 				t.Errorf("error does not contain %q:\n%s", want, msg)
 			}
 		}
-		_, err = r.AddMaterial(renderer.Material{Shader: "noshade.frag", ShaderFS: files})
+		_, err = r.AddMaterial(gltf.Material{Shader: "noshade.frag", ShaderFS: files})
 		if !errors.As(err, &se) || se.Stage != "link" || !strings.Contains(err.Error(), "shadow(Surface s)") {
 			return fmt.Errorf("a material shader without shade gave %v, want a link *ShaderError with the numbered source", err)
 		}
-		if _, err := r.AddMaterial(renderer.Material{Shader: "missing.frag", ShaderFS: files}); err == nil || !strings.Contains(err.Error(), "missing.frag") {
+		if _, err := r.AddMaterial(gltf.Material{Shader: "missing.frag", ShaderFS: files}); err == nil || !strings.Contains(err.Error(), "missing.frag") {
 			return fmt.Errorf("a missing material shader gave %v", err)
 		}
 		if r.Materials() != 2 {
@@ -480,7 +482,7 @@ func TestBadMeshesAndMaterials(t *testing.T) {
 		if _, err := r.AddMesh(); err == nil {
 			return errors.New("AddMesh accepted no parts")
 		}
-		for name, m := range map[string]renderer.Material{
+		for name, m := range map[string]gltf.Material{
 			"NaN colour":       {BaseColor: mgl32.Vec4{nan, 0, 0, 1}},
 			"negative colour":  {BaseColor: mgl32.Vec4{-1, 0, 0, 1}},
 			"metallic 2":       {BaseColor: mgl32.Vec4{1, 1, 1, 1}, Metallic: 2},
@@ -510,7 +512,7 @@ func TestTexturedGround(t *testing.T) {
 			return err
 		}
 		defer r.Delete()
-		tiles := renderer.DefaultMaterial()
+		tiles := gltf.DefaultMaterial()
 		tiles.BaseColorTexture = checker(8, 8, [4]color.NRGBA{{230, 20, 20, 255}, {20, 230, 20, 255}, {20, 20, 230, 255}, {230, 230, 230, 255}})
 		mat, err := r.AddMaterial(tiles)
 		if err != nil {
@@ -561,7 +563,7 @@ func TestTexturedGround(t *testing.T) {
 			return fmt.Errorf("the plain ground is %v, want dark grey%s", got, saveFailure(img))
 		}
 		for _, bad := range []struct {
-			mat  renderer.MaterialID
+			mat  simthread.MaterialID
 			tile float32
 		}{{9, 1}, {mat, 0}, {mat, float32(math.NaN())}, {mat, -1}} {
 			if err := r.SetGround(bad.mat, bad.tile); err == nil {

@@ -194,7 +194,7 @@ func (r *Renderer) AddSkinned(m *gltf.Model) (uint16, error) {
 	sk := &m.Skins[skin]
 	morphs, weights := morphNodes(m)
 	model := skinModel{joints: len(sk.Joints), ibm: len(s.ibm) / 12, weights: weights}
-	mats := &modelMaterials{ids: make(map[int]MaterialID)}
+	mats := &modelMaterials{ids: make(map[int]simthread.MaterialID)}
 	fail := func(err error) (uint16, error) {
 		for i := range model.parts {
 			model.parts[i].delete()

@@ -52,7 +52,7 @@ func skinnedTube(t testing.TB) *gltf.Model {
 	lower := b.AddNode(gltf.Node{Name: "lower", Mesh: -1})
 	up := b.AddNode(gltf.Node{Name: "upper", Mesh: -1, Translation: mgl32.Vec3{0, 1, 0}})
 	b.AddChild(lower, up)
-	b.AddSkin(gltf.Skin{Joints: []int{lower, up}, Skeleton: lower,
+	b.AddSkin(gltf.Skeleton{Joints: []int{lower, up}, Root: lower,
 		InverseBind: []mgl32.Mat4{mgl32.Ident4(), mgl32.Translate3D(0, -1, 0)}}, b.AddNode(gltf.Node{Name: "tube", Mesh: mesh}))
 	q := mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 0, 1})
 	b.AddAnimation(gltf.Animation{Channels: []gltf.Channel{{Node: up, Path: gltf.Rotation, Times: []float32{0, 1},

@@ -5,7 +5,7 @@ package simthread_test
 //
 //	BenchmarkTick/bodies=<1k|10k|100k>/part=<step|publish|copy|tick>
 //
-//   - step: one refworld Step, on the bare world (no Sim).
+//   - step: one Step of the tests' swarm world, on the bare world (no Sim).
 //   - publish: one wake of a real Sim whose world's Step does nothing
 //     (snapshotOnly), so that what is measured is the Sim's own code for a
 //     tick minus the step: the scheduler's Advance and the telemetry, the
@@ -18,7 +18,7 @@ package simthread_test
 //   - copy: a plain copy() of the snapshot's bodies into a preallocated
 //     slice, the floor any publish that hands over a copy must pay; the
 //     target is publish ≤ 2 × copy.
-//   - tick: one wake of a real Sim on the reference world that runs exactly
+//   - tick: one wake of a real Sim on the swarm world that runs exactly
 //     one step and publishes, plus the render side's Acquire.
 //
 // Every part sets the bytes per op to the snapshot's size (bodies × 40), so
@@ -34,7 +34,6 @@ import (
 	"unsafe"
 
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // benchSizes are the body counts of the scale benchmarks and tests.
@@ -50,9 +49,9 @@ var benchSizes = []struct {
 // bodyBytes is the size of one snapshot body.
 const bodyBytes = int(unsafe.Sizeof(simthread.Body{}))
 
-// snapshotOnly is the reference world with a Step that does nothing: a Sim
+// snapshotOnly is the swarm world with a Step that does nothing: a Sim
 // driving it does all of a tick's work except the step.
-type snapshotOnly struct{ *refworld.World }
+type snapshotOnly struct{ *swarm }
 
 func (snapshotOnly) Step(uint64, float64, []simthread.Input) {}
 
@@ -119,13 +118,9 @@ func (t *ticker) check(tb testing.TB, n int) {
 	}
 }
 
-func newWorld(tb testing.TB, n int) *refworld.World {
+func newWorld(tb testing.TB, n int) *swarm {
 	tb.Helper()
-	w, err := refworld.New(n, 1)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return w
+	return newSwarm(n, 1)
 }
 
 func BenchmarkTick(b *testing.B) {
@@ -180,7 +175,7 @@ func BenchmarkTick(b *testing.B) {
 }
 
 // TestTickDoesNotAllocateAtScale checks that with pre-sized snapshot slots
-// (Config.InitSnapshot) a wake that steps the reference world once,
+// (Config.InitSnapshot) a wake that steps the swarm world once,
 // publishes and is acquired allocates nothing, at every benchmarked size,
 // from the first tick on: no warm-up fills the slots first. Each wake is
 // counted on its own, since AllocsPerRun's average over many runs rounds a

@@ -10,8 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tickframe/tickframe/sync/spsc"
-	"github.com/tickframe/tickframe/sync/triplebuf"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // Defaults for Config.
@@ -69,9 +68,9 @@ type Sim struct {
 	sched *Scheduler
 	dt    float64
 
-	out  *triplebuf.Producer[Snapshot]
-	view *triplebuf.Consumer[Snapshot]
-	in   *spsc.Queue[Input]
+	out  *waitfree.Producer[Snapshot]
+	view *waitfree.Consumer[Snapshot]
+	in   *waitfree.Queue[Input]
 
 	pauseReq atomic.Bool
 	signal   chan struct{} // wakes a paused loop; capacity 1
@@ -114,11 +113,11 @@ func New(cfg Config, world World, clock Clock) (*Sim, error) {
 	if cfg.Inputs == 0 {
 		cfg.Inputs = DefaultInputs
 	}
-	if cfg.History < 2 || cfg.History > triplebuf.MaxHistory {
-		return nil, fmt.Errorf("simthread: history %d out of range [2, %d]", cfg.History, triplebuf.MaxHistory)
+	if cfg.History < 2 || cfg.History > waitfree.MaxHistory {
+		return nil, fmt.Errorf("simthread: history %d out of range [2, %d]", cfg.History, waitfree.MaxHistory)
 	}
-	if cfg.Inputs < 1 || cfg.Inputs > spsc.MaxCapacity {
-		return nil, fmt.Errorf("simthread: input queue capacity %d out of range [1, %d]", cfg.Inputs, spsc.MaxCapacity)
+	if cfg.Inputs < 1 || cfg.Inputs > waitfree.MaxQueue {
+		return nil, fmt.Errorf("simthread: input queue capacity %d out of range [1, %d]", cfg.Inputs, waitfree.MaxQueue)
 	}
 	sched, err := NewScheduler(cfg.Timing)
 	if err != nil {
@@ -142,11 +141,11 @@ func New(cfg Config, world World, clock Clock) (*Sim, error) {
 				i, cfg.Replay[i].Tick, i-1, cfg.Replay[i-1].Tick)
 		}
 	}
-	out, view, err := triplebuf.New(cfg.History, cfg.InitSnapshot)
+	out, view, err := waitfree.NewTripleBuffer(cfg.History, cfg.InitSnapshot)
 	if err != nil {
 		return nil, err
 	}
-	in, err := spsc.New[Input](cfg.Inputs)
+	in, err := waitfree.NewQueue[Input](cfg.Inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +183,7 @@ func (s *Sim) Clock() Clock { return s.clock }
 
 // Snapshots returns the render side of the snapshot buffer. One goroutine
 // (the render thread) may use it, concurrently with the Sim.
-func (s *Sim) Snapshots() *triplebuf.Consumer[Snapshot] { return s.view }
+func (s *Sim) Snapshots() *waitfree.Consumer[Snapshot] { return s.view }
 
 // Overwritten reports how many snapshots were replaced before the render
 // side acquired them. Any goroutine may call it.

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 	"go.uber.org/goleak"
 )
 
@@ -125,7 +124,7 @@ func (d *driver) wake(late time.Duration) {
 
 func TestRunPublishesEachTickOnTime(t *testing.T) {
 	clock := new(simthread.VirtualClock)
-	w, _ := refworld.New(16, 1)
+	w := newSwarm(16, 1)
 	d := start(t, simthread.Config{Timing: simthread.Timing{Rate: 100}}, w, clock)
 	view := d.sim.Snapshots()
 	d.deadline()
@@ -181,10 +180,10 @@ func TestStopWithinOneTickAndNoLeak(t *testing.T) {
 
 func TestInputsAppliedAtOneTickAndReplayed(t *testing.T) {
 	const stop = 60
-	kicks := []simthread.Input{{Kind: refworld.Kick, X: 2}, {Kind: refworld.Kick, X: -1}, {Kind: refworld.Reset}}
+	kicks := []simthread.Input{{Kind: kick, X: 2}, {Kind: kick, X: -1}, {Kind: reset}}
 
 	clock := new(simthread.VirtualClock)
-	w, _ := refworld.New(64, 9)
+	w := newSwarm(64, 9)
 	d := start(t, simthread.Config{Timing: simthread.Timing{Rate: 100}, Record: true, StopAfter: stop, CheckpointEvery: 20}, w, clock)
 	for k := 1; k <= stop; k++ {
 		if k == 10 || k == 33 {
@@ -227,7 +226,7 @@ func TestInputsAppliedAtOneTickAndReplayed(t *testing.T) {
 	// Replay the log on a fresh world with different wake timing: ticks
 	// land in different wakes, the result is the same.
 	clock2 := new(simthread.VirtualClock)
-	w2, _ := refworld.New(64, 9)
+	w2 := newSwarm(64, 9)
 	d2 := start(t, simthread.Config{Timing: simthread.Timing{Rate: 100}, Replay: log, StopAfter: stop, CheckpointEvery: 20}, w2, clock2)
 	if d2.sim.Send(kicks[0]) {
 		t.Fatal("a replaying Sim accepted live input")
@@ -374,7 +373,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 // acquired allocates nothing.
 func TestTickDoesNotAllocate(t *testing.T) {
 	clock := new(simthread.VirtualClock)
-	w, _ := refworld.New(1000, 1)
+	w := newSwarm(1000, 1)
 	s, err := simthread.New(simthread.Config{}, w, clock)
 	if err != nil {
 		t.Fatal(err)
@@ -387,7 +386,7 @@ func TestTickDoesNotAllocate(t *testing.T) {
 		next, _ = s.Wake()
 		view.Acquire()
 	}
-	s.Send(simthread.Input{Kind: refworld.Kick, X: 0.1})
+	s.Send(simthread.Input{Kind: kick, X: 0.1})
 	if a := testing.AllocsPerRun(200, func() {
 		clock.Set(next)
 		next, err = s.Wake()

@@ -182,12 +182,12 @@ func NewBody(pos mgl32.Vec3) Body {
 }
 
 // MeshID is a registered mesh, as the renderer hands it out when the mesh
-// is registered (renderer.MeshID is the same type): a handle that never
+// is registered (renderer.AddMesh returns it): a handle that never
 // changes whatever else is registered. 0 is the default cube.
 type MeshID uint16
 
 // MaterialID is a registered material, as the renderer hands it out
-// (renderer.MaterialID is the same type). 0 is the default material, or,
+// (renderer.AddMaterial returns it). 0 is the default material, or,
 // for a body, each part's own.
 type MaterialID uint16
 

@@ -15,13 +15,15 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/tickframe/tickframe/renderer/gltf"
+
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/tickframe/tickframe/examples/bounce/internal/collide"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/collide"
 )
 
 // The box: x ∈ [−halfX, halfX], y ∈ [0, height], z ∈ [−halfZ, halfZ],
@@ -41,7 +43,7 @@ type ball struct {
 	pos, vel mgl64.Vec3
 	p0       mgl64.Vec3 // pos at the start of the step
 	epoch    uint32     // new at every jump (a reset, a shot)
-	mat      renderer.MaterialID
+	mat      simthread.MaterialID
 	colour   mgl32.Vec4
 }
 
@@ -52,7 +54,7 @@ type box struct {
 	discrete  bool // overlap tests only: a fast ball can cross the thin wall
 	bullet    bool // ball 0 is fired at the thin wall every second
 	reg       *renderer.Registry
-	sphere    renderer.MeshID
+	sphere    simthread.MeshID
 	resets    int
 	jumps     uint32 // epochs handed out
 	tunnelled int    // crossings of the thin wall
@@ -132,7 +134,7 @@ func (w *box) Step(tick uint64, dt float64, inputs []simthread.Input) {
 		// A material each, registered from here (the simulation goroutine)
 		// through the renderer's queue, drawn from the snapshot that has it.
 		if b.mat == 0 && w.reg != nil {
-			m := renderer.DefaultMaterial()
+			m := gltf.DefaultMaterial()
 			m.BaseColor, m.Roughness, m.Metallic = b.colour, 0.25+0.25*float32(i%3), float32(i%2)*0.6
 			b.mat, _ = w.reg.AddMaterial(m) // 0 (the default) once every id is taken
 		}
@@ -214,7 +216,7 @@ func (w *box) scene(r *renderer.Renderer) error {
 	if w.sphere, err = reg.AddMesh(renderer.SphereMesh(24, 12)); err != nil {
 		return err
 	}
-	wall := renderer.DefaultMaterial()
+	wall := gltf.DefaultMaterial()
 	wall.BaseColor, wall.Roughness = mgl32.Vec4{0.35, 0.4, 0.5, 1}, 0.9
 	wm, err := reg.AddMaterial(wall)
 	slab := func(x, z, hx, hz float32) simthread.Body {
@@ -228,10 +230,10 @@ func (w *box) scene(r *renderer.Renderer) error {
 
 // input turns B and R presses into the world's inputs.
 func input(e platform.Event) (simthread.Input, bool) {
-	if e.Pressed(platform.KeyB) {
+	if e.Pressed('B') {
 		return simthread.Input{Kind: drop}, true
 	}
-	return simthread.Input{Kind: reset}, e.Pressed(platform.KeyR)
+	return simthread.Input{Kind: reset}, e.Pressed('R')
 }
 
 func main() {

@@ -171,13 +171,13 @@ func (s *steering) input(e platform.Event) (simthread.Input, bool) {
 	}
 	held := e.Action == platform.Press
 	switch e.Key {
-	case platform.KeyLeft, platform.KeyA:
+	case platform.KeyLeft, 'A':
 		s.left = held
-	case platform.KeyRight, platform.KeyD:
+	case platform.KeyRight, 'D':
 		s.right = held
-	case platform.KeyUp, platform.KeyW:
+	case platform.KeyUp, 'W':
 		s.up = held
-	case platform.KeyDown, platform.KeyS:
+	case platform.KeyDown, 'S':
 		s.down = held
 	default:
 		return simthread.Input{}, false

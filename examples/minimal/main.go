@@ -73,7 +73,7 @@ func hue(h float64) uint32 {
 
 // input turns a press of R (not its repeats) into the reverse input.
 func input(e platform.Event) (simthread.Input, bool) {
-	return simthread.Input{Kind: reverse}, e.Pressed(platform.KeyR)
+	return simthread.Input{Kind: reverse}, e.Pressed('R')
 }
 
 // main parses -duration, -screenshot, -refresh, -hz and friends (app.Flags),

@@ -38,7 +38,7 @@ func TestMainFitsIn100Lines(t *testing.T) {
 // becomes the reverse input, a repeat or a release does not, and Step
 // flips the spin.
 func TestReverse(t *testing.T) {
-	press := platform.Event{Kind: platform.KeyEvent, Key: platform.KeyR, Action: platform.Press}
+	press := platform.Event{Kind: platform.KeyEvent, Key: 'R', Action: platform.Press}
 	in, ok := input(press)
 	if !ok || in.Kind != reverse {
 		t.Fatalf("input(R press) = %+v, %v; want the reverse input", in, ok)
@@ -190,8 +190,8 @@ func TestReport(t *testing.T) {
 		t.Fatalf("report: %v\n%s", err, data)
 	}
 	for _, key := range []string{"duration_s", "sim_hz", "refresh_hz", "refresh_source", "ticks", "frames", "tick_rate_hz",
-		"fps", "frame_interval_ms", "tick_lateness_ms", "ticks_per_frame_hist", "alpha", "snapshot_age_ms",
-		"gc_cycles", "allocs_per_frame", "steady_allocs", "missed_vblanks", "present_time_source", "sched_latency_ms", "gomaxprocs",
+		"fps", "frame_interval_ms", "tick_lateness_ms", "ticks_per_frame_hist_frames", "alpha_fraction", "snapshot_age_ms",
+		"gc_cycles", "alloc_objects_per_frame", "steady_alloc_objects", "missed_vblanks", "present_time_source", "sched_latency_ms", "gomaxprocs",
 		"motion_mode", "latency_mode", "bodies", "go_version", "gl_renderer"} {
 		if _, ok := r[key]; !ok {
 			t.Errorf("report lacks %q", key)
@@ -208,7 +208,7 @@ func TestReport(t *testing.T) {
 	// is null, never a zero that reads as perfect, and drawn_source is
 	// absent.
 	for _, key := range []string{"pose_error_ticks", "planned_pose_error_ticks", "animation_error_ms",
-		"planned_animation_error_ms", "display_lag_ms", "gpu_cpu_max_diff"} {
+		"planned_animation_error_ms", "display_lag_ms", "gpu_cpu_max_diff_m"} {
 		if v, ok := r[key]; !ok || v != nil {
 			t.Errorf("%s %v (present %v): want null, as the run measured no error", key, v, ok)
 		}

@@ -45,7 +45,7 @@ const (
 )
 
 var (
-	moveKeys = [...]platform.Key{platform.KeyW, platform.KeyA, platform.KeyS, platform.KeyD}
+	moveKeys = [...]platform.Key{'W', 'A', 'S', 'D'}
 	up       = mgl32.Vec3{0, 1, 0}
 	white    = simthread.RGB(255, 255, 255)
 	b2f      = map[bool]float64{true: 1}
@@ -155,7 +155,7 @@ func input(e platform.Event) (simthread.Input, bool) {
 	switch {
 	case e.Kind == platform.CursorEvent:
 		return simthread.Input{Kind: look, X: e.DX, Y: e.DY}, true
-	case e.Pressed(platform.KeyR):
+	case e.Pressed('R'):
 		return simthread.Input{Kind: respawn}, true
 	case e.Kind == platform.KeyEvent && e.Action != platform.Repeat:
 		if i := slices.Index(moveKeys[:], e.Key); i >= 0 {

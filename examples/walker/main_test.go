@@ -48,12 +48,12 @@ func TestInput(t *testing.T) {
 		ok   bool
 	}{
 		{platform.Event{Kind: platform.CursorEvent, DX: 3, DY: -2}, simthread.Input{Kind: look, X: 3, Y: -2}, true},
-		{keyEv(platform.KeyW, platform.Press), simthread.Input{Kind: hold, Code: 0, X: 1}, true},
-		{keyEv(platform.KeyD, platform.Release), simthread.Input{Kind: hold, Code: 3, X: 0}, true},
-		{keyEv(platform.KeyW, platform.Repeat), simthread.Input{}, false},
-		{keyEv(platform.KeyR, platform.Press), simthread.Input{Kind: respawn}, true},
-		{keyEv(platform.KeyR, platform.Release), simthread.Input{}, false},
-		{keyEv(platform.KeyQ, platform.Press), simthread.Input{}, false},
+		{keyEv('W', platform.Press), simthread.Input{Kind: hold, Code: 0, X: 1}, true},
+		{keyEv('D', platform.Release), simthread.Input{Kind: hold, Code: 3, X: 0}, true},
+		{keyEv('W', platform.Repeat), simthread.Input{}, false},
+		{keyEv('R', platform.Press), simthread.Input{Kind: respawn}, true},
+		{keyEv('R', platform.Release), simthread.Input{}, false},
+		{keyEv('Q', platform.Press), simthread.Input{}, false},
 	} {
 		if got, ok := input(tc.e); ok != tc.ok || (ok && got != tc.want) {
 			t.Errorf("input(%+v) = %+v, %v; want %+v, %v", tc.e, got, ok, tc.want, tc.ok)
@@ -78,7 +78,7 @@ func TestWalk(t *testing.T) {
 	press := func(k platform.Key, a platform.Action) []simthread.Input {
 		return in(platform.Event{Kind: platform.KeyEvent, Key: k, Action: a})
 	}
-	w.Step(1, dt, press(platform.KeyW, platform.Press))
+	w.Step(1, dt, press('W', platform.Press))
 	for tick := uint64(2); tick <= 120; tick++ {
 		w.Step(tick, dt, nil)
 	}
@@ -88,7 +88,7 @@ func TestWalk(t *testing.T) {
 	// A quarter turn to the right (+X motion), then a second of W and D:
 	// diagonally, still at walking speed.
 	quarter := math.Pi / 2 / sensitivity
-	w.Step(121, dt, append(in(platform.Event{Kind: platform.CursorEvent, DX: quarter, DY: 40}), press(platform.KeyD, platform.Press)...))
+	w.Step(121, dt, append(in(platform.Event{Kind: platform.CursorEvent, DX: quarter, DY: 40}), press('D', platform.Press)...))
 	for tick := uint64(122); tick <= 240; tick++ {
 		w.Step(tick, dt, nil)
 	}
@@ -96,7 +96,7 @@ func TestWalk(t *testing.T) {
 	if math.Abs(math.Hypot(dx, dz)-speed) > 1e-6 || !(dx > 2 && dz > 2) {
 		t.Errorf("a second of W+D facing +X moved by (%v, %v), want 3 m towards +X+Z", dx, dz)
 	}
-	w.Step(241, dt, append(press(platform.KeyW, platform.Release), press(platform.KeyD, platform.Release)...))
+	w.Step(241, dt, append(press('W', platform.Release), press('D', platform.Release)...))
 	x, z := w.x, w.z
 	w.Step(242, dt, nil)
 	if w.x != x || w.z != z || math.Abs(w.walked-2*speed) > 1e-9 {
@@ -123,7 +123,7 @@ func TestWalk(t *testing.T) {
 	}
 
 	epoch := cam.Epoch
-	w.Step(243, dt, press(platform.KeyR, platform.Press))
+	w.Step(243, dt, press('R', platform.Press))
 	w.Snapshot(&snap)
 	if w.x != 0 || w.z != 0 || snap.Camera.Epoch == epoch || snap.Bodies[0].Epoch != snap.Camera.Epoch || snap.Skins[0].Epoch != epoch+1 {
 		t.Errorf("after R: at (%v, %v), camera epoch %d (was %d), lamp's %d, walker's %d: want the start, a cut",

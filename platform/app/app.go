@@ -199,7 +199,7 @@ type Tools struct {
 	// where it writes a heap profile at its end.
 	CPUProfile, Trace, MemProfile string
 	// Record, if set, is where the package-level Run records the run
-	// (package simthread/record: the inputs by tick, the world's hash
+	// (the recording format, docs/recording.md: the inputs by tick, the world's hash
 	// every second of ticks, the final tick and hash); Replay, if set, is
 	// a recording it replays at the recording's rate, live input refused,
 	// and checks hash by hash. Both need a world that implements

@@ -158,5 +158,6 @@ func run(args []string, stderr io.Writer, cfg Config, world simthread.World, opt
 	}
 	return ExitCode(err)
 }
+
 // oneLine folds a message onto one line: joined errors, a driver's log.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer/interp"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // TestMainRejectsBadFlagsWithOneLine: every bad command line exits 2 with

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // TestRunRefusesBadConfigsBeforeAnyWindow: every setting that cannot run

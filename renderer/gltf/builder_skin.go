@@ -133,9 +133,9 @@ func (b *Builder) noteJoints(i int, pp string, p Primitive) {
 // it returns the skin's index. s.Joints are indices returned by AddNode,
 // each once, all in one tree (AddChild) when AddSkin is called;
 // s.InverseBind is nil (every matrix the identity) or one matrix per
-// joint, written as a float MAT4 accessor; s.Skeleton is -1 or a node
+// joint, written as a float MAT4 accessor; s.Root is -1 or a node
 // that is an ancestor of every joint, or a joint.
-func (b *Builder) AddSkin(s Skin, nodes ...int) int {
+func (b *Builder) AddSkin(s Skeleton, nodes ...int) int {
 	i := len(b.doc.Skins)
 	sp := fmt.Sprintf("skins[%d]", i)
 	out := skin{Name: s.Name, Joints: append([]int(nil), s.Joints...)}
@@ -164,17 +164,17 @@ func (b *Builder) AddSkin(s Skin, nodes ...int) int {
 			b.failAt(sp+".joints", "joints 0 and %d (nodes %d and %d) have no common root", k, s.Joints[0], j)
 		}
 	}
-	if s.Skeleton >= 0 {
+	if s.Root >= 0 {
 		for k, j := range s.Joints {
 			a := j
-			for a >= 0 && a != s.Skeleton {
+			for a >= 0 && a != s.Root {
 				a = b.parentOf(a)
 			}
-			if a != s.Skeleton {
-				b.failAt(sp+".skeleton", "node %d is not an ancestor of joint %d (node %d)", s.Skeleton, k, j)
+			if a != s.Root {
+				b.failAt(sp+".skeleton", "node %d is not an ancestor of joint %d (node %d)", s.Root, k, j)
 			}
 		}
-		k := s.Skeleton
+		k := s.Root
 		out.Skeleton = &k
 	}
 	if s.InverseBind != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"io/fs"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -38,7 +39,7 @@ type Model struct {
 	Animations []Animation
 	// Skins holds every skin of the file, in file order (Mesh.Skin
 	// indexes it).
-	Skins []Skin
+	Skins []Skeleton
 	order []int // the nodes the scene places, parents first
 
 	// Ignored names, once each and in a fixed order, what the file holds
@@ -164,6 +165,19 @@ type Material struct {
 	// DoubleSided is doubleSided: back faces are drawn, lit with the
 	// flipped normal.
 	DoubleSided bool
+
+	// Shader, if not "", names the material's own fragment shader for
+	// package renderer, a GLSL 410 file in ShaderFS that defines
+	// vec3 shade(Surface s) (docs/scene.md says what Surface holds, how
+	// to reach the lights and what else it may call; shaders/surface.glsl
+	// defines them). It is compiled with the built-in shaders' loader, for
+	// this material's features (surface.glsl's TF_FEATURES: what it does
+	// not use is left out of Surface's gathering); an error is a
+	// *renderer.ShaderError with the driver's log and the file's numbered
+	// source. A decoded model's materials have none (renderer.ModelShader
+	// gives them one).
+	Shader   string
+	ShaderFS fs.FS
 }
 
 // Texture returns the material's texture in slot s, nil for none.

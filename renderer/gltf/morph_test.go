@@ -41,7 +41,7 @@ func morphTube() *gltf.Builder {
 	rest := b.AddMesh("rest", plain)
 	root := b.AddNode(gltf.Node{Name: "root", Mesh: -1})
 	tube := b.AddNode(gltf.Node{Name: "tube", Mesh: mesh, Weights: []float32{0.25, 0}})
-	b.AddSkin(gltf.Skin{Name: "one", Joints: []int{root}, Skeleton: -1}, tube)
+	b.AddSkin(gltf.Skeleton{Name: "one", Joints: []int{root}, Root: -1}, tube)
 	b.AddNode(gltf.Node{Name: "rest", Mesh: rest, Translation: mgl32.Vec3{3, 0, 0}, Weights: []float32{1, 0}})
 	b.AddAnimation(gltf.Animation{Name: "morph", Channels: []gltf.Channel{{
 		Node: tube, Path: gltf.Weights, Times: []float32{0, 1}, Values: []float32{0, 0, 1, 0.5},

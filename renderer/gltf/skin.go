@@ -10,20 +10,21 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// A Skin is a glTF skin: the nodes that are its joints and, per joint,
-// the inverse bind matrix that takes a vertex of the skinned meshes from
-// model space at bind time into the joint's frame.
-type Skin struct {
+// A Skeleton is a glTF skin (the file's skins array): the nodes that are
+// its joints and, per joint, the inverse bind matrix that takes a vertex
+// of the skinned meshes from model space at bind time into the joint's
+// frame. (simthread.Skin is a skinned character in a snapshot.)
+type Skeleton struct {
 	Name string
 	// Joints are node indices (into Model.Nodes), each once.
 	Joints []int
 	// InverseBind holds one matrix per joint; the identity where the
 	// file gives none.
 	InverseBind []mgl32.Mat4
-	// Skeleton is the node the file names as the skeleton's root, -1 for
-	// none. Skinning does not use it: the joints' model-space transforms
-	// place the vertices.
-	Skeleton int
+	// Root is the node the file names as the skeleton's root (glTF's
+	// skin.skeleton), -1 for none. Skinning does not use it: the joints'
+	// model-space transforms place the vertices.
+	Root int
 }
 
 // MaxInfluences is how many joints move one vertex of a skinned mesh:
@@ -72,7 +73,7 @@ func (me *Mesh) SkinPosition(i int, jm []mgl32.Mat4) mgl32.Vec3 {
 // still unset).
 func (d *decoder) skins(m *Model, pending []pendingSkin, first bool) error {
 	doc := &d.doc
-	m.Skins = make([]Skin, len(doc.Skins))
+	m.Skins = make([]Skeleton, len(doc.Skins))
 	inScene := make([]bool, len(m.Nodes))
 	for _, i := range m.order {
 		inScene[i] = true
@@ -159,10 +160,10 @@ type pendingSkin struct {
 
 // skin decodes skin i: its joints, each a node once, and its inverse
 // bind matrices.
-func (d *decoder) skin(i int, m *Model) (Skin, error) {
+func (d *decoder) skin(i int, m *Model) (Skeleton, error) {
 	src := &d.doc.Skins[i]
 	sp := fmt.Sprintf("skins[%d]", i)
-	sk := Skin{Name: src.Name, Skeleton: -1}
+	sk := Skeleton{Name: src.Name, Root: -1}
 	if len(src.Joints) == 0 {
 		return sk, d.errorf(sp+".joints", "a skin needs at least one joint")
 	}
@@ -193,7 +194,7 @@ func (d *decoder) skin(i int, m *Model) (Skin, error) {
 				return sk, d.errorf(sp+".skeleton", "node %d is not an ancestor of joint %d (node %d)", s, k, n)
 			}
 		}
-		sk.Skeleton = s
+		sk.Root = s
 	}
 	sk.InverseBind = make([]mgl32.Mat4, len(sk.Joints))
 	if src.InverseBindMatrices == nil {

@@ -51,7 +51,7 @@ func bendingTube() *gltf.Builder {
 	upper := b.AddNode(gltf.Node{Name: "upper", Mesh: -1, Translation: mgl32.Vec3{0, 1, 0}})
 	b.AddChild(lower, upper)
 	tube := b.AddNode(gltf.Node{Name: "tube", Mesh: mesh})
-	b.AddSkin(gltf.Skin{Name: "bones", Joints: []int{lower, upper}, Skeleton: lower,
+	b.AddSkin(gltf.Skeleton{Name: "bones", Joints: []int{lower, upper}, Root: lower,
 		InverseBind: []mgl32.Mat4{mgl32.Ident4(), mgl32.Translate3D(0, -1, 0)}}, tube)
 	q := mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 0, 1})
 	b.AddAnimation(gltf.Animation{Name: "bend", Channels: []gltf.Channel{{
@@ -69,7 +69,7 @@ func TestSkin(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkModel(t, m)
-	if len(m.Skins) != 1 || len(m.Skins[0].Joints) != 2 || m.Skins[0].Skeleton != m.Skins[0].Joints[0] {
+	if len(m.Skins) != 1 || len(m.Skins[0].Joints) != 2 || m.Skins[0].Root != m.Skins[0].Joints[0] {
 		t.Fatalf("skins %+v", m.Skins)
 	}
 	if got, want := m.Skins[0].InverseBind[1], mgl32.Translate3D(0, -1, 0); got != want {
@@ -188,78 +188,78 @@ func TestSkinBuilderChecks(t *testing.T) {
 	const attrs = "meshes[0].primitives[0].attributes"
 	for _, c := range []struct {
 		name, path string
-		edit       func(p *gltf.Primitive, s *gltf.Skin) []int // the nodes given the skin, nil: the mesh's
+		edit       func(p *gltf.Primitive, s *gltf.Skeleton) []int // the nodes given the skin, nil: the mesh's
 	}{
-		{"weights sum", attrs + ".WEIGHTS_0", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+		{"weights sum", attrs + ".WEIGHTS_0", func(p *gltf.Primitive, _ *gltf.Skeleton) []int {
 			p.Weights[0] = mgl32.Vec4{0.5, 0, 0, 0}
 			return nil
 		}},
-		{"negative weight", attrs + ".WEIGHTS_0", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+		{"negative weight", attrs + ".WEIGHTS_0", func(p *gltf.Primitive, _ *gltf.Skeleton) []int {
 			p.Weights[1] = mgl32.Vec4{1.5, -0.5, 0, 0}
 			return nil
 		}},
-		{"joint out of range", attrs + ".JOINTS_0", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+		{"joint out of range", attrs + ".JOINTS_0", func(p *gltf.Primitive, _ *gltf.Skeleton) []int {
 			p.Joints[2][1] = 2
 			return nil
 		}},
-		{"joint named twice", attrs + ".JOINTS_0", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+		{"joint named twice", attrs + ".JOINTS_0", func(p *gltf.Primitive, _ *gltf.Skeleton) []int {
 			p.Joints[1] = [4]uint16{1, 1}
 			return nil
 		}},
-		{"count", attrs + ".JOINTS_0", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+		{"count", attrs + ".JOINTS_0", func(p *gltf.Primitive, _ *gltf.Skeleton) []int {
 			p.Weights = p.Weights[1:]
 			return nil
 		}},
-		{"second set count", attrs + ".JOINTS_1", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+		{"second set count", attrs + ".JOINTS_1", func(p *gltf.Primitive, _ *gltf.Skeleton) []int {
 			p.Joints1 = make([][4]uint16, 3)
 			return nil
 		}},
-		{"second set without a first", attrs + ".JOINTS_1", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+		{"second set without a first", attrs + ".JOINTS_1", func(p *gltf.Primitive, _ *gltf.Skeleton) []int {
 			p.Joints1, p.Weights1, p.Joints, p.Weights = p.Joints, p.Weights, nil, nil
 			return nil
 		}},
-		{"joint out of range in the second set", attrs + ".JOINTS_1", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+		{"joint out of range in the second set", attrs + ".JOINTS_1", func(p *gltf.Primitive, _ *gltf.Skeleton) []int {
 			p.Joints1, p.Weights1 = [][4]uint16{{}, {0, 0, 5}, {}}, make([]mgl32.Vec4, 3)
 			return nil
 		}},
-		{"weights sum over both sets", attrs + ".WEIGHTS_0", func(p *gltf.Primitive, _ *gltf.Skin) []int {
+		{"weights sum over both sets", attrs + ".WEIGHTS_0", func(p *gltf.Primitive, _ *gltf.Skeleton) []int {
 			p.Joints1, p.Weights1 = [][4]uint16{{}, {}, {0}}, []mgl32.Vec4{{}, {}, {0.5}}
 			return nil
 		}},
-		{"no joints", attrs, func(p *gltf.Primitive, _ *gltf.Skin) []int {
+		{"no joints", attrs, func(p *gltf.Primitive, _ *gltf.Skeleton) []int {
 			p.Joints, p.Weights = nil, nil
 			return nil
 		}},
-		{"inverse binds", "skins[0].inverseBindMatrices", func(_ *gltf.Primitive, s *gltf.Skin) []int {
+		{"inverse binds", "skins[0].inverseBindMatrices", func(_ *gltf.Primitive, s *gltf.Skeleton) []int {
 			s.InverseBind = s.InverseBind[:1]
 			return nil
 		}},
-		{"skeleton", "skins[0].skeleton", func(_ *gltf.Primitive, s *gltf.Skin) []int {
-			s.Skeleton = 1
+		{"skeleton", "skins[0].skeleton", func(_ *gltf.Primitive, s *gltf.Skeleton) []int {
+			s.Root = 1
 			return nil
 		}},
-		{"joint twice", "skins[0].joints[1]", func(_ *gltf.Primitive, s *gltf.Skin) []int {
+		{"joint twice", "skins[0].joints[1]", func(_ *gltf.Primitive, s *gltf.Skeleton) []int {
 			s.Joints[1] = 0
 			return nil
 		}},
-		{"joint node", "skins[0].joints[1]", func(_ *gltf.Primitive, s *gltf.Skin) []int {
+		{"joint node", "skins[0].joints[1]", func(_ *gltf.Primitive, s *gltf.Skeleton) []int {
 			s.Joints[1] = 9
 			return nil
 		}},
-		{"no common root", "skins[0].joints", func(_ *gltf.Primitive, s *gltf.Skin) []int {
+		{"no common root", "skins[0].joints", func(_ *gltf.Primitive, s *gltf.Skeleton) []int {
 			s.Joints[1] = 2 // the mesh's node: a root of its own
 			return nil
 		}},
-		{"no joints in skin", "skins[0].joints", func(_ *gltf.Primitive, s *gltf.Skin) []int {
+		{"no joints in skin", "skins[0].joints", func(_ *gltf.Primitive, s *gltf.Skeleton) []int {
 			s.Joints, s.InverseBind = nil, nil
 			return nil
 		}},
-		{"skin without mesh", "nodes[0].skin", func(*gltf.Primitive, *gltf.Skin) []int { return []int{0} }},
+		{"skin without mesh", "nodes[0].skin", func(*gltf.Primitive, *gltf.Skeleton) []int { return []int{0} }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := gltf.Primitive{Material: -1, Positions: []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
 				Joints: [][4]uint16{{0, 1}, {0, 1}, {0, 1}}, Weights: []mgl32.Vec4{{1, 0, 0, 0}, {0.5, 0.5, 0, 0}, {0, 1, 0, 0}}}
-			s := gltf.Skin{Joints: []int{0, 1}, Skeleton: -1, InverseBind: []mgl32.Mat4{mgl32.Ident4(), mgl32.Ident4()}}
+			s := gltf.Skeleton{Joints: []int{0, 1}, Root: -1, InverseBind: []mgl32.Mat4{mgl32.Ident4(), mgl32.Ident4()}}
 			nodes := c.edit(&p, &s)
 			var b gltf.Builder
 			mesh := b.AddMesh("m", p)
@@ -320,7 +320,7 @@ func twoSetTube() *gltf.Builder {
 	for j := range inv {
 		inv[j] = mgl32.Translate3D(-float32(j), 0, 0)
 	}
-	b.AddSkin(gltf.Skin{Name: "eight", Joints: joints, Skeleton: -1, InverseBind: inv},
+	b.AddSkin(gltf.Skeleton{Name: "eight", Joints: joints, Root: -1, InverseBind: inv},
 		b.AddNode(gltf.Node{Name: "triangle", Mesh: mesh, Weights: []float32{0}}))
 	return &b
 }

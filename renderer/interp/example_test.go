@@ -8,7 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/sync/triplebuf"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // Alpha places a render time between the nominal times of two snapshots.
@@ -32,7 +32,7 @@ func ExampleAlpha() {
 // from tick 2 (40 ms) to tick 3 (60 ms).
 func ExamplePlanner() {
 	const step = 20 * time.Millisecond
-	sim, view, err := triplebuf.New[simthread.Snapshot](simthread.DefaultHistory, nil)
+	sim, view, err := waitfree.NewTripleBuffer[simthread.Snapshot](simthread.DefaultHistory, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -6,7 +6,7 @@ import (
 
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/sync/triplebuf"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // One stall of 90 ms in a 120 Hz simulation shown at 144 Hz raises the
@@ -23,7 +23,7 @@ func TestHistoryCoversTheDelayAfterAStall(t *testing.T) {
 		history  int
 		maxEarly uint64 // early clamps allowed after the stall
 	}{{history, 5}, {simthread.DefaultHistory, 0}} {
-		sim, view, err := triplebuf.New[simthread.Snapshot](c.history, nil)
+		sim, view, err := waitfree.NewTripleBuffer[simthread.Snapshot](c.history, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
-	"github.com/tickframe/tickframe/sync/triplebuf"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 func TestAlpha(t *testing.T) {
@@ -182,16 +182,16 @@ func TestDelayConvergesAndNeverRunsBackwards(t *testing.T) {
 }
 
 // feed publishes snapshots of the given ticks at nominal time tick×10 ms.
-func newView(t *testing.T, depth int) (*triplebuf.Producer[simthread.Snapshot], *triplebuf.Consumer[simthread.Snapshot]) {
+func newView(t *testing.T, depth int) (*waitfree.Producer[simthread.Snapshot], *waitfree.Consumer[simthread.Snapshot]) {
 	t.Helper()
-	p, c, err := triplebuf.New[simthread.Snapshot](depth, nil)
+	p, c, err := waitfree.NewTripleBuffer[simthread.Snapshot](depth, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p, c
 }
 
-func publish(p *triplebuf.Producer[simthread.Snapshot], tick uint64, late time.Duration) {
+func publish(p *waitfree.Producer[simthread.Snapshot], tick uint64, late time.Duration) {
 	s := p.Slot()
 	s.Tick = tick
 	s.Time = time.Duration(tick) * 10 * time.Millisecond
@@ -364,7 +364,7 @@ func TestMeter(t *testing.T) {
 func TestMeterAnimErrAfterDiscontinuousFrame(t *testing.T) {
 	const rate = 60
 	step := time.Second / rate
-	p, c, _ := triplebuf.New[simthread.Snapshot](4, nil)
+	p, c, _ := waitfree.NewTripleBuffer[simthread.Snapshot](4, nil)
 	pub := func(k uint64, at time.Duration) {
 		s := p.Slot()
 		s.Tick, s.Time, s.Published = k, at, at

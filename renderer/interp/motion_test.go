@@ -8,10 +8,10 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
-	"github.com/tickframe/tickframe/sync/triplebuf"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 func TestParseMotion(t *testing.T) {
@@ -162,7 +162,7 @@ func TestExtrapolate(t *testing.T) {
 
 // refSnap fills s with the reference world's state after tick k at rate,
 // its tick time and its publish time.
-func refPub(p *triplebuf.Producer[simthread.Snapshot], w *refworld.World, k uint64, at, published time.Duration) {
+func refPub(p *waitfree.Producer[simthread.Snapshot], w *refworld.World, k uint64, at, published time.Duration) {
 	s := p.Slot()
 	w.Snapshot(s)
 	s.Tick, s.Time, s.Published = k, at, published

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/sync/triplebuf"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // PipelineConfig configures a Pipeline: the chain from a simulation to
@@ -38,7 +38,7 @@ type PipelineConfig struct {
 // set; else enough snapshots to reach back by the delay's limit (the
 // adaptive delay's DelayLimit, or the fixed delay) at one snapshot per
 // step or per frame, whichever is slower (HistoryFor), never fewer than
-// simthread.DefaultHistory nor more than triplebuf.MaxHistory. A shorter
+// simthread.DefaultHistory nor more than waitfree.MaxHistory. A shorter
 // history clamps frames early whenever the delay rises past its reach.
 func (c PipelineConfig) History() int {
 	if c.Sim.History != 0 {
@@ -50,7 +50,7 @@ func (c PipelineConfig) History() int {
 		reach = max(c.Delay, step)
 	}
 	n := HistoryFor(reach, max(c.FrameInterval, step))
-	return min(max(n, simthread.DefaultHistory), triplebuf.MaxHistory)
+	return min(max(n, simthread.DefaultHistory), waitfree.MaxHistory)
 }
 
 // SimConfig returns the configuration to build the pipeline's simulation

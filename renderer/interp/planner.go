@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/sync/triplebuf"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // Clamp says why a frame's alpha was clamped.
@@ -269,7 +269,7 @@ type Plan struct {
 // that buffer: everything else sees snapshots through the Plans it makes.
 // It belongs to the render thread.
 type Planner struct {
-	view     *triplebuf.Consumer[simthread.Snapshot]
+	view     *waitfree.Consumer[simthread.Snapshot]
 	delay    *Delay
 	newest   uint64
 	frames   uint64
@@ -301,7 +301,7 @@ type Planner struct {
 }
 
 // NewPlanner returns a planner reading view with the given delay policy.
-func NewPlanner(view *triplebuf.Consumer[simthread.Snapshot], delay *Delay) *Planner {
+func NewPlanner(view *waitfree.Consumer[simthread.Snapshot], delay *Delay) *Planner {
 	return &Planner{view: view, delay: delay}
 }
 

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/loop"
+	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -92,7 +92,7 @@ func (m *marker) BeforeSwap(f *loop.Frame) {
 // ReactKey is the key whose presses the reaction patch counts: the one an
 // observer measuring input to photon presses (tickframe observe -inputs).
 // It reaches the app's Input as any other key does.
-const ReactKey = platform.KeyI
+const ReactKey platform.Key = 'I'
 
 // Reactions counts the presses of ReactKey the app polls, for the
 // reaction patch. It belongs to the render thread; its zero value counts

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/internal/loop"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // headless is the instruments of an App with no window

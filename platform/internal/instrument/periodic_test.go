@@ -40,7 +40,7 @@ func steadyFrames(t testing.TB, a *headless, clock interface{ Set(time.Duration)
 // rebuild (every line, the scheduling latency's read and mark, the GC
 // count), the warm-up's end, a meter's Reset. None may allocate: a long
 // run would otherwise show allocations and GC cycles that a short one
-// never reaches (the report's allocs_per_frame and gc_cycles).
+// never reaches (the report's alloc_objects_per_frame and gc_cycles).
 func TestPeriodicPathsDoNotAllocate(t *testing.T) {
 	a, clock := newHeadless(t, 256)
 	step := steadyFrames(t, a, clock)

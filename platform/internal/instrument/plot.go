@@ -22,8 +22,9 @@ func (r *Report) WriteFile(path string) error {
 	})
 }
 
-// WritePlot draws the frame intervals and the animation error of the run
-// over time, one panel above the other, as PNG or SVG by path's
+// WritePlot draws the frame intervals and the planned animation error of
+// the run (each frame's, signed, on its intended time: the per-frame
+// figure behind planned_animation_error_ms) over time, one panel above the other, as PNG or SVG by path's
 // extension, titled with r's figures (Set.Report). Call it after Run.
 // Without a meter (loop.Config.Reference) the animation error is not
 // measured, and its panel says so instead of drawing empty axes.
@@ -57,10 +58,10 @@ func (in *Set) WritePlot(path string, r *Report) error {
 		// The meter's per-frame figure is the planned one (on the frame's
 		// intended time, planned_animation_error_ms): the display times
 		// come later, and only their quantiles are kept.
-		XLabel: "time (s)", YLabel: "planned animation error (ms, PresentMon's, on intended times)",
-		Series: []chart.Series{{Name: "planned animation error", X: t, Y: anim, Style: chart.Dots,
+		XLabel: "time (s)", YLabel: "planned animation error, signed (ms, on intended frame times)",
+		Series: []chart.Series{{Name: "planned animation error per frame (report: planned_animation_error_ms)", X: t, Y: anim, Style: chart.Dots,
 			Colour: color.RGBA{0x1f, 0x4e, 0xa8, 0xff}}},
-		Empty: "animation error not measured: the app has no Config.Tools.Truth",
+		Empty: "planned animation error not measured: the app has no Config.Tools.Truth",
 	}
 	// 12×7 inches at 96 dpi, the size the plot has always had.
 	return outfile.Write(path, func(w io.Writer) error {

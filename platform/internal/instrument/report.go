@@ -8,31 +8,36 @@ import (
 
 	"github.com/tickframe/tickframe/platform/internal/sched"
 	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // Report is the timing report of a run (-report FILE.json), the same for
 // every app built on the template: one snapshot of the figures the run
-// measured. Its keys are stable: tools may rely on them. Durations are in
-// the unit their key names; quantiles come from log-linear histograms,
-// exact to about 3 %. FinalTick and StateHash are the world's when it
-// implements Checked. An app adds figures of its own through Extra (the
-// demo writes its loads there: stress, stepcost_ms, gcpressure_mb_s).
+// measured. Its JSON keys are a stable contract, documented key by key
+// (name, unit, source, when null) in docs/report.md, which a test holds to
+// this type: every number's key ends in its unit (_ms, _s, _hz, _frames,
+// _ticks, _fraction, ...), and a figure the run did not measure (no
+// Tools.Truth, no read-back, no display times, no steady state, not
+// Linux) is null or absent, never a zero that reads as a measurement.
+// Quantiles come from log-linear histograms, exact to about 3 %. An app
+// adds figures of its own through Extra (the demo writes its loads there:
+// stress, stepcost_ms, gcpressure_mb_s).
 type Report struct {
-	DurationS          float64   `json:"duration_s"`           // time the simulation ran and frames were drawn
-	SimHz              int       `json:"sim_hz"`               // configured tick rate
-	RefreshHz          float64   `json:"refresh_hz"`           // display rate frames were paced at
-	RefreshSource      string    `json:"refresh_source"`       // where that rate came from
-	Ticks              uint64    `json:"ticks"`                // ticks run
-	Frames             uint64    `json:"frames"`               // frames drawn
-	TickRateHz         float64   `json:"tick_rate_hz"`         // ticks / time not paused, after the 2 s warm-up
-	FPS                float64   `json:"fps"`                  // frames / duration
-	FrameIntervalMs    Quant4    `json:"frame_interval_ms"`    // between swaps
-	TickLatenessMs     Quant3    `json:"tick_lateness_ms"`     // wake time − deadline
-	TicksPerFrameHist  []uint64  `json:"ticks_per_frame_hist"` // [i]: frames that brought i new ticks (last: ≥ i)
-	StepsPerWakeHist   []uint64  `json:"steps_per_wake_hist"`  // [i]: wakes that ran i steps (last: ≥ i)
-	Alpha              AlphaStat `json:"alpha"`
-	AlphaClampedFrames uint64    `json:"alpha_clamped_frames"` // frames with no bracketing pair
-	SnapshotAgeMs      Quant2    `json:"snapshot_age_ms"`      // when the frame was planned − newest tick time
+	DurationS          float64    `json:"duration_s"`                  // time the simulation ran and frames were drawn
+	SimHz              int        `json:"sim_hz"`                      // configured tick rate
+	RefreshHz          float64    `json:"refresh_hz"`                  // display rate frames were paced at
+	RefreshSource      string     `json:"refresh_source"`              // where that rate came from
+	Ticks              uint64     `json:"ticks"`                       // ticks run
+	Frames             uint64     `json:"frames"`                      // frames drawn
+	TickRateHz         float64    `json:"tick_rate_hz"`                // ticks / time not paused, after the 2 s warm-up
+	FPS                float64    `json:"fps"`                         // frames / duration
+	FrameIntervalMs    *Quant4    `json:"frame_interval_ms"`           // between swaps; null: fewer than two frames
+	TickLatenessMs     *Quant3    `json:"tick_lateness_ms"`            // wake time − deadline; null: no tick
+	TicksPerFrameHist  []uint64   `json:"ticks_per_frame_hist_frames"` // [i]: frames that brought i new ticks (last: ≥ i)
+	StepsPerWakeHist   []uint64   `json:"steps_per_wake_hist_wakes"`   // [i]: wakes that ran i steps (last: ≥ i)
+	Alpha              *AlphaStat `json:"alpha_fraction"`              // null: no frame planned
+	AlphaClampedFrames uint64     `json:"alpha_clamped_frames"`        // frames with no bracketing pair
+	SnapshotAgeMs      *Quant2    `json:"snapshot_age_ms"`             // when the frame was planned − newest tick time
 	// The animation error, where the run measured it (Tools.Truth: the
 	// reference body's exact pose; null otherwise, never zero). The pose
 	// errors are in ticks of motion, the animation errors in ms, as
@@ -43,56 +48,59 @@ type Report struct {
 	PlannedAnimErrorMs    *Quant3  `json:"planned_animation_error_ms"` // PresentMon's on the intended frame times
 	DrawnSource           string   `json:"drawn_source,omitempty"`     // "gpu-readback" when the drawn figures come from read-backs, "cpu" when none came
 	DisplayLagMs          *Quant3  `json:"display_lag_ms"`             // real display time − planned frame time (null without display times)
-	GPUCPUMaxDiff         *float64 `json:"gpu_cpu_max_diff"`           // largest |read-back − CPU reference|, world units (null without read-backs)
-	MeasuredFrames        uint64   `json:"measured_frames"`            // frames measured from a read-back
+	GPUCPUMaxDiffM        *float64 `json:"gpu_cpu_max_diff_m"`         // largest |read-back − CPU reference|, world units (metres; null without read-backs)
+	MeasuredFrames        *uint64  `json:"measured_frames"`            // frames measured from a read-back (null without the truth)
 	PresentTimeSource     string   `json:"present_time_source"`        // the display system's feedback (package present), or "model: ..."
-	BetweenDisplayMs      Quant2   `json:"ms_between_display_change"`
-	UntilDisplayedMs      Quant2   `json:"ms_until_displayed"`
+	BetweenDisplayMs      *Quant2  `json:"between_display_change_ms"`  // PresentMon's MsBetweenDisplayChange; null: no frame displayed
+	UntilDisplayedMs      *Quant2  `json:"until_displayed_ms"`         // PresentMon's MsUntilDisplayed; null: no frame displayed
 	DisplayedFrames       uint64   `json:"displayed_frames"`
 	DroppedFrames         uint64   `json:"dropped_frames"`
-	RepeatedFrames        uint64   `json:"repeated_frames"` // vblanks that showed the previous frame again
-	LowFPS                float64  `json:"low_1pct_fps"`    // mean rate of the slowest 1 % of frames
-	StutterFrames         uint64   `json:"stutter_frames"`  // frames over twice the median of the 19 around them
-	InputsDropped         uint64   `json:"inputs_dropped"`
-	LatencyMode           string   `json:"latency_mode"`
-	MotionMode            string   `json:"motion_mode"`       // lerp, hermite or extrapolate
-	InputAgeMs            Quant2   `json:"input_age_ms"`      // input polled → frame displayed
-	FramesInFlight        int      `json:"frames_in_flight"`  // most frames presented and unfinished when a frame started
-	FrameLeadMs           float64  `json:"frame_lead_ms"`     // how long before its display time a frame starts (at the end)
-	InFlightWaitMs        Quant2   `json:"in_flight_wait_ms"` // low latency: waits for the GPU before a frame's GL work
-	RenderDelayMs         float64  `json:"render_delay_ms"`   // at the end
+	RepeatedFrames        uint64   `json:"repeated_frames"`      // vblanks that showed the previous frame again
+	LowFPS                *float64 `json:"low_1pct_fps"`         // mean rate of the slowest 1 % of frames; null: no frame timed
+	StutterFrames         uint64   `json:"stutter_frames"`       // frames over twice the median of the 19 around them
+	DroppedInputs         uint64   `json:"dropped_inputs"`       // inputs the full queue refused
+	LatencyMode           string   `json:"latency_mode"`         // throughput, low or just-in-time
+	MotionMode            string   `json:"motion_mode"`          // lerp, hermite or extrapolate
+	InputAgeMs            *Quant2  `json:"input_age_ms"`         // input polled → frame displayed; null: no frame displayed
+	InFlightMaxFrames     int      `json:"in_flight_max_frames"` // most frames presented and unfinished when a frame started
+	FrameLeadMs           float64  `json:"frame_lead_ms"`        // how long before its display time a frame starts (at the end)
+	InFlightWaitMs        *Quant2  `json:"in_flight_wait_ms"`    // low latency: waits for the GPU before a frame's GL work; null: none waited
+	RenderDelayMs         float64  `json:"render_delay_ms"`      // at the end
 	DiscardedTicks        uint64   `json:"discarded_ticks"`
 	DiscardedS            float64  `json:"discarded_s"`
 	ClampedS              float64  `json:"clamped_s"` // time of wake gaps beyond simthread.Config.MaxDelta, not caught up
 	PausedS               float64  `json:"paused_s"`
-	GCCycles              uint64   `json:"gc_cycles"`         // after the 2 s warm-up
-	GCPauseTotalMs        float64  `json:"gc_pause_total_ms"` // after the warm-up
-	AllocsPerFrame        float64  `json:"allocs_per_frame"`  // heap objects, whole process, after the warm-up, less sched_allocs
-	SchedAllocs           uint64   `json:"sched_allocs"`      // heap objects the runtime allocated for GOMAXPROCS changes after the warm-up
-	SteadyAllocs          uint64   `json:"steady_allocs"`     // heap objects, whole process, after the warm-up, less sched_allocs: allocs_per_frame's count, unrounded
-	BeatDetected          bool     `json:"beat_detected"`     // ticks per frame beat (e.g. 0/2) at some point
-	BeatFrames            uint64   `json:"beat_frames"`
-	MissedVblanks         uint64   `json:"missed_vblanks"`
-	OverwrittenSnaps      uint64   `json:"overwritten_snapshots"` // published but never drawn
-	FinalTick             uint64   `json:"final_tick"`
-	StateHash             string   `json:"state_hash"` // hex: JSON numbers lose 64-bit values
-	Bodies                int      `json:"bodies"`
-	SchedLatencyMs        Quant3   `json:"sched_latency_ms"` // runtime/metrics /sched/latencies:seconds after the warm-up (bucket upper bounds)
-	GOMAXPROCS            Procs    `json:"gomaxprocs"`
-	ThreadPriority        Priority `json:"thread_priority"` // what the critical threads asked for and got
-	Headroom              int      `json:"headroom"`        // Ps kept idle above demand (-1: GOMAXPROCS left alone)
-	BackgroundNice        int      `json:"background_nice"` // nice of the process's other threads (-1: left alone, or not Linux)
-	RenicedThreads        int      `json:"reniced_threads"`
-	PausedFrames          uint64   `json:"paused_frames"` // frames of a pause: counted, not measured
-	GoVersion             string   `json:"go_version"`
-	GLRenderer            string   `json:"gl_renderer"`
+	// The steady state's figures, counted from the end of the 2 s warm-up
+	// to the end of the run: null for a run that ended first.
+	GCCycles       *uint64  `json:"gc_cycles"`
+	GCPauseTotalMs *float64 `json:"gc_pause_total_ms"`
+	AllocsPerFrame *float64 `json:"alloc_objects_per_frame"` // heap objects, whole process, less sched_alloc_objects
+	SchedAllocs    *uint64  `json:"sched_alloc_objects"`     // heap objects the runtime allocated for GOMAXPROCS changes
+	SteadyAllocs   *uint64  `json:"steady_alloc_objects"`    // heap objects, whole process, less sched_alloc_objects: alloc_objects_per_frame's count, unrounded
+	SchedLatencyMs *Quant3  `json:"sched_latency_ms"`        // runtime/metrics /sched/latencies:seconds (bucket upper bounds)
+
+	BeatDetected     bool     `json:"beat_detected"` // ticks per frame beat (e.g. 0/2) at some point
+	BeatFrames       uint64   `json:"beat_frames"`
+	MissedVblanks    uint64   `json:"missed_vblanks"`
+	OverwrittenSnaps uint64   `json:"overwritten_snapshots"` // published but never drawn
+	FinalTick        *uint64  `json:"final_tick,omitempty"`  // the world's last tick, where it implements Checked
+	StateHash        string   `json:"state_hash,omitempty"`  // hex (JSON numbers lose 64-bit values), where the world implements Checked
+	Bodies           int      `json:"bodies"`
+	GOMAXPROCS       Procs    `json:"gomaxprocs"`
+	ThreadPriority   Priority `json:"thread_priority"` // what the critical threads asked for and got
+	HeadroomProcs    int      `json:"headroom_procs"`  // Ps kept idle above demand (-1: the -headroom setting that leaves GOMAXPROCS alone)
+	BackgroundNice   *int     `json:"background_nice"` // nice of the process's other threads (null: left alone, or not Linux)
+	RenicedThreads   int      `json:"reniced_threads"`
+	PausedFrames     uint64   `json:"paused_frames"` // frames of a pause: counted, not measured
+	GoVersion        string   `json:"go_version"`
+	GLRenderer       string   `json:"gl_renderer"`
 
 	// Where the display times come from (package present): the display
 	// system's own feedback, or the model.
-	PresentModelWhy    string  `json:"present_model_why"`          // why the display system said nothing, with the model
-	PresentVblankHz    float64 `json:"present_vblank_hz"`          // the display's rate measured from its vblanks (0: none)
-	PresentRoundTripMs float64 `json:"present_round_trip_mean_ms"` // the software path's round trip after the swap
-	PresentRoundMaxMs  float64 `json:"present_round_trip_max_ms"`
+	PresentModelWhy    string   `json:"present_model_why"`          // why the display system said nothing, with the model
+	PresentVblankHz    *float64 `json:"present_vblank_hz"`          // the display's rate measured from its vblanks (null: none)
+	PresentRoundTripMs *float64 `json:"present_round_trip_mean_ms"` // the software path's round trip after the swap (null: none)
+	PresentRoundMaxMs  *float64 `json:"present_round_trip_max_ms"`
 	// PresentSwapWaitMs is how long the render thread waited for a CPU
 	// (runnable, not running: the kernel's run_delay) from a drawn
 	// frame's swap call to the end of its present bookkeeping (the round
@@ -101,8 +109,8 @@ type Report struct {
 	// image landed (an upper bound). Absent where the kernel keeps no
 	// per-thread account (not Linux).
 	PresentSwapWaitMs *Quant3 `json:"present_swap_wait_ms,omitempty"`
-	PresentStamped    uint64  `json:"present_stamped_frames"` // frames placed by the server's own stamp (the rest: by the round trip's return)
-	PresentSynced     uint64  `json:"present_synced_swaps"`   // swaps that ended with a round trip of their own (Mesa's drisw): in the framebuffer when the swap returned, an earlier bound than the stamp
+	PresentStamped    *uint64 `json:"present_stamped_frames"` // frames placed by the server's own stamp (the rest: by the round trip's return); null without round trips
+	PresentSynced     *uint64 `json:"present_synced_swaps"`   // swaps that ended with a round trip of their own (Mesa's drisw): in the framebuffer when the swap returned, an earlier bound than the stamp; null without round trips
 	// PresentUnknown counts the drawn frames the display system never
 	// reported (its report lost, or the run ended first): in neither
 	// displayed_frames nor dropped_frames.
@@ -112,7 +120,7 @@ type Report struct {
 	// count restarted at a new refresh: present.Discontinuous): the
 	// vblanks between the two are in neither repeated_frames nor
 	// dropped_frames.
-	PresentRebases uint64 `json:"present_counter_rebases"`
+	PresentRebases uint64 `json:"present_rebased_frames"`
 	// PresentClock is how the compositor's presentation times were
 	// converted to the app's clock (Wayland's wp_presentation); nil
 	// elsewhere.
@@ -125,18 +133,18 @@ type Report struct {
 	// present_emulated_frames the frames placed so; and
 	// present_display_vblank_frames the frames the display system's own
 	// vblanks found new (what they showed, where its CRTC is a scanout).
-	PresentRateMismatch  bool    `json:"present_rate_mismatch"`
-	PresentFiguresHz     float64 `json:"present_figures_hz"`
-	PresentEmulated      uint64  `json:"present_emulated_frames"`
-	PresentDisplayFrames uint64  `json:"present_display_vblank_frames"`
+	PresentRateMismatch  bool     `json:"present_rate_mismatch"`
+	PresentFiguresHz     *float64 `json:"present_figures_hz"`
+	PresentEmulated      uint64   `json:"present_emulated_frames"`
+	PresentDisplayFrames uint64   `json:"present_display_vblank_frames"`
 	// PresentFallbacks counts the times the display system's feedback
 	// fell silent and the frames were reported from the next source
 	// (present.Tracker.Fallback: frame timings, then the X server's
 	// round trip and vblanks, then the swap model); PresentReturns the
 	// times it spoke again and reporting went back to it.
 	// present_time_source names the source at the run's end.
-	PresentFallbacks uint64 `json:"present_fallbacks"`
-	PresentReturns   uint64 `json:"present_returns"`
+	PresentFallbacks uint64 `json:"present_fallback_count"`
+	PresentReturns   uint64 `json:"present_return_count"`
 
 	// BackgroundPriority is background_nice in the platform's own terms
 	// (nice 10, THREAD_PRIORITY_BELOW_NORMAL); absent: none moved.
@@ -251,7 +259,16 @@ func (a AlphaStat) MarshalJSON() ([]byte, error) {
 
 func ms(ns int64) float64 { return round(float64(ns)/1e6, 4) }
 
-// quantiles is what ticks3 reads: a histogram.H, or a read-only view of one.
+// quant2 is h's median and p99 in ms, or nil where h has no sample: a
+// figure not measured is null, never zero.
+func quant2(h *waitfree.Histogram) *Quant2 {
+	if h.Count() == 0 {
+		return nil
+	}
+	return &Quant2{ms(h.Quantile(0.5)), ms(h.Quantile(0.99))}
+}
+
+// quantiles is what ticks3 reads: a waitfree.Histogram, or a read-only view of one.
 type quantiles interface {
 	Quantile(q float64) int64
 	Max() int64
@@ -290,7 +307,8 @@ func (in *Set) Report(world simthread.World) *Report {
 		r.Bodies = w.Len()
 	}
 	if w, ok := world.(Checked); ok {
-		r.FinalTick, r.StateHash = w.Tick(), fmt.Sprintf("%016x", w.Hash())
+		tick := w.Tick()
+		r.FinalTick, r.StateHash = &tick, fmt.Sprintf("%016x", w.Hash())
 	}
 	in.reportRun(r)
 	in.reportSteady(r)
@@ -315,13 +333,21 @@ func (in *Set) reportRun(r *Report) {
 	if secs > 0 {
 		r.FPS = round(float64(st.Frames)/secs, 2)
 	}
-	r.FrameIntervalMs = Quant4{ms(st.FrameInterval.Quantile(0.5)), ms(st.FrameInterval.Quantile(0.95)), ms(st.FrameInterval.Quantile(0.99)), ms(st.FrameInterval.Max())}
-	r.TickLatenessMs = Quant3{ms(tel.Lateness.P50), ms(tel.Lateness.P99), ms(tel.Lateness.Max)}
+	if st.FrameInterval.Count() > 0 {
+		r.FrameIntervalMs = &Quant4{ms(st.FrameInterval.Quantile(0.5)), ms(st.FrameInterval.Quantile(0.95)), ms(st.FrameInterval.Quantile(0.99)), ms(st.FrameInterval.Max())}
+		low := round(st.LowFPS(), 2)
+		r.LowFPS = &low
+	}
+	if tel.Ticks > 0 {
+		r.TickLatenessMs = &Quant3{ms(tel.Lateness.P50), ms(tel.Lateness.P99), ms(tel.Lateness.Max)}
+	}
 	r.TicksPerFrameHist = append([]uint64(nil), st.TicksPerFrame[:]...)
 	r.StepsPerWakeHist = append([]uint64(nil), tel.StepsPerWake[:]...)
-	r.Alpha = AlphaStat{round(float64(st.Alpha.Quantile(0.5))/1e6, 4), round(float64(st.AlphaMin), 4), round(float64(st.AlphaMax), 4)}
+	if st.Alpha.Count() > 0 {
+		r.Alpha = &AlphaStat{round(float64(st.Alpha.Quantile(0.5))/1e6, 4), round(float64(st.AlphaMin), 4), round(float64(st.AlphaMax), 4)}
+	}
 	r.AlphaClampedFrames = st.Clamped
-	r.SnapshotAgeMs = Quant2{ms(st.SnapshotAge.Quantile(0.5)), ms(st.SnapshotAge.Quantile(0.99))}
+	r.SnapshotAgeMs = quant2(&st.SnapshotAge)
 	r.RenderDelayMs = ms(int64(st.Delay))
 	r.DiscardedTicks, r.DiscardedS = tel.DiscardedTicks, round(tel.Discarded.Seconds(), 4)
 	r.ClampedS, r.PausedS = round(tel.Clamped.Seconds(), 4), round(tel.PausedTotal.Seconds(), 4)
@@ -329,14 +355,13 @@ func (in *Set) reportRun(r *Report) {
 	r.MissedVblanks = pacing.Missed
 	r.OverwrittenSnaps = sim.Overwritten()
 	r.PausedFrames = st.Paused
-	r.InputsDropped = a.InputsDropped()
+	r.DroppedInputs = a.InputsDropped()
 	display := a.Config().Display
 	r.LatencyMode, r.MotionMode = display.Latency.String(), display.Motion.String()
-	r.InputAgeMs = Quant2{ms(st.InputAge.Quantile(0.5)), ms(st.InputAge.Quantile(0.99))}
-	r.FramesInFlight = st.InFlight
+	r.InputAgeMs = quant2(&st.InputAge)
+	r.InFlightMaxFrames = st.InFlight
 	r.FrameLeadMs = ms(int64(st.Lead))
-	r.InFlightWaitMs = Quant2{ms(st.InFlightWait.Quantile(0.5)), ms(st.InFlightWait.Quantile(0.99))}
-	r.LowFPS = round(st.LowFPS(), 2)
+	r.InFlightWaitMs = quant2(&st.InFlightWait)
 	r.StutterFrames = st.Stutter.Count
 }
 
@@ -345,23 +370,27 @@ func (in *Set) reportRun(r *Report) {
 func (in *Set) reportSteady(r *Report) {
 	a := in.a
 	warm, end := in.steady.warm, in.steady.end
-	r.GCCycles = end.Cycles - warm.Cycles
-	r.GCPauseTotalMs = ms(int64(end.PauseTotal - warm.PauseTotal))
-	if frames := in.stats.Frames - in.steady.frames; frames > 0 {
+	if in.steady.at > 0 { // a run that ended in its warm-up has no steady state
+		cycles, pause := end.Cycles-warm.Cycles, ms(int64(end.PauseTotal-warm.PauseTotal))
+		r.GCCycles, r.GCPauseTotalMs = &cycles, &pause
+		lat := in.latency
+		r.SchedLatencyMs = &Quant3{ms(int64(lat.P50)), ms(int64(lat.P99)), ms(int64(lat.Max))}
+	}
+	if frames := in.stats.Frames - in.steady.frames; in.steady.at > 0 && frames > 0 {
 		// The governor's GOMAXPROCS changes allocate the runtime's P
 		// state: counted apart, not as the application's.
-		r.AllocsPerFrame = round(float64(end.Allocs-warm.Allocs-(end.SchedAllocs-warm.SchedAllocs))/float64(frames), 3)
-		r.SchedAllocs = end.SchedAllocs - warm.SchedAllocs
-		r.SteadyAllocs = end.Allocs - warm.Allocs - r.SchedAllocs
+		governor := end.SchedAllocs - warm.SchedAllocs
+		steady := end.Allocs - warm.Allocs - governor
+		perFrame := round(float64(steady)/float64(frames), 3)
+		r.AllocsPerFrame, r.SchedAllocs, r.SteadyAllocs = &perFrame, &governor, &steady
 	}
-	sr, lat := a.Sched(), in.latency
-	r.SchedLatencyMs = Quant3{ms(int64(lat.P50)), ms(int64(lat.P99)), ms(int64(lat.Max))}
+	sr := a.Sched()
 	r.GOMAXPROCS = Procs{sr.ProcsStart, sr.ProcsEnd, sr.ProcsMax}
 	r.ThreadPriority = Priority{Sim: sr.Sim, Render: sr.Render, Drivers: sr.Drivers}
-	r.Headroom, r.BackgroundNice, r.RenicedThreads = sr.Config.Headroom, sr.BackgroundNice, sr.Reniced
+	r.HeadroomProcs, r.RenicedThreads = sr.Config.Headroom, sr.Reniced
 	r.BackgroundPriority = sched.BackgroundPriority(sr.BackgroundNice)
-	if runtime.GOOS != "linux" {
-		r.BackgroundNice = -1 // a nice value is Linux's; background_priority says what was done
+	if nice := sr.BackgroundNice; runtime.GOOS == "linux" && nice >= 0 {
+		r.BackgroundNice = &nice // a nice value is Linux's; elsewhere background_priority says what was done
 	}
 	r.ClockSource = simthread.ClockSource()
 	r.ThreadPriority.SimNative, r.ThreadPriority.RenderNative = sched.Native(sr.Sim.TID), sched.Native(sr.Render.TID)
@@ -381,11 +410,12 @@ func (in *Set) reportMeter(r *Report) {
 	plannedMs := Quant3{round(m.AnimErrMs(0.5), 4), round(m.AnimErrMs(0.99), 4), ms(m.AnimErr().Max())}
 	r.PlannedPoseErrorTicks, r.PlannedAnimErrorMs = &planned, &plannedMs
 	d := m.Drawn()
-	r.MeasuredFrames = d.Measured
+	measured := d.Measured
+	r.MeasuredFrames = &measured
 	r.DrawnSource, r.PoseErrorTicks = "cpu", r.PlannedPoseErrorTicks
 	if d.PosErrGPU.Count() > 0 {
 		drawn, diff := ticks3(d.PosErrGPU), d.GPUDiffMax
-		r.DrawnSource, r.PoseErrorTicks, r.GPUCPUMaxDiff = "gpu-readback", &drawn, &diff
+		r.DrawnSource, r.PoseErrorTicks, r.GPUCPUMaxDiffM = "gpu-readback", &drawn, &diff
 	}
 	r.AnimErrorMs = r.PlannedAnimErrorMs
 	if d.AnimErrShown.Count() > 0 {
@@ -403,8 +433,8 @@ func (in *Set) reportPresent(r *Report) {
 	if r.PresentTimeSource == "" {
 		r.PresentTimeSource = "none"
 	}
-	r.BetweenDisplayMs = Quant2{ms(p.BetweenDisplayChange.Quantile(0.5)), ms(p.BetweenDisplayChange.Quantile(0.99))}
-	r.UntilDisplayedMs = Quant2{ms(p.UntilDisplayed.Quantile(0.5)), ms(p.UntilDisplayed.Quantile(0.99))}
+	r.BetweenDisplayMs = quant2(&p.BetweenDisplayChange)
+	r.UntilDisplayedMs = quant2(&p.UntilDisplayed)
 	r.DisplayedFrames, r.DroppedFrames, r.RepeatedFrames = p.Displayed, p.Dropped, p.Repeated
 	r.PresentUnknown, r.PresentRebases = p.Unknown, p.Rebases
 	if src := t.src; src != nil {
@@ -413,13 +443,18 @@ func (in *Set) reportPresent(r *Report) {
 		} else if src.Model() {
 			r.PresentModelWhy = src.ModelWhy()
 		}
-		r.PresentVblankHz = t.vblankHz // the fit of the reports the frame log holds
-		if r.PresentVblankHz == 0 {
-			r.PresentVblankHz = src.Grid().Hz() // a run that never collected its last frames
+		vblankHz := t.vblankHz // the fit of the reports the frame log holds
+		if vblankHz == 0 {
+			vblankHz = src.Grid().Hz() // a run that never collected its last frames
+		}
+		if vblankHz > 0 {
+			r.PresentVblankHz = &vblankHz
 		}
 		if st := src.Stats(); st.RoundTrips > 0 {
-			r.PresentRoundTripMs, r.PresentRoundMaxMs = ms(int64(st.RoundTripTotal)/int64(st.RoundTrips)), ms(int64(st.RoundTripMax))
-			r.PresentStamped, r.PresentSynced = st.Stamped, st.SyncedSwaps
+			mean, most := ms(int64(st.RoundTripTotal)/int64(st.RoundTrips)), ms(int64(st.RoundTripMax))
+			stamped, synced := st.Stamped, st.SyncedSwaps
+			r.PresentRoundTripMs, r.PresentRoundMaxMs = &mean, &most
+			r.PresentStamped, r.PresentSynced = &stamped, &synced
 		}
 		if t.wait != nil {
 			w := &p.SwapWait
@@ -427,17 +462,25 @@ func (in *Set) reportPresent(r *Report) {
 		}
 		hz := a.Pacing().Hz
 		dispHz, mismatch := t.rateMismatch(hz)
-		r.PresentRateMismatch, r.PresentFiguresHz = mismatch, round(hz, 3)
+		figuresHz := round(hz, 3)
 		if dispHz > 0 && !t.rates.emulatedMost() {
-			r.PresentFiguresHz = round(dispHz, 3)
+			figuresHz = round(dispHz, 3)
+		}
+		r.PresentRateMismatch = mismatch
+		if figuresHz > 0 {
+			r.PresentFiguresHz = &figuresHz
 		}
 		r.PresentEmulated, r.PresentDisplayFrames = t.rates.emulated, t.rates.onDisplay
 		st := src.Stats()
 		r.PresentFallbacks, r.PresentReturns = st.Fallbacks, st.Returns
 		if c, ok := src.Clock(); ok {
 			r.PresentClock = &PresentClock{Clock: c.Clock, ErrorUs: round(float64(c.Err)/1e3, 3), ErrorMaxUs: round(float64(c.ErrMax)/1e3, 3),
-				DriftPPM: round(c.DriftPPM, 2), Readings: c.Readings, RefreshMs: ms(int64(c.Refresh)), VariableRate: c.VariableRate,
+				DriftPPM: round(c.DriftPPM, 2), Readings: c.Readings, VariableRate: c.VariableRate,
 				Presented: c.Presented, Discarded: c.Discarded, PresentedByModel: c.PresentedByModel}
+			if c.Refresh > 0 {
+				refresh := ms(int64(c.Refresh))
+				r.PresentClock.RefreshMs = &refresh
+			}
 		}
 	}
 }
@@ -446,21 +489,21 @@ func (in *Set) reportPresent(r *Report) {
 // gave its presentation times on, how far the measured offset to the
 // app's clock may be off (half the narrowest bracket of a reading: the
 // last, and the largest over the run), how the offset moved over the run,
-// in how many readings, the refresh the compositor gave (0: a
-// variable-rate output), and its presented and discarded events.
+// in how many readings, the refresh the compositor gave (null: a
+// variable-rate output), and its presented and discarded frames.
 type PresentClock struct {
-	Clock        string  `json:"clock"`
-	ErrorUs      float64 `json:"offset_error_us"`
-	ErrorMaxUs   float64 `json:"offset_error_max_us"`
-	DriftPPM     float64 `json:"drift_ppm"`
-	Readings     int     `json:"readings"`
-	RefreshMs    float64 `json:"refresh_ms"`
-	VariableRate bool    `json:"variable_rate"`
-	Presented    uint64  `json:"presented"`
-	Discarded    uint64  `json:"discarded"`
+	Clock        string   `json:"clock"`
+	ErrorUs      float64  `json:"offset_error_us"`
+	ErrorMaxUs   float64  `json:"offset_error_max_us"`
+	DriftPPM     float64  `json:"drift_ppm"`
+	Readings     int      `json:"readings"`
+	RefreshMs    *float64 `json:"refresh_ms"`
+	VariableRate bool     `json:"variable_rate"`
+	Presented    uint64   `json:"presented_frames"`
+	Discarded    uint64   `json:"discarded_frames"`
 	// PresentedByModel is how many of presented had their time put a
 	// repaint earlier by a model, not taken from the compositor (Mutter's
 	// frame timings: a frame whose alarm came after its content); 0 on
 	// Wayland.
-	PresentedByModel uint64 `json:"presented_by_model"`
+	PresentedByModel uint64 `json:"presented_by_model_frames"`
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/renderer/interp"
-	"github.com/tickframe/tickframe/sync/histogram"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // ticksPerFrameBuckets is the size of the ticks-per-frame histogram: frames
@@ -24,13 +24,13 @@ type frameStats struct {
 	Frames uint64
 	// FrameInterval is the wall time between successive buffer swaps (ns):
 	// what the display was actually given, hitches included.
-	FrameInterval histogram.H
+	FrameInterval waitfree.Histogram
 	// SnapshotAge is the time a frame was planned minus the newest
 	// snapshot's tick time (ns): how old the newest simulation state was
 	// when drawn.
-	SnapshotAge histogram.H
+	SnapshotAge waitfree.Histogram
 	// Alpha is each frame's interpolation factor, in millionths.
-	Alpha histogram.H
+	Alpha waitfree.Histogram
 	// AlphaMin and AlphaMax are the extremes of Alpha, exact where the
 	// histogram rounds.
 	AlphaMin, AlphaMax float32
@@ -56,12 +56,12 @@ type frameStats struct {
 	Stutter stutterDetector
 	// InputAge is from when a frame polled its input to when it was
 	// displayed (ns).
-	InputAge histogram.H
+	InputAge waitfree.Histogram
 	// InFlight is the most presented frames the GPU had not finished
 	// when a frame started; InFlightWait how long low-latency frames
 	// waited for the GPU (ns), when they did.
 	InFlight     int
-	InFlightWait histogram.H
+	InFlightWait waitfree.Histogram
 	// Lead is how long before its display time the last frame started.
 	Lead time.Duration
 	// Bodies is how many bodies the last frame's newer snapshot held.
@@ -255,7 +255,7 @@ type gcReading struct {
 // count lags by what the caches hold. Read that way at the end of the
 // warm-up, a GC later in the run counted the warm-up's allocations as the
 // steady state's: 84 to 163 objects at every GC of the demo, reported as
-// steady_allocs 115 to 136 in 4 of 10 runs of 4 s (make test failed on
+// steady_alloc_objects 115 to 136 in 4 of 10 runs of 4 s (make test failed on
 // one beside a build loop), 0 in the rest. It is called twice a run.
 func (g *gcMetrics) read() gcReading {
 	metrics.Read(g.samples[:])
@@ -355,10 +355,10 @@ type presentStats struct {
 	Source string
 	// BetweenDisplayChange is the time between one displayed frame and the
 	// next (PresentMon's MsBetweenDisplayChange).
-	BetweenDisplayChange histogram.H
+	BetweenDisplayChange waitfree.Histogram
 	// UntilDisplayed is from the frame's present (the swap call) to its
 	// display (MsUntilDisplayed).
-	UntilDisplayed histogram.H
+	UntilDisplayed waitfree.Histogram
 	// Displayed counts frames that reached the display; Dropped those a
 	// newer frame replaced before the vblank; Repeated the vblanks that
 	// showed the previous frame again.
@@ -373,5 +373,5 @@ type presentStats struct {
 	// not running) between a drawn frame's swap call and the end of its
 	// present bookkeeping (sched.ThreadWait): a frame placed by when its
 	// swap returned may have landed up to that much earlier.
-	SwapWait histogram.H
+	SwapWait waitfree.Histogram
 }

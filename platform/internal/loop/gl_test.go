@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 func TestMain(m *testing.M) {
@@ -92,7 +92,7 @@ func TestRunAlone(t *testing.T) {
 	}
 	cfg := Config{Title: "loop alone", Width: 320, Height: 240, Settings: Settings{Duration: 1500 * time.Millisecond,
 		Display: Display{Refresh: 60, KeepRunningUnfocused: true}},
-		Sim:     simthread.Config{InitSnapshot: func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }}}
+		Sim: simthread.Config{InitSnapshot: func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }}}
 	var s seams
 	platform.Call(func() {
 		var a *App

@@ -33,9 +33,9 @@ func DefaultKeys() KeyMap {
 	return KeyMap{
 		Quit:       platform.KeyEscape,
 		Pause:      platform.KeySpace,
-		Fullscreen: platform.KeyF,
-		VSync:      platform.KeyV,
-		HUD:        platform.KeyH,
+		Fullscreen: 'F',
+		VSync:      'V',
+		HUD:        'H',
 		Screenshot: platform.KeyF12,
 	}
 }
@@ -54,7 +54,8 @@ func (m KeyMap) resolved() KeyMap {
 	return m
 }
 
-// Validate reports a key out of range or two actions on one key.
+// Validate reports a value that is no key, such as a lower-case letter
+// ('p': the P key is 'P'), or two actions on one key.
 func (m KeyMap) Validate() error {
 	r := m.resolved()
 	seen := make(map[platform.Key]string, 6)
@@ -68,7 +69,10 @@ func (m KeyMap) Validate() error {
 		switch {
 		case f.k == platform.KeyNone:
 			continue
-		case f.k < platform.KeyNone || f.k > platform.KeyLast:
+		case f.k >= 'a' && f.k <= 'z':
+			return fmt.Errorf("loop: key map: %s: no such key %v: the %c key is %q",
+				f.name, f.k, rune(f.k), rune(f.k-'a'+'A'))
+		case !isKey(f.k):
 			return fmt.Errorf("loop: key map: %s: no such key %v", f.name, f.k)
 		}
 		if other, ok := seen[f.k]; ok {
@@ -77,6 +81,13 @@ func (m KeyMap) Validate() error {
 		seen[f.k] = f.name
 	}
 	return nil
+}
+
+// isKey reports whether k is a key platform names: its name parses back
+// to it ("Key(112)", a value no key has, does not).
+func isKey(k platform.Key) bool {
+	p, ok := platform.ParseKey(k.String())
+	return ok && p == k
 }
 
 // reserved is an action the app keeps a key for.

@@ -1,12 +1,13 @@
 package loop
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // newHeadless builds the part of an App that needs no window
@@ -60,7 +61,7 @@ func (r *recorder) input(e platform.Event) (simthread.Input, bool) {
 // "hold W to walk" can be written.
 func TestEventsPauseAndForward(t *testing.T) {
 	a, clock := newHeadless(t, 10)
-	rec := &recorder{accept: func(e platform.Event) bool { return e.Key == platform.KeyK }}
+	rec := &recorder{accept: func(e platform.Event) bool { return e.Key == 'K' }}
 	a.cfg.Input = rec.input
 	next, _ := a.Sim().Wake()
 	wake := func() {
@@ -101,11 +102,11 @@ func TestEventsPauseAndForward(t *testing.T) {
 
 	before := a.Sim().Telemetry().Read().Inputs
 	held := []platform.Event{
-		key(platform.KeyK, platform.Press),
-		key(platform.KeyK, platform.Repeat),
-		key(platform.KeyK, platform.Release),
-		key(platform.KeyJ, platform.Press),
-		key(platform.KeyJ, platform.Release),
+		key('K', platform.Press),
+		key('K', platform.Repeat),
+		key('K', platform.Release),
+		key('J', platform.Press),
+		key('J', platform.Release),
 	}
 	a.Handle(held)
 	wake()
@@ -155,14 +156,14 @@ func TestKeyMap(t *testing.T) {
 		shot      bool
 	}{
 		{"defaults", KeyMap{},
-			[]platform.Event{key(platform.KeySpace, platform.Press), key(platform.KeyF12, platform.Press), key(platform.KeyP, platform.Press)},
+			[]platform.Event{key(platform.KeySpace, platform.Press), key(platform.KeyF12, platform.Press), key('P', platform.Press)},
 			1, true, false, true},
-		{"pause on P", KeyMap{Pause: platform.KeyP},
-			[]platform.Event{key(platform.KeyP, platform.Press), key(platform.KeyP, platform.Repeat), key(platform.KeyP, platform.Release),
+		{"pause on P", KeyMap{Pause: 'P'},
+			[]platform.Event{key('P', platform.Press), key('P', platform.Repeat), key('P', platform.Release),
 				key(platform.KeySpace, platform.Press), key(platform.KeySpace, platform.Release)},
 			2, true, false, false},
-		{"quit on Q, Esc forwarded", KeyMap{Quit: platform.KeyQ},
-			[]platform.Event{key(platform.KeyEscape, platform.Press), key(platform.KeyQ, platform.Press)},
+		{"quit on Q, Esc forwarded", KeyMap{Quit: 'Q'},
+			[]platform.Event{key(platform.KeyEscape, platform.Press), key('Q', platform.Press)},
 			1, false, true, false},
 		{"screenshot and quit off", KeyMap{Screenshot: platform.KeyNone, Quit: platform.KeyNone},
 			[]platform.Event{key(platform.KeyF12, platform.Press), key(platform.KeyF12, platform.Release), key(platform.KeyEscape, platform.Press)},
@@ -196,10 +197,18 @@ func TestKeyMapValidate(t *testing.T) {
 		{KeyMap{Pause: platform.KeyEscape}, false}, // Quit's default
 		{KeyMap{Pause: platform.KeyLast + 1}, false},
 		{KeyMap{Pause: -2}, false},
+		{KeyMap{Pause: 'P', HUD: '/', Screenshot: platform.KeyF1 + 12}, true}, // F13
+		{KeyMap{Pause: 100}, false},                                           // in range, but GLFW names no key 100
+		{KeyMap{Pause: 'p'}, false},                                           // the P key is 'P'
 	} {
 		if err := tt.keys.Validate(); (err == nil) != tt.ok {
 			t.Errorf("%+v.Validate() = %v, want ok %v", tt.keys, err, tt.ok)
 		}
+	}
+	// A lower-case letter is the slip a rune constant invites: the error
+	// names the key meant.
+	if err := (KeyMap{Pause: 'p'}).Validate(); err == nil || !strings.Contains(err.Error(), "'P'") {
+		t.Errorf("KeyMap{Pause: 'p'}.Validate() = %v, want it to name 'P'", err)
 	}
 }
 
@@ -245,7 +254,7 @@ func TestInputsDroppedCounted(t *testing.T) {
 	next, _ := a.Sim().Wake()
 	before := a.Sim().Telemetry().Read().Inputs
 	for range sent {
-		a.Handle([]platform.Event{key(platform.KeyK, platform.Press)})
+		a.Handle([]platform.Event{key('K', platform.Press)})
 	}
 	if got := a.InputsDropped(); got != sent-capacity {
 		t.Fatalf("InputsDropped() = %d after %d inputs into a queue of %d, want %d", got, sent, capacity, sent-capacity)
@@ -264,7 +273,7 @@ func TestKeysHelp(t *testing.T) {
 		want        string
 	}{
 		{KeyMap{}, true, "Esc quit  Space pause  F fullscreen  V vsync  H HUD  F12 shot  drag camera"},
-		{KeyMap{Pause: platform.KeyP, Fullscreen: platform.KeyNone, VSync: platform.KeyNone, HUD: platform.KeyF1}, false,
+		{KeyMap{Pause: 'P', Fullscreen: platform.KeyNone, VSync: platform.KeyNone, HUD: platform.KeyF1}, false,
 			"Esc quit  P pause  F1 HUD  F12 shot"},
 		{KeyMap{Quit: platform.KeyNone, Pause: platform.KeyNone, Fullscreen: platform.KeyNone,
 			VSync: platform.KeyNone, HUD: platform.KeyNone, Screenshot: platform.KeyNone}, true, "drag camera"},
@@ -284,13 +293,13 @@ func TestKeysHelp(t *testing.T) {
 func TestHandleDoesNotAllocate(t *testing.T) {
 	a, clock := newHeadless(t, 1)
 	a.ctl.cam = renderer.DefaultCamera()
-	a.cfg.Keys = KeyMap{Pause: platform.KeyP}
+	a.cfg.Keys = KeyMap{Pause: 'P'}
 	a.cfg.Input = func(e platform.Event) (simthread.Input, bool) {
 		return simthread.Input{Kind: refworld.Kick, X: 1}, e.Kind == platform.KeyEvent
 	}
 	events := []platform.Event{
-		key(platform.KeyW, platform.Press), key(platform.KeyW, platform.Repeat), key(platform.KeyW, platform.Release),
-		key(platform.KeyP, platform.Press), key(platform.KeyP, platform.Release),
+		key('W', platform.Press), key('W', platform.Repeat), key('W', platform.Release),
+		key('P', platform.Press), key('P', platform.Release),
 		{Kind: platform.ButtonEvent, Button: platform.ButtonLeft, Action: platform.Press},
 		{Kind: platform.CursorEvent, X: 5, Y: 5, DX: 5, DY: 5},
 		{Kind: platform.ButtonEvent, Button: platform.ButtonLeft, Action: platform.Release},

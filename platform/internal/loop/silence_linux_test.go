@@ -16,8 +16,8 @@ import (
 
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/present"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // silenceEnv makes TestSilenceChild run (the parent's display), and
@@ -47,7 +47,7 @@ func TestSilenceChild(t *testing.T) {
 	}
 	cfg := Config{Title: "silence", Width: 160, Height: 120, Settings: Settings{Duration: silenceRun,
 		Display: Display{KeepRunningUnfocused: true}},
-		Sim:     simthread.Config{InitSnapshot: func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 16) }}}
+		Sim: simthread.Config{InitSnapshot: func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 16) }}}
 	var r silenceResult
 	platform.Call(func() {
 		var a *App

@@ -50,7 +50,7 @@ import (
 )
 
 // reactKeysym is the key the observer presses, XK_i: the one the app
-// counts (instrument.ReactKey, platform.KeyI).
+// counts (instrument.ReactKey, the I key).
 const reactKeysym = C.XK_i
 
 // xtest presses keys through XTEST on a connection of its own.

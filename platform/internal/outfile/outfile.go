@@ -2,7 +2,7 @@
 // screenshots, profiles) so that a reader never sees a partial file and a
 // failure leaves nothing behind, and checks up front that they can be
 // written. It is the one place that rule lives: platform/app/outfile gives
-// it to the app and its tools, and simthread/record and renderer, which may
+// it to the app and its tools, and the recorder and renderer, which may
 // not import platform/, use it directly.
 //
 // A path is followed through its symbolic links to the file it names, its

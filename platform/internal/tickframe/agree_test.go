@@ -53,7 +53,13 @@ type agreeRow struct {
 
 func (row *agreeRow) fill(run *displayRun) {
 	r, o := run.r, &run.o
-	row.AppVblankHz, row.AppFiguresHz, row.FPS = r.PresentVblankHz, r.PresentFiguresHz, r.FPS
+	row.FPS = r.FPS
+	if hz := r.PresentVblankHz; hz != nil { // the table's 0: not measured
+		row.AppVblankHz = *hz
+	}
+	if hz := r.PresentFiguresHz; hz != nil {
+		row.AppFiguresHz = *hz
+	}
 	row.App = [3]uint64{r.DisplayedFrames, r.DroppedFrames, r.RepeatedFrames}
 	if a := r.AnimErrorMs; a != nil {
 		row.AppAnimErrMs = [2]float64{a.P99, a.Max}

@@ -14,10 +14,10 @@ import (
 
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/renderer/gltf"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // demo runs the demo as every app runs, on app.Run: the reference
@@ -150,11 +150,11 @@ func inputFor(e platform.Event) (simthread.Input, bool) {
 		return simthread.Input{}, false
 	}
 	switch e.Key {
-	case platform.KeyR:
+	case 'R':
 		return simthread.Input{Kind: refworld.Reset}, true
-	case platform.KeyK:
+	case 'K':
 		return simthread.Input{Kind: refworld.Kick, X: 4}, true
-	case platform.KeyN:
+	case 'N':
 		return simthread.Input{Kind: refworld.Spawn, Code: 256}, true
 	}
 	return simthread.Input{}, false

@@ -138,7 +138,7 @@ func TestDisplayMatrix(t *testing.T) {
 					for _, d := range judged {
 						t.Error(d)
 					}
-					row.Disagreements = append(judged, inputDisagreements(run.o.Inputs, 1000/run.r.PresentFiguresHz, 1000/run.r.PresentVblankHz, run.o.FloorMs, c.input)...)
+					row.Disagreements = append(judged, inputDisagreements(run.o.Inputs, 1000/measured(t, "present_figures_hz", run.r.PresentFiguresHz), 1000/measured(t, "present_vblank_hz", run.r.PresentVblankHz), run.o.FloorMs, c.input)...)
 					row.Agree = len(row.Disagreements) == 0
 					return
 				}
@@ -215,8 +215,8 @@ func runDisplayCell(t *testing.T, c displayCell, dur time.Duration) displayRun {
 	// on the rate paced: the display's own where -refresh follows it or
 	// is within 1 % of it, else the emulated display's, flagged.
 	disp := c.displayRate()
-	if math.Abs(r.PresentVblankHz-disp) > 0.02*disp {
-		t.Fatalf("present_vblank_hz %.3f: the fake CRTC runs at %.3f Hz", r.PresentVblankHz, disp)
+	if vb := measured(t, "present_vblank_hz", r.PresentVblankHz); math.Abs(vb-disp) > 0.02*disp {
+		t.Fatalf("present_vblank_hz %.3f: the fake CRTC runs at %.3f Hz", vb, disp)
 	}
 	figures, mismatch := disp, false
 	if c.refresh > 0 {
@@ -226,9 +226,9 @@ func runDisplayCell(t *testing.T, c displayCell, dur time.Duration) displayRun {
 	if mismatch {
 		source = "x11-roundtrip on emulated vblanks"
 	}
-	if r.PresentTimeSource != source || r.PresentRateMismatch != mismatch || math.Abs(r.PresentFiguresHz-figures) > 0.01*figures {
+	if fh := measured(t, "present_figures_hz", r.PresentFiguresHz); r.PresentTimeSource != source || r.PresentRateMismatch != mismatch || math.Abs(fh-figures) > 0.01*figures {
 		t.Fatalf("present_time_source %q, present_rate_mismatch %v, present_figures_hz %.3f: want %q, %v, %.3f",
-			r.PresentTimeSource, r.PresentRateMismatch, r.PresentFiguresHz, source, mismatch, figures)
+			r.PresentTimeSource, r.PresentRateMismatch, fh, source, mismatch, figures)
 	}
 	if mismatch && r.PresentEmulated < r.Frames*9/10 {
 		t.Errorf("%d of %d frames placed on the emulated display's vblanks", r.PresentEmulated, r.Frames)
@@ -308,7 +308,7 @@ func (run *displayRun) judge(t testing.TB, c displayCell) (disagreements []strin
 	errorf := func(format string, args ...any) {
 		disagreements = append(disagreements, fmt.Sprintf(format, args...))
 	}
-	period := 1000 / run.r.PresentFiguresHz
+	period := 1000 / measured(t, "present_figures_hz", run.r.PresentFiguresHz)
 	srv, own := run.o.Frames, run.o.OwnFrames
 	for _, e := range displayDisagreements(srv, run.o.FloorMs, swapWaitMs(run.r), period, [3]float64{}) {
 		errorf("on the app's vblanks: %s", e)
@@ -322,13 +322,13 @@ func (run *displayRun) judge(t testing.TB, c displayCell) (disagreements []strin
 	if math.Abs(srv.GridShiftMs) > period/2 {
 		errorf("on the app's vblanks: the app's display times lie %.3f ms (median) from the vblank after each frame's arrival: more than half a period", srv.GridShiftMs)
 	}
-	if f := run.o.OwnFit; own != nil && f != nil && f.Hz < 0.99*run.r.PresentFiguresHz {
+	if f := run.o.OwnFit; own != nil && f != nil && f.Hz < 0.99*measured(t, "present_figures_hz", run.r.PresentFiguresHz) {
 		// Slower than the figures' rate on an X server, whose
 		// framebuffer takes every frame at once: the content changed
 		// less often than the display scans (a loaded app), whatever
 		// cadence the fit found. Faster would be the app's error, and
 		// is compared.
-		t.Logf("the observer's own fit is at %.3f Hz, under the %.3f Hz the figures are on: compared on the app's vblanks only", f.Hz, run.r.PresentFiguresHz)
+		t.Logf("the observer's own fit is at %.3f Hz, under the %.3f Hz the figures are on: compared on the app's vblanks only", f.Hz, *run.r.PresentFiguresHz)
 		own = nil
 	}
 	if own == nil {

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // options are the demo's own flags, beside every app's (app.Flags):

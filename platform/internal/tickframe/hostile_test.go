@@ -9,8 +9,8 @@ import (
 
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/platform/internal/outfile"
+	"github.com/tickframe/tickframe/platform/internal/record"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/record"
 )
 
 // Issue 24, items 13 and 14, in process: every -hz of the documented range

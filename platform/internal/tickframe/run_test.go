@@ -19,9 +19,9 @@ import (
 
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/platform/internal/outfile"
+	"github.com/tickframe/tickframe/platform/internal/record"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/record"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // reportKeys are the report's documented keys, with the keys of the
@@ -29,16 +29,16 @@ import (
 var reportKeys = map[string][]string{
 	"duration_s": nil, "sim_hz": nil, "refresh_hz": nil, "ticks": nil, "frames": nil,
 	"tick_rate_hz": nil, "fps": nil,
-	"frame_interval_ms":    {"p50", "p95", "p99", "max"},
-	"tick_lateness_ms":     {"p50", "p99", "max"},
-	"ticks_per_frame_hist": nil,
-	"alpha":                {"p50", "min", "max"},
-	"alpha_clamped_frames": nil,
-	"snapshot_age_ms":      {"p50", "p99"},
-	"pose_error_ticks":     {"p50", "p99", "max"},
-	"animation_error_ms":   {"p50", "p99", "max"},
-	"discarded_ticks":      nil, "discarded_s": nil, "gc_cycles": nil, "gc_pause_total_ms": nil,
-	"allocs_per_frame": nil, "final_tick": nil, "state_hash": nil,
+	"frame_interval_ms":           {"p50", "p95", "p99", "max"},
+	"tick_lateness_ms":            {"p50", "p99", "max"},
+	"ticks_per_frame_hist_frames": nil,
+	"alpha_fraction":              {"p50", "min", "max"},
+	"alpha_clamped_frames":        nil,
+	"snapshot_age_ms":             {"p50", "p99"},
+	"pose_error_ticks":            {"p50", "p99", "max"},
+	"animation_error_ms":          {"p50", "p99", "max"},
+	"discarded_ticks":             nil, "discarded_s": nil, "gc_cycles": nil, "gc_pause_total_ms": nil,
+	"alloc_objects_per_frame": nil, "final_tick": nil, "state_hash": nil,
 	// The demo's own (Loads, through app.Report.Extra).
 	"stress": nil, "stepcost_ms": nil, "gcpressure_mb_s": nil,
 }
@@ -120,13 +120,13 @@ func TestReport(t *testing.T) {
 		histFrames += n
 	}
 	if len(rep.TicksPerFrameHist) != 9 || histFrames == 0 || histFrames > rep.Frames {
-		t.Errorf("ticks_per_frame_hist %v for %d frames", rep.TicksPerFrameHist, rep.Frames)
+		t.Errorf("ticks_per_frame_hist_frames %v for %d frames", rep.TicksPerFrameHist, rep.Frames)
 	}
-	fi := rep.FrameIntervalMs
+	fi := measured(t, "frame_interval_ms", rep.FrameIntervalMs)
 	if !(0 < fi.P50 && fi.P50 <= fi.P95 && fi.P95 <= fi.P99 && fi.P99 <= fi.Max*1.03) {
 		t.Errorf("frame_interval_ms %+v: want 0 < p50 ≤ p95 ≤ p99 ≤ max", fi)
 	}
-	a := rep.Alpha
+	a := measured(t, "alpha_fraction", rep.Alpha)
 	if !(0 <= a.Min && a.Min <= a.P50 && a.P50 <= a.Max && a.Max <= 1) {
 		t.Errorf("alpha %+v: want 0 ≤ min ≤ p50 ≤ max ≤ 1", a)
 	}
@@ -134,9 +134,10 @@ func TestReport(t *testing.T) {
 		t.Errorf("alpha_clamped_frames %d of %d frames", rep.AlphaClampedFrames, rep.Frames)
 	}
 	pose, anim := measured(t, "pose_error_ticks", rep.PoseErrorTicks), measured(t, "animation_error_ms", rep.AnimErrorMs)
+	late, age := measured(t, "tick_lateness_ms", rep.TickLatenessMs), measured(t, "snapshot_age_ms", rep.SnapshotAgeMs)
 	for name, q := range map[string][]float64{
-		"tick_lateness_ms":   {rep.TickLatenessMs.P50, rep.TickLatenessMs.P99, rep.TickLatenessMs.Max},
-		"snapshot_age_ms":    {rep.SnapshotAgeMs.P50, rep.SnapshotAgeMs.P99},
+		"tick_lateness_ms":   {late.P50, late.P99, late.Max},
+		"snapshot_age_ms":    {age.P50, age.P99},
 		"pose_error_ticks":   {pose.P50, pose.P99, pose.Max},
 		"animation_error_ms": {anim.P50, anim.P99, anim.Max},
 	} {
@@ -148,7 +149,7 @@ func TestReport(t *testing.T) {
 			}
 		}
 	}
-	if rep.GCPauseTotalMs < 0 {
+	if measured(t, "gc_pause_total_ms", rep.GCPauseTotalMs) < 0 {
 		t.Errorf("gc_pause_total_ms %v", rep.GCPauseTotalMs)
 	}
 	// The frame and tick paths must not allocate (TestPeriodicPathsDoNotAllocate
@@ -160,10 +161,10 @@ func TestReport(t *testing.T) {
 	// that allocates once in eight frames is over 30 in the steady
 	// state's 250 frames: the bound is 24.
 	const runtimeOwn = 24
-	if rep.SteadyAllocs > runtimeOwn {
-		t.Errorf("steady_allocs %d (allocs_per_frame %v): tickframe allocates in the steady state", rep.SteadyAllocs, rep.AllocsPerFrame)
-	} else if rep.SteadyAllocs > 0 {
-		t.Logf("steady_allocs %d: the runtime's own, within the bound of %d", rep.SteadyAllocs, runtimeOwn)
+	if steady := measured(t, "steady_alloc_objects", rep.SteadyAllocs); steady > runtimeOwn {
+		t.Errorf("steady_alloc_objects %d (alloc_objects_per_frame %v): tickframe allocates in the steady state", steady, *rep.AllocsPerFrame)
+	} else if steady > 0 {
+		t.Logf("steady_alloc_objects %d: the runtime's own, within the bound of %d", steady, runtimeOwn)
 	}
 	if !regexp.MustCompile(`^[0-9a-f]{16}$`).MatchString(rep.StateHash) {
 		t.Errorf("state_hash %q: want 16 hex digits", rep.StateHash)
@@ -225,7 +226,7 @@ func TestSignal(t *testing.T) {
 			if rec.World != worldName || rec.Rate != 120 || string(rec.Params) != `{"flags":{"bodies":"256"}}` || rec.Seed != 1 {
 				t.Errorf("recording header %+v (params %s): want tickframe, 120 Hz, -bodies 256, seed 1", rec.Header, rec.Params)
 			}
-			if rec.FinalTick != rep.FinalTick || fmt.Sprintf("%016x", rec.FinalHash) != rep.StateHash {
+			if rec.FinalTick != measured(t, "final_tick", rep.FinalTick) || fmt.Sprintf("%016x", rec.FinalHash) != rep.StateHash {
 				t.Errorf("recording ends at tick %d hash %016x, the report at tick %d hash %s",
 					rec.FinalTick, rec.FinalHash, rep.FinalTick, rep.StateHash)
 			}
@@ -431,11 +432,11 @@ func TestGCPressure(t *testing.T) {
 	// GC cycles are counted after a 2 s warm-up.
 	wantOK(t, tickframe(t, opts{dir: dir}, withSmall("-refresh", "60", "-duration", "3500ms", "-gcpressure", "50", "-report", "r.json")...))
 	rep, _ := readReport(t, filepath.Join(dir, "r.json"))
-	if rep.GCCycles == 0 || rep.GCPressureMBs != 50 {
-		t.Errorf("gc_cycles %d, gcpressure_mb_s %v: want cycles at 50 MB/s", rep.GCCycles, rep.GCPressureMBs)
+	if cycles := measured(t, "gc_cycles", rep.GCCycles); cycles == 0 || rep.GCPressureMBs != 50 {
+		t.Errorf("gc_cycles %d, gcpressure_mb_s %v: want cycles at 50 MB/s", cycles, rep.GCPressureMBs)
 	}
-	if rep.AllocsPerFrame == 0 {
-		t.Errorf("allocs_per_frame 0 with 50 MB/s of garbage: the whole process is not counted")
+	if measured(t, "alloc_objects_per_frame", rep.AllocsPerFrame) == 0 {
+		t.Errorf("alloc_objects_per_frame 0 with 50 MB/s of garbage: the whole process is not counted")
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tickframe/tickframe/simthread/record"
+	"github.com/tickframe/tickframe/platform/internal/record"
 )
 
 // TestSoftwareScene: on a software rasterizer (make test's Xvfb draws

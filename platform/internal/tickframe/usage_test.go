@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/app"
+	"github.com/tickframe/tickframe/platform/internal/record"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/record"
 )
 
 // worldName names the demo's world in its recordings: the template names

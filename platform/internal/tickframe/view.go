@@ -236,7 +236,7 @@ func newViewWorld(m *gltf.Model, fit viewFit, omega float64, anim int) *viewWorl
 	}
 	slices.SortFunc(w.nodes, func(a, b renderer.NodeMesh) int { return a.Node - b.Node })
 	for i := range w.nodes {
-		w.nodes[i].Mesh = renderer.MeshID(viewMesh + i)
+		w.nodes[i].Mesh = simthread.MeshID(viewMesh + i)
 	}
 	w.sample()
 	return w
@@ -375,7 +375,7 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	// the render thread's, as the input callback is.
 	var rend *renderer.Renderer
 	cfg.Input = func(e platform.Event) (simthread.Input, bool) {
-		if e.Kind == platform.KeyEvent && e.Action == platform.Press && e.Key == platform.KeyN && rend != nil {
+		if e.Kind == platform.KeyEvent && e.Action == platform.Press && e.Key == 'N' && rend != nil {
 			rend.SetView((rend.View() + 1) % (renderer.ViewWireframe + 1))
 		}
 		return simthread.Input{}, false

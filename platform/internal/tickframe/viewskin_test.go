@@ -33,7 +33,7 @@ func TestViewWorldSkinned(t *testing.T) {
 	lower := b.AddNode(gltf.Node{Mesh: -1})
 	upper := b.AddNode(gltf.Node{Mesh: -1, Translation: mgl32.Vec3{0, 1, 0}})
 	b.AddChild(lower, upper)
-	b.AddSkin(gltf.Skin{Joints: []int{lower, upper}, Skeleton: -1}, b.AddNode(gltf.Node{Mesh: mesh}))
+	b.AddSkin(gltf.Skeleton{Joints: []int{lower, upper}, Root: -1}, b.AddNode(gltf.Node{Mesh: mesh}))
 	q := mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 0, 1})
 	b.AddAnimation(gltf.Animation{Channels: []gltf.Channel{{Node: upper, Path: gltf.Rotation, Times: []float32{0, 2},
 		Values: []float32{0, 0, 0, 1, q.V[0], q.V[1], q.V[2], q.W}}}})
@@ -108,7 +108,7 @@ func TestViewSkinned(t *testing.T) {
 	lower := b.AddNode(gltf.Node{Name: "lower", Mesh: -1})
 	upper := b.AddNode(gltf.Node{Name: "upper", Mesh: -1, Translation: mgl32.Vec3{0, 1, 0}})
 	b.AddChild(lower, upper)
-	b.AddSkin(gltf.Skin{Joints: []int{lower, upper}, Skeleton: lower,
+	b.AddSkin(gltf.Skeleton{Joints: []int{lower, upper}, Root: lower,
 		InverseBind: []mgl32.Mat4{mgl32.Ident4(), mgl32.Translate3D(0, -1, 0)}},
 		b.AddNode(gltf.Node{Name: "strip", Mesh: b.AddMesh("strip", p)}))
 	b.AddAnimation(gltf.Animation{Name: "lean", Channels: []gltf.Channel{{Node: upper, Path: gltf.Translation,

@@ -117,7 +117,7 @@ func warmUpMutter(demo string, env []string) error {
 		var r struct {
 			Source string `json:"present_time_source"`
 			Clock  *struct {
-				Presented uint64 `json:"presented"`
+				Presented uint64 `json:"presented_frames"`
 			} `json:"present_clock"`
 		}
 		data, err := os.ReadFile(rep)

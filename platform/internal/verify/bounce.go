@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer/interp"
-	"github.com/tickframe/tickframe/simthread/refworld"
-	"github.com/tickframe/tickframe/sync/histogram"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // BounceStats is what a row measured of the bouncer (refworld.BounceBody),
@@ -47,8 +47,8 @@ type bounceCheck struct {
 	// pose is what the renderer draws (interp.BodyPose when nil); a
 	// test puts a renderer without Hermite's guard in its place.
 	pose      func(plan *interp.Plan, i int, c *interp.Correction) (interp.Pose, bool, error)
-	corr      interp.Correction // its extrapolation offset
-	err, lerp histogram.H       // away frames' errors, in millionths of a tick
+	corr      interp.Correction  // its extrapolation offset
+	err, lerp waitfree.Histogram // away frames' errors, in millionths of a tick
 	stats     BounceStats
 }
 
@@ -110,7 +110,7 @@ func (b *bounceCheck) frame(plan *interp.Plan, sim int) {
 // result returns what was measured.
 func (b *bounceCheck) result() BounceStats {
 	s := b.stats
-	stat := func(h *histogram.H) Stat {
+	stat := func(h *waitfree.Histogram) Stat {
 		return Stat{float64(h.Quantile(0.5)) / 1e6, float64(h.Quantile(0.99)) / 1e6, float64(h.Max()) / 1e6}
 	}
 	s.Err, s.LerpErr = stat(&b.err), stat(&b.lerp)

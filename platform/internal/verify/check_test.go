@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
-	"github.com/tickframe/tickframe/sync/triplebuf"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // testDuration keeps rows short: a second of warm-up, then two of
@@ -490,7 +490,7 @@ func TestHistoryFor(t *testing.T) {
 		{120, "60", 8},   // 100 ms limit, one per 16.7 ms frame
 		{120, "144", 15}, // one per 8.3 ms step
 		{1000, "500", 52},
-		{1000, "10000", triplebuf.MaxHistory},
+		{1000, "10000", waitfree.MaxHistory},
 		{60, "30", simthread.DefaultHistory}, // 6 would do: never fewer than the default
 	} {
 		if got := historyFor(tc.sim, mustPattern(t, tc.display)); got != tc.want {

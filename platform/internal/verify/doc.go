@@ -1,7 +1,7 @@
 // Package verify is the engine of `tickframe verify`: it runs the real
 // simulation scheduler (simthread.Sim), the real render planner, adaptive
 // render delay and interpolation (renderer/interp) and the real reference
-// world (simthread/refworld) against a virtual clock and virtual displays,
+// world (platform/internal/refworld) against a virtual clock and virtual displays,
 // with no GL and no sleeping, and checks what the two-clock design
 // promises.
 //

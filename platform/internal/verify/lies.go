@@ -6,7 +6,7 @@ import (
 
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/sync/triplebuf"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // planEdit edits an interpolated frame's plan before it is measured, with
@@ -17,7 +17,7 @@ type planEdit func(frameTime time.Duration, plan *interp.Plan, h held)
 // held is the planner's snapshot history, for broken renderers that pick
 // other snapshots than the plan did.
 type held struct {
-	view *triplebuf.Consumer[simthread.Snapshot]
+	view *waitfree.Consumer[simthread.Snapshot]
 }
 
 // seq returns the snapshot with acquire sequence number n, or nil if the

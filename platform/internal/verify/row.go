@@ -9,11 +9,10 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
-	"github.com/tickframe/tickframe/sync/histogram"
-	"github.com/tickframe/tickframe/sync/triplebuf"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // warmup is the time excluded from the statistics: the pipeline's meter
@@ -89,7 +88,7 @@ func (w *world) Step(tick uint64, dt float64, inputs []simthread.Input) {
 type rowRun struct {
 	// pos and anim are the errors of the steady frames: neither clamped,
 	// nor coarse, nor rising (see Row.Coarse, Row.Rising).
-	pos, anim histogram.H
+	pos, anim waitfree.Histogram
 	lastDelay time.Duration
 	opts      *Options
 	c         cell
@@ -97,7 +96,7 @@ type rowRun struct {
 	clock     *simthread.VirtualClock
 	pipe      *interp.Pipeline
 	sim       *simthread.Sim // pipe's
-	view      *triplebuf.Consumer[simthread.Snapshot]
+	view      *waitfree.Consumer[simthread.Snapshot]
 	plan      *interp.Planner // pipe's
 	meter     *interp.WarmMeter
 	edit      planEdit
@@ -357,7 +356,7 @@ func (r *rowRun) results(ref []simthread.Checkpoint) {
 			row.MostStepsPerWake = i
 		}
 	}
-	ms := func(s histogram.Summary) Stat {
+	ms := func(s waitfree.Summary) Stat {
 		return Stat{float64(s.P50) / 1e6, float64(s.P99) / 1e6, float64(s.Max) / 1e6}
 	}
 	row.Lateness = ms(st.Lateness)
@@ -738,7 +737,7 @@ func runNaive(opts *Options, c cell, row *Row) {
 		row.Err = err.Error()
 		return
 	}
-	prod, view, err := triplebuf.New[simthread.Snapshot](2, nil)
+	prod, view, err := waitfree.NewTripleBuffer[simthread.Snapshot](2, nil)
 	if err != nil {
 		row.Err = err.Error()
 		return

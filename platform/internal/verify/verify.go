@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer/interp"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // Mode says how a row turns snapshots into frames.

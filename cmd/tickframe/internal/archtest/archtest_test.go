@@ -31,7 +31,7 @@ func TestModuleKeepsItsImportRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The walk saw the module: the packages every rule is about.
-	for _, p := range []string{"simthread", "sync/triplebuf", "renderer", "renderer/interp", "platform", "platform/app"} {
+	for _, p := range []string{"simthread", "sync/waitfree", "renderer", "renderer/interp", "platform", "platform/app"} {
 		if _, ok := g[Module+"/"+p]; !ok {
 			t.Fatalf("package %s not found under %s", p, root(t))
 		}
@@ -63,14 +63,22 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 		}
 		return src + ")\n"
 	}
+	// use is a file of pkg that names waitfree.<name> (the triple buffer's
+	// API, or the package's queue).
+	use := func(pkg, name string) string {
+		return "package " + filepath.Base(pkg) + "\n\nimport \"" + Module + "/sync/waitfree\"\n\nvar _ = waitfree." + name + "\n"
+	}
 	m := Module + "/"
 	write("go.mod", "module "+Module+"\n")
 	write("platform/window.go", imp("platform", "github.com/go-gl/glfw/v3.3/glfw"))
 	write("platform/app/app.go", imp("app", m+"platform", m+"renderer", m+"simthread", m+"renderer/interp"))
 	write("renderer/renderer.go", imp("renderer", "github.com/go-gl/gl/v4.1-core/gl", m+"renderer/interp"))
-	write("renderer/interp/planner.go", imp("interp", m+"simthread", m+"sync/triplebuf"))
-	write("simthread/sim.go", imp("simthread", m+"sync/triplebuf", m+"simthread/debug"))
-	write("sync/triplebuf/buf.go", imp("triplebuf", "sync/atomic"))
+	write("renderer/interp/planner.go", imp("interp", m+"simthread", m+"sync/waitfree"))
+	write("renderer/interp/history.go", use("interp", "NewTripleBuffer[int]"))
+	write("simthread/sim.go", imp("simthread", m+"sync/waitfree", m+"simthread/debug"))
+	write("simthread/publish.go", use("simthread", "NewTripleBuffer[int]"))
+	write("sync/waitfree/buf.go", imp("waitfree", "sync/atomic"))
+	write("platform/app/queue.go", use("app", "NewQueue[int]"))  // the queue is not the history
 	write("simthread/x_test.go", imp("simthread", m+"platform")) // tests may
 	g, err := Load(dir)
 	if err != nil {
@@ -85,8 +93,8 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 	// history, and sync/ knowing what it carries.
 	write("simthread/debug/debug.go", imp("debug", m+"platform"))
 	write("renderer/window.go", imp("renderer", m+"platform"))
-	write("platform/app/history.go", imp("app", m+"sync/triplebuf"))
-	write("sync/triplebuf/snap.go", imp("triplebuf", m+"simthread"))
+	write("platform/app/history.go", use("app", "Consumer[int]"))
+	write("sync/waitfree/snap.go", imp("waitfree", m+"simthread"))
 	write("platform/internal/instrument/log.go", imp("instrument", m+"platform/internal/observe"))
 	write("platform/internal/observe/watch.go", imp("observe", m+"platform"))
 	if g, err = Load(dir); err != nil {
@@ -101,7 +109,7 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 		"the simulation knows no screen, window or app: " + m + "simthread/debug -> " + m + "platform",
 		"the renderer knows no window: " + m + "renderer -> " + m + "platform",
 		"only the planner reads the snapshot history",
-		"sync/ knows nothing of what it carries: " + m + "sync/triplebuf -> " + m + "simthread",
+		"sync/ knows nothing of what it carries: " + m + "sync/waitfree -> " + m + "simthread",
 		"an app's import graph holds none of the lab's tools: the observer's harness, the verifier, the commands: " + m + "platform/internal/instrument -> " + m + "platform/internal/observe",
 	} {
 		found := false

@@ -102,8 +102,8 @@ func walker() ([]byte, error) {
 	m := gltf.DefaultMaterial()
 	m.Name, m.Metallic, m.Roughness, m.BaseColorTexture = "walker", 0, 0.8, atlas()
 	p.Material = bld.AddMaterial(m)
-	var skel gltf.Skin
-	skel.Name, skel.Skeleton = "walker", -1
+	var skel gltf.Skeleton
+	skel.Name, skel.Root = "walker", -1
 	for j, at := range jointAt {
 		local := at
 		if pa := jointParent[j]; pa >= 0 {
@@ -116,7 +116,7 @@ func walker() ([]byte, error) {
 		skel.Joints = append(skel.Joints, n)
 		skel.InverseBind = append(skel.InverseBind, mgl32.Translate3D(-at[0], -at[1], -at[2]))
 	}
-	skel.Skeleton = skel.Joints[hips]
+	skel.Root = skel.Joints[hips]
 	bld.AddSkin(skel, bld.AddNode(gltf.Node{Name: "walker", Mesh: bld.AddMesh("walker", p)}))
 	addClips(&bld, skel.Joints)
 	return bld.GLB()

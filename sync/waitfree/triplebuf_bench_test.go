@@ -1,4 +1,4 @@
-package triplebuf_test
+package waitfree_test
 
 // Benchmarks comparing the triple buffer with the usual alternatives, in two
 // families with the same sub-names so that benchstat can set them side by
@@ -17,7 +17,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/tickframe/tickframe/sync/triplebuf"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // handoff is what every implementation offers; the loops below call it
@@ -32,12 +32,12 @@ type handoff[P any] interface {
 
 // triple is ours.
 type triple[P any] struct {
-	p *triplebuf.Producer[P]
-	c *triplebuf.Consumer[P]
+	p *waitfree.Producer[P]
+	c *waitfree.Consumer[P]
 }
 
 func newTriple[P any]() *triple[P] {
-	p, c, err := triplebuf.New[P](3, nil)
+	p, c, err := waitfree.NewTripleBuffer[P](3, nil)
 	if err != nil {
 		panic(err)
 	}
@@ -241,7 +241,7 @@ func BenchmarkHistory(b *testing.B) {
 
 func benchHistory[P payloadT](b *testing.B, size string) {
 	b.Run("impl=rotate/size="+size, func(b *testing.B) {
-		p, c, _ := triplebuf.New[P](3, nil)
+		p, c, _ := waitfree.NewTripleBuffer[P](3, nil)
 		b.ReportAllocs()
 		var seq uint64
 		for b.Loop() {
@@ -255,7 +255,7 @@ func benchHistory[P payloadT](b *testing.B, size string) {
 		}
 	})
 	b.Run("impl=copy/size="+size, func(b *testing.B) {
-		p, c, _ := triplebuf.New[P](1, nil)
+		p, c, _ := waitfree.NewTripleBuffer[P](1, nil)
 		ring := make([]P, 3)
 		head := 0
 		b.ReportAllocs()

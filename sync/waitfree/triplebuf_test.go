@@ -1,4 +1,4 @@
-package triplebuf_test
+package waitfree_test
 
 import (
 	"math/rand/v2"
@@ -7,15 +7,15 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/tickframe/tickframe/sync/triplebuf"
+	"github.com/tickframe/tickframe/sync/waitfree"
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestNewRejectsBadHistory(t *testing.T) {
-	for _, h := range []int{-1, 0, triplebuf.MaxHistory + 1} {
-		if _, _, err := triplebuf.New[int](h, nil); err == nil {
+	for _, h := range []int{-1, 0, waitfree.MaxHistory + 1} {
+		if _, _, err := waitfree.NewTripleBuffer[int](h, nil); err == nil {
 			t.Errorf("New(%d) = nil error, want one", h)
 		}
 	}
@@ -23,7 +23,7 @@ func TestNewRejectsBadHistory(t *testing.T) {
 
 func TestInitRunsOnEverySlot(t *testing.T) {
 	calls := 0
-	p, c, err := triplebuf.New(3, func(s *[]int) { calls++; *s = make([]int, 0, 16) })
+	p, c, err := waitfree.NewTripleBuffer(3, func(s *[]int) { calls++; *s = make([]int, 0, 16) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func (m *model) acquire() bool {
 // acquires (odd bytes) and checks the buffer against the model after each.
 func runModel(t *testing.T, depth int, ops []byte) {
 	t.Helper()
-	p, c, err := triplebuf.New[int](depth, nil)
+	p, c, err := waitfree.NewTripleBuffer[int](depth, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func FuzzModel(f *testing.F) {
 }
 
 func TestLockstepGetsExactlyTheNewest(t *testing.T) {
-	p, c, _ := triplebuf.New[uint64](3, nil)
+	p, c, _ := waitfree.NewTripleBuffer[uint64](3, nil)
 	if c.Acquire() {
 		t.Fatal("Acquire on an empty buffer reported a value")
 	}
@@ -186,7 +186,7 @@ func TestConcurrentNoTornReadsMonotonic(t *testing.T) {
 	if testing.Short() {
 		n = 2000
 	}
-	p, c, _ := triplebuf.New[payload](depth, nil)
+	p, c, _ := waitfree.NewTripleBuffer[payload](depth, nil)
 	var done atomic.Bool
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -242,7 +242,7 @@ func TestConcurrentNoTornReadsMonotonic(t *testing.T) {
 }
 
 func TestZeroAllocs(t *testing.T) {
-	p, c, _ := triplebuf.New[payload](3, nil)
+	p, c, _ := waitfree.NewTripleBuffer[payload](3, nil)
 	tick := uint64(0)
 	if a := testing.AllocsPerRun(1000, func() {
 		tick++

@@ -1,17 +1,17 @@
-package histogram_test
+package waitfree_test
 
 import (
 	"fmt"
 	"time"
 
-	"github.com/tickframe/tickframe/sync/histogram"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // Record durations as nanoseconds on one goroutine; read quantiles from
 // any other. Quantiles are the middle of their bucket, within about 3 % of
 // the exact value; the maximum is exact.
-func Example() {
-	var h histogram.H // the zero value is ready to use
+func ExampleHistogram() {
+	var h waitfree.Histogram // the zero value is ready to use
 	for i := 1; i <= 1000; i++ {
 		h.Record(int64(time.Duration(i) * time.Microsecond)) // 1 µs ... 1 ms
 	}

@@ -1,13 +1,4 @@
-// Package histogram records non-negative integer samples (durations in
-// nanoseconds, usually) from one writer goroutine while any number of other
-// goroutines read counts and quantiles, without locks.
-//
-// Buckets are log-linear: values below 16 have a bucket each, and every
-// power of two above is split into 16 equal buckets, so a quantile is known
-// to within 1/32 (about 3 %) of its value. The whole histogram is a fixed
-// array of atomic counters: Record never allocates and never waits, and a
-// reader sees each counter whole, though not all counters at one instant.
-package histogram
+package waitfree
 
 import (
 	"math"
@@ -23,10 +14,10 @@ const (
 	buckets = sub + (64-subBits)*sub
 )
 
-// H is a histogram. The zero value is empty and ready to use. Record must
+// Histogram is a histogram. The zero value is empty and ready to use. Record must
 // be called from one goroutine at a time; every other method may be called
-// from any goroutine. An H must not be copied after first use.
-type H struct {
+// from any goroutine. A Histogram must not be copied after first use.
+type Histogram struct {
 	_      noCopy
 	count  atomic.Uint64
 	sum    atomic.Uint64
@@ -55,7 +46,7 @@ func bounds(i int) (lo, width uint64) {
 }
 
 // Record adds one sample; negative samples count as 0.
-func (h *H) Record(v int64) {
+func (h *Histogram) Record(v int64) {
 	if v < 0 {
 		v = 0
 	}
@@ -69,13 +60,13 @@ func (h *H) Record(v int64) {
 }
 
 // Count reports how many samples were recorded.
-func (h *H) Count() uint64 { return h.count.Load() }
+func (h *Histogram) Count() uint64 { return h.count.Load() }
 
 // Max reports the largest sample exactly, 0 when empty.
-func (h *H) Max() int64 { return int64(h.max.Load()) }
+func (h *Histogram) Max() int64 { return int64(h.max.Load()) }
 
 // Mean reports the mean sample, 0 when empty.
-func (h *H) Mean() float64 {
+func (h *Histogram) Mean() float64 {
 	n := h.count.Load()
 	if n == 0 {
 		return 0
@@ -85,7 +76,7 @@ func (h *H) Mean() float64 {
 
 // Quantile reports the q-quantile (0 ≤ q ≤ 1) to within about 3 %: the
 // middle of the bucket holding it, never more than Max. It is 0 when empty.
-func (h *H) Quantile(q float64) int64 {
+func (h *Histogram) Quantile(q float64) int64 {
 	if math.IsNaN(q) {
 		return 0
 	}
@@ -125,13 +116,13 @@ type Summary struct {
 }
 
 // Summary reads the count, mean, median, 99th percentile and maximum.
-func (h *H) Summary() Summary {
+func (h *Histogram) Summary() Summary {
 	return Summary{Count: h.Count(), Mean: h.Mean(), P50: h.Quantile(0.5), P99: h.Quantile(0.99), Max: h.Max()}
 }
 
 // Reset empties the histogram. It must be called by the writer, or while
 // nothing is recording.
-func (h *H) Reset() {
+func (h *Histogram) Reset() {
 	for i := range h.counts {
 		h.counts[i].Store(0)
 	}
@@ -139,9 +130,3 @@ func (h *H) Reset() {
 	h.sum.Store(0)
 	h.max.Store(0)
 }
-
-// noCopy makes go vet's copylocks check flag a copied H.
-type noCopy struct{}
-
-func (*noCopy) Lock()   {}
-func (*noCopy) Unlock() {}

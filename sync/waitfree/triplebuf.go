@@ -1,29 +1,4 @@
-// Package triplebuf hands the newest value from one producer goroutine to one
-// consumer goroutine, wait-free on both sides, and lets the consumer keep a
-// short history of what it acquired.
-//
-// It is the triple buffer of the Rust triple_buffer crate (one atomic slot
-// index with a "fresh" bit, swapped on publish and on acquire) generalised to
-// history+2 slots: the producer owns one slot (the back slot it fills), one
-// slot is shared (the newest published value), and the consumer owns the
-// other history slots, which are the values it acquired, newest first. On an
-// acquire the consumer hands its oldest slot back through the shared index and
-// takes the newest in its place, so no value is ever copied and every value
-// the consumer holds stays valid and unchanged until it rotates out of the
-// history.
-//
-// Guarantees:
-//   - Publish is one atomic swap; Acquire is one atomic load, plus one atomic
-//     swap when something new was published. No locks, no CAS retry loops,
-//     no channels: neither side ever waits for the other.
-//   - Acquire always gets the newest published value. Values overwritten
-//     before the consumer saw them are counted (Producer.Overwritten).
-//   - Slots are allocated once, each on its own cache lines; Publish and
-//     Acquire never allocate.
-//
-// A Producer must be used by one goroutine at a time, and so must a Consumer;
-// the two may run concurrently with each other.
-package triplebuf
+package waitfree
 
 import (
 	"fmt"
@@ -69,7 +44,7 @@ type buffer[T any] struct {
 // Producer is the publishing side of a buffer: fill Slot, then Publish;
 // Overwritten counts what the consumer never saw. Slot and Publish belong
 // to one goroutine at a time (the producer's); Overwritten may be called
-// from any. Its zero value is not usable; get one from New.
+// from any. Its zero value is not usable; get one from NewTripleBuffer.
 type Producer[T any] struct {
 	_           noCopy
 	latest      *atomic.Uint32
@@ -84,7 +59,7 @@ type Producer[T any] struct {
 // acquires rotate it out; Len and Cap say how many are held and can be;
 // Acquired counts the acquires, to index a mirror of the history. Every
 // method belongs to one goroutine at a time (the consumer's), none blocks
-// and none allocates. Its zero value is not usable; get one from New.
+// and none allocates. Its zero value is not usable; get one from NewTripleBuffer.
 type Consumer[T any] struct {
 	_        noCopy
 	latest   *atomic.Uint32
@@ -95,14 +70,14 @@ type Consumer[T any] struct {
 	acquired uint64 // successful acquires
 }
 
-// New returns the two sides of a buffer whose consumer keeps the last
+// NewTripleBuffer returns the two sides of a buffer whose consumer keeps the last
 // history acquired values (1 ≤ history ≤ MaxHistory). It allocates
 // history+2 slots once. If init is not nil it is called on every slot before
-// New returns, so that slots can be pre-sized (for example a slice with its
+// NewTripleBuffer returns, so that slots can be pre-sized (for example a slice with its
 // final capacity) and steady-state publishing never allocates.
-func New[T any](history int, init func(*T)) (*Producer[T], *Consumer[T], error) {
+func NewTripleBuffer[T any](history int, init func(*T)) (*Producer[T], *Consumer[T], error) {
 	if history < 1 || history > MaxHistory {
-		return nil, nil, fmt.Errorf("triplebuf: history %d out of range [1, %d]", history, MaxHistory)
+		return nil, nil, fmt.Errorf("waitfree: history %d out of range [1, %d]", history, MaxHistory)
 	}
 	b := new(buffer[T])
 	slots := make([]slot[T], history+2)
@@ -173,10 +148,10 @@ func (c *Consumer[T]) Acquire() bool {
 }
 
 // Len reports how many values the history holds: 0 before the first
-// successful Acquire, at most the history depth given to New.
+// successful Acquire, at most the history depth given to NewTripleBuffer.
 func (c *Consumer[T]) Len() int { return c.n }
 
-// Cap reports the history depth given to New.
+// Cap reports the history depth given to NewTripleBuffer.
 func (c *Consumer[T]) Cap() int { return len(c.ring) }
 
 // History returns the i-th newest acquired value, i = 0 being the newest,
@@ -199,7 +174,8 @@ func (c *Consumer[T]) History(i int) *T {
 // (Acquired()-1-i) % Cap().
 func (c *Consumer[T]) Acquired() uint64 { return c.acquired }
 
-// noCopy makes go vet's copylocks check flag a copied Producer or Consumer.
+// noCopy makes go vet's copylocks check flag a copied Producer, Consumer,
+// Queue or Histogram.
 type noCopy struct{}
 
 func (*noCopy) Lock()   {}

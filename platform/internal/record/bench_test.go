@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/tickframe/tickframe/simthread/record"
+	"github.com/tickframe/tickframe/platform/internal/record"
 )
 
 func BenchmarkWrite(b *testing.B) {

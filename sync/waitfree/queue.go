@@ -1,12 +1,4 @@
-// Package spsc is a bounded, wait-free queue for exactly one producer
-// goroutine and one consumer goroutine.
-//
-// tickframe uses it to carry input events from the render thread to the
-// simulation goroutine: Push and Pop each take a bounded number of atomic
-// loads and stores, never a lock, a CAS retry loop or a channel, so the
-// render thread never waits for the simulation. A full queue refuses the
-// value instead of blocking and counts the refusal.
-package spsc
+package waitfree
 
 import (
 	"fmt"
@@ -15,11 +7,11 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// MaxCapacity bounds the queue's capacity.
-const MaxCapacity = 1 << 24
+// MaxQueue bounds the queue's capacity.
+const MaxQueue = 1 << 24
 
 // Queue is a bounded single-producer single-consumer FIFO. Its zero value is
-// not usable; get one from New. Push must be called from one goroutine at a
+// not usable; get one from NewQueue. Push must be called from one goroutine at a
 // time and Pop from one goroutine at a time; the two may run concurrently.
 type Queue[T any] struct {
 	_     noCopy
@@ -37,11 +29,11 @@ type Queue[T any] struct {
 	_        cpu.CacheLinePad
 }
 
-// New returns a queue that holds up to capacity values; capacity is rounded
-// up to a power of two and must be in [1, MaxCapacity].
-func New[T any](capacity int) (*Queue[T], error) {
-	if capacity < 1 || capacity > MaxCapacity {
-		return nil, fmt.Errorf("spsc: capacity %d out of range [1, %d]", capacity, MaxCapacity)
+// NewQueue returns a queue that holds up to capacity values; capacity is rounded
+// up to a power of two and must be in [1, MaxQueue].
+func NewQueue[T any](capacity int) (*Queue[T], error) {
+	if capacity < 1 || capacity > MaxQueue {
+		return nil, fmt.Errorf("waitfree: queue: capacity %d out of range [1, %d]", capacity, MaxQueue)
 	}
 	n := 1
 	for n < capacity {
@@ -100,9 +92,3 @@ func (q *Queue[T]) Len() int {
 // Dropped reports how many values Push refused because the queue was full.
 // It may be called from any goroutine.
 func (q *Queue[T]) Dropped() uint64 { return q.dropped.Load() }
-
-// noCopy makes go vet's copylocks check flag a copied Queue.
-type noCopy struct{}
-
-func (*noCopy) Lock()   {}
-func (*noCopy) Unlock() {}

@@ -50,45 +50,8 @@
 // any step), so Validate rejects an input at tick 0, which a Sim would
 // silently skip.
 //
-// # File format, version 1
+// # File format
 //
-// All integers are unsigned and little-endian unless noted; there is no
-// padding. Offsets are in bytes from the start of the file; w, b and p are
-// the lengths of World, Build and Params, n and m the numbers of inputs and
-// checkpoints.
-//
-//	offset            size  field
-//	0                 5     magic, the ASCII bytes "TFREC"
-//	5                 1     format version, 1
-//	6                 8     Seed
-//	14                4     Bodies, at most 2^31-1
-//	18                4     Rate in ticks per second, 1 to 10000 (simthread.MaxRate)
-//	22                8     CheckpointEvery, 0 for no checkpoints
-//	30                1     w, 1 to 64
-//	31                w     World, printable ASCII (0x20 to 0x7e)
-//	31+w              1     b, 0 to 64
-//	32+w              b     Build, printable ASCII
-//	32+w+b            4     p, 0 to 65536
-//	36+w+b            p     Params, opaque to this package
-//	I = 36+w+b+p      8     n, the number of inputs
-//	I+8               32·n  inputs, each:
-//	                          +0  8  Tick, 1 to FinalTick, non-decreasing
-//	                          +8  4  Kind
-//	                          +12 4  Code, two's complement
-//	                          +16 8  X, IEEE 754 binary64 bits
-//	                          +24 8  Y, IEEE 754 binary64 bits
-//	C = I+8+32·n      8     m, the number of checkpoints
-//	C+8               16·m  checkpoints, each:
-//	                          +0  8  Tick
-//	                          +8  8  Hash
-//	F = C+8+16·m      8     FinalTick (0: nothing ran), at most Rate·2592000 (MaxDuration)
-//	F+8               8     FinalHash
-//	F+16              4     CRC-32C (Castagnoli, as hash/crc32.Castagnoli) of bytes 0 to F+15
-//	F+20                    end of file: nothing may follow
-//
-// The checkpoints are exactly one every CheckpointEvery ticks up to
-// FinalTick: m = FinalTick / CheckpointEvery (0 when CheckpointEvery is 0),
-// and checkpoint i (from 0) is at tick (i+1)·CheckpointEvery. A checkpoint
-// at FinalTick has the hash FinalHash. A reader must reject a file that
-// breaks any rule above; a version other than 1 is a different format.
+// docs/recording.md is the format's contract: the byte layout (version 1)
+// and its rules, which Read enforces and Write keeps.
 package record

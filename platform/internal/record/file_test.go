@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tickframe/tickframe/simthread/record"
+	"github.com/tickframe/tickframe/platform/internal/record"
 )
 
 // names lists dir's entries.

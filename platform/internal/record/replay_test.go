@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/record"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/record"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // A wakePattern says when the Sim's k-th wake happens, given the deadline

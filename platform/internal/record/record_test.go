@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/record"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/record"
 )
 
 // sampleLog returns a valid log with n inputs spread over its ticks, the

@@ -1,4 +1,4 @@
-package simthread_test
+package record_test
 
 import (
 	"errors"
@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/record"
+	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/simthread/record"
-	"github.com/tickframe/tickframe/simthread/refworld"
 )
 
 // crasher is the reference world that panics at tick panicAt: in Step
@@ -159,7 +159,8 @@ func TestFinalAfterACleanStop(t *testing.T) {
 	if final, panicked, ok := s.Final(); !ok || panicked || final.Tick != 12 || final.Hash != w.Hash() {
 		t.Fatalf("Final() = %+v, %v, %v; want tick 12, hash %016x", final, panicked, ok, w.Hash())
 	}
-	s2, _ := simthread.New(simthread.Config{Timing: simthread.Timing{Rate: 100}, StopAfter: 3}, &probe{}, new(simthread.VirtualClock))
+	w2, _ := refworld.New(8, 1)
+	s2, _ := simthread.New(simthread.Config{Timing: simthread.Timing{Rate: 100}, StopAfter: 3}, w2, new(simthread.VirtualClock))
 	if _, _, ok := s2.Final(); ok {
 		t.Fatal("Final known without Record")
 	}

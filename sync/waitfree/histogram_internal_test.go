@@ -1,4 +1,4 @@
-package histogram
+package waitfree
 
 import (
 	"math"
@@ -32,7 +32,7 @@ func TestBucketsAreContiguous(t *testing.T) {
 
 func TestQuantilesWithinThreePercent(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	var h H
+	var h Histogram
 	var vals []int64
 	for i := 0; i < 100000; i++ {
 		v := int64(rng.ExpFloat64() * 1e6)
@@ -57,7 +57,7 @@ func TestQuantilesWithinThreePercent(t *testing.T) {
 }
 
 func TestEmptyAndEdges(t *testing.T) {
-	var h H
+	var h Histogram
 	if h.Quantile(0.5) != 0 || h.Max() != 0 || h.Mean() != 0 || h.Quantile(math.NaN()) != 0 {
 		t.Fatal("empty histogram reports non-zero")
 	}
@@ -73,7 +73,7 @@ func TestEmptyAndEdges(t *testing.T) {
 }
 
 func TestConcurrentReaders(t *testing.T) {
-	var h H
+	var h Histogram
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	wg.Add(1)
@@ -99,7 +99,7 @@ func TestConcurrentReaders(t *testing.T) {
 }
 
 func TestRecordDoesNotAllocate(t *testing.T) {
-	var h H
+	var h Histogram
 	if a := testing.AllocsPerRun(1000, func() { h.Record(12345) }); a != 0 {
 		t.Fatalf("Record allocates %.1f", a)
 	}

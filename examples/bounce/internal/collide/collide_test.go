@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/tickframe/tickframe/simthread/collide"
+	"github.com/tickframe/tickframe/examples/bounce/internal/collide"
 )
 
 const eps = 1e-9

@@ -1,16 +1,16 @@
-package spsc_test
+package waitfree_test
 
 import (
 	"fmt"
 
-	"github.com/tickframe/tickframe/sync/spsc"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // A full queue refuses a value instead of making the producer wait, and
 // counts the refusal: the render thread sending input never blocks on the
 // simulation.
-func Example() {
-	q, err := spsc.New[string](3) // rounded up to 4
+func ExampleNewQueue() {
+	q, err := waitfree.NewQueue[string](3) // rounded up to 4
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,4 +1,4 @@
-package spsc_test
+package waitfree_test
 
 import (
 	"math/rand/v2"
@@ -6,15 +6,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tickframe/tickframe/sync/spsc"
-	"go.uber.org/goleak"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-func TestNew(t *testing.T) {
+func TestNewQueue(t *testing.T) {
 	for _, c := range []struct{ in, want int }{{1, 1}, {3, 4}, {64, 64}, {65, 128}} {
-		q, err := spsc.New[int](c.in)
+		q, err := waitfree.NewQueue[int](c.in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -22,17 +19,17 @@ func TestNew(t *testing.T) {
 			t.Errorf("New(%d).Cap() = %d, want %d", c.in, q.Cap(), c.want)
 		}
 	}
-	for _, bad := range []int{0, -1, spsc.MaxCapacity + 1} {
-		if _, err := spsc.New[int](bad); err == nil {
+	for _, bad := range []int{0, -1, waitfree.MaxQueue + 1} {
+		if _, err := waitfree.NewQueue[int](bad); err == nil {
 			t.Errorf("New(%d) accepted a bad capacity", bad)
 		}
 	}
 }
 
 // TestModel checks random pushes and pops against a slice.
-func TestModel(t *testing.T) {
+func TestQueueModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	q, _ := spsc.New[int](8)
+	q, _ := waitfree.NewQueue[int](8)
 	var ref []int
 	var dropped uint64
 	for i := 0; i < 100000; i++ {
@@ -67,7 +64,7 @@ func TestModel(t *testing.T) {
 // TestConcurrentFIFO pushes a sequence from one goroutine and checks that the
 // consumer sees every accepted value once, in order.
 func TestConcurrentFIFO(t *testing.T) {
-	q, _ := spsc.New[uint64](16)
+	q, _ := waitfree.NewQueue[uint64](16)
 	const n = 200000
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -99,8 +96,8 @@ func TestConcurrentFIFO(t *testing.T) {
 	}
 }
 
-func TestZeroAllocs(t *testing.T) {
-	q, _ := spsc.New[[4]float64](4)
+func TestQueueZeroAllocs(t *testing.T) {
+	q, _ := waitfree.NewQueue[[4]float64](4)
 	if a := testing.AllocsPerRun(1000, func() {
 		q.Push([4]float64{1, 2, 3, 4})
 		q.Pop()
@@ -110,7 +107,7 @@ func TestZeroAllocs(t *testing.T) {
 }
 
 func BenchmarkPushPop(b *testing.B) {
-	q, _ := spsc.New[[4]float64](64)
+	q, _ := waitfree.NewQueue[[4]float64](64)
 	b.ReportAllocs()
 	for b.Loop() {
 		q.Push([4]float64{1, 2, 3, 4})

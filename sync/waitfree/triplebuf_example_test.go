@@ -1,9 +1,9 @@
-package triplebuf_test
+package waitfree_test
 
 import (
 	"fmt"
 
-	"github.com/tickframe/tickframe/sync/triplebuf"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 type snapshot struct {
@@ -13,8 +13,8 @@ type snapshot struct {
 
 // The simulation fills the back slot in place and publishes it; the renderer
 // acquires the newest value and interpolates between the last two it holds.
-func Example() {
-	sim, render, err := triplebuf.New(3, func(s *snapshot) {
+func ExampleNewTripleBuffer() {
+	sim, render, err := waitfree.NewTripleBuffer(3, func(s *snapshot) {
 		s.positions = make([]float32, 0, 4) // pre-size: publishing never allocates
 	})
 	if err != nil {

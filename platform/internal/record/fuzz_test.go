@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tickframe/tickframe/simthread/record"
+	"github.com/tickframe/tickframe/platform/internal/record"
 )
 
 // fuzzSeeds adds valid files and cuts of them.
