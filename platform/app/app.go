@@ -152,10 +152,15 @@ type (
 	Look        = loop.Look
 	Mouse       = loop.Mouse
 	Runtime     = loop.Settings
-	Display     = loop.Display
 	KeyMap      = loop.KeyMap
 	LatencyMode = loop.LatencyMode
 )
+
+// Display is how frames are made and paced (Settings.Display; package
+// loop has the fields' documentation). Its zero value, vsync at the
+// display's rate with low latency, is ready to use: set the fields that
+// differ.
+type Display = loop.Display
 
 // The instruments' types, named here as Config.Finish and Config.Tools
 // name them (package instrument has their documentation).
