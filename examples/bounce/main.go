@@ -15,14 +15,13 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/tickframe/tickframe/renderer/gltf"
-
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/tickframe/tickframe/examples/bounce/internal/collide"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/renderer"
+	"github.com/tickframe/tickframe/renderer/gltf"
 	"github.com/tickframe/tickframe/simthread"
 )
 
