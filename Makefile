@@ -53,7 +53,7 @@ test: deps
 	GOOS=darwin CGO_ENABLED=0 $(GO) vet $$(.ci/darwin/packages.sh)
 	$(WITH_DISPLAY) $(GO) test -race -shuffle=on -p 1 -timeout 25m -skip '^TestDisplayMatrix$$' ./...
 	$(WITH_DISPLAY) $(GO) test -race -tags wayland -run 'Wayland' ./platform/app
-	$(GO) test -count=1 -run '^TestSoakVirtualDay$$' ./platform/loop
+	$(GO) test -count=1 -run '^TestSoakVirtualDay$$' ./platform/internal/loop
 	$(GO) test -count=1 -run '^TestSoakPresentCounts$$' ./platform/internal/instrument
 	$(GO) test -race -cpu 1,2,4 -run 'Concurrent' ./sync/...
 	.ci/windows/test.sh core

@@ -23,7 +23,7 @@ type Camera struct {
 	// Follow, while true, makes the orbit turn about body FollowBody of
 	// the snapshots drawn (its index in Snapshot.Bodies, the only name a
 	// body has) instead of a fixed point: before every frame the render
-	// loop (platform/loop) sets Target to the body's place in that frame,
+	// loop (platform/internal/loop) sets Target to the body's place in that frame,
 	// the interpolated place it is drawn at, so the body stays at the
 	// window's centre between ticks. While no such body is drawn, Target
 	// stays where it was. Drag and wheel still turn and zoom the orbit,
@@ -119,7 +119,7 @@ func (c Camera) fov() float32 {
 // Projection is a frame's projection: the camera it was drawn from, as drawn
 // (the posed or followed camera of that frame, turned by that frame's
 // drag and latched mouse motion), and its framebuffer's size in pixels.
-// platform/loop's App.Projection returns the last frame's. The zero
+// platform/internal/loop's App.Projection returns the last frame's. The zero
 // Projection projects nothing.
 type Projection struct {
 	Camera        Camera

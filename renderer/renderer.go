@@ -154,7 +154,7 @@ func (r *Renderer) HUD() *HUD { return r.hud }
 // its Project and Ray are that frame's pixels; before any frame, the zero
 // Projection. An app that runs through app.Main keeps its Renderer from
 // Config.Scene and calls this in Config.Input, on the render thread, to
-// pick what a click hit (platform/loop's App.Projection is the same
+// pick what a click hit (platform/internal/loop's App.Projection is the same
 // frame's, for an app that holds its App).
 func (r *Renderer) Projection() Projection { return r.drawn }
 

@@ -235,10 +235,9 @@ func input(e platform.Event) (simthread.Input, bool) {
 }
 
 func main() {
-	cam := renderer.DefaultCamera()
-	cam.Target, cam.Yaw, cam.Pitch, cam.Distance = mgl32.Vec3{0, 1.8, 0}, 0, 0.3, 12
+	cam := func(c *renderer.Camera) { c.Target, c.Yaw, c.Pitch, c.Distance = mgl32.Vec3{0, 1.8, 0}, 0, 0.3, 12 }
 	w := newBox(balls, 1, false)
-	app.Main(app.Config{Title: "tickframe: bounce", Input: input, Camera: &cam, Scene: w.scene, Look: app.Look{HideHUD: true},
+	app.Main(app.Config{Title: "tickframe: bounce", Input: input, Camera: cam, Scene: w.scene, Look: app.Look{HideHUD: true},
 		AppFlags: func(fs *flag.FlagSet) { // parsed before Run starts the world
 			fs.BoolVar(&w.discrete, "discrete", false, "overlap tests only: fast balls tunnel through the thin wall")
 		},

@@ -229,11 +229,11 @@ func config(speed *float64, w **flyer) app.Config {
 func main() {
 	var speed float64
 	var w *flyer
-	app.MainFunc(config(&speed, &w), func(cfg app.Config) (simthread.World, error) {
+	app.Main(config(&speed, &w), nil, app.WorldFunc(func(cfg app.Config) (simthread.World, error) {
 		if !(speed >= 1 && speed <= 100) {
 			return nil, &app.ConfigError{Err: fmt.Errorf("-speed %v: want 1 to 100 m/s", speed)}
 		}
 		w = newFlyer(cfg.Seed, speed)
 		return w, nil
-	})
+	}))
 }

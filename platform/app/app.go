@@ -11,15 +11,18 @@
 //		app.Main(app.Config{Title: "cubes"}, newWorld())
 //	}
 //
-// Main parses the flags every app has (Flags), runs (Run) and exits 0, 1
-// on a failure at run time, or 2 on a bad flag or setting, which Run
-// finds before any window opens. Run is the same without the flags and
-// the exit; it writes the timing report, the frame log, the plot, the
-// profiles and the recording asked for on every path out, and the world may be read again
-// once it returns (or in Config.Finish). New, App.Run and Close are the
-// steps Run takes. Main, Run and New must be called on the main goroutine:
+// Main parses the flags every app has (Flags), runs and exits 0, 1 on a
+// failure at run time, or 2 on a bad flag or setting, which it finds
+// before any window opens. Run is the same without the flags and the
+// exit, for tests and programs that embed an app; it writes the timing
+// report, the frame log, the plot, the profiles and the recording asked
+// for on every path out, and the world may be read again once it returns
+// (or in Config.Finish). Their variants are options: a world built once
+// the flags are parsed (WorldFunc), the settings in code (WithSettings),
+// a command line of the caller's (Args), the runtime without the
+// instruments (Bare). Main and Run must be called on the main goroutine:
 // package platform locks it to the main thread, where GLFW and OpenGL
-// must run. An app that wants none of the instruments runs a loop.App.
+// must run.
 //
 // Input: the app reserves a few keys: Esc quits, Space pauses, F toggles
 // fullscreen, V vsync, H the HUD, F12 saves a screenshot. Config.Keys
@@ -30,8 +33,7 @@
 // input reaches the world. A left drag also orbits the camera and the
 // wheel zooms it, unless Config.Mouse.NoMouseCamera. Events carry platform's
 // own key and button types: apps never import GLFW. For mouse look, set
-// Config.Mouse.CaptureCursor (and MouseLook); an app that holds its App (New)
-// may also call a.Window().CaptureCursor at any time.
+// Config.Mouse.CaptureCursor (and MouseLook).
 package app
 
 import (
@@ -43,50 +45,55 @@ import (
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/instrument"
 	"github.com/tickframe/tickframe/platform/internal/interp"
-	"github.com/tickframe/tickframe/platform/loop"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// Config configures an App: what a game sets. Its zero value runs a
-// 1280×720 window with vsync at the display's refresh and the simulation
-// at 120 Hz. How frames are made (Display), the instruments and the
-// files a run leaves (Tools) are groups of their own, which the flags
-// every app has set (Flags): most apps leave them alone.
+// Config is what a game sets: its window, its simulation's rate and seed,
+// its scene, camera and look, its input and keys, its own flags and what
+// it does once the run ends. Its zero value runs a 1280×720 window with
+// vsync at the display's refresh and the simulation at 120 Hz. The
+// tuning knobs (how frames are made and paced, the simulation's catch-up,
+// the instruments and the files a run leaves) are Settings, which the
+// flags every app has set: most apps leave them alone.
 type Config struct {
-	// Title and the window's size (0: 1280×720). The title also names
-	// the app's screenshots and recordings.
+	// Title and the window's size (0: 1280×720; -width and -height set
+	// them). The title also names the app's screenshots and recordings.
 	Title         string
 	Width, Height int
-	// Sim configures the simulation goroutine: its rate, its catch-up
-	// and its first snapshot.
-	Sim simthread.Config
+	// Rate is the simulation's rate in ticks per second (0:
+	// simthread.DefaultRate, 120); -hz sets it, -replay restores the
+	// recording's.
+	Rate int
 	// Seed is the world's random seed: -seed sets it, -record writes it
 	// into the recording and -replay restores it, with the app's own
-	// flags (AppFlags), before MainFunc's constructor builds the world.
+	// flags (AppFlags), before WorldFunc's constructor builds the world.
 	Seed uint64
-	// Scene, if set, is called once by New on the main thread right after
-	// the renderer is created, before any frame and before the simulation
+	// Scene, if set, is called once on the main thread right after the
+	// renderer is created, before any frame and before the simulation
 	// starts (the world has been neither stepped nor snapshotted, and the
 	// renderer can say what draws: r.Software()): register meshes and
 	// materials there (renderer.AddMesh, AddMaterial, AddModel), or keep
 	// r.Registry() to register more at any time from any goroutine, the
 	// world's Step included. Each returns a handle (simthread.MeshID,
 	// MaterialID) that bodies name as it is; never count on the order.
-	// An error closes the window and New returns it.
+	// An error closes the window and the run returns it.
 	Scene func(*renderer.Renderer) error
-	// Camera, if set, is where the orbit camera starts; nil frames the
-	// reference world (renderer.DefaultCamera: near 0.1 m, far 400 m).
-	// Its Near and Far clip every frame, the world's own camera
-	// (simthread.Snapshot.Camera) included; -near and -far set them.
-	Camera *renderer.Camera
-	// Look is the sky, the ground and the HUD at the start.
+	// Camera, if set, changes where the orbit camera starts: it is given
+	// renderer.DefaultCamera() (framing the reference world; near 0.1 m,
+	// far 400 m) to change. Its Near and Far clip every frame, the world's
+	// own camera (simthread.Snapshot.Camera) included; -near and -far set
+	// them over it.
+	Camera func(*renderer.Camera)
+	// Look is the sky, the ground and the HUD at the start (-clear,
+	// -ground, -groundsize and -hud set it).
 	Look Look
 	// Input turns a key, button, cursor or scroll event into an input for
 	// the world, applied at the start of the next tick. It sees every such
 	// event but the reserved keys' (Keys): presses, repeats and releases
 	// alike. It runs on the main thread and must not block. An input the
-	// full queue refuses is counted (App.InputsDropped).
+	// full queue refuses is counted (Report).
 	Input func(platform.Event) (simthread.Input, bool)
 	// Keys remaps or turns off the keys the app reserves; its zero value
 	// is DefaultKeys().
@@ -95,27 +102,48 @@ type Config struct {
 	// camera's drag and zoom, a captured cursor, mouse look.
 	Mouse Mouse
 	// AppFlags, if set, registers the app's own flags beside the
-	// template's when ParseFlags (and so Main) parses the command line;
+	// template's when Main (or Run with Args) parses the command line;
 	// they are parsed, checked for stray arguments and listed by -h with
 	// the others, a bad value exiting 2 like theirs. Bind them to
-	// variables the world reads once Run has started it (the parse comes
-	// first).
+	// variables the world reads once the run has started it (the parse
+	// comes first), or build the world from them (WorldFunc).
 	AppFlags func(fs *flag.FlagSet)
-	// Finish, if set, is called by the package-level Run once the
-	// simulation has stopped, with the report it is about to write and
-	// the error the run ended with (nil after a clean stop): the world
-	// may be read again, the report given figures of the app's own
-	// (Report.Extra), the app's own files written. Its error is joined to
-	// Run's.
+	// Finish, if set, is called once the simulation has stopped, with the
+	// report about to be written (nil with Bare) and the error the run
+	// ended with (nil after a clean stop): the world may be read again,
+	// the report given figures of the app's own (Report.Extra), the app's
+	// own files written. Its error is joined to the run's.
 	Finish func(a *App, r *Report, runErr error) error
-	// Display is how frames are made and paced: the flags set it.
-	Display Display
+
+	flags *appFlags // the app's own flags as the parse found them (settings.go)
+}
+
+// Settings are the tuning knobs every app has, apart from what a game
+// sets (Config): how frames are made and paced, the simulation's
+// catch-up, the camera's clip planes, the instruments and the files a run
+// leaves, and the faults tests inject. The flags every app has set them
+// (Flags); WithSettings gives them in code. Its zero value is the
+// defaults every flag shows.
+type Settings struct {
+	// Runtime is what the runtime reads: Display (how frames are made and
+	// paced: -fullscreen, -vsync, -msaa, -refresh, -latency, -motion,
+	// -delay, -spin, -focuspause and the scheduling levers), Duration
+	// (-duration: if above 0, the run ends that long after the first
+	// frame) and ScreenshotDir (where F12 saves screenshots, named after
+	// the title, "" meaning the working directory).
+	Runtime
+	// Sim is the simulation's catch-up (Timing's MaxDelta, MaxSteps and
+	// Overload: -maxdelta, -maxsteps, -overload), its queues and its first
+	// snapshot (simthread.Config). Its Timing.Rate is Config.Rate, which
+	// replaces it; its recording fields are -record's and -replay's.
+	Sim simthread.Config
+	// Near and Far, if above 0, are the camera's clip planes in metres
+	// over Config.Camera's (-near, -far).
+	Near, Far float32
 	// Tools are the instruments and the files a run leaves (report,
 	// plot, profiles, recording, screenshot, frame log), and the faults
-	// tests inject: the flags set them.
+	// tests inject.
 	Tools Tools
-
-	flags *appFlags // the app's own flags as ParseFlags found them (settings.go)
 }
 
 // The runtime's settings, named here as the flags and the package doc
@@ -123,10 +151,16 @@ type Config struct {
 type (
 	Look        = loop.Look
 	Mouse       = loop.Mouse
-	Display     = loop.Display
+	Runtime     = loop.Settings
 	KeyMap      = loop.KeyMap
 	LatencyMode = loop.LatencyMode
 )
+
+// Display is how frames are made and paced (Settings.Display; package
+// loop has the fields' documentation). Its zero value, vsync at the
+// display's rate with low latency, is ready to use: set the fields that
+// differ.
+type Display = loop.Display
 
 // The instruments' types, named here as Config.Finish and Config.Tools
 // name them (package instrument has their documentation).
@@ -157,13 +191,9 @@ func ParseLatency(s string) (LatencyMode, error) { return loop.ParseLatency(s) }
 // package-level Run writes every file asked for on every path out once
 // the window has opened (a run whose window never opened leaves none).
 type Tools struct {
-	// Duration, if above 0, ends Run that long after the first frame.
-	Duration time.Duration
-	// Screenshot, if set, is where Run saves the last frame as a PNG
-	// (its name must end in .png); ScreenshotDir is where F12 saves
-	// screenshots, named after the title ("Falling Cubes":
-	// falling-cubes-<unix ms>.png), "" meaning the working directory.
-	Screenshot, ScreenshotDir string
+	// Screenshot, if set, is where the run saves the last frame as a PNG
+	// (its name must end in .png).
+	Screenshot string
 	// Report, if set, is where the package-level Run writes the timing
 	// report (App.Report) as JSON once the run ends, whatever ended it;
 	// Plot where it plots the frame intervals and the animation error
@@ -204,127 +234,177 @@ type Tools struct {
 	PresentFault PresentFault
 }
 
-// App is a running tickframe application: the runtime (loop.App, whose
-// methods it has) with the instruments Config.Tools asks for attached.
+// App is a running tickframe application, the handle Config.Finish is
+// given: the runtime with the instruments the settings ask for attached.
 // Its methods must be called on the main thread.
 type App struct {
-	*loop.App
+	rt    *loop.App
 	cfg   Config
+	set   Settings
 	world simthread.World
-	inst  *instrument.Set
+	inst  *instrument.Set // nil without the instruments (Bare)
 }
 
-// New opens the window, creates the renderer and the simulation for world,
-// and attaches the instruments. The world belongs to the simulation from
-// now on. New must be called on the main thread.
-func New(cfg Config, world simthread.World) (*App, error) {
-	if err := cfg.Validate(); err != nil {
+// newApp opens the window, creates the renderer and the simulation for
+// world, and attaches the instruments unless bare. The world belongs to
+// the simulation from now on. It must be called on the main thread.
+func newApp(cfg Config, set Settings, world simthread.World, bare bool) (*App, error) {
+	if err := Validate(cfg, set); err != nil {
 		return nil, err
 	}
-	if err := cfg.Tools.PresentFault.Validate(); err != nil {
+	if err := set.Tools.PresentFault.Validate(); err != nil {
 		return nil, err
 	}
-	rc, react := cfg.runtime(), &instrument.Reactions{}
-	if cfg.Tools.Marker {
+	rc, react := runtimeConfig(&cfg, &set, !bare), &instrument.Reactions{}
+	if set.Tools.Marker {
 		rc.Input = react.Input(rc.Input) // the reaction patch's count
 	}
 	la, err := loop.New(rc, world)
 	if err != nil {
 		return nil, err
 	}
-	a := &App{App: la, cfg: cfg, world: world}
+	a := &App{rt: la, cfg: cfg, set: set, world: world}
+	if bare {
+		return a, nil
+	}
 	// The marker is drawn before anything holds the swap back; the
 	// instruments read the render thread's wait last before the swap.
-	if cfg.Tools.Marker {
+	if set.Tools.Marker {
 		la.Attach(instrument.Marker(la, react))
 	}
-	if cfg.Tools.PresentFault != (PresentFault{}) {
-		la.Attach(cfg.Tools.PresentFault.Hook(react))
+	if set.Tools.PresentFault != (PresentFault{}) {
+		la.Attach(set.Tools.PresentFault.Hook(react))
 	}
 	o := instrument.Options{}
-	if cfg.Tools.FrameLog != "" {
-		o.FrameLog = frameLogRoom(&cfg)
+	if set.Tools.FrameLog != "" {
+		o.FrameLog = frameLogRoom(&set)
 	}
 	a.inst = instrument.New(la, o)
 	la.Attach(a.inst)
 	return a, nil
 }
 
-// Report returns the figures of the run (instrument.Set.Report). Call it
-// after Run has returned: the simulation has stopped, so the world may be
-// read.
-func (a *App) Report() *Report { return a.inst.Report(a.world) }
+// report returns the figures of the run (instrument.Set.Report), nil
+// without the instruments. Call it once the run has returned.
+func (a *App) report() *Report {
+	if a.inst == nil {
+		return nil
+	}
+	return a.inst.Report(a.world)
+}
 
-// WritePlot draws the frame intervals and the animation error of the run
-// over time as PNG or SVG by path's extension, titled with r's figures
-// (instrument.Set.WritePlot). Call it after Run.
-func (a *App) WritePlot(path string, r *Report) error { return a.inst.WritePlot(path, r) }
-
-// runtime is the runtime's part of cfg: the instruments read back body 0
-// and time each frame on the GPU, so that what was drawn and when it was
+// runtimeConfig is what the runtime runs for cfg and set: the game's
+// part, the runtime's settings as they are (Settings.Runtime), the
+// simulation at cfg's rate, and, with the instruments, body 0 read back
+// and each frame timed on the GPU, so that what was drawn and when it was
 // shown are measured, not assumed.
-func (cfg *Config) runtime() loop.Config {
-	return loop.Config{Title: cfg.Title, Width: cfg.Width, Height: cfg.Height, Sim: cfg.Sim, Scene: cfg.Scene,
-		Camera: cfg.Camera, Look: cfg.Look, Input: cfg.Input, Keys: cfg.Keys, Mouse: cfg.Mouse, Display: cfg.Display,
-		Duration: cfg.Tools.Duration, ScreenshotDir: cfg.Tools.ScreenshotDir, Reference: cfg.reference(), Probe: true}
+func runtimeConfig(cfg *Config, set *Settings, instruments bool) loop.Config {
+	sim := set.Sim
+	sim.Timing.Rate = cfg.Rate
+	rc := loop.Config{Title: cfg.Title, Width: cfg.Width, Height: cfg.Height, Sim: sim, Scene: cfg.Scene,
+		Camera: camera(cfg, set), Look: cfg.Look, Input: cfg.Input, Keys: cfg.Keys, Mouse: cfg.Mouse,
+		Settings: set.Runtime, Probe: instruments}
+	if instruments {
+		rc.Reference = reference(set)
+	}
+	return rc
+}
+
+// camera is where the orbit camera starts: the default, changed by
+// Config.Camera, clipped by Settings.Near and Far; nil where none of
+// them is set.
+func camera(cfg *Config, set *Settings) *renderer.Camera {
+	if cfg.Camera == nil && set.Near == 0 && set.Far == 0 {
+		return nil
+	}
+	c := renderer.DefaultCamera()
+	if cfg.Camera != nil {
+		cfg.Camera(&c)
+	}
+	if set.Near > 0 {
+		c.Near = set.Near
+	}
+	if set.Far > 0 {
+		c.Far = set.Far
+	}
+	return &c
 }
 
 // reference is the body the meter follows against Tools.Truth (body
 // Tools.TruthBody); nil without one.
-func (cfg *Config) reference() *interp.Reference {
-	if cfg.Tools.Truth == nil {
+func reference(set *Settings) *interp.Reference {
+	if set.Tools.Truth == nil {
 		return nil
 	}
-	return &interp.Reference{Body: cfg.Tools.TruthBody, Truth: cfg.Tools.Truth, Speed: cfg.Tools.TruthSpeed}
+	return &interp.Reference{Body: set.Tools.TruthBody, Truth: set.Tools.Truth, Speed: set.Tools.TruthSpeed}
 }
 
-// Pipeline returns the chain from the world to the plans that New builds
-// for cfg (loop.Config.Pipeline), the same as the verifier checks.
-func (cfg Config) Pipeline() interp.PipelineConfig {
-	rc := cfg.runtime()
-	return rc.Pipeline()
-}
-
-// frameLogRoom is how many frames Config.Tools.FrameLog's log holds: a
-// run of Tools.Duration, or an hour, at 240 Hz or the emulated refresh if
+// frameLogRoom is how many frames Tools.FrameLog's log holds: a run of
+// Runtime.Duration, or an hour, at 240 Hz or the emulated refresh if
 // faster, and a thousand more.
-func frameLogRoom(cfg *Config) int {
-	d := cfg.Tools.Duration
+func frameLogRoom(set *Settings) int {
+	d := set.Duration
 	if d <= 0 {
 		d = time.Hour
 	}
-	return int(d.Seconds()*max(240, cfg.Display.Refresh)) + 1024
+	return int(d.Seconds()*max(240, set.Display.Refresh)) + 1024
 }
 
-// Config returns the configuration the App was made with.
+// Config returns the configuration the App was made with, as the flags
+// left it.
 func (a *App) Config() Config { return a.cfg }
 
-// Meter returns the animation-error meter, nil without Config.Tools.Truth.
-func (a *App) Meter() *interp.Meter {
-	if m := a.Pipeline().Meter(); m != nil {
+// Settings returns the settings the App was made with, as the flags left
+// them.
+func (a *App) Settings() Settings { return a.set }
+
+// Sim returns the simulation: its telemetry (ticks run, inputs dropped)
+// may be read at any time, its input log and checkpoints once the run
+// has returned.
+func (a *App) Sim() *simthread.Sim { return a.rt.Sim() }
+
+// Window returns the window.
+func (a *App) Window() *platform.Window { return a.rt.Window() }
+
+// Renderer returns the renderer: in Finish, the registry and the last
+// frame's figures.
+func (a *App) Renderer() *renderer.Renderer { return a.rt.Renderer() }
+
+// Camera returns the camera the last frame was drawn from.
+func (a *App) Camera() renderer.Camera { return a.rt.Camera() }
+
+// SaveFrame draws the last frame once more and saves it to path as a
+// PNG: in Finish, the run's last frame.
+func (a *App) SaveFrame(path string) error { return a.rt.SaveFrame(path) }
+
+// meter returns the animation-error meter, nil without Tools.Truth.
+func (a *App) meter() *interp.Meter {
+	if m := a.rt.Pipeline().Meter(); m != nil {
 		return m.Meter
 	}
 	return nil
 }
 
-// Run runs the frame loop (loop.App.Run): it starts the simulation and
+// run runs the frame loop (loop.App.Run): it starts the simulation and
 // draws frames until the window is closed, Esc is pressed, ctx is done or
-// Config.Tools.Duration has passed; then it stops the simulation, waits
-// for it, and saves the last frame if asked (Tools.Screenshot). It returns
+// Runtime.Duration has passed; then it stops the simulation, waits for
+// it, and saves the last frame if asked (Tools.Screenshot). It returns
 // the first error of the world, of GL or of saving.
-func (a *App) Run(ctx context.Context) error {
-	if err := a.App.Run(ctx); err != nil {
+func (a *App) run(ctx context.Context) error {
+	if err := a.rt.Run(ctx); err != nil {
 		return err
 	}
-	if a.cfg.Tools.Screenshot != "" {
-		return a.SaveFrame(a.cfg.Tools.Screenshot)
+	if a.set.Tools.Screenshot != "" {
+		return a.rt.SaveFrame(a.set.Tools.Screenshot)
 	}
 	return nil
 }
 
-// Close detaches the instruments, frees the renderer and closes the
+// close detaches the instruments, frees the renderer and closes the
 // window. The App must not be used afterwards.
-func (a *App) Close() {
-	a.inst.Close()
-	a.App.Close()
+func (a *App) close() {
+	if a.inst != nil {
+		a.inst.Close()
+	}
+	a.rt.Close()
 }

@@ -94,9 +94,10 @@ func TestExitPathChild(t *testing.T) {
 		fw.kind = kind
 		fw.at, _ = strconv.ParseUint(at, 10, 64)
 	}
-	cfg := Config{Title: "exitpath", Sim: simthread.Config{Timing: simthread.Timing{Rate: exitRate}},
-		Display: Display{KeepRunningUnfocused: true}, Look: Look{HideHUD: true}}
-	cfg.Sim.InitSnapshot = func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, exitBodies) }
+	cfg := Config{Title: "exitpath", Rate: exitRate, Look: Look{HideHUD: true}}
+	var set Settings
+	set.Display.KeepRunningUnfocused = true
+	set.Sim.InitSnapshot = func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, exitBodies) }
 	cfg.Scene = func(r *renderer.Renderer) error {
 		fw.reg = r.Registry()
 		if fw.kind == "early" {
@@ -110,7 +111,7 @@ func TestExitPathChild(t *testing.T) {
 	fmt.Fprintln(os.Stderr, startLine)
 	code := 0
 	platform.Call(func() {
-		code = run(append([]string{"exitpath"}, strings.Split(args, "\n")...), os.Stderr, cfg, fw)
+		code = run(append([]string{"exitpath"}, strings.Split(args, "\n")...), os.Stderr, cfg, fw, WithSettings(&set))
 	})
 	os.Exit(code)
 }

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
-	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -18,25 +18,26 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// runApp runs a real App (window, GL, simulation) on the main thread for
-// d, calling each with the frame count every frame, and returns it after
-// Run. It needs a display, which make test provides.
-func runApp(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame int)) ran {
+// runApp runs a real App (window, GL, simulation, the instruments) with
+// cfg and set on the main thread for d, calling each with the runtime and
+// the frame count every frame, and returns it after its run. It needs a
+// display, which make test provides.
+func runApp(t *testing.T, cfg Config, set Settings, d time.Duration, each func(rt *loop.App, frame int)) ran {
 	t.Helper()
-	world := smallApp(t, &cfg, t.Name())
-	cfg.Tools.Duration = d
+	world := smallApp(t, &cfg, &set, t.Name())
+	set.Duration = d
 	var err error
 	var r ran
 	platform.Call(func() {
 		var a *App
-		if a, err = New(cfg, world); err != nil {
+		if a, err = newApp(cfg, set, world, false); err != nil {
 			return
 		}
-		defer a.Close()
+		defer a.close()
 		n := 0
-		a.Attach(eachFrame{f: func() { n++; each(a, n) }})
-		err = a.Run(context.Background())
-		r = ran{App: a, report: a.Report()}
+		a.rt.Attach(eachFrame{f: func() { n++; each(a.rt, n) }})
+		err = a.run(context.Background())
+		r = ran{App: a, report: a.report()}
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +46,7 @@ func runApp(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame i
 }
 
 // ran is an App runApp ran and closed, with its report (the window is
-// closed: Report can no longer be asked).
+// closed: report can no longer be asked).
 type ran struct {
 	*App
 	report *Report
@@ -76,7 +77,7 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 		{2300 * time.Millisecond, 2600 * time.Millisecond},
 		{3000 * time.Millisecond, 3050 * time.Millisecond},
 	}
-	a := runApp(t, Config{Display: Display{Refresh: 144}}, 4*time.Second, func(a *App, n int) {
+	a := runApp(t, Config{}, refresh(144), 4*time.Second, func(a *loop.App, n int) {
 		since := a.Clock().Now() - a.RunStart()
 		switch {
 		case len(cycles) > 0 && !hidden && since >= cycles[0].hide:
@@ -92,7 +93,7 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 			restored = false
 		}
 	})
-	m := a.Meter()
+	m := a.meter()
 	d := m.Drawn()
 	perTick := refworld.RefSpeed / 120
 	t.Logf("%d frames, %d paused; read back %d of %d tracked; GPU/CPU max diff %g; drawn error p99 %.4f tick; backwards %d",
@@ -129,12 +130,12 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 // run without a pause.
 func TestPausedFramesAreNotMeasured(t *testing.T) {
 	space := []platform.Event{{Kind: platform.KeyEvent, Key: platform.KeySpace, Action: platform.Press}}
-	a := runApp(t, Config{Display: Display{Refresh: 60}}, 9*time.Second, func(a *App, n int) {
+	a := runApp(t, Config{}, refresh(60), 9*time.Second, func(a *loop.App, n int) {
 		if n == 180 || n == 360 {
 			a.Handle(space)
 		}
 	})
-	m := a.Meter()
+	m := a.meter()
 	t.Logf("%d frames, %d paused (stats %d); planned error p99 %.4f tick, drawn %.4f, animation error p99 %.3f ms (shown %.3f); clamped %d",
 		a.report.Frames, m.Paused, a.report.PausedFrames, m.PosErrTicks(0.99), float64(m.Drawn().PosErrGPU.Quantile(0.99))/1e6,
 		m.AnimErrMs(0.99), float64(m.Drawn().AnimErrShown.Quantile(0.99))/1e6, a.report.AlphaClampedFrames)
@@ -157,10 +158,16 @@ func TestPausedFramesAreNotMeasured(t *testing.T) {
 	}
 }
 
-// smallApp sets cfg up for a real App of 64 reference bodies measured
-// against their closed form, 320×240, HUD hidden, running unfocused, and
-// returns its world. It needs a display, which make test provides.
-func smallApp(t testing.TB, cfg *Config, title string) *refworld.World {
+// refresh is the settings of a display of hz emulated in software.
+func refresh(hz float64) Settings {
+	return Settings{Runtime: Runtime{Display: Display{Refresh: hz}}}
+}
+
+// smallApp sets cfg and set up for a real App of 64 reference bodies
+// measured against their closed form, 320×240, HUD hidden, running
+// unfocused, and returns its world. It needs a display, which make test
+// provides.
+func smallApp(t testing.TB, cfg *Config, set *Settings, title string) *refworld.World {
 	t.Helper()
 	if os.Getenv("DISPLAY") == "" {
 		t.Fatal("needs a display: run make test (or make bench-instruments), which starts Xvfb, or set DISPLAY")
@@ -170,8 +177,8 @@ func smallApp(t testing.TB, cfg *Config, title string) *refworld.World {
 		t.Fatal(err)
 	}
 	cfg.Title, cfg.Width, cfg.Height, cfg.Look.HideHUD = title, 320, 240, true
-	cfg.Display.KeepRunningUnfocused = true
-	cfg.Tools.Truth, cfg.Tools.TruthSpeed = refworld.RefPosition, refworld.RefSpeed
-	cfg.Sim.InitSnapshot = func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }
+	set.Display.KeepRunningUnfocused = true
+	set.Tools.Truth, set.Tools.TruthSpeed = refworld.RefPosition, refworld.RefSpeed
+	set.Sim.InitSnapshot = func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }
 	return world
 }

@@ -13,10 +13,11 @@ func TestEveryRateRuns(t *testing.T) {
 	t.Setenv("DISPLAY", "")
 	for _, hz := range []int{1, 2, 3, 4, 7, 8, 120, 10000} {
 		var cfg Config
-		if err := ParseFlags([]string{"-hz", strconv.Itoa(hz)}, &cfg, io.Discard); err != nil {
+		var set Settings
+		if err := ParseFlags([]string{"-hz", strconv.Itoa(hz)}, &cfg, &set, io.Discard); err != nil {
 			t.Fatalf("-hz %d: %v", hz, err)
 		}
-		if err := cfg.Validate(); err != nil {
+		if err := Validate(cfg, set); err != nil {
 			t.Errorf("-hz %d: %v", hz, err)
 		}
 	}

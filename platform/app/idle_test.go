@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 )
 
 // TestHiddenWindowMissesNoVblanks hides the window three times in a real
@@ -25,7 +26,7 @@ func TestHiddenWindowMissesNoVblanks(t *testing.T) {
 	var missedHidden, before uint64
 	var hiddenAt time.Duration
 	hidden := false
-	a := runApp(t, Config{Display: Display{Refresh: 144}}, 3500*time.Millisecond, func(a *App, n int) {
+	a := runApp(t, Config{}, refresh(144), 3500*time.Millisecond, func(a *loop.App, n int) {
 		now := a.Clock().Now()
 		since := now - a.RunStart()
 		switch {
@@ -43,7 +44,7 @@ func TestHiddenWindowMissesNoVblanks(t *testing.T) {
 	})
 	vblanks := uint64(hiddenFor.Seconds() * 144)
 	t.Logf("hidden %v (%d vblanks): %d counted missed; %d missed in the whole run of %d frames",
-		hiddenFor, vblanks, missedHidden, a.Pacing().Missed, a.report.Frames)
+		hiddenFor, vblanks, missedHidden, a.rt.Pacing().Missed, a.report.Frames)
 	if len(cycles) != 0 || vblanks < 100 {
 		t.Fatalf("the run hid the window for %v, %d cycles left: it did not run as meant", hiddenFor, len(cycles))
 	}

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/loop"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 )
 
 // instrumentWarmFrames are drawn before the clock starts: shader
@@ -35,7 +35,7 @@ const (
 // real loop (window, GL, simulation, swap) unpaced (no vsync, no pacer),
 // 64 reference bodies at 320×240. It runs the frame with no optional
 // instrument (bare: what every app.Main app carries), with none at all
-// (runtime: a loop.App by itself, which an app that wants no instrument
+// (runtime: the runtime by itself, which an app run with Bare
 // runs), with each, and with all of them, interleaved: a
 // round is one block of frames of every case in turn, and each case's
 // cost is the median over the rounds of its block's frame time over the
@@ -56,21 +56,21 @@ const (
 func BenchmarkInstruments(b *testing.B) {
 	cases := []struct {
 		name string
-		set  func(b *testing.B, cfg *Config) (stop func())
+		set  func(b *testing.B, cfg *Config, set *Settings) (stop func())
 	}{
 		{"bare", nil},
-		{"runtime", nil}, // loop.App alone: no instrument at all (frameBlock)
-		{"hud", func(_ *testing.B, cfg *Config) func() { cfg.Look.HideHUD = false; return nil }},
-		{"marker", func(_ *testing.B, cfg *Config) func() { cfg.Tools.Marker = true; return nil }},
-		{"framelog", func(b *testing.B, cfg *Config) func() {
-			cfg.Tools.FrameLog = filepath.Join(b.TempDir(), "frames.log")
+		{"runtime", nil}, // the runtime alone (Bare): no instrument at all (frameBlock)
+		{"hud", func(_ *testing.B, cfg *Config, _ *Settings) func() { cfg.Look.HideHUD = false; return nil }},
+		{"marker", func(_ *testing.B, _ *Config, set *Settings) func() { set.Tools.Marker = true; return nil }},
+		{"framelog", func(b *testing.B, _ *Config, set *Settings) func() {
+			set.Tools.FrameLog = filepath.Join(b.TempDir(), "frames.log")
 			return nil
 		}},
 		{"cpuprofile", startProfile},
 		{"trace", startTrace},
-		{"all", func(b *testing.B, cfg *Config) func() {
-			cfg.Look.HideHUD, cfg.Tools.Marker, cfg.Tools.FrameLog = false, true, filepath.Join(b.TempDir(), "frames.log")
-			stopP, stopT := startProfile(b, cfg), startTrace(b, cfg)
+		{"all", func(b *testing.B, cfg *Config, set *Settings) func() {
+			cfg.Look.HideHUD, set.Tools.Marker, set.Tools.FrameLog = false, true, filepath.Join(b.TempDir(), "frames.log")
+			stopP, stopT := startProfile(b, cfg, set), startTrace(b, cfg, set)
 			return func() { stopT(); stopP() }
 		}},
 	}
@@ -121,36 +121,30 @@ func median(x []float64) float64 {
 }
 
 // frameBlock runs frames frames of a real App after its warm-up and
-// returns the time a frame.
-// With runtimeOnly it runs a loop.App with no instrument instead.
-func frameBlock(b *testing.B, set func(*testing.B, *Config) func(), runtimeOnly bool, frames int) float64 {
+// returns the time a frame. With runtimeOnly it runs the runtime with no
+// instrument instead (Bare), the truth left unmeasured.
+func frameBlock(b *testing.B, setUp func(*testing.B, *Config, *Settings) func(), runtimeOnly bool, frames int) float64 {
 	var cfg Config
-	world := smallApp(b, &cfg, "instruments")
-	cfg.Display.NoVSync = true
+	var set Settings
+	world := smallApp(b, &cfg, &set, "instruments")
+	set.Display.NoVSync = true
+	if runtimeOnly {
+		set.Tools.Truth = nil // Run refuses a truth with Bare: none measures it
+	}
 	var err error
 	var stop func()
-	if set != nil {
-		stop = set(b, &cfg)
+	if setUp != nil {
+		stop = setUp(b, &cfg, &set)
 	}
 	var start time.Time
 	var elapsed time.Duration
 	platform.Call(func() {
-		var a *loop.App
-		if runtimeOnly {
-			rc := cfg.runtime()
-			rc.Reference, rc.Probe = nil, false
-			a, err = loop.New(rc, world)
-		} else {
-			var full *App
-			if full, err = New(cfg, world); err == nil {
-				defer full.inst.Close()
-				a = full.App
-			}
-		}
-		if err != nil {
+		var full *App
+		if full, err = newApp(cfg, set, world, runtimeOnly); err != nil {
 			return
 		}
-		defer a.Close()
+		defer full.close()
+		a := full.rt
 		// No pacing at all, as glxgears with vblank_mode=0: -vsync=false
 		// alone still paces on a display system's reported vblanks
 		// (Xvfb's Present), which would measure the vblank.
@@ -179,11 +173,11 @@ func frameBlock(b *testing.B, set func(*testing.B, *Config) func(), runtimeOnly 
 	return float64(elapsed.Nanoseconds()) / float64(frames)
 }
 
-func startProfile(b *testing.B, _ *Config) func() {
+func startProfile(b *testing.B, _ *Config, _ *Settings) func() {
 	return startFile(b, "cpu.pprof", pprof.StartCPUProfile, pprof.StopCPUProfile)
 }
 
-func startTrace(b *testing.B, _ *Config) func() {
+func startTrace(b *testing.B, _ *Config, _ *Settings) func() {
 	return startFile(b, "trace.out", trace.Start, trace.Stop)
 }
 

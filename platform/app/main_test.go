@@ -39,35 +39,35 @@ func TestMainRejectsBadFlagsWithOneLine(t *testing.T) {
 	}
 }
 
-// TestFlagsSetTheConfig: the template-level flags reach the Config Run
-// gets.
+// TestFlagsSetTheConfig: the template-level flags reach the Config and
+// the Settings Run gets.
 func TestFlagsSetTheConfig(t *testing.T) {
 	var cfg Config
+	var set Settings
 	args := []string{"-motion", "hermite", "-latency", "throughput", "-hud=false", "-report", "r.json", "-plot", "p.svg",
 		"-cpuprofile", "c.pprof", "-memprofile", "m.pprof", "-trace", "t.out", "-record", "run.tfr", "-hz", "240", "-width", "320"}
-	if err := ParseFlags(args, &cfg, io.Discard); err != nil {
+	if err := ParseFlags(args, &cfg, &set, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Width: 320, Height: 720,
-		Display: Display{Motion: renderer.MotionHermite, Latency: Throughput},
-		Look:    Look{HideHUD: true},
-		Tools:   Tools{Report: "r.json", Plot: "p.svg", CPUProfile: "c.pprof", MemProfile: "m.pprof", Trace: "t.out", Record: "run.tfr"}}
-	want.Sim.Rate = 240
-	if cfg.Display != want.Display || cfg.Look != want.Look || cfg.Tools.Report != want.Tools.Report ||
-		cfg.Tools.Plot != want.Tools.Plot || cfg.Tools.CPUProfile != want.Tools.CPUProfile || cfg.Tools.MemProfile != want.Tools.MemProfile || cfg.Tools.Trace != want.Tools.Trace ||
-		cfg.Tools.Record != want.Tools.Record || cfg.Sim.Rate != 240 || cfg.Width != 320 || cfg.Height != 720 {
-		t.Errorf("flags gave %+v", cfg)
+	want := Settings{Runtime: Runtime{Display: Display{Motion: renderer.MotionHermite, Latency: Throughput}},
+		Tools: Tools{Report: "r.json", Plot: "p.svg", CPUProfile: "c.pprof", MemProfile: "m.pprof", Trace: "t.out", Record: "run.tfr"}}
+	if set.Display != want.Display || cfg.Look != (Look{HideHUD: true}) || set.Tools.Report != want.Tools.Report ||
+		set.Tools.Plot != want.Tools.Plot || set.Tools.CPUProfile != want.Tools.CPUProfile || set.Tools.MemProfile != want.Tools.MemProfile ||
+		set.Tools.Trace != want.Tools.Trace || set.Tools.Record != want.Tools.Record || cfg.Rate != 240 || cfg.Width != 320 || cfg.Height != 720 {
+		t.Errorf("flags gave %+v and %+v", cfg, set)
 	}
 	for _, bad := range [][]string{{"-motion", "cubic"}, {"-latency", "none"}, {"-hud=maybe"}, {"-hz", "0"}} {
 		var c Config
+		var s Settings
 		var ce *ConfigError
-		if err := ParseFlags(bad, &c, io.Discard); !errors.As(err, &ce) {
+		if err := ParseFlags(bad, &c, &s, io.Discard); !errors.As(err, &ce) {
 			t.Errorf("%v: %v, want a ConfigError", bad, err)
 		}
 	}
 	// A default of the app's own shows through -h.
 	var usage strings.Builder
-	if err := ParseFlags([]string{"-h"}, &Config{Display: Display{Motion: renderer.MotionExtrapolate}}, &usage); !errors.Is(err, flag.ErrHelp) ||
+	s := Settings{Runtime: Runtime{Display: Display{Motion: renderer.MotionExtrapolate}}}
+	if err := ParseFlags([]string{"-h"}, &Config{}, &s, &usage); !errors.Is(err, flag.ErrHelp) ||
 		!strings.Contains(usage.String(), "(default extrapolate)") {
 		t.Errorf("-h: %v\n%s", err, usage.String())
 	}
@@ -84,18 +84,18 @@ func TestAppFlagsBesideTheTemplates(t *testing.T) {
 		fs.IntVar(&n, "balls", 60, "the app's own count")
 	}
 	cfg := Config{AppFlags: own}
-	if err := ParseFlags([]string{"-discrete", "-balls", "7", "-width", "320"}, &cfg, io.Discard); err != nil {
+	if err := ParseFlags([]string{"-discrete", "-balls", "7", "-width", "320"}, &cfg, &Settings{}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if !discrete || n != 7 || cfg.Width != 320 {
 		t.Errorf("-discrete -balls 7 -width 320 gave discrete %v, balls %d, width %d", discrete, n, cfg.Width)
 	}
 	var ce *ConfigError
-	if err := ParseFlags([]string{"-balls", "many"}, &Config{AppFlags: own}, io.Discard); !errors.As(err, &ce) || ExitCode(err) != 2 {
+	if err := ParseFlags([]string{"-balls", "many"}, &Config{AppFlags: own}, &Settings{}, io.Discard); !errors.As(err, &ce) || ExitCode(err) != 2 {
 		t.Errorf("-balls many: %v (exit %d), want a ConfigError, exit 2", err, ExitCode(err))
 	}
 	var usage strings.Builder
-	if err := ParseFlags([]string{"-h"}, &Config{AppFlags: own}, &usage); !errors.Is(err, flag.ErrHelp) ||
+	if err := ParseFlags([]string{"-h"}, &Config{AppFlags: own}, &Settings{}, &usage); !errors.Is(err, flag.ErrHelp) ||
 		!strings.Contains(usage.String(), "the app's own switch") || !strings.Contains(usage.String(), "-duration") {
 		t.Errorf("-h lists the app's flags beside the template's: %v\n%s", err, usage.String())
 	}

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/outfile"
 	"github.com/tickframe/tickframe/platform/internal/record"
-	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// runRecorder records a run (Config.Tools.Record) or replays one and checks it
-// (Config.Tools.Replay), for a world that implements simthread.Hasher: the
+// runRecorder records a run (Tools.Record) or replays one and checks it
+// (Tools.Replay), for a world that implements simthread.Hasher: the
 // recording holds the inputs by tick and the world's hash every second of
 // ticks, and names the world by the app's title.
 type runRecorder struct {
@@ -20,45 +20,46 @@ type runRecorder struct {
 	name   string      // the recording's world name
 	seed   uint64      // Config.Seed, for the header
 	cfg    *Config     // its app flags, for the header (Config.params)
+	set    *Settings   // the recording's path
 	replay *record.Log // the recording replayed, nil when recording
 	out    io.Writer   // where a replay that matches says so
 }
 
-// newRecorder checks that world can be recorded or replayed as cfg asks,
-// reads the recording to replay, and sets cfg.Sim to record or replay
-// (a replay runs at the recording's rate). Its errors are *ConfigError.
+// newRecorder checks that world can be recorded or replayed as set asks,
+// reads the recording to replay, and sets set.Sim to record or replay
+// (a replay runs at the recording's rate, cfg.Rate). Its errors are *ConfigError.
 // It returns nil when cfg asks for neither.
-func newRecorder(cfg *Config, world simthread.World, out io.Writer) (*runRecorder, error) {
-	if cfg.Tools.Record == "" && cfg.Tools.Replay == "" {
+func newRecorder(cfg *Config, set *Settings, world simthread.World, out io.Writer) (*runRecorder, error) {
+	if set.Tools.Record == "" && set.Tools.Replay == "" {
 		return nil, nil
 	}
 	if _, ok := world.(simthread.Hasher); !ok {
 		return nil, configErrorf("app: -record and -replay need a world that implements simthread.Hasher")
 	}
 	r := &runRecorder{world: world, name: loop.FileStem(cfg.Title), out: out, seed: cfg.Seed}
-	if cfg.Tools.Record != "" {
-		if _, err := cfg.params(); err != nil {
+	if set.Tools.Record != "" {
+		if _, err := cfg.params(set); err != nil {
 			return nil, err
 		}
-		r.cfg = cfg
-		cfg.Sim.Record = true
-		cfg.Sim.CheckpointEvery = uint64(cfg.Sim.WithDefaults().Rate) // once a second
+		r.cfg, r.set = cfg, set
+		set.Sim.Record = true
+		set.Sim.CheckpointEvery = uint64(simthread.Timing{Rate: cfg.Rate}.WithDefaults().Rate) // once a second
 		return r, nil
 	}
-	rec, err := cfg.replayLog()
+	rec, err := replayLog(cfg, set)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Seed = rec.Seed
 	// A replay takes no live input: it runs on when the window loses
 	// focus, so that it reaches the recording's end.
-	cfg.Display.KeepRunningUnfocused = true
+	set.Display.KeepRunningUnfocused = true
 	if rec.FinalTick == 0 {
 		r.replay = rec
 		return r, nil // nothing to step: Run checks the world as built
 	}
 	rc := rec.ReplayConfig()
-	cfg.Sim.Rate, cfg.Sim.Replay, cfg.Sim.StopAfter, cfg.Sim.CheckpointEvery = rc.Rate, rc.Replay, rc.StopAfter, rc.CheckpointEvery
+	cfg.Rate, set.Sim.Replay, set.Sim.StopAfter, set.Sim.CheckpointEvery = rc.Rate, rc.Replay, rc.StopAfter, rc.CheckpointEvery
 	r.replay = rec
 	return r, nil
 }
@@ -85,7 +86,7 @@ func (r *runRecorder) checkEmpty() error {
 // first tick leaves a recording of tick 0 alone.
 func (r *runRecorder) finish(sim *simthread.Sim, path string, runErr error) error {
 	if r.replay == nil {
-		params, err := r.cfg.params() // as the run ended: an app may settle a flag's value once its window opens
+		params, err := r.cfg.params(r.set) // as the run ended: an app may settle a flag's value once its window opens
 		if err != nil {
 			return err
 		}

@@ -33,7 +33,7 @@ func nullWhen(t *testing.T) map[string]string {
 	return when
 }
 
-// TestReportWithoutTruth runs an app with no truth (Config.Tools.Truth)
+// TestReportWithoutTruth runs an app with no truth (Settings.Tools.Truth)
 // for less than the 2 s warm-up, and checks its report as JSON against
 // docs/report.md: what the table says is null without a truth or a
 // steady state is null or absent, never a zero that reads as measured;
@@ -41,27 +41,22 @@ func nullWhen(t *testing.T) map[string]string {
 // what its lower panel would have plotted, and that it was not measured.
 func TestReportWithoutTruth(t *testing.T) {
 	var cfg Config
-	world := smallApp(t, &cfg, t.Name())
-	cfg.Tools.Truth, cfg.Tools.TruthSpeed = nil, 0
-	cfg.Tools.Duration = time.Second // within the warm-up: no steady state
+	var set Settings
+	world := smallApp(t, &cfg, &set, t.Name())
+	set.Tools.Truth, set.Tools.TruthSpeed = nil, 0
+	set.Duration = time.Second // within the warm-up: no steady state
 	dir := t.TempDir()
 	plot := filepath.Join(dir, "p.svg")
+	set.Tools.Plot = plot
 	var rep *Report
+	cfg.Finish = func(_ *App, r *Report, _ error) error { rep = r; return nil }
 	var err error
-	platform.Call(func() {
-		var a *App
-		if a, err = New(cfg, world); err != nil {
-			return
-		}
-		defer a.Close()
-		if err = a.Run(context.Background()); err != nil {
-			return
-		}
-		rep = a.Report()
-		err = a.WritePlot(plot, rep)
-	})
+	platform.Call(func() { err = Run(context.Background(), cfg, world, WithSettings(&set)) })
 	if err != nil {
 		t.Fatal(err)
+	}
+	if rep == nil {
+		t.Fatal("Finish was given no report")
 	}
 	data, err := json.Marshal(rep)
 	if err != nil {

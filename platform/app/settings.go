@@ -1,95 +1,29 @@
 package app
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
-	"os"
-	"os/signal"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/record"
 	"github.com/tickframe/tickframe/platform/internal/sched"
-	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// NewWorld builds an app's world from its settings once the command line
-// is parsed (MainFunc, RunFunc): cfg.Seed and the variables the app's own
-// flags (Config.AppFlags) are bound to hold their final values, those of
-// the recording on -replay. An error ends the run before any window
-// opens; a *ConfigError (a bad combination of flags) exits 2, any other 1.
-type NewWorld func(cfg Config) (simthread.World, error)
-
-// MainFunc is Main for a world built from the parsed flags: it parses the
-// command line (Flags, the app's own flags), restores a recording's seed
-// and flags on -replay, builds the world with newWorld, then runs and
-// exits as Main does.
-func MainFunc(cfg Config, newWorld NewWorld) {
-	os.Exit(runFunc(os.Args, os.Stderr, cfg, newWorld))
-}
-
-// runFunc is MainFunc without the exit.
-func runFunc(args []string, stderr io.Writer, cfg Config, newWorld NewWorld) int {
-	name := filepath.Base(args[0])
-	err := ParseFlags(args[1:], &cfg, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err == nil {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		err = RunFunc(ctx, cfg, newWorld)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %s\n", name, oneLine(err.Error()))
-	}
-	return ExitCode(err)
-}
-
-// RunFunc is Run for a world built from cfg: it checks cfg, restores the
-// seed of the recording cfg.Tools.Replay names, builds the world with newWorld
-// and runs it (Run).
-func RunFunc(ctx context.Context, cfg Config, newWorld NewWorld) error {
-	if newWorld == nil {
-		return configErrorf("app: RunFunc needs a world constructor")
-	}
-	if err := cfg.Validate(); err != nil {
-		return err
-	}
-	if cfg.Tools.Replay != "" {
-		rec, err := cfg.replayLog()
-		if err != nil {
-			return err
-		}
-		cfg.Seed = rec.Seed
-	}
-	world, err := newWorld(cfg)
-	if err != nil {
-		return err
-	}
-	if world == nil {
-		return errors.New("app: the world constructor returned no world")
-	}
-	return Run(ctx, cfg, world)
-}
-
 // settingsFlags registers the flags of the template's settings beside the
 // window's: -seed, -focuspause, -clear, -ground, -groundsize, -near and
 // -far.
-func settingsFlags(fs *flag.FlagSet, cfg *Config) {
+func settingsFlags(fs *flag.FlagSet, cfg *Config, set *Settings) {
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "the world's random `seed` (recorded by -record, restored by -replay)")
-	fs.Var((*notFlag)(&cfg.Display.KeepRunningUnfocused), "focuspause", "pause the simulation while the window is unfocused (iconifying always pauses it)")
+	fs.Var((*notFlag)(&set.Display.KeepRunningUnfocused), "focuspause", "pause the simulation while the window is unfocused (iconifying always pauses it)")
 	fs.Var((*notFlag)(&cfg.Look.Ground.Hidden), "ground", "draw the ground plane")
 	fs.Func("clear", "the sky's colour, sRGB as hex `RRGGBB` (default "+hexRGB(cfg.Look.ClearColor)+")", func(s string) error {
 		v, err := strconv.ParseUint(strings.TrimPrefix(s, "#"), 16, 32)
@@ -105,22 +39,22 @@ func settingsFlags(fs *flag.FlagSet, cfg *Config) {
 	}
 	metresFlag(fs, "groundsize", "side of the ground's square about the origin, `metres`", size, func(v float32) { cfg.Look.Ground.Size = v })
 	cam := renderer.DefaultCamera()
-	if cfg.Camera != nil {
-		cam = *cfg.Camera
+	if c := camera(cfg, set); c != nil {
+		cam = *c
 	}
-	metresFlag(fs, "near", "the camera's near clip plane, `metres`", cam.Near, func(v float32) { cfg.ownCamera().Near = v })
-	metresFlag(fs, "far", "the camera's far clip plane, `metres`", cam.Far, func(v float32) { cfg.ownCamera().Far = v })
+	metresFlag(fs, "near", "the camera's near clip plane, `metres`", cam.Near, func(v float32) { set.Near = v })
+	metresFlag(fs, "far", "the camera's far clip plane, `metres`", cam.Far, func(v float32) { set.Far = v })
 }
 
 // displayFlags registers the flags of how frames are made and kept on
 // time (Config.Display) and of the simulation's catch-up
-// (Config.Sim.Timing): -vsync, -msaa, -delay, -spin, -maxsteps,
+// (Settings.Sim.Timing): -vsync, -msaa, -delay, -spin, -maxsteps,
 // -maxdelta, -overload, and the scheduling levers -headroom, -bgnice,
 // -critnice, -critslice, -critrt and -brokerrt. A flag's 0 is off where
 // its field's 0 is a default (-msaa, -spin, -headroom, -critnice,
 // -critslice: the field's -1, or 1 for CriticalNice).
-func displayFlags(fs *flag.FlagSet, cfg *Config) {
-	d, t := &cfg.Display, &cfg.Sim.Timing
+func displayFlags(fs *flag.FlagSet, set *Settings) {
+	d, t := &set.Display, &set.Sim.Timing
 	fs.Var((*notFlag)(&d.NoVSync), "vsync", "wait for the display on each swap (V toggles it)")
 	numFlag(fs, "msaa", "multisample anti-aliasing `samples`, 0 off (unless given, off on a software rasterizer)",
 		offOr(d.Samples, 4), 0, 16, func(v int) { d.Samples = zeroOff(v) })
@@ -233,17 +167,6 @@ func durFlag(fs *flag.FlagSet, name, usage, def string, lo, hi time.Duration, se
 	})
 }
 
-// ownCamera returns cfg.Camera, first made cfg's own copy (of the default
-// camera where it is nil), so that a flag never writes to a caller's.
-func (cfg *Config) ownCamera() *renderer.Camera {
-	c := renderer.DefaultCamera()
-	if cfg.Camera != nil {
-		c = *cfg.Camera
-	}
-	cfg.Camera = &c
-	return cfg.Camera
-}
-
 // metresFlag registers a flag of a positive, finite length.
 func metresFlag(fs *flag.FlagSet, name, usage string, def float32, set func(float32)) {
 	fs.Func(name, usage+" (default "+strconv.FormatFloat(float64(def), 'g', -1, 32)+")", func(s string) error {
@@ -264,7 +187,7 @@ func hexRGB(c uint32) string {
 	return fmt.Sprintf("%02x%02x%02x", c&0xff, c>>8&0xff, c>>16&0xff)
 }
 
-// notFlag is a boolean flag bound to the inverse of a Config field.
+// notFlag is a boolean flag bound to the inverse of a field.
 type notFlag bool
 
 func (f *notFlag) String() string {
@@ -286,7 +209,7 @@ func (f *notFlag) Set(s string) error {
 type appFlags struct {
 	given  map[string]string // flag name → the value as given
 	flags  []*flag.Flag      // every one of the app's own flags
-	replay *record.Log       // the recording cfg.Tools.Replay names, once read
+	replay *record.Log       // the recording Tools.Replay names, once read
 	path   string            // its path
 }
 
@@ -344,7 +267,7 @@ type recordedParams struct {
 // differs from the default (an app may settle a setting once its window
 // has opened, as the demo does its size on a software rasterizer, before
 // the first tick); nil where there are none.
-func (cfg *Config) params() ([]byte, error) {
+func (cfg *Config) params(set *Settings) ([]byte, error) {
 	if cfg.flags == nil {
 		return nil, nil
 	}
@@ -364,28 +287,28 @@ func (cfg *Config) params() ([]byte, error) {
 		err = fmt.Errorf("the app's flags take %d bytes, more than a recording holds (%d)", len(b), record.MaxParamsLen)
 	}
 	if err != nil {
-		return nil, configErrorf("app: -record %s: %v", cfg.Tools.Record, err)
+		return nil, configErrorf("app: -record %s: %v", set.Tools.Record, err)
 	}
 	return b, nil
 }
 
-// replayLog reads the recording cfg.Tools.Replay names (once: ParseFlags may
-// have read it) and checks that it is this app's.
-func (cfg *Config) replayLog() (*record.Log, error) {
-	if cfg.flags != nil && cfg.flags.replay != nil && cfg.flags.path == cfg.Tools.Replay {
+// replayLog reads the recording set.Tools.Replay names (once: ParseFlags
+// may have read it) and checks that it is cfg's app's.
+func replayLog(cfg *Config, set *Settings) (*record.Log, error) {
+	if cfg.flags != nil && cfg.flags.replay != nil && cfg.flags.path == set.Tools.Replay {
 		return cfg.flags.replay, nil
 	}
-	rec, err := record.ReadFile(cfg.Tools.Replay)
+	rec, err := record.ReadFile(set.Tools.Replay)
 	if err != nil {
 		return nil, configErrorf("app: -replay: %v", err)
 	}
 	if name := loop.FileStem(cfg.Title); rec.World != name {
-		return nil, configErrorf("app: -replay %s: a recording of world %q, this app runs %q", cfg.Tools.Replay, rec.World, name)
+		return nil, configErrorf("app: -replay %s: a recording of world %q, this app runs %q", set.Tools.Replay, rec.World, name)
 	}
 	if cfg.flags == nil {
 		cfg.flags = &appFlags{}
 	}
-	cfg.flags.replay, cfg.flags.path = rec, cfg.Tools.Replay
+	cfg.flags.replay, cfg.flags.path = rec, set.Tools.Replay
 	return rec, nil
 }
 
@@ -393,15 +316,15 @@ func (cfg *Config) replayLog() (*record.Log, error) {
 // flags the recording was made with. A setting given on the command line
 // that differs from the recording's is refused, all of them named in one
 // line: the replay would not be the recorded run.
-func (cfg *Config) restoreReplay(fs *flag.FlagSet, own *appFlags) error {
-	rec, err := cfg.replayLog()
+func restoreReplay(cfg *Config, set *Settings, fs *flag.FlagSet, own *appFlags) error {
+	rec, err := replayLog(cfg, set)
 	if err != nil {
 		return err
 	}
 	var p recordedParams
 	if len(rec.Params) > 0 {
 		if err := json.Unmarshal(rec.Params, &p); err != nil {
-			return configErrorf("app: -replay %s: the recorded settings cannot be read: %v", cfg.Tools.Replay, err)
+			return configErrorf("app: -replay %s: the recorded settings cannot be read: %v", set.Tools.Replay, err)
 		}
 	}
 	given := map[string]bool{}
@@ -410,8 +333,8 @@ func (cfg *Config) restoreReplay(fs *flag.FlagSet, own *appFlags) error {
 	if given["seed"] && cfg.Seed != rec.Seed {
 		differ = append(differ, fmt.Sprintf("-seed %d (recorded %d)", cfg.Seed, rec.Seed))
 	}
-	if given["hz"] && cfg.Sim.Rate != rec.Rate {
-		differ = append(differ, fmt.Sprintf("-hz %d (recorded %d)", cfg.Sim.Rate, rec.Rate))
+	if given["hz"] && cfg.Rate != rec.Rate {
+		differ = append(differ, fmt.Sprintf("-hz %d (recorded %d)", cfg.Rate, rec.Rate))
 	}
 	names := make([]string, 0, len(p.Flags)+len(own.given))
 	for n := range p.Flags {
@@ -427,7 +350,7 @@ func (cfg *Config) restoreReplay(fs *flag.FlagSet, own *appFlags) error {
 		f := fs.Lookup(n)
 		recorded, inRec := p.Flags[n]
 		if f == nil {
-			return configErrorf("app: -replay %s: the recording sets the flag %q, which this app does not have", cfg.Tools.Replay, n)
+			return configErrorf("app: -replay %s: the recording sets the flag %q, which this app does not have", set.Tools.Replay, n)
 		}
 		v, isGiven := own.given[n]
 		switch {
@@ -437,14 +360,14 @@ func (cfg *Config) restoreReplay(fs *flag.FlagSet, own *appFlags) error {
 			differ = append(differ, fmt.Sprintf("-%s %s (recorded %s)", n, v, recorded))
 		case !isGiven && inRec:
 			if err := fs.Set(n, recorded); err != nil {
-				return configErrorf("app: -replay %s: the recorded -%s %q: %v", cfg.Tools.Replay, n, recorded, err)
+				return configErrorf("app: -replay %s: the recorded -%s %q: %v", set.Tools.Replay, n, recorded, err)
 			}
 		}
 	}
 	if len(differ) > 0 {
-		return configErrorf("app: -replay %s: %s differ from the recording: leave them out to replay it as recorded", cfg.Tools.Replay, strings.Join(differ, ", "))
+		return configErrorf("app: -replay %s: %s differ from the recording: leave them out to replay it as recorded", set.Tools.Replay, strings.Join(differ, ", "))
 	}
-	cfg.Seed, cfg.Sim.Rate = rec.Seed, rec.Rate
+	cfg.Seed, cfg.Rate = rec.Seed, rec.Rate
 	return nil
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/outfile"
 	"github.com/tickframe/tickframe/platform/internal/record"
 	"github.com/tickframe/tickframe/platform/internal/sched"
@@ -24,35 +25,45 @@ import (
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// TestSettingsFlags: the template's settings reach the Config, and bad
-// values are ConfigErrors before any window.
+// TestSettingsFlags: the template's settings reach the Config and the
+// Settings, -near and -far clipping the app's camera without changing
+// the rest of it, and bad values are ConfigErrors before any window.
 func TestSettingsFlags(t *testing.T) {
-	cam := otherCamera()
-	cfg := Config{Camera: &cam}
+	cfg := Config{Camera: func(c *renderer.Camera) { *c = otherCamera() }}
+	var set Settings
 	args := []string{"-seed", "7", "-focuspause=false", "-clear", "#87ceeb", "-ground=false", "-groundsize", "60", "-near", "0.5", "-far", "900"}
-	if err := ParseFlags(args, &cfg, io.Discard); err != nil {
+	if err := ParseFlags(args, &cfg, &set, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Seed != 7 || !cfg.Display.KeepRunningUnfocused || cfg.Look.ClearColor != simthread.RGB(0x87, 0xce, 0xeb) ||
-		!cfg.Look.Ground.Hidden || cfg.Look.Ground.Size != 60 || cfg.Camera.Near != 0.5 || cfg.Camera.Far != 900 {
+	cam := camera(&cfg, &set)
+	if cfg.Seed != 7 || !set.Display.KeepRunningUnfocused || cfg.Look.ClearColor != simthread.RGB(0x87, 0xce, 0xeb) ||
+		!cfg.Look.Ground.Hidden || cfg.Look.Ground.Size != 60 || cam.Near != 0.5 || cam.Far != 900 {
 		t.Errorf("%v gave seed %d, keep running %v, clear %08x, ground %+v, camera near %v far %v",
-			args, cfg.Seed, cfg.Display.KeepRunningUnfocused, cfg.Look.ClearColor, cfg.Look.Ground, cfg.Camera.Near, cfg.Camera.Far)
+			args, cfg.Seed, set.Display.KeepRunningUnfocused, cfg.Look.ClearColor, cfg.Look.Ground, cam.Near, cam.Far)
 	}
-	if cam.Near != otherCamera().Near {
-		t.Errorf("-near wrote to the caller's camera")
+	if want := otherCamera(); cam.FovY != want.FovY || cam.Distance != want.Distance {
+		t.Errorf("-near and -far lost the app's camera: fov %v, distance %v; want %v, %v", cam.FovY, cam.Distance, want.FovY, want.Distance)
+	}
+	var usage strings.Builder
+	if err := ParseFlags([]string{"-h"}, &Config{Camera: cfg.Camera}, &Settings{}, &usage); !errors.Is(err, flag.ErrHelp) ||
+		!strings.Contains(usage.String(), "near clip plane, metres (default 0.2)") {
+		t.Errorf("-h does not show the app's camera's near plane as -near's default: %v\n%s", err, usage.String())
 	}
 	var def Config
-	if err := ParseFlags(nil, &def, io.Discard); err != nil || def.Display.KeepRunningUnfocused || def.Look.Ground.Hidden || def.Camera != nil {
-		t.Errorf("no flags: %v, keep running %v, ground hidden %v, camera %v", err, def.Display.KeepRunningUnfocused, def.Look.Ground.Hidden, def.Camera)
+	var defSet Settings
+	if err := ParseFlags(nil, &def, &defSet, io.Discard); err != nil || defSet.Display.KeepRunningUnfocused || def.Look.Ground.Hidden || camera(&def, &defSet) != nil {
+		t.Errorf("no flags: %v, keep running %v, ground hidden %v, camera %v",
+			err, defSet.Display.KeepRunningUnfocused, def.Look.Ground.Hidden, camera(&def, &defSet))
 	}
 	for _, bad := range [][]string{
 		{"-clear", "blue"}, {"-clear", "12345"}, {"-groundsize", "0"}, {"-groundsize", "NaN"},
 		{"-near", "-1"}, {"-far", "Inf"}, {"-near", "10", "-far", "5"}, {"-seed", "-1"},
 	} {
 		c := Config{Width: 320, Height: 240}
-		err := ParseFlags(bad, &c, io.Discard)
+		var s Settings
+		err := ParseFlags(bad, &c, &s, io.Discard)
 		if err == nil {
-			err = c.Validate()
+			err = Validate(c, s)
 		}
 		var ce *ConfigError
 		if !errors.As(err, &ce) {
@@ -92,19 +103,19 @@ func TestReplayRestoresSettings(t *testing.T) {
 		fs.BoolVar(&other, "other", false, "a setting the recording leaves at its default")
 	}
 	cfg := Config{Title: "rec", AppFlags: own}
-	if err := ParseFlags([]string{"-replay", path}, &cfg, io.Discard); err != nil {
+	if err := ParseFlags([]string{"-replay", path}, &cfg, &Settings{}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Seed != 7 || cfg.Sim.Rate != 60 || rings != 9 || !ghost {
-		t.Errorf("-replay alone: seed %d, rate %d, rings %d, ghost %v; want 7, 60, 9, true", cfg.Seed, cfg.Sim.Rate, rings, ghost)
+	if cfg.Seed != 7 || cfg.Rate != 60 || rings != 9 || !ghost {
+		t.Errorf("-replay alone: seed %d, rate %d, rings %d, ghost %v; want 7, 60, 9, true", cfg.Seed, cfg.Rate, rings, ghost)
 	}
 	// The same values given again are no conflict.
 	cfg = Config{Title: "rec", AppFlags: own}
-	if err := ParseFlags([]string{"-replay", path, "-seed", "7", "-rings", "9", "-ghost=1", "-other=false"}, &cfg, io.Discard); err != nil {
+	if err := ParseFlags([]string{"-replay", path, "-seed", "7", "-rings", "9", "-ghost=1", "-other=false"}, &cfg, &Settings{}, io.Discard); err != nil {
 		t.Errorf("the recorded values given again: %v", err)
 	}
 	cfg = Config{Title: "rec", AppFlags: own}
-	err := ParseFlags([]string{"-replay", path, "-seed", "8", "-rings", "5", "-hz", "120", "-other", "-ghost"}, &cfg, io.Discard)
+	err := ParseFlags([]string{"-replay", path, "-seed", "8", "-rings", "5", "-hz", "120", "-other", "-ghost"}, &cfg, &Settings{}, io.Discard)
 	var ce *ConfigError
 	msg := ""
 	if err != nil {
@@ -122,11 +133,11 @@ func TestReplayRestoresSettings(t *testing.T) {
 		t.Errorf("conflicting flags: %q names -ghost, given as recorded", msg)
 	}
 	cfg = Config{Title: "rec"} // no -rings, no -ghost
-	if err := ParseFlags([]string{"-replay", path}, &cfg, io.Discard); !errors.As(err, &ce) || !strings.Contains(err.Error(), `"ghost"`) {
+	if err := ParseFlags([]string{"-replay", path}, &cfg, &Settings{}, io.Discard); !errors.As(err, &ce) || !strings.Contains(err.Error(), `"ghost"`) {
 		t.Errorf("a recording of flags this app lacks: %v", err)
 	}
 	cfg = Config{Title: "another", AppFlags: own}
-	if err := ParseFlags([]string{"-replay", path}, &cfg, io.Discard); !errors.As(err, &ce) || !strings.Contains(err.Error(), `world "rec"`) {
+	if err := ParseFlags([]string{"-replay", path}, &cfg, &Settings{}, io.Discard); !errors.As(err, &ce) || !strings.Contains(err.Error(), `world "rec"`) {
 		t.Errorf("a recording of another world: %v", err)
 	}
 }
@@ -149,7 +160,7 @@ func (w *seeded) Snapshot(dst *simthread.Snapshot) {
 func (w *seeded) Hash() uint64 { return math.Float64bits(w.x) ^ w.tick<<1 ^ w.seed<<40 }
 
 // TestRecordingReplaysByItself: a run recorded with -seed 7 and an app
-// flag, built by MainFunc's constructor, replays with -replay alone to
+// flag, built by WorldFunc's constructor, replays with -replay alone to
 // the same hashes; a replay given another seed exits 2 with a line that
 // names it.
 func TestRecordingReplaysByItself(t *testing.T) {
@@ -165,10 +176,10 @@ func TestRecordingReplaysByItself(t *testing.T) {
 		var stderr bytes.Buffer
 		code := 0
 		platform.Call(func() {
-			code = runFunc(append([]string{"/bin/seeded"}, args...), &stderr, cfg, func(c Config) (simthread.World, error) {
+			code = run(append([]string{"/bin/seeded"}, args...), &stderr, cfg, nil, WorldFunc(func(c Config) (simthread.World, error) {
 				built = append(built, seeded{seed: c.Seed, rings: rings})
 				return &seeded{seed: c.Seed, rings: rings}, nil
-			})
+			}))
 		})
 		return code, stderr.String()
 	}
@@ -201,14 +212,15 @@ func TestRecordingReplaysByItself(t *testing.T) {
 
 // shoot runs a real App with cfg for d, calling each every frame, and
 // returns its last frame.
-func shoot(t *testing.T, cfg Config, d time.Duration, each func(a *App, frame int)) image.Image {
+func shoot(t *testing.T, cfg Config, d time.Duration, each func(a *loop.App, frame int)) image.Image {
 	t.Helper()
-	cfg.Tools.Screenshot = filepath.Join(t.TempDir(), "last.png")
+	var set Settings
+	set.Tools.Screenshot = filepath.Join(t.TempDir(), "last.png")
 	if each == nil {
-		each = func(*App, int) {}
+		each = func(*loop.App, int) {}
 	}
-	runApp(t, cfg, d, each)
-	f, err := os.Open(cfg.Tools.Screenshot)
+	runApp(t, cfg, set, d, each)
+	f, err := os.Open(set.Tools.Screenshot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,11 +260,11 @@ func TestLookSettingsReachTheScreen(t *testing.T) {
 	notSky := func(r, g, b uint8) bool { return !sky(r, g, b) }
 	white := func(r, g, b uint8) bool { return r > 230 && g > 230 && b > 230 }
 	all, bottom, top := image.Rect(0, 0, 320, 240), image.Rect(0, 215, 50, 240), image.Rect(100, 0, 220, 40)
-	cam := renderer.DefaultCamera()
-	cam.Far = 5 // the default camera is 26 m from what it looks at: nothing within 5 m
 	base := Config{Look: Look{ClearColor: simthread.RGB(200, 30, 150), Ground: Ground{Hidden: true}}}
 	clipped := base
-	clipped.Camera = &cam
+	clipped.Camera = func(c *renderer.Camera) {
+		c.Far = 5 // the default camera is 26 m from what it looks at: nothing within 5 m
+	}
 	if n := count(shoot(t, clipped, time.Second, nil), all, notSky); n != 0 {
 		t.Errorf("clear colour RGB(200, 30, 150), no ground, far plane 5 m: %d pixels are not the sky", n)
 	}
@@ -269,7 +281,7 @@ func TestLookSettingsReachTheScreen(t *testing.T) {
 	if n := count(img, bottom, notSky); n != 0 {
 		t.Errorf("a 1 m ground: %d of the bottom's pixels are not the sky", n)
 	}
-	pause := func(a *App, frame int) {
+	pause := func(a *loop.App, frame int) {
 		if frame == 5 {
 			a.Handle([]platform.Event{{Kind: platform.KeyEvent, Key: platform.KeySpace, Action: platform.Press}})
 		}
@@ -284,40 +296,43 @@ func TestLookSettingsReachTheScreen(t *testing.T) {
 }
 
 // TestDisplayFlags: the flags of how frames are made, of the catch-up
-// and of the scheduling reach Config.Display and Config.Sim.Timing, a 0
-// that means off where the field's 0 is a default reaching it as off;
+// and of the scheduling reach Settings.Display and Settings.Sim.Timing, a
+// 0 that means off where the field's 0 is a default reaching it as off;
 // no flag leaves every field as the app set it; a bad value is a
 // ConfigError.
 func TestDisplayFlags(t *testing.T) {
 	var cfg Config
+	var set Settings
 	args := []string{"-vsync=false", "-msaa", "8", "-delay", "20ms", "-spin", "1ms", "-maxsteps", "3", "-maxdelta", "100ms",
 		"-overload", "keep", "-headroom", "4", "-bgnice", "7", "-critnice", "-5", "-critslice", "500us", "-critrt", "9", "-brokerrt", "-1"}
-	if err := ParseFlags(args, &cfg, io.Discard); err != nil {
+	if err := ParseFlags(args, &cfg, &set, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	d, tm, sc := cfg.Display, cfg.Sim.Timing, cfg.Display.Sched
+	d, tm, sc := set.Display, set.Sim.Timing, set.Display.Sched
 	if !d.NoVSync || d.Samples != 8 || d.Delay != 20*time.Millisecond || d.Spin != time.Millisecond ||
 		tm.MaxSteps != 3 || tm.MaxDelta != 100*time.Millisecond || tm.Overload != simthread.Keep ||
 		sc.Headroom != 4 || sc.BackgroundNice != 7 || sc.CriticalNice != -5 || sc.CriticalSlice != 500*time.Microsecond ||
 		sc.CriticalRT != 9 || sc.BrokerRT != -1 {
 		t.Errorf("%v gave display %+v, timing %+v", args, d, tm)
 	}
-	var off Config
-	if err := ParseFlags([]string{"-msaa", "0", "-spin", "0", "-headroom", "0", "-critnice", "0", "-critslice", "0"}, &off, io.Discard); err != nil {
+	var off Settings
+	if err := ParseFlags([]string{"-msaa", "0", "-spin", "0", "-headroom", "0", "-critnice", "0", "-critslice", "0"}, &Config{}, &off, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if d, sc := off.Display, off.Display.Sched; d.Samples != -1 || d.Spin != -1 || sc.Headroom != -1 || sc.CriticalNice <= 0 || sc.CriticalSlice != -1 {
 		t.Errorf("0 for off gave samples %d, spin %v, headroom %d, critical nice %d, slice %v: want each off",
 			d.Samples, d.Spin, sc.Headroom, sc.CriticalNice, sc.CriticalSlice)
 	}
-	set := Config{Display: Display{Samples: 2, Sched: sched.Config{BrokerRT: 10}}}
-	set.Sim.Timing.MaxSteps, set.Sim.Timing.Rate = 8, 60
-	want := set
-	if err := ParseFlags(nil, &set, io.Discard); err != nil {
+	app := Config{Rate: 60}
+	given := Settings{Runtime: Runtime{Display: Display{Samples: 2, Sched: sched.Config{BrokerRT: 10}}}}
+	given.Sim.Timing.MaxSteps = 8
+	want := given
+	if err := ParseFlags(nil, &app, &given, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if set.Display != want.Display || set.Sim.Timing != want.Sim.Timing {
-		t.Errorf("no flags changed display %+v to %+v, timing %+v to %+v", want.Display, set.Display, want.Sim.Timing, set.Sim.Timing)
+	if given.Display != want.Display || given.Sim.Timing != want.Sim.Timing || app.Rate != 60 {
+		t.Errorf("no flags changed display %+v to %+v, timing %+v to %+v, rate 60 to %d",
+			want.Display, given.Display, want.Sim.Timing, given.Sim.Timing, app.Rate)
 	}
 	for _, bad := range [][]string{
 		{"-msaa", "17"}, {"-msaa", "-1"}, {"-delay", "-1ms"}, {"-delay", "11s"}, {"-spin", "6ms"}, {"-maxsteps", "0"},
@@ -325,9 +340,10 @@ func TestDisplayFlags(t *testing.T) {
 		{"-headroom", "-2"}, {"-bgnice", "20"}, {"-critnice", "1"}, {"-critslice", "50us"}, {"-critrt", "100"}, {"-brokerrt", "-2"},
 	} {
 		c := Config{Width: 320, Height: 240}
-		err := ParseFlags(bad, &c, io.Discard)
+		var s Settings
+		err := ParseFlags(bad, &c, &s, io.Discard)
 		if err == nil {
-			err = c.Validate()
+			err = Validate(c, s)
 		}
 		var ce *ConfigError
 		if !errors.As(err, &ce) {
@@ -337,11 +353,11 @@ func TestDisplayFlags(t *testing.T) {
 }
 
 // TestDisplayFlagDefaults: -h shows each flag's default as the flag
-// says it (the field's off as 0), taken from the Config.
+// says it (the field's off as 0), taken from the Settings.
 func TestDisplayFlagDefaults(t *testing.T) {
 	var b strings.Builder
-	cfg := Config{Display: Display{Samples: -1, Spin: -1, Sched: sched.Config{BrokerRT: 10, CriticalNice: 1}}}
-	if err := ParseFlags([]string{"-h"}, &cfg, &b); !errors.Is(err, flag.ErrHelp) {
+	set := Settings{Runtime: Runtime{Display: Display{Samples: -1, Spin: -1, Sched: sched.Config{BrokerRT: 10, CriticalNice: 1}}}}
+	if err := ParseFlags([]string{"-h"}, &Config{}, &set, &b); !errors.Is(err, flag.ErrHelp) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"-msaa samples\n", "off on a software rasterizer) (default 0)", "sleep only) (default 0s)",
@@ -357,7 +373,7 @@ func TestDisplayFlagDefaults(t *testing.T) {
 // the recording is read (a missing one would say only that).
 func TestRecordAndReplay(t *testing.T) {
 	var cfg Config
-	err := ParseFlags([]string{"-record", "a.tfrec", "-replay", filepath.Join(t.TempDir(), "missing.tfrec")}, &cfg, io.Discard)
+	err := ParseFlags([]string{"-record", "a.tfrec", "-replay", filepath.Join(t.TempDir(), "missing.tfrec")}, &cfg, &Settings{}, io.Discard)
 	if ExitCode(err) != 2 || err == nil || !strings.Contains(err.Error(), "-record and -replay cannot be used together") {
 		t.Errorf("-record with -replay of a missing file: %v", err)
 	}
@@ -372,11 +388,11 @@ func TestParamsAsTheRunEnds(t *testing.T) {
 		fs.IntVar(&rings, "rings", 3, "rings")
 		fs.IntVar(&size, "size", 4096, "size")
 	}}
-	if err := ParseFlags([]string{"-rings", "0x9"}, &cfg, io.Discard); err != nil {
+	if err := ParseFlags([]string{"-rings", "0x9"}, &cfg, &Settings{}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	size = 256
-	if b, err := cfg.params(); err != nil || string(b) != `{"flags":{"rings":"0x9","size":"256"}}` {
+	if b, err := cfg.params(&Settings{}); err != nil || string(b) != `{"flags":{"rings":"0x9","size":"256"}}` {
 		t.Errorf("params %s, %v; want -rings as given, -size as the run left it", b, err)
 	}
 }

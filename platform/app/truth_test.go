@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
-	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -34,9 +34,9 @@ func TestTruthOnAnyBody(t *testing.T) {
 		next  time.Duration
 	}
 	start := func(world simthread.World, body int) *run {
-		cfg := Config{Tools: Tools{Truth: refworld.RefPosition, TruthSpeed: refworld.RefSpeed, TruthBody: body}}
+		set := Settings{Tools: Tools{Truth: refworld.RefPosition, TruthSpeed: refworld.RefSpeed, TruthBody: body}}
 		clock := new(simthread.VirtualClock)
-		a, err := loop.NewHeadless(cfg.runtime(), world, clock)
+		a, err := loop.NewHeadless(runtimeConfig(&Config{}, &set, true), world, clock)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,33 +34,33 @@ func ExitCode(err error) int {
 	return 1
 }
 
-// Validate reports the first setting out of range, or output file that
-// cannot be written, without opening a window: every error it returns is
-// a *ConfigError. Each output path is checked by creating and removing a
-// temporary file beside it.
-func (cfg Config) Validate() error {
-	rc := cfg.runtime()
+// Validate reports the first setting of cfg and set out of range, or
+// output file that cannot be written, without opening a window: every
+// error it returns is a *ConfigError. Each output path is checked by
+// creating and removing a temporary file beside it.
+func Validate(cfg Config, set Settings) error {
+	rc := runtimeConfig(&cfg, &set, true)
 	if err := rc.Validate(); err != nil {
 		return &ConfigError{err}
 	}
-	return cfg.validateOutputs()
+	return set.Tools.validateOutputs(set.ScreenshotDir)
 }
 
 // validateOutputs checks the output files: their extensions, that no two
 // are the same file, and that each can be written.
-func (cfg Config) validateOutputs() error {
-	if cfg.Tools.Screenshot != "" && strings.ToLower(filepath.Ext(cfg.Tools.Screenshot)) != ".png" {
-		return configErrorf("app: -screenshot %s: want a .png file", cfg.Tools.Screenshot)
+func (t *Tools) validateOutputs(screenshotDir string) error {
+	if t.Screenshot != "" && strings.ToLower(filepath.Ext(t.Screenshot)) != ".png" {
+		return configErrorf("app: -screenshot %s: want a .png file", t.Screenshot)
 	}
-	if ext := strings.ToLower(filepath.Ext(cfg.Tools.Plot)); cfg.Tools.Plot != "" && ext != ".png" && ext != ".svg" {
-		return configErrorf("app: -plot %s: want a .png or .svg file", cfg.Tools.Plot)
+	if ext := strings.ToLower(filepath.Ext(t.Plot)); t.Plot != "" && ext != ".png" && ext != ".svg" {
+		return configErrorf("app: -plot %s: want a .png or .svg file", t.Plot)
 	}
 	// Named by the flags that set them (Flags).
 	seen := map[string]string{}
 	for _, f := range [...]struct{ flag, path string }{
-		{"screenshot", cfg.Tools.Screenshot}, {"report", cfg.Tools.Report}, {"plot", cfg.Tools.Plot},
-		{"cpuprofile", cfg.Tools.CPUProfile}, {"trace", cfg.Tools.Trace}, {"memprofile", cfg.Tools.MemProfile},
-		{"record", cfg.Tools.Record}, {"framelog", cfg.Tools.FrameLog},
+		{"screenshot", t.Screenshot}, {"report", t.Report}, {"plot", t.Plot},
+		{"cpuprofile", t.CPUProfile}, {"trace", t.Trace}, {"memprofile", t.MemProfile},
+		{"record", t.Record}, {"framelog", t.FrameLog},
 	} {
 		if f.path == "" {
 			continue
@@ -74,16 +74,16 @@ func (cfg Config) validateOutputs() error {
 			return configErrorf("app: -%s %s: %v", f.flag, f.path, err)
 		}
 	}
-	switch abs, _ := filepath.Abs(cfg.Tools.Replay); {
-	case cfg.Tools.Replay == "":
-	case cfg.Tools.Record != "":
+	switch abs, _ := filepath.Abs(t.Replay); {
+	case t.Replay == "":
+	case t.Record != "":
 		return configErrorf("app: -record and -replay cannot be used together")
 	case seen[abs] != "":
-		return configErrorf("app: -replay %s is also an output (-%s)", cfg.Tools.Replay, seen[abs])
+		return configErrorf("app: -replay %s is also an output (-%s)", t.Replay, seen[abs])
 	}
-	if cfg.Tools.ScreenshotDir != "" {
-		if err := outfile.CheckWritable(filepath.Join(cfg.Tools.ScreenshotDir, "screenshot.png")); err != nil {
-			return configErrorf("app: screenshot directory %s: %v", cfg.Tools.ScreenshotDir, err)
+	if screenshotDir != "" {
+		if err := outfile.CheckWritable(filepath.Join(screenshotDir, "screenshot.png")); err != nil {
+			return configErrorf("app: screenshot directory %s: %v", screenshotDir, err)
 		}
 	}
 	return nil

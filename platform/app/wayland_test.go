@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/observe"
 	"github.com/tickframe/tickframe/platform/internal/present"
 )
@@ -31,8 +32,8 @@ func TestWaylandMinimisedNeverStalls(t *testing.T) {
 	var gap, last time.Duration
 	var lastBefore uint64 // the last frame drawn before minimising
 	var clk present.ClockStats
-	cfg := Config{Tools: Tools{FrameLog: filepath.Join(t.TempDir(), "frames.log")}}
-	a := runApp(t, cfg, run, func(a *App, _ int) {
+	set := Settings{Tools: Tools{FrameLog: filepath.Join(t.TempDir(), "frames.log")}}
+	a := runApp(t, Config{}, set, run, func(a *loop.App, _ int) {
 		src, _ := a.PresentSource()
 		clk, _ = src.Clock()
 		now := a.Clock().Now()
@@ -104,7 +105,7 @@ func TestWaylandHiddenPausesTheSimulation(t *testing.T) {
 	var framesHidden int
 	var flips []string // the pause's changes, when (since the start)
 	was := false
-	a := runApp(t, Config{}, run, func(a *App, _ int) {
+	a := runApp(t, Config{}, Settings{}, run, func(a *loop.App, _ int) {
 		now := a.Clock().Now()
 		if a.Paused() != was {
 			was = a.Paused()
@@ -134,7 +135,7 @@ func TestWaylandHiddenPausesTheSimulation(t *testing.T) {
 	running := a.report.DurationS - tel.PausedTotal.Seconds()
 	t.Logf("paused: %v", flips)
 	t.Logf("hidden at %v, paused %v later (%d frames planned while hidden), shown at %v, resumed %v later; %d ticks while paused; %d ticks in %.3f s not paused (%.1f Hz), paused %v, discarded %d",
-		hid-a.RunStart(), paused-hid, framesHidden, shown-a.RunStart(), resumed-shown, ticksShown-ticksPaused, tel.Ticks, running, float64(tel.Ticks)/running, tel.PausedTotal, tel.DiscardedTicks)
+		hid-a.rt.RunStart(), paused-hid, framesHidden, shown-a.rt.RunStart(), resumed-shown, ticksShown-ticksPaused, tel.Ticks, running, float64(tel.Ticks)/running, tel.PausedTotal, tel.DiscardedTicks)
 	switch {
 	case hid == 0 || shown == 0:
 		t.Fatal("the run ended before the window was hidden and shown again")

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	palette "github.com/tickframe/tickframe/platform/internal/marker"
 	"github.com/tickframe/tickframe/platform/internal/present"
-	"github.com/tickframe/tickframe/platform/loop"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/loop"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 )
 
 // The present fault, as a hook, drops every third frame: the frame after

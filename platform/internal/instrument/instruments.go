@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/internal/framelog"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/sched"
-	"github.com/tickframe/tickframe/platform/loop"
 )
 
 // Options configures a Set.

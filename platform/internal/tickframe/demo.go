@@ -20,13 +20,14 @@ import (
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// demo runs the demo as every app runs, on app.RunFunc: the reference
+// demo runs the demo as every app runs, on app.Run: the reference
 // world is built once the flags are parsed (-bodies, -seed, those of a
 // recording on -replay), the template records and replays it, and its
 // report carries the demo's loads (Loads). The demo's own services (the
 // pprof server, the loads) start with the world and stop before demo
-// returns, on every path out; app.RunFunc writes every file asked for.
-func demo(o *options, cfg app.Config, stderr io.Writer) (err error) {
+// returns, on every path out; app.Run writes every file asked for.
+func demo(d *demoFlags, stderr io.Writer) (err error) {
+	o, cfg := d.o, d.cfg
 	// SIGINT, SIGTERM and SIGHUP end the run like closing the window
 	// does. A second one, once this returns, kills the process as usual.
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -48,7 +49,7 @@ func demo(o *options, cfg app.Config, stderr io.Writer) (err error) {
 	var model *gltf.Model
 	// A replay takes the recording's size; a recording says the size the
 	// run had (the template records -bodies as it ends).
-	light := !o.bodiesGiven && cfg.Tools.Replay == ""
+	light := !o.bodiesGiven && d.set.Tools.Replay == ""
 	cfg.Scene = func(r *renderer.Renderer) error {
 		if err := lighten(r, o, world, seed, model, light, stderr); err != nil {
 			return err
@@ -62,7 +63,7 @@ func demo(o *options, cfg app.Config, stderr io.Writer) (err error) {
 		r.Extra = loads(o)
 		return nil
 	}
-	return app.RunFunc(ctx, cfg, func(cfg app.Config) (simthread.World, error) {
+	return app.Run(ctx, cfg, nil, app.WithSettings(&d.set), app.WorldFunc(func(cfg app.Config) (simthread.World, error) {
 		var err error
 		if model, err = loadModel(o.model); err != nil {
 			return nil, err
@@ -81,7 +82,7 @@ func demo(o *options, cfg app.Config, stderr io.Writer) (err error) {
 			return &costlyWorld{World: world, cost: o.stepCost}, nil
 		}
 		return world, nil
-	})
+	}))
 }
 
 // softBodies is the demo's scene where a software rasterizer draws it

@@ -55,22 +55,23 @@ const usageHead = `usage: tickframe [flags]          run the demo
 
 `
 
-// demoConfig is the demo's configuration before its flags: the defaults
-// its flags show where they differ from an app's (-seed 1, -maxsteps 8
-// at every rate, -brokerrt 10), and a snapshot sized for o's bodies.
-func demoConfig(o *options) app.Config {
+// demoConfig is the demo's configuration and settings before its flags:
+// the defaults its flags show where they differ from an app's (-seed 1,
+// -maxsteps 8 at every rate, -brokerrt 10), and a snapshot sized for o's
+// bodies.
+func demoConfig(o *options) (app.Config, app.Settings) {
 	cfg := app.Config{
 		Title: appWindowTitle,
 		Seed:  1,
 		Input: inputFor,
-		Tools: app.Tools{Truth: refworld.RefPosition, TruthSpeed: refworld.RefSpeed},
 	}
-	cfg.Sim.Timing.MaxSteps = simthread.DefaultMaxSteps // at every rate
-	cfg.Sim.InitSnapshot = func(s *simthread.Snapshot) {
+	set := app.Settings{Tools: app.Tools{Truth: refworld.RefPosition, TruthSpeed: refworld.RefSpeed}}
+	set.Sim.Timing.MaxSteps = simthread.DefaultMaxSteps // at every rate
+	set.Sim.InitSnapshot = func(s *simthread.Snapshot) {
 		s.Bodies = make([]simthread.Body, 0, o.bodies) // publishing never allocates
 	}
-	cfg.Display.Sched.BrokerRT = 10
-	return cfg
+	set.Display.Sched.BrokerRT = 10
+	return cfg, set
 }
 
 // register registers the demo's own flags on fs.
@@ -86,32 +87,41 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.breakInput, "breakinput", false, "break the input path on purpose: each frame draws the input the frame before polled, one frame more from input to the screen (tests)")
 }
 
+// demoFlags is the demo's command line parsed: its options, and the
+// configuration and settings every app's flags set.
+type demoFlags struct {
+	o   *options
+	cfg app.Config
+	set app.Settings
+}
+
 // parseFlags parses the demo's command line, every app's flags and its
 // own (app.ParseFlags, which restores a recording's on -replay), into a
-// configuration and the demo's options, and checks the demo's own. -h
-// writes the usage to out and returns flag.ErrHelp.
-func parseFlags(args []string, out io.Writer) (*options, app.Config, error) {
-	o := &options{}
-	cfg := demoConfig(o)
+// configuration, settings and the demo's options, and checks the demo's
+// own. -h writes the usage to out and returns flag.ErrHelp.
+func parseFlags(args []string, out io.Writer) (*demoFlags, error) {
+	d := &demoFlags{o: &options{}}
+	o := d.o
+	d.cfg, d.set = demoConfig(o)
 	var fs *flag.FlagSet
-	cfg.AppFlags = func(f *flag.FlagSet) { fs = f; o.register(f) }
+	d.cfg.AppFlags = func(f *flag.FlagSet) { fs = f; o.register(f) }
 	var help bytes.Buffer
-	err := app.ParseFlags(args, &cfg, &help)
+	err := app.ParseFlags(args, &d.cfg, &d.set, &help)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(out, usageHead)
 		help.WriteTo(out)
-		return nil, cfg, err
+		return d, err
 	}
 	if err != nil {
 		if !strings.HasPrefix(err.Error(), "app: ") { // the flag package's, or a stray argument
 			err = configErrorf("%v (see tickframe -h)", err)
 		}
-		return nil, cfg, err
+		return d, err
 	}
 	fs.Visit(func(f *flag.Flag) { o.bodiesGiven = o.bodiesGiven || f.Name == "bodies" })
-	o.marker, o.frameLog = cfg.Tools.Marker, cfg.Tools.FrameLog
-	presentConfig(o, &cfg)
-	return o, cfg, o.check()
+	o.marker, o.frameLog = d.set.Tools.Marker, d.set.Tools.FrameLog
+	presentConfig(o, &d.set)
+	return d, o.check()
 }
 
 // check checks the demo's own flags.
@@ -168,3 +178,6 @@ func checkPprofAddr(addr string, remote bool) error {
 	}
 	return configErrorf("-pprof %s: not a loopback address; profiles expose the process's memory, add -pprof-remote to serve them anyway", addr)
 }
+
+// validate checks the configuration and settings as the run will.
+func (d *demoFlags) validate() error { return app.Validate(d.cfg, d.set) }

@@ -29,9 +29,9 @@ func FuzzFlags(f *testing.F) {
 			"-gcpressure", strconv.FormatFloat(gcMB, 'g', -1, 64),
 			"-stepcost", time.Duration(stepCost).String(), "-msaa", strconv.Itoa(msaa),
 		}
-		o, cfg, err := parseFlags(args, io.Discard)
+		d, err := parseFlags(args, io.Discard)
 		if err == nil {
-			err = cfg.Validate()
+			err = d.validate()
 		}
 		if err != nil {
 			if ce := (*app.ConfigError)(nil); !errors.As(err, &ce) {
@@ -39,12 +39,12 @@ func FuzzFlags(f *testing.F) {
 			}
 			return
 		}
-		tm, d := cfg.Sim.Timing, cfg.Display
+		o, cfg, tm, disp := d.o, d.cfg, d.set.Sim.Timing, d.set.Display
 		switch {
-		case cfg.Sim.Rate < 1 || cfg.Sim.Rate > 10000, o.bodies < 1, tm.MaxSteps < 1,
-			d.Refresh != 0 && !(d.Refresh >= 1 && d.Refresh <= 10000),
-			cfg.Tools.Duration < 0, tm.MaxDelta != 0 && tm.MaxDelta < time.Second/time.Duration(cfg.Sim.Rate), o.stress < 0,
-			!(o.gcPressureMB >= 0) || math.IsInf(o.gcPressureMB, 0), o.stepCost < 0, d.Samples < -1 || d.Samples > 16:
+		case cfg.Rate < 1 || cfg.Rate > 10000, o.bodies < 1, tm.MaxSteps < 1,
+			disp.Refresh != 0 && !(disp.Refresh >= 1 && disp.Refresh <= 10000),
+			d.set.Duration < 0, tm.MaxDelta != 0 && tm.MaxDelta < time.Second/time.Duration(cfg.Rate), o.stress < 0,
+			!(o.gcPressureMB >= 0) || math.IsInf(o.gcPressureMB, 0), o.stepCost < 0, disp.Samples < -1 || disp.Samples > 16:
 			t.Fatalf("%v accepted: %+v, %+v", args, o, cfg)
 		}
 	})

@@ -20,19 +20,19 @@ import (
 // claiming no bodies is refused before any window.
 func TestSlowRatesAndHostileClaims(t *testing.T) {
 	for _, hz := range []string{"1", "2", "3", "4", "7", "8", "120", "10000"} {
-		_, cfg, err := parseFlags([]string{"-hz", hz}, io.Discard)
+		d, err := parseFlags([]string{"-hz", hz}, io.Discard)
 		if err == nil {
-			err = cfg.Validate()
+			err = d.validate()
 		}
 		if err != nil {
 			t.Errorf("-hz %s: %v", hz, err)
 		}
 	}
-	if _, cfg, err := parseFlags([]string{"-hz", "2", "-maxdelta", "400ms"}, io.Discard); err != nil || cfg.Validate() == nil {
+	if d, err := parseFlags([]string{"-hz", "2", "-maxdelta", "400ms"}, io.Discard); err != nil || d.validate() == nil {
 		t.Errorf("-hz 2 -maxdelta 400ms (shorter than a step) accepted (%v)", err)
 	}
 	for _, addr := range []string{"127.0.0.1:99999", "127.0.0.1:-1", "localhost:nosuchservice"} {
-		if _, _, err := parseFlags([]string{"-pprof", addr}, io.Discard); app.ExitCode(err) != 2 {
+		if _, err := parseFlags([]string{"-pprof", addr}, io.Discard); app.ExitCode(err) != 2 {
 			t.Errorf("-pprof %s: %v, want a usage error", addr, err)
 		}
 	}
@@ -47,22 +47,22 @@ func TestSlowRatesAndHostileClaims(t *testing.T) {
 	}
 	slow := write("slow.rec", &record.Log{Header: record.Header{World: worldName, Rate: 2, CheckpointEvery: 2, Params: []byte(`{"flags":{"bodies":"8"}}`)},
 		Checkpoints: []simthread.Checkpoint{{Tick: 2, Hash: 1}, {Tick: 4, Hash: 2}}, FinalTick: 5, FinalHash: 3})
-	o, cfg, err := parseFlags([]string{"-replay", slow}, io.Discard)
+	d, err := parseFlags([]string{"-replay", slow}, io.Discard)
 	if err == nil {
-		err = cfg.Validate()
+		err = d.validate()
 	}
-	if err != nil || o.bodies != 8 || cfg.Sim.Rate != 2 {
-		t.Errorf("a -hz 2 recording's replay: %v, %d bodies at %d Hz, want 8 at 2 Hz", err, o.bodies, cfg.Sim.Rate)
+	if err != nil || d.o.bodies != 8 || d.cfg.Rate != 2 {
+		t.Errorf("a -hz 2 recording's replay: %v, %d bodies at %d Hz, want 8 at 2 Hz", err, d.o.bodies, d.cfg.Rate)
 	}
-	if _, cfg, err = parseFlags([]string{"-replay", slow, "-maxdelta", "300ms"}, io.Discard); err == nil {
-		err = cfg.Validate()
+	if d, err = parseFlags([]string{"-replay", slow, "-maxdelta", "300ms"}, io.Discard); err == nil {
+		err = d.validate()
 	}
 	if err == nil || !strings.Contains(err.Error(), "max delta 300ms") {
 		t.Errorf("-maxdelta 300ms with a 2 Hz recording: %v, want it refused", err)
 	}
 	empty := write("empty.rec", &record.Log{Header: record.Header{World: worldName, Rate: 1, Params: []byte(`{"flags":{"bodies":"0"}}`)}, FinalTick: 1})
 	var ce *app.ConfigError
-	if _, _, err := parseFlags([]string{"-replay", empty}, io.Discard); !errors.As(err, &ce) || !strings.Contains(err.Error(), "-bodies 0") {
+	if _, err := parseFlags([]string{"-replay", empty}, io.Discard); !errors.As(err, &ce) || !strings.Contains(err.Error(), "-bodies 0") {
 		t.Errorf("a recording of 0 bodies: %v, want a usage error naming -bodies 0", err)
 	}
 }

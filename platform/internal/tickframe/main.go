@@ -45,12 +45,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return underMutter(args[1:], stderr)
 		}
 	}
-	o, cfg, err := parseFlags(args, stderr)
+	d, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err == nil {
-		err = demo(o, cfg, stderr)
+		err = demo(d, stderr)
 	}
 	if err == nil {
 		return 0

@@ -22,12 +22,12 @@ import (
 
 // presentConfig maps -marker, -framelog, -breakpresent and -breakinput
 // to the app's configuration.
-func presentConfig(o *options, cfg *app.Config) {
-	cfg.Tools.Marker, cfg.Tools.FrameLog = o.marker, o.frameLog
+func presentConfig(o *options, set *app.Settings) {
+	set.Tools.Marker, set.Tools.FrameLog = o.marker, o.frameLog
 	if o.breakPresent {
-		cfg.Tools.PresentFault = app.PresentFault{Hold: 20 * time.Millisecond, HoldEvery: time.Second, DropEvery: 10}
+		set.Tools.PresentFault = app.PresentFault{Hold: 20 * time.Millisecond, HoldEvery: time.Second, DropEvery: 10}
 	}
-	cfg.Tools.PresentFault.InputLate = o.breakInput
+	set.Tools.PresentFault.InputLate = o.breakInput
 }
 
 const observeUsage = `usage: tickframe observe [flags] [-- command [args]]

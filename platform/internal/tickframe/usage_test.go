@@ -183,7 +183,7 @@ func TestHelp(t *testing.T) {
 }
 
 // TestHelpHasEveryAppFlag: the demo is an app on the template, so its -h
-// lists every flag every app has (app.Flags and -hud), beside its own.
+// lists every flag every app has (app.Flags, -hud among them), beside its own.
 func TestHelpHasEveryAppFlag(t *testing.T) {
 	var out bytes.Buffer
 	if code := run([]string{"-h"}, io.Discard, &out); code != 0 {
@@ -195,8 +195,8 @@ func TestHelpHasEveryAppFlag(t *testing.T) {
 	}
 	fs := flag.NewFlagSet("", flag.ContinueOnError)
 	var cfg app.Config
-	app.Flags(fs, &cfg)
-	app.HUDFlag(fs, &cfg)
+	var set app.Settings
+	app.Flags(fs, &cfg, &set)
 	fs.VisitAll(func(f *flag.Flag) {
 		if !listed[f.Name] {
 			t.Errorf("tickframe -h lacks the template's -%s", f.Name)

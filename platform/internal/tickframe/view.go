@@ -38,6 +38,7 @@ Flags:
 // viewOptions are the viewer's validated flags.
 type viewOptions struct {
 	cfg    app.Config
+	set    app.Settings
 	file   string
 	hud    bool
 	ownHUD bool          // -hud is the viewer's flag, not app.Flags'
@@ -82,7 +83,8 @@ func parseViewFlags(args []string, out io.Writer) (*viewOptions, error) {
 	fs := flag.NewFlagSet("tickframe view", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	app.Flags(fs, &o.cfg) // -ground among them: the ground under the model
+	o.cfg.Look.HideHUD = true     // the caption hidden unless -hud or H
+	app.Flags(fs, &o.cfg, &o.set) // -ground among them: the ground under the model
 	// -hud is the app's where app.Flags registers it (it then sets
 	// cfg.Look.HideHUD itself), the viewer's own otherwise.
 	if o.ownHUD = fs.Lookup("hud") == nil; o.ownHUD {
@@ -127,14 +129,14 @@ func parseViewFlags(args []string, out io.Writer) (*viewOptions, error) {
 	if o.cfg.Width < 1 || o.cfg.Height < 1 {
 		return nil, usagef("view: window size %dx%d: want at least 1x1", o.cfg.Width, o.cfg.Height)
 	}
-	if o.cfg.Tools.Record != "" || o.cfg.Tools.Replay != "" {
+	if o.set.Tools.Record != "" || o.set.Tools.Replay != "" {
 		// The turntable is a function of time: nothing to record.
 		return nil, usagef("view: -record and -replay are the demo's and the apps': the viewer's turntable has no inputs to record")
 	}
-	if err := o.cfg.Validate(); err != nil {
+	if err := app.Validate(o.cfg, o.set); err != nil {
 		return nil, usagef("view: %v", err)
 	}
-	if s := o.cfg.Tools.Screenshot; s != "" {
+	if s := o.set.Tools.Screenshot; s != "" {
 		if strings.ToLower(filepath.Ext(s)) != ".png" {
 			return nil, usagef("view: -screenshot %s: want a .png file", s)
 		}
@@ -359,19 +361,16 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 		omega = 2 * math.Pi / o.turn.Seconds()
 	}
 	world := newViewWorld(m, fit, omega, o.anim)
-	cfg := o.cfg
+	cfg, set := o.cfg, o.set
 	name := filepath.Base(o.file)
 	cfg.Title = "tickframe view " + name
-	if c := o.cfg.Camera; c != nil { // -near, -far
-		fit.camera.Near, fit.camera.Far = c.Near, c.Far
-	}
-	cfg.Camera = &fit.camera
+	cfg.Camera = func(c *renderer.Camera) { *c = fit.camera } // -near, -far (Settings) clip it
 	if o.ownHUD {
 		cfg.Look.HideHUD = !o.hud
 	}
-	cfg.Display.KeepRunningUnfocused = true
-	cfg.Tools.Truth = world.markerAt
-	cfg.Tools.TruthSpeed = world.omega * markerRadius
+	set.Display.KeepRunningUnfocused = true
+	set.Tools.Truth = world.markerAt
+	set.Tools.TruthSpeed = world.omega * markerRadius
 	// N cycles the view: shaded, normals, wireframe. The renderer is
 	// the render thread's, as the input callback is.
 	var rend *renderer.Renderer
@@ -430,7 +429,7 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	}()
 	// app.Run writes the report, the plot and the profiles asked for,
 	// and says where the last frame went.
-	return app.Run(ctx, cfg, world)
+	return app.Run(ctx, cfg, world, app.WithSettings(&set))
 }
 
 // modelTriangles counts the triangles the scene places.

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/platform/internal/interp"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -23,8 +23,10 @@ func TestAppAndVerifierShareThePipeline(t *testing.T) {
 	interp.MeterWarmup = 3 * time.Second
 	defer func() { interp.MeterWarmup = old }()
 
-	acfg := app.Config{Tools: app.Tools{Truth: refworld.RefPosition, TruthSpeed: refworld.RefSpeed}}
-	for name, pc := range map[string]interp.PipelineConfig{"app": acfg.Pipeline(), "verify": pipelineConfig(&o, c)} {
+	// Every app runs through loop.New, which builds loop.Config.Pipeline's
+	// chain; package app gives it the demo's truth as this reference.
+	rcfg := loop.Config{Reference: &interp.Reference{Truth: refworld.RefPosition, Speed: refworld.RefSpeed}}
+	for name, pc := range map[string]interp.PipelineConfig{"app": rcfg.Pipeline(), "verify": pipelineConfig(&o, c)} {
 		w, err := refworld.New(16, 1)
 		if err != nil {
 			t.Fatal(err)

@@ -148,11 +148,11 @@ var Rules = []Rule{
 		From: []string{""}, To: []string{"sync/waitfree#triplebuffer"}, DirectOnly: true,
 		Except: []string{"sync/waitfree", "simthread", "platform/internal/interp", "platform/internal/verify"}},
 	{Why: "scheduling and present feedback know no simulation or renderer",
-		From: []string{"platform/internal/sched", "platform/internal/present"}, To: []string{"simthread", "renderer", "platform/app", "platform/loop", "platform/internal/instrument"}},
+		From: []string{"platform/internal/sched", "platform/internal/present"}, To: []string{"simthread", "renderer", "platform/app", "platform/internal/loop", "platform/internal/instrument"}},
 	{Why: "the runtime knows none of its instruments: package app attaches them (package instrument) at the loop's seams, as loop.Hooks",
-		From: []string{"platform/loop"}, To: []string{"platform/app", "platform/internal/instrument", "platform/internal/observe", "gonum.org/v1/plot"}},
+		From: []string{"platform/internal/loop"}, To: []string{"platform/app", "platform/internal/instrument", "platform/internal/observe", "gonum.org/v1/plot"}},
 	{Why: "an app's import graph holds none of the lab's tools: the observer's harness, the verifier, the commands",
-		From: []string{"platform/app", "platform/internal/instrument", "platform/loop", "platform/internal/framelog", "examples"}, To: []string{"platform/internal/observe", "cmd", "platform/lab", "platform/internal/tickframe", "platform/internal/verify"}},
+		From: []string{"platform/app", "platform/internal/instrument", "platform/internal/loop", "platform/internal/framelog", "examples"}, To: []string{"platform/internal/observe", "cmd", "platform/lab", "platform/internal/tickframe", "platform/internal/verify"}},
 }
 
 // under reports whether pkg is the module package rel or below it; rel ""

@@ -9,7 +9,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
-	"github.com/tickframe/tickframe/platform/loop"
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -42,13 +42,14 @@ func (s *swaps) Swapped(f *loop.Frame) {
 // The runtime alone, with a hook of its user's own: a window, the
 // simulation and the frame loop on the main thread, and nothing measuring
 // the run but the hook. Package app's Main is this with the instruments
-// attached and the flags every app has. In a program this is main's body,
-// whose goroutine is on the main thread (testdata/alone); a test, on a
+// attached and the flags every app has (app.Run with app.Bare is this
+// without the hook: platform/app/testdata/alone). In a program this is
+// main's body, whose goroutine is on the main thread; a test, on a
 // goroutine of its own, runs it there through platform.Call, with the
 // test binary's TestMain serving platform.Main.
 func Example() {
 	platform.Call(func() {
-		a, err := loop.New(loop.Config{Title: "spinner", Duration: 2 * time.Second}, &spinner{})
+		a, err := loop.New(loop.Config{Title: "spinner", Settings: loop.Settings{Duration: 2 * time.Second}}, &spinner{})
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -1,7 +1,7 @@
 // Command alone is the README's runtime without the instruments: a world
-// run by package loop on the main thread, with no report, HUD or flags.
-// TestReadmeRuntimeAlone builds and runs it, and holds the README's block
-// to its main.
+// run by app.Run with Bare on the main thread, with no report, HUD
+// figures or flags. TestReadmeRuntimeAlone builds and runs it, and holds
+// the README's block to its main.
 package main
 
 import (
@@ -12,7 +12,7 @@ import (
 	"os/signal"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform/loop"
+	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -29,12 +29,9 @@ func (w *ring) Snapshot(dst *simthread.Snapshot) {
 func main() { // main's goroutine: package platform pinned it to the main thread
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt) // Ctrl-C ends the run
 	defer stop()
-	a, err := loop.New(loop.Config{Title: "ring"}, &ring{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer a.Close()
-	if err := a.Run(ctx); err != nil { // until the window closes, Esc or Ctrl-C
+	// Until the window closes, Esc or Ctrl-C; no flags are parsed.
+	if err := app.Run(ctx, app.Config{Title: "ring"}, &ring{}, app.Bare()); err != nil {
 		log.Print(err)
+		os.Exit(app.ExitCode(err)) // 2: a bad setting, before any window; 1: any other failure
 	}
 }

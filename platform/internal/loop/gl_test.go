@@ -90,9 +90,9 @@ func TestRunAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Title: "loop alone", Width: 320, Height: 240, Duration: 1500 * time.Millisecond,
-		Display: Display{Refresh: 60, KeepRunningUnfocused: true},
-		Sim:     simthread.Config{InitSnapshot: func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }}}
+	cfg := Config{Title: "loop alone", Width: 320, Height: 240, Settings: Settings{Duration: 1500 * time.Millisecond,
+		Display: Display{Refresh: 60, KeepRunningUnfocused: true}},
+		Sim: simthread.Config{InitSnapshot: func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }}}
 	var s seams
 	platform.Call(func() {
 		var a *App

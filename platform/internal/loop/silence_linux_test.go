@@ -45,9 +45,9 @@ func TestSilenceChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Title: "silence", Width: 160, Height: 120, Duration: silenceRun,
-		Display: Display{KeepRunningUnfocused: true},
-		Sim:     simthread.Config{InitSnapshot: func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 16) }}}
+	cfg := Config{Title: "silence", Width: 160, Height: 120, Settings: Settings{Duration: silenceRun,
+		Display: Display{KeepRunningUnfocused: true}},
+		Sim: simthread.Config{InitSnapshot: func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 16) }}}
 	var r silenceResult
 	platform.Call(func() {
 		var a *App

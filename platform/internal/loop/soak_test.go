@@ -194,7 +194,7 @@ func TestSoakVirtualDay(t *testing.T) {
 func runSoak(t *testing.T, length time.Duration) soakTruth {
 	clock := new(simthread.VirtualClock)
 	s := &soakRun{t: t, clock: clock, ctx: context.Background()}
-	cfg := Config{Display: Display{Latency: LowLatency}}
+	cfg := Config{Settings: Settings{Display: Display{Latency: LowLatency}}}
 	a, err := NewHeadless(cfg, &lookWorld{}, clock)
 	if err != nil {
 		t.Fatal(err)

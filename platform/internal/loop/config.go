@@ -12,9 +12,11 @@ import (
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// Config configures an App. Its zero value runs a 1280×720 window with
-// vsync at the display's refresh and the simulation at 120 Hz. Package
-// app's Config, which the flags set, says more of each field.
+// Config is what New runs: the game's part of package app's Config (its
+// window, its simulation, scene, camera, look, input, keys and mouse) and
+// the tuning knobs (Settings) the flags every app has set. Its zero value
+// runs a 1280×720 window with vsync at the display's refresh and the
+// simulation at 120 Hz. Package app's Config says more of each field.
 type Config struct {
 	// Title and the window's size (0: 1280×720). The title also names
 	// the screenshots.
@@ -41,13 +43,9 @@ type Config struct {
 	Keys KeyMap
 	// Mouse is what the mouse does besides reaching Input.
 	Mouse Mouse
-	// Display is how frames are made and paced.
-	Display Display
-	// Duration, if above 0, ends Run that long after the first frame.
-	Duration time.Duration
-	// ScreenshotDir is where the screenshot key saves its PNG files,
-	// named after the title; "" is the working directory.
-	ScreenshotDir string
+	// Settings are the tuning knobs: how frames are made and paced, how
+	// long to run, where screenshots go.
+	Settings
 	// Reference, if set, is the body the pipeline's meter follows against
 	// its exact position (interp.Reference): the instruments measure the
 	// animation error with it.
@@ -56,6 +54,21 @@ type Config struct {
 	// time each frame on the GPU (renderer.Options.Probe), for the
 	// instruments to take (Renderer().Probed) once the GPU is done.
 	Probe bool
+}
+
+// Settings are the runtime's tuning knobs, which the flags every app has
+// set (package app's Settings holds them beside the instruments'): most
+// apps leave them alone. Its zero value is vsync at the display's rate,
+// low latency, interpolated motion, an adaptive render delay and the
+// scheduling design's defaults, run until the window closes.
+type Settings struct {
+	// Display is how frames are made and paced.
+	Display Display
+	// Duration, if above 0, ends Run that long after the first frame.
+	Duration time.Duration
+	// ScreenshotDir is where the screenshot key saves its PNG files,
+	// named after the title; "" is the working directory.
+	ScreenshotDir string
 }
 
 // Look is the scene's look at the start: -clear, -ground, -groundsize and

@@ -61,7 +61,7 @@ func TestFollowCamera(t *testing.T) {
 	cam := renderer.DefaultCamera()
 	cam.Follow, cam.FollowBody = true, 1
 	cam.Distance = 12
-	cfg := Config{Title: "follow", Width: w, Height: h, Camera: &cam, Display: Display{KeepRunningUnfocused: true}}
+	cfg := Config{Title: "follow", Width: w, Height: h, Camera: &cam, Settings: Settings{Display: Display{KeepRunningUnfocused: true}}}
 	var err error
 	platform.Call(func() {
 		var a *App
