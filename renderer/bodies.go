@@ -124,7 +124,7 @@ type itemVAO struct {
 // 4.1 core leaves a fetch past a buffer's storage undefined (robust buffer
 // access is an extension it does not promise).
 type bodyPass struct {
-	interp               Program
+	interp               glProgram
 	interpVAO            glVertexArray
 	poses                glBuffer
 	feedback             uint32 // transform feedback object
@@ -172,7 +172,7 @@ func newBodyPass(history, probeBody int) (b *bodyPass, err error) {
 			pass.delete()
 		}
 	}()
-	if b.interp, err = LoadProgram(shaders.FS, "interp.vert", "", feedbackVaryings...); err != nil {
+	if b.interp, err = loadShaderProgram(shaders.FS, "interp.vert", "", feedbackVaryings...); err != nil {
 		return nil, err
 	}
 	b.uAlpha = b.interp.uniform("uAlpha")

@@ -74,7 +74,7 @@
 // timestamp is converted onto the app's clock (Options.Now) by an offset
 // measured with glGetInteger64v(GL_TIMESTAMP) between two reads of that
 // clock, at New and again every second to follow drift; without timer
-// queries (GPUTimestamps) records carry no time. Comparing a record with
+// queries records carry no time. Comparing a record with
 // Lerp and Slerp of the drawn plan's bodies checks the whole
 // GPU path, upload and slot choice included, on the running app.
 //

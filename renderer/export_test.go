@@ -1,6 +1,7 @@
 package renderer
 
 import (
+	"io/fs"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -103,3 +104,30 @@ const (
 
 // SpinAxis is the spinner's axis.
 var SpinAxis = spinAxis
+
+// Names the package keeps to itself, for its tests.
+const (
+	HUDGraphLen       = hudGraphLen
+	HUDLines          = hudLines
+	HUDCaptionLines   = hudCaptionLines
+	DefaultGroundSize = defaultGroundSize
+	OverlayRefWidth   = overlayRefWidth
+	OverlayRefHeight  = overlayRefHeight
+)
+
+var (
+	Tangents      = tangents
+	TransformPart = transformPart
+	ErrGL         = errGL
+)
+
+func (r *Renderer) SetGroundSize(side float32) error { return r.setGroundSize(side) }
+func (r *Renderer) Samples() int                     { return r.samples() }
+func (r *Renderer) GPUTimestamps() bool              { return r.gpuTimestamps() }
+
+// LoadProgram compiles and links a program as the renderer does, for the
+// shader-error tests.
+func LoadProgram(files fs.FS, vert, frag string, feedback ...string) (uint32, error) {
+	p, err := loadShaderProgram(files, vert, frag, feedback...)
+	return uint32(p), err
+}

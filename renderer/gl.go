@@ -15,8 +15,8 @@ import (
 // A distinct type per kind of object lets the compiler catch a buffer
 // passed where a texture belongs, which raw uint32s would not.
 type (
-	// Program is a linked GL program; see LoadProgram.
-	Program uint32
+	// glProgram is a linked GL program; see loadShaderProgram.
+	glProgram uint32
 	// glBuffer is a GL buffer object.
 	glBuffer uint32
 	// glVertexArray is a GL vertex array object.
@@ -26,7 +26,7 @@ type (
 )
 
 // Valid reports whether p names a program: GL never names one 0.
-func (p Program) Valid() bool { return p != 0 }
+func (p glProgram) Valid() bool { return p != 0 }
 
 // Valid reports whether b names a buffer: GL never names one 0.
 func (b glBuffer) Valid() bool { return b != 0 }
@@ -39,7 +39,7 @@ func (t glTexture) Valid() bool { return t != 0 }
 
 // Delete deletes the program, if p names one, and sets p to 0, so that
 // failure paths can delete every object unconditionally.
-func (p *Program) Delete() {
+func (p *glProgram) Delete() {
 	if p.Valid() {
 		gl.DeleteProgram(uint32(*p))
 		*p = 0
@@ -88,8 +88,8 @@ func newVertexArray() glVertexArray {
 	return glVertexArray(n)
 }
 
-// ErrGL is wrapped by every error that reports a GL error code.
-var ErrGL = errors.New("GL error")
+// errGL is wrapped by every error that reports a GL error code.
+var errGL = errors.New("GL error")
 
 // glErrorName names the error codes OpenGL 4.1 core can return.
 func glErrorName(code uint32) string {
@@ -119,7 +119,7 @@ func checkGL(op string) error {
 	}
 	for i := 0; i < 16 && gl.GetError() != gl.NO_ERROR; i++ {
 	}
-	return fmt.Errorf("renderer: %s: %s: %w", op, glErrorName(first), ErrGL)
+	return fmt.Errorf("renderer: %s: %s: %w", op, glErrorName(first), errGL)
 }
 
 // debugCheck panics in debug builds when op left a GL error, so the
@@ -252,13 +252,13 @@ func infoLog(obj uint32, getiv func(uint32, uint32, *int32), getLog func(uint32,
 	return strings.TrimRight(string(buf), "\x00")
 }
 
-// LoadProgram compiles and links a program from shaders in files (usually
+// loadShaderProgram compiles and links a program from shaders in files (usually
 // shaders.FS), each stage with files' common.glsl before it. A failure
 // returns a *ShaderError naming the file, with the driver's log and the
 // numbered source; every GL object made on the way is deleted. If
 // feedback names vertex outputs, they are captured with interleaved
 // transform feedback.
-func LoadProgram(files fs.FS, vert, frag string, feedback ...string) (Program, error) {
+func loadShaderProgram(files fs.FS, vert, frag string, feedback ...string) (glProgram, error) {
 	fragStage := stage{}
 	if frag != "" {
 		fragStage = stage{files: files, name: frag, lib: files}
@@ -266,9 +266,9 @@ func LoadProgram(files fs.FS, vert, frag string, feedback ...string) (Program, e
 	return loadProgram(stage{files: files, name: vert, lib: files}, fragStage, feedback...)
 }
 
-// loadProgram is LoadProgram with each stage's sources named apart; a
+// loadProgram is loadShaderProgram with each stage's sources named apart; a
 // fragment stage with no name means none.
-func loadProgram(vert, frag stage, feedback ...string) (Program, error) {
+func loadProgram(vert, frag stage, feedback ...string) (glProgram, error) {
 	vs, err := compile(vert, gl.VERTEX_SHADER)
 	if err != nil {
 		return 0, err
@@ -315,7 +315,7 @@ func loadProgram(vert, frag stage, feedback ...string) (Program, error) {
 		gl.DeleteProgram(p)
 		return 0, err
 	}
-	return Program(p), nil
+	return glProgram(p), nil
 }
 
 func terminate(ss []string) []string {
@@ -328,6 +328,6 @@ func terminate(ss []string) []string {
 
 // uniform returns a uniform's location; -1 (absent or optimised away) is
 // accepted by gl.Uniform* as a no-op.
-func (p Program) uniform(name string) int32 {
+func (p glProgram) uniform(name string) int32 {
 	return gl.GetUniformLocation(uint32(p), gl.Str(name+"\x00"))
 }

@@ -20,7 +20,7 @@ type groundPass struct {
 	// (ground.frag with SUN_ONLY), drawn while no point light shines, and
 	// with the point lights: the loop over them, never entered, doubled the
 	// ground's cost on llvmpipe (the demo at 960x540 fell from 60 to 30 fps).
-	progs           [2]Program
+	progs           [2]glProgram
 	vao             glVertexArray
 	vbo             glBuffer
 	uViewProj, uEye [2]int32
@@ -132,18 +132,18 @@ func (r *Renderer) SetGround(material simthread.MaterialID, tile float32) error 
 	return checkGL("set ground")
 }
 
-// DefaultGroundSize is the side of the default ground's square about the
+// defaultGroundSize is the side of the default ground's square about the
 // origin, in metres: it runs to the horizon of the default camera, whose
 // far plane is as far.
-const DefaultGroundSize = 400
+const defaultGroundSize = 400
 
-// groundRect is the default ground: the DefaultGroundSize square about the
+// groundRect is the default ground: the defaultGroundSize square about the
 // origin, x0, z0, x1, z1.
-var groundRect = [4]float32{-DefaultGroundSize / 2, -DefaultGroundSize / 2, DefaultGroundSize / 2, DefaultGroundSize / 2}
+var groundRect = [4]float32{-defaultGroundSize / 2, -defaultGroundSize / 2, defaultGroundSize / 2, defaultGroundSize / 2}
 
-// SetGroundSize makes the ground the square of side metres about the
-// origin (the default is DefaultGroundSize): SetGroundRect's square.
-func (r *Renderer) SetGroundSize(side float32) error {
+// setGroundSize makes the ground the square of side metres about the
+// origin (the default is defaultGroundSize): SetGroundRect's square.
+func (r *Renderer) setGroundSize(side float32) error {
 	if !(side > 0) || !finite(side) {
 		return fmt.Errorf("renderer: ground size %v m: want a positive, finite side", side)
 	}

@@ -22,16 +22,16 @@ import (
 // since on a software rasterizer the HUD's cost is the pixels it covers
 // (docs/hud.md).
 const (
-	// HUDLines is how many text lines the HUD holds.
-	HUDLines = 16
+	// hudLines is how many text lines the HUD holds.
+	hudLines = 16
 	// HUDLineLen is the longest line shown; longer lines are cut.
 	HUDLineLen = 80
-	// HUDGraphLen is how many frame intervals the graph shows.
-	HUDGraphLen = 360
+	// hudGraphLen is how many frame intervals the graph shows.
+	hudGraphLen = 360
 	// maxHUDSpans is how many rectangles of the panel a frame draws: a
 	// row each, and the graph.
-	maxHUDSpans = HUDLines + 1
-	maxHUDVerts = 6*maxHUDSpans + 2*(HUDGraphLen+2) // the panel's spans, the graph
+	maxHUDSpans = hudLines + 1
+	maxHUDVerts = 6*maxHUDSpans + 2*(hudGraphLen+2) // the panel's spans, the graph
 	// hudNominalPx is the HUD's text size in a window 720 pixels high;
 	// the panel's padding (8 px) and graph (64 px high, a pixel a
 	// frame) are sized for it and scale with it.
@@ -106,18 +106,18 @@ type HUD struct {
 	// name and counts, without the timing detail.
 	Compact bool
 
-	lines     [HUDLines][]byte
+	lines     [hudLines][]byte
 	nlines    int
 	more      []byte               // the row that says how many lines a small window left out
 	caption   [][]byte             // SetCaption's, drawn after the lines
-	graph     [HUDGraphLen]float32 // frame intervals, ms
+	graph     [hudGraphLen]float32 // frame intervals, ms
 	head      int
 	filled    int
 	targetMs  float32
-	highlight [HUDLines]bool
+	highlight [hudLines]bool
 
 	fonts   *glyphCache // the renderer's, shared with the overlay
-	prog    Program
+	prog    glProgram
 	vao     glVertexArray
 	vbo     glBuffer // the panel's spans (each layout), the graph (each frame)
 	textVAO glVertexArray
@@ -137,7 +137,7 @@ type HUD struct {
 	texH      int
 	verts     []hudVertex // a frame's
 	text      []hudVertex // the paint's
-	blit      Program     // hudpanel.frag: the painted panel
+	blit      glProgram     // hudpanel.frag: the painted panel
 	paints    int         // how many times the panel was painted
 	layouts   int         // how many times the text was laid out
 	// prevFBO is the framebuffer paint restores; a field, not a local,
@@ -158,7 +158,7 @@ type hudFit struct {
 
 // hudCells are the HUD's text as a grid, a character and a highlight a
 // cell: what the panel shows, compared to tell a change.
-type hudCells [HUDLines * HUDLineLen * 2]byte
+type hudCells [hudLines * HUDLineLen * 2]byte
 
 func newHUD() (*HUD, error) {
 	for _, tf := range [...]typeface{faceRegular, faceMono} {
@@ -166,17 +166,17 @@ func newHUD() (*HUD, error) {
 			return nil, err
 		}
 	}
-	prog, err := LoadProgram(shaders.FS, "hud.vert", "hud.frag")
+	prog, err := loadShaderProgram(shaders.FS, "hud.vert", "hud.frag")
 	if err != nil {
 		return nil, err
 	}
-	blit, err := LoadProgram(shaders.FS, "hud.vert", "hudpanel.frag")
+	blit, err := loadShaderProgram(shaders.FS, "hud.vert", "hudpanel.frag")
 	if err != nil {
 		prog.Delete()
 		return nil, err
 	}
 	h := &HUD{Visible: true, Scale: 1, fonts: new(glyphCache), prog: prog, blit: blit, dirty: true,
-		verts: make([]hudVertex, 0, maxHUDVerts), text: make([]hudVertex, 0, 6*(1+HUDLines*HUDLineLen)),
+		verts: make([]hudVertex, 0, maxHUDVerts), text: make([]hudVertex, 0, 6*(1+hudLines*HUDLineLen)),
 		more: make([]byte, 0, HUDLineLen)}
 	h.bViewport, h.bPanel = blit.uniform("uViewport"), blit.uniform("uPanel")
 	for i := range h.lines {
@@ -250,9 +250,9 @@ func hudAttribs() {
 
 // Line returns text line i's buffer, emptied, for the caller to append to
 // (strconv.AppendFloat and friends do not allocate into it). Lines past
-// the last one filled are not drawn; i is clamped to [0, HUDLines).
+// the last one filled are not drawn; i is clamped to [0, hudLines).
 func (h *HUD) Line(i int) *[]byte {
-	i = min(max(i, 0), HUDLines-1)
+	i = min(max(i, 0), hudLines-1)
 	h.lines[i] = h.lines[i][:0]
 	h.nlines = max(h.nlines, i+1)
 	h.highlight[i] = false
@@ -262,7 +262,7 @@ func (h *HUD) Line(i int) *[]byte {
 
 // Highlight draws line i in the warning colour until it is next set.
 func (h *HUD) Highlight(i int) {
-	if i >= 0 && i < HUDLines {
+	if i >= 0 && i < hudLines {
 		h.highlight[i] = true
 		h.dirty = true
 	}
@@ -270,12 +270,12 @@ func (h *HUD) Highlight(i int) {
 
 // SetLines sets how many lines are drawn.
 func (h *HUD) SetLines(n int) {
-	h.nlines = min(max(n, 0), HUDLines)
+	h.nlines = min(max(n, 0), hudLines)
 	h.dirty = true
 }
 
-// HUDCaptionLines is how many caption lines SetCaption keeps.
-const HUDCaptionLines = 6
+// hudCaptionLines is how many caption lines SetCaption keeps.
+const hudCaptionLines = 6
 
 // SetCaption sets lines of text drawn after the numbered lines, whatever
 // SetLines says: what an app shows all along (a viewer's model name and
@@ -284,7 +284,7 @@ const HUDCaptionLines = 6
 // copies the text (it allocates; call it at start-up, not per frame).
 func (h *HUD) SetCaption(lines ...string) {
 	h.caption = h.caption[:0]
-	for _, l := range lines[:min(len(lines), HUDCaptionLines)] {
+	for _, l := range lines[:min(len(lines), hudCaptionLines)] {
 		h.caption = append(h.caption, []byte(l[:min(len(l), HUDLineLen)]))
 	}
 	h.dirty = true
@@ -302,11 +302,11 @@ func (h *HUD) row(i int) ([]byte, bool) {
 // AddFrame adds one frame interval to the graph.
 func (h *HUD) AddFrame(intervalMs float32) {
 	h.graph[h.head] = intervalMs
-	h.head = (h.head + 1) % HUDGraphLen
+	h.head = (h.head + 1) % hudGraphLen
 	if h.filled == 0 {
 		h.dirty = true // the panel holds a graph now
 	}
-	h.filled = min(h.filled+1, HUDGraphLen)
+	h.filled = min(h.filled+1, hudGraphLen)
 }
 
 // SetTarget sets the display's frame interval, drawn as the graph's
@@ -339,8 +339,8 @@ const hudMoreLabel = "left out "
 // saying how many.
 func (h *HUD) build(width, height int) {
 	// The caption's rows take the place of numbered lines beyond
-	// HUDLines, so that the grid holds them all.
-	first, end := 0, min(h.nlines+len(h.caption), HUDLines)
+	// hudLines, so that the grid holds them all.
+	first, end := 0, min(h.nlines+len(h.caption), hudLines)
 	if h.Compact { // the caption alone: it always fits the grid
 		first, end = h.nlines, h.nlines+len(h.caption)
 		if first == end {
@@ -389,7 +389,7 @@ func (h *HUD) build(width, height int) {
 	}
 	graphW, graphH := 0, 0
 	if !h.Compact {
-		graphW, graphH = int(math.Round(HUDGraphLen*k)), int(math.Round(graphHeight*k))
+		graphW, graphH = int(math.Round(hudGraphLen*k)), int(math.Round(graphHeight*k))
 		top := rows*set.lineH + 2*pad
 		if text+covers(hudSpan{0, top, graphW + 2*pad, top + graphH + pad}) > budget {
 			graphW, graphH = 0, 0
@@ -475,16 +475,16 @@ func (h *HUD) graphLines() {
 	}
 	bottom, gh := float32(l.graphTop+l.graphH), float32(l.graphH)
 	yOf := func(ms float32) float32 { return bottom - min(ms/full, 1)*gh }
-	left, dx := float32(l.pad), float32(l.graphW)/HUDGraphLen
+	left, dx := float32(l.pad), float32(l.graphW)/hudGraphLen
 	for _, ref := range [2]float32{full / 2, full} {
 		h.verts = append(h.verts,
 			hudVertex{left, yOf(ref), 0, 0, hudRefLine},
 			hudVertex{left + float32(l.graphW), yOf(ref), 0, 0, hudRefLine})
 	}
 	for k := 1; k < h.filled; k++ {
-		i0 := (h.head - h.filled + k - 1 + 2*HUDGraphLen) % HUDGraphLen
-		i1 := (i0 + 1) % HUDGraphLen
-		x0 := left + float32(HUDGraphLen-h.filled+k-1)*dx
+		i0 := (h.head - h.filled + k - 1 + 2*hudGraphLen) % hudGraphLen
+		i1 := (i0 + 1) % hudGraphLen
+		x0 := left + float32(hudGraphLen-h.filled+k-1)*dx
 		h.verts = append(h.verts,
 			hudVertex{x0, yOf(h.graph[i0]), 0, 0, hudTrace},
 			hudVertex{x0 + dx, yOf(h.graph[i1]), 0, 0, hudTrace})

@@ -59,7 +59,7 @@ func newLighting() (*lighting, error) {
 // bindLightsBlock points program p's Lights block, if it has one, at
 // lightsBinding, and its shadow map's block and sampler at theirs
 // (bindShadow).
-func bindLightsBlock(p Program) {
+func bindLightsBlock(p glProgram) {
 	if i := gl.GetUniformBlockIndex(uint32(p), gl.Str("Lights\x00")); i != gl.INVALID_INDEX {
 		gl.UniformBlockBinding(uint32(p), i, lightsBinding)
 	}

@@ -51,7 +51,7 @@ type lineSlot struct {
 // segments, as many as the most any slot holds: the draw fetches the
 // older slot's segments for every segment of the newer one.
 type linePass struct {
-	prog                 Program
+	prog                 glProgram
 	vao                  glVertexArray
 	poseTex              glTexture
 	poseBuf              glBuffer // the buffer poseTex was last pointed at
@@ -73,7 +73,7 @@ func newLinePass(history int) (l *linePass, err error) {
 			pass.delete()
 		}
 	}()
-	if l.prog, err = LoadProgram(shaders.FS, "line.vert", "line.frag"); err != nil {
+	if l.prog, err = loadShaderProgram(shaders.FS, "line.vert", "line.frag"); err != nil {
 		return nil, err
 	}
 	l.uViewProj = l.prog.uniform("uViewProj")

@@ -265,7 +265,7 @@ var samplerNames = [gltf.Slots]string{"uBaseColorTexture", "uMetallicRoughnessTe
 // setupMaterialUniforms points program p's samplers at their texture
 // units, its Material block at materialBinding and its Lights block at
 // lightsBinding.
-func setupMaterialUniforms(p Program) {
+func setupMaterialUniforms(p glProgram) {
 	gl.UseProgram(uint32(p))
 	for slot, name := range samplerNames {
 		gl.Uniform1i(p.uniform(name), int32(slot))

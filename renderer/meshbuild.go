@@ -49,7 +49,7 @@ type MeshBuilder struct {
 // the part) has no inverse: its normals are then transformed by m's 3×3
 // itself, and kept as they were where that leaves them no length.
 func (b *MeshBuilder) Add(p Part, m mgl32.Mat4) {
-	t := TransformPart(p, m)
+	t := transformPart(p, m)
 	for i := range b.parts {
 		q := &b.parts[i]
 		if q.Material == t.Material && sameAttributes(q, &t) {
@@ -79,13 +79,13 @@ func sameAttributes(a, b *Part) bool {
 		(a.Colors == nil) == (b.Colors == nil) && (a.Tangents == nil) == (b.Tangents == nil)
 }
 
-// TransformPart returns a copy of p placed by the affine transform m, as
+// transformPart returns a copy of p placed by the affine transform m, as
 // MeshBuilder.Add places it: positions by m, normals by the inverse
 // transpose of its upper 3×3 (renormalised), tangents by m with their
 // handedness sign kept true to the placed normal and bitangent, and the
 // triangles reversed where m mirrors (its determinant is negative). A part
 // with no normals gets its smooth normals first.
-func TransformPart(p Part, m mgl32.Mat4) Part {
+func transformPart(p Part, m mgl32.Mat4) Part {
 	m3 := m.Mat3()
 	det := m3.Det()
 	nm := m3

@@ -98,7 +98,7 @@ func modelPart(m *gltf.Model, me *gltf.Mesh, t mgl32.Mat4) Part {
 		if m.Materials[me.Material].Sampling[gltf.NormalSlot].TexCoord == 1 {
 			uvs = p.UVs1
 		}
-		p.Tangents = Tangents(p.Positions, p.Normals, uvs, p.Indices)
+		p.Tangents = tangents(p.Positions, p.Normals, uvs, p.Indices)
 	}
 	return p
 }

@@ -25,7 +25,7 @@ const (
 // weight of the newer snapshot interpolates it from the older
 // (morphweight.vert) into the frame's weights, which skin.vert reads.
 type morphWeights struct {
-	prog               Program
+	prog               glProgram
 	uAlpha, uPrevCount int32
 	vao                glVertexArray
 	feedback           uint32
@@ -38,7 +38,7 @@ type morphWeights struct {
 func newMorphWeights() (*morphWeights, error) {
 	w := &morphWeights{boundPrev: -1, boundNext: -1}
 	var err error
-	if w.prog, err = LoadProgram(shaders.FS, "morphweight.vert", "", "oWeight"); err != nil {
+	if w.prog, err = loadShaderProgram(shaders.FS, "morphweight.vert", "", "oWeight"); err != nil {
 		return nil, err
 	}
 	w.uAlpha, w.uPrevCount = w.prog.uniform("uAlpha"), w.prog.uniform("uPrevCount")

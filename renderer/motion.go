@@ -66,7 +66,7 @@ type motionPass struct {
 	setOnce bool
 	setSpan float32
 
-	prog                                              Program // correct.vert
+	prog                                              glProgram // correct.vert
 	vao                                               glVertexArray
 	feedback                                          uint32
 	uCarry, uPrevAhead, uCAhead, uCPrev, uCStateCount int32
@@ -78,13 +78,13 @@ type motionPass struct {
 
 // init looks up the interpolation program's motion uniforms and builds
 // the correction pass.
-func (m *motionPass) init(interpProg Program) (err error) {
+func (m *motionPass) init(interpProg glProgram) (err error) {
 	m.uMotion = interpProg.uniform("uMotion")
 	m.uSpan = interpProg.uniform("uSpan")
 	m.uAhead = interpProg.uniform("uAhead")
 	m.uBlend = interpProg.uniform("uBlend")
 	m.uStateCount = interpProg.uniform("uStateCount")
-	if m.prog, err = LoadProgram(shaders.FS, "correct.vert", "", "oCorrPos", "oCorrRot"); err != nil {
+	if m.prog, err = loadShaderProgram(shaders.FS, "correct.vert", "", "oCorrPos", "oCorrRot"); err != nil {
 		return err
 	}
 	m.uCarry = m.prog.uniform("uCarry")

@@ -9,11 +9,11 @@ import (
 	"github.com/tickframe/tickframe/simthread"
 )
 
-// OverlayRefWidth and OverlayRefHeight are the window size, in pixels, at
+// overlayRefWidth and overlayRefHeight are the window size, in pixels, at
 // which one overlay unit is one pixel (see simthread.Overlay).
 const (
-	OverlayRefWidth  = 1280
-	OverlayRefHeight = 720
+	overlayRefWidth  = 1280
+	overlayRefHeight = 720
 )
 
 // overlayPass draws the world's overlay (simthread.Overlay) with the HUD's
@@ -67,7 +67,7 @@ func newOverlayPass(h *HUD) (*overlayPass, error) {
 // OverlayScale returns the pixels per overlay unit in a width×height
 // window: the smaller of width/1280 and height/720.
 func OverlayScale(width, height int) float32 {
-	return min(float32(width)/OverlayRefWidth, float32(height)/OverlayRefHeight)
+	return min(float32(width)/overlayRefWidth, float32(height)/overlayRefHeight)
 }
 
 // overlayTextSet returns the glyph set that text of size units (0:

@@ -30,8 +30,7 @@ type Probe struct {
 	// before the buffer swap), on the app's clock (Options.Now). Set only
 	// when HasGPUTime.
 	GPUDone time.Duration
-	// HasGPUTime is false when the driver has no timer queries (see
-	// Renderer.GPUTimestamps).
+	// HasGPUTime is false when the driver has no timer queries.
 	HasGPUTime bool
 }
 

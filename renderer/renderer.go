@@ -128,8 +128,8 @@ func New(depth int, opts Options) (*Renderer, error) {
 	return r, nil
 }
 
-// Samples reports the MSAA sample count in use (0: none).
-func (r *Renderer) Samples() int { return r.target.samples }
+// samples reports the MSAA sample count in use (0: none).
+func (r *Renderer) samples() int { return r.target.samples }
 
 // Software reports whether the driver is a software rasterizer
 // (llvmpipe, softpipe, SwiftShader): every pixel is the CPU's work, so a
@@ -162,10 +162,10 @@ func (r *Renderer) Projection() Projection { return r.drawn }
 // counting from 1 (0: none yet). Probe.Frame uses the same ids.
 func (r *Renderer) Frames() uint64 { return r.frames }
 
-// GPUTimestamps reports whether probe records carry GPU timestamps:
+// gpuTimestamps reports whether probe records carry GPU timestamps:
 // Options.Probe is set and the driver has timer queries (GL_TIMESTAMP with
 // a counter of non-zero width). Without them, Probe.HasGPUTime is false.
-func (r *Renderer) GPUTimestamps() bool { return r.probe.on && r.probe.timer }
+func (r *Renderer) gpuTimestamps() bool { return r.probe.on && r.probe.timer }
 
 // Probed returns the oldest record of a drawn frame (see Options.Probe)
 // that the GPU has completed and Probed has not returned yet, and false

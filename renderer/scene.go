@@ -65,7 +65,7 @@ type part struct {
 // program is a linked draw program and the locations of its per-frame
 // uniforms.
 type program struct {
-	prog            Program
+	prog            glProgram
 	uViewProj, uEye int32
 	uView           int32  // surface.glsl's debug view (Renderer.SetView)
 	frame           uint64 // the frame whose uniforms it holds

@@ -53,7 +53,7 @@ var _ [80]byte = [unsafe.Sizeof(shadowBlock{})]byte{}
 // costs a uniform branch per pixel; the map's storage is made the first
 // time a snapshot turns shadows on.
 type shadowPass struct {
-	prog      Program
+	prog      glProgram
 	uLightVP  int32
 	size      int // the map's side in texels
 	buf       glBuffer
@@ -77,7 +77,7 @@ func newShadowPass(size int, soft bool) (*shadowPass, error) {
 	if size < 16 || size > int(most) {
 		return nil, fmt.Errorf("renderer: shadow map of %d texels a side: want 16 to %d", size, most)
 	}
-	prog, err := LoadProgram(shaders.FS, "shadow.vert", "shadow.frag")
+	prog, err := loadShaderProgram(shaders.FS, "shadow.vert", "shadow.frag")
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func newShadowPass(size int, soft bool) (*shadowPass, error) {
 // bindShadow points program p's Shadow block, if it has one, at
 // shadowBinding and its shadow sampler at shadowUnit, which no other
 // sampler type shares.
-func bindShadow(p Program) {
+func bindShadow(p glProgram) {
 	if i := gl.GetUniformBlockIndex(uint32(p), gl.Str("Shadow\x00")); i != gl.INVALID_INDEX {
 		gl.UniformBlockBinding(uint32(p), i, shadowBinding)
 	}

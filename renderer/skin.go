@@ -95,7 +95,7 @@ type skinProgram struct {
 // pass's do. The CPU's work per frame is a few GL calls per model part;
 // per snapshot, O(joints + characters) once when it is uploaded.
 type skinPass struct {
-	joint                Program
+	joint                glProgram
 	uAlpha, uPrevCount   int32
 	vao                  glVertexArray // the joint pass's
 	feedback             uint32
@@ -132,7 +132,7 @@ func newSkinPass(history int) (s *skinPass, err error) {
 			pass.delete()
 		}
 	}()
-	if s.joint, err = LoadProgram(shaders.FS, "skinjoint.vert", "", skinVaryings...); err != nil {
+	if s.joint, err = loadShaderProgram(shaders.FS, "skinjoint.vert", "", skinVaryings...); err != nil {
 		return nil, err
 	}
 	s.uAlpha, s.uPrevCount = s.joint.uniform("uAlpha"), s.joint.uniform("uPrevCount")

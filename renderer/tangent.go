@@ -6,7 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Tangents returns a tangent per vertex for normal mapping, for a mesh
+// tangents returns a tangent per vertex for normal mapping, for a mesh
 // whose file gives none, in glTF's convention: XYZ along increasing u, W
 // the sign that makes W·(normal × tangent) point up the texture image
 // (towards decreasing v, glTF's v growing downwards), as MikkTSpace
@@ -24,7 +24,7 @@ import (
 // MikkTSpace then shows faint seams there. A vertex with no usable UVs
 // gets any unit tangent orthogonal to its normal. uvs nil gives zero
 // tangents, which leave the normal unperturbed.
-func Tangents(pos, nrm []mgl32.Vec3, uvs []mgl32.Vec2, idx []uint32) []mgl32.Vec4 {
+func tangents(pos, nrm []mgl32.Vec3, uvs []mgl32.Vec2, idx []uint32) []mgl32.Vec4 {
 	out := make([]mgl32.Vec4, len(pos))
 	if uvs == nil || len(uvs) != len(pos) {
 		return out
