@@ -137,7 +137,7 @@ type HUD struct {
 	texH      int
 	verts     []hudVertex // a frame's
 	text      []hudVertex // the paint's
-	blit      glProgram     // hudpanel.frag: the painted panel
+	blit      glProgram   // hudpanel.frag: the painted panel
 	paints    int         // how many times the panel was painted
 	layouts   int         // how many times the text was laid out
 	// prevFBO is the framebuffer paint restores; a field, not a local,
