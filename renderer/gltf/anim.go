@@ -7,10 +7,10 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// A TreeNode is a node of the file's tree, for animation: its parent and
+// A treeNode is a node of the file's tree, for animation: its parent and
 // its transform relative to the parent, as translation, rotation and
 // scale, or as a matrix (which no animation may target).
-type TreeNode struct {
+type treeNode struct {
 	Name   string
 	Parent int // -1 for a root
 	// Rest is the node's local transform in the file; where the file
@@ -232,9 +232,9 @@ func (m *Model) WorldPose(pose []TRS, world []mgl32.Mat4) {
 	}
 }
 
-// Animated reports, for each node, whether animation a moves it: it or
+// animated reports, for each node, whether animation a moves it: it or
 // one of its ancestors is the target of one of a's channels.
-func (m *Model) Animated(a *Animation) []bool {
+func (m *Model) animated(a *Animation) []bool {
 	moved := make([]bool, len(m.Nodes))
 	for i := range a.Channels {
 		moved[a.Channels[i].Node] = true

@@ -48,7 +48,7 @@
 //     short) and WEIGHTS_n (float, or normalized unsigned byte or short)
 //     VEC4 sets, each vertex keeping its four largest weights, scaled to
 //     sum to 1 (Mesh.Joints, Mesh.Weights). A skinned mesh is placed by
-//     its joints (Model.JointMatrices, Mesh.SkinPosition), its node's
+//     its joints (Mesh.SkinPosition), its node's
 //     transform ignored, as the specification says.
 //   - Morph targets: POSITION, NORMAL and TANGENT displacements (float
 //     VEC3), at most MaxTargets a mesh, with the node's or the mesh's

@@ -184,7 +184,7 @@ func (d *decoder) textureRef(m *Material, s Slot, t *textureRef, tp string) erro
 		return err
 	}
 	info.Sampler = smp
-	m.SetTexture(s, img)
+	m.setTexture(s, img)
 	m.Sampling[s] = info
 	return nil
 }

@@ -35,7 +35,7 @@ type Model struct {
 	// renderer that plays animation a samples it at a time into a pose
 	// (RestPose, then Animation.Sample), turns the pose into world
 	// transforms (WorldPose) and draws each mesh with its node's.
-	Nodes      []TreeNode
+	Nodes      []treeNode
 	Animations []Animation
 	// Skins holds every skin of the file, in file order (Mesh.Skin
 	// indexes it).
@@ -197,8 +197,8 @@ func (m *Material) Texture(s Slot) image.Image {
 	return nil
 }
 
-// SetTexture sets the material's texture in slot s.
-func (m *Material) SetTexture(s Slot, img image.Image) {
+// setTexture sets the material's texture in slot s.
+func (m *Material) setTexture(s Slot, img image.Image) {
 	switch s {
 	case BaseColorSlot:
 		m.BaseColorTexture = img
@@ -343,17 +343,17 @@ func (b Box) Center() mgl32.Vec3 { return b.Min.Add(b.Max).Mul(0.5) }
 // Size returns Max - Min.
 func (b Box) Size() mgl32.Vec3 { return b.Max.Sub(b.Min) }
 
-// Bake moves every mesh's Transform into its vertex data, so that the model
+// bake moves every mesh's Transform into its vertex data, so that the model
 // draws as one list of meshes with identity transforms: positions are
 // transformed, normals are transformed by the inverse transpose and
 // renormalized, tangents by the transform and renormalized (their
 // handedness flipped by a mirroring), and the triangles of mirrored meshes
-// are rewound so that they stay counter-clockwise. Bake gives each mesh
+// are rewound so that they stay counter-clockwise. bake gives each mesh
 // whose Transform is not the identity new Positions, Normals and Tangents
 // slices (and new Indices where it rewinds), leaving the old ones, which
 // other meshes may share, untouched.
 // Bounds does not change.
-func (m *Model) Bake() {
+func (m *Model) bake() {
 	for i := range m.Meshes {
 		me := &m.Meshes[i]
 		t := me.Transform

@@ -32,7 +32,7 @@ func (d *decoder) scene(m *Model) error {
 	if err := d.checkCycles(parent); err != nil {
 		return err
 	}
-	m.Nodes = make([]TreeNode, len(nodes))
+	m.Nodes = make([]treeNode, len(nodes))
 	for i := range nodes {
 		nd, err := d.node(i)
 		if err != nil {
@@ -227,9 +227,9 @@ func (d *decoder) checkCycles(parent []int) error {
 }
 
 // node returns node i, without its parent, its transform checked.
-func (d *decoder) node(i int) (TreeNode, error) {
+func (d *decoder) node(i int) (treeNode, error) {
 	nd := &d.doc.Nodes[i]
-	out := TreeNode{Name: nd.Name, Rest: TRS{R: mgl32.QuatIdent(), S: mgl32.Vec3{1, 1, 1}}}
+	out := treeNode{Name: nd.Name, Rest: TRS{R: mgl32.QuatIdent(), S: mgl32.Vec3{1, 1, 1}}}
 	local, err := d.local(i)
 	if err != nil {
 		return out, err

@@ -38,14 +38,14 @@ const MaxInfluences = 4
 // bytes round each weight to 1/255).
 const weightTolerance = 0.01
 
-// JointMatrices writes skin s's joint matrices into out, one per joint:
+// jointMatrices writes skin s's joint matrices into out, one per joint:
 // the joint's model-space transform in world (Model.WorldPose) times its
 // inverse bind matrix. A vertex of a mesh with that skin is placed in
 // model space at Σ Weights[k]·out[Joints[k]]·v (SkinPosition): glTF's
 // jointMatrix, inverse(meshNode)·joint·inverseBind, with the mesh
 // node's transform applied after it, as glTF ignores the transform of a
 // skinned mesh's node. It does not allocate.
-func (m *Model) JointMatrices(s int, world, out []mgl32.Mat4) {
+func (m *Model) jointMatrices(s int, world, out []mgl32.Mat4) {
 	sk := &m.Skins[s]
 	for j, n := range sk.Joints {
 		out[j] = world[n].Mul4(sk.InverseBind[j])
@@ -53,7 +53,8 @@ func (m *Model) JointMatrices(s int, world, out []mgl32.Mat4) {
 }
 
 // SkinPosition returns vertex i of skinned mesh me placed by the joint
-// matrices jm (JointMatrices), in model space.
+// matrices jm (each joint's world transform times its inverse bind
+// matrix), in model space.
 func (me *Mesh) SkinPosition(i int, jm []mgl32.Mat4) mgl32.Vec3 {
 	var out mgl32.Vec3
 	p := me.Positions[i]
@@ -112,7 +113,7 @@ func (d *decoder) skins(m *Model, pending []pendingSkin, first bool) error {
 			return err
 		}
 		jm = append(jm[:0], make([]mgl32.Mat4, len(sk.Joints))...)
-		m.JointMatrices(me.Skin, world, jm)
+		m.jointMatrices(me.Skin, world, jm)
 		var lo, hi mgl32.Vec3
 		rest := me // as it rests: its morph weights applied
 		if me.Targets != nil {
