@@ -48,12 +48,6 @@ type TickInput struct {
 	Input
 }
 
-// Checkpoint is the world's hash after a tick.
-type Checkpoint struct {
-	Tick uint64 // the tick just stepped
-	Hash uint64 // Hasher.Hash of the world after it
-}
-
 // Snapshot is the immutable render state of one tick. The Sim publishes it
 // through a triple buffer; once published it never changes until the
 // renderer's history has let go of it.
