@@ -109,7 +109,7 @@ fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzSlerp$$' -fuzztime $(FUZZTIME) ./renderer
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./platform/internal/record
 	$(GO) test -run '^$$' -fuzz '^FuzzChecksummed$$' -fuzztime $(FUZZTIME) ./platform/internal/record
-	$(GO) test -run '^$$' -fuzz '^FuzzTiming$$' -fuzztime $(FUZZTIME) ./simthread
+	$(GO) test -run '^$$' -fuzz '^FuzzTiming$$' -fuzztime $(FUZZTIME) ./platform/internal/sim
 	$(GO) test -run '^$$' -fuzz '^FuzzFlags$$' -fuzztime $(FUZZTIME) ./platform/internal/tickframe
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./renderer/gltf
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeValidated$$' -fuzztime $(FUZZTIME) ./renderer/gltf

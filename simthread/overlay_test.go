@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // scorer is a world whose score changes every tick and is published as
@@ -34,33 +35,31 @@ func (w *scorer) Snapshot(dst *simthread.Snapshot) {
 	o.Label(0, 0, -40, 20, simthread.White, "you")
 }
 
-// publishAllocs runs a Sim over w by hand, warmed up until every snapshot
-// slot has held the overlay, and returns the allocations of a tick that
-// changes the score, publishes and is acquired, and the newest snapshot.
+// publishAllocs steps w and writes its snapshots into a triple buffer
+// whose history is simthread.DefaultHistory, as the simulation does,
+// warmed up until every slot has held the world's snapshot, and returns
+// the allocations of a tick that steps, writes a snapshot, publishes it
+// and acquires it, and the newest snapshot.
 func publishAllocs(t *testing.T, w simthread.World) (float64, *simthread.Snapshot) {
-	clock := new(simthread.VirtualClock)
-	s, err := simthread.New(simthread.Config{}, w, clock)
+	out, view, err := waitfree.NewTripleBuffer[simthread.Snapshot](simthread.DefaultHistory, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	view := s.Snapshots()
-	next, _ := s.Wake()
-	for range 10 {
-		clock.Set(next)
-		next, _ = s.Wake()
+	tick := uint64(0)
+	publish := func() {
+		if tick > 0 {
+			w.Step(tick, 1.0/simthread.DefaultRate, nil)
+		}
+		w.Snapshot(out.Slot())
+		out.Publish()
 		view.Acquire()
+		tick++
 	}
-	a := testing.AllocsPerRun(100, func() {
-		clock.Set(next)
-		next, err = s.Wake()
-		view.Acquire()
-	})
-	if err != nil {
-		t.Fatal(err)
+	for range 2 * (simthread.DefaultHistory + 3) {
+		publish()
 	}
-	view.Acquire()
-	snap := view.History(0)
-	return a, snap
+	a := testing.AllocsPerRun(100, publish)
+	return a, view.History(0)
 }
 
 // TestOverlayScoreDoesNotAllocate: a world that writes a changing score,

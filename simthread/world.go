@@ -6,10 +6,11 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// World is the user's simulation. The simulation goroutine owns it: no other
-// goroutine may touch it while the Sim runs. Everything that depends on time
-// (timers, cooldowns, physics) belongs in Step, which sees only the fixed
-// step and the tick number, so that a run is reproducible from its inputs.
+// World is the user's simulation. The simulation goroutine owns it: no
+// other goroutine may touch it while the simulation runs. Everything that
+// depends on time (timers, cooldowns, physics) belongs in Step, which sees
+// only the fixed step and the tick number, so that a run is reproducible
+// from its inputs.
 type World interface {
 	// Step advances the world by one fixed step of dt seconds. tick is the
 	// number of the tick being computed (1 for the first step), and inputs
@@ -18,7 +19,7 @@ type World interface {
 	Step(tick uint64, dt float64, inputs []Input)
 	// Snapshot writes the world's render state into dst, reusing the
 	// memory dst already holds (dst.Bodies = append(dst.Bodies[:0], ...)).
-	// The Sim stamps the tick and times afterwards.
+	// The simulation stamps the tick and times afterwards.
 	Snapshot(dst *Snapshot)
 }
 
@@ -32,9 +33,9 @@ type Hasher interface {
 }
 
 // Input is one input event for the world, sent from the render thread
-// through the Sim's wait-free queue and applied at the start of a definite
-// tick. Kind values are the world's own; Code and X, Y are its arguments
-// (a key, a button, a pointer position or a delta).
+// through the simulation's wait-free queue and applied at the start of a
+// definite tick. Kind values are the world's own; Code and X, Y are its
+// arguments (a key, a button, a pointer position or a delta).
 type Input struct {
 	Kind uint32
 	Code int32
@@ -48,15 +49,9 @@ type TickInput struct {
 	Input
 }
 
-// Checkpoint is the world's hash after a tick.
-type Checkpoint struct {
-	Tick uint64 // the tick just stepped
-	Hash uint64 // Hasher.Hash of the world after it
-}
-
-// Snapshot is the immutable render state of one tick. The Sim publishes it
-// through a triple buffer; once published it never changes until the
-// renderer's history has let go of it.
+// Snapshot is the immutable render state of one tick. The simulation
+// publishes it through a triple buffer; once published it never changes
+// until the renderer's history has let go of it.
 type Snapshot struct {
 	// Tick is the tick this state is the result of (0: the initial state).
 	Tick uint64

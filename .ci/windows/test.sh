@@ -5,7 +5,7 @@
 #
 #   .ci/windows/test.sh          the suite and the demo (make test-windows)
 #   .ci/windows/test.sh core     the packages with Windows code of their own
-#                                (simthread's clock, sched's levers): make test
+#                                (sim's clock, sched's levers): make test
 #   .ci/windows/test.sh demo     the demo only
 #   .ci/windows/test.sh measure  the demo RUNS (3) times, its figures only
 #
@@ -99,7 +99,7 @@ if cmp -s "$at" "$work/at_windows.go"; then
 fi
 printf '{"Replace":{"%s":"%s"}}\n' "$at" "$work/at_windows.go" >"$work/overlay.json"
 if [ "${1:-}" = core ]; then
-	pkgs=(./simthread ./platform/internal/sched)
+	pkgs=(./platform/internal/sim ./platform/internal/sched)
 else
 	pkgs=()
 fi

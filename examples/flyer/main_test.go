@@ -35,30 +35,24 @@ func TestMainFitsItsLines(t *testing.T) {
 	}
 }
 
-// fly runs w on a simthread.Sim driven on a virtual clock for d of
+// fly steps w as the simulation does, at the default rate, for d of
 // simulated time; pilot, if set, is asked for the steering before every
-// tick (nil: none) and its input is sent when it changes.
-func fly(t *testing.T, w *flyer, d time.Duration, pilot func(w *flyer) (x, y float64)) *simthread.Sim {
-	t.Helper()
-	clock := new(simthread.VirtualClock)
-	sim, err := simthread.New(simthread.Config{}, w, clock)
-	if err != nil {
-		t.Fatal(err)
-	}
+// tick (nil: none) and its input, when it changes, is applied at the
+// start of that tick.
+func fly(w *flyer, d time.Duration, pilot func(w *flyer) (x, y float64)) {
+	const dt = 1.0 / simthread.DefaultRate
 	var sx, sy float64
-	for next := time.Duration(0); next <= d; {
-		clock.Set(next)
-		if next, err = sim.Wake(); err != nil {
-			t.Fatal(err)
-		}
+	var inputs []simthread.Input
+	for tick := uint64(1); tick <= uint64(d*simthread.DefaultRate/time.Second); tick++ {
+		inputs = inputs[:0]
 		if pilot != nil {
 			if x, y := pilot(w); x != sx || y != sy {
 				sx, sy = x, y
-				sim.Send(simthread.Input{Kind: steer, X: x, Y: y})
+				inputs = append(inputs, simthread.Input{Kind: steer, X: x, Y: y})
 			}
 		}
+		w.Step(tick, dt, inputs)
 	}
-	return sim
 }
 
 // autopilot steers for the centre of the next ring as it will be when
@@ -74,7 +68,7 @@ func autopilot(w *flyer) (x, y float64) {
 // drifting rings are mostly missed.
 func TestRingsScore(t *testing.T) {
 	w := newFlyer(7, 20)
-	fly(t, w, 30*time.Second, autopilot)
+	fly(w, 30*time.Second, autopilot)
 	if w.next < 19 { // 600 m at 20 m/s: 20 rings
 		t.Fatalf("flew %d rings in 30 s at 20 m/s, want 19 or more", w.next)
 	}
@@ -82,7 +76,7 @@ func TestRingsScore(t *testing.T) {
 		t.Errorf("the autopilot scored %d of %d rings with %d crashes, want all but one at most and none", w.score, w.next, w.crashes)
 	}
 	idle := newFlyer(7, 20)
-	fly(t, idle, 30*time.Second, nil)
+	fly(idle, 30*time.Second, nil)
 	t.Logf("autopilot: %d of %d rings, %d crashes; no steering: %d of %d, %d crashes", w.score, w.next, w.crashes, idle.score, idle.next, idle.crashes)
 	if idle.score >= w.score {
 		t.Errorf("with no steering the ship scored %d, the autopilot %d: the score does not depend on flying through the rings", idle.score, w.score)
@@ -96,7 +90,7 @@ func TestCrashTeleports(t *testing.T) {
 	w := newFlyer(3, 20)
 	var before simthread.Snapshot
 	w.Snapshot(&before)
-	fly(t, w, 2*time.Second, func(*flyer) (float64, float64) { return 0, -1 })
+	fly(w, 2*time.Second, func(*flyer) (float64, float64) { return 0, -1 })
 	if w.crashes == 0 {
 		t.Fatal("diving for 2 s never crashed")
 	}
@@ -117,7 +111,7 @@ func TestCrashTeleports(t *testing.T) {
 // it.
 func TestScoreOverlay(t *testing.T) {
 	w := newFlyer(7, 20)
-	fly(t, w, 8*time.Second, autopilot)
+	fly(w, 8*time.Second, autopilot)
 	var s simthread.Snapshot
 	w.Snapshot(&s)
 	if len(s.Overlay.Items) == 0 || string(s.Overlay.Items[0].Text) != "score "+strconv.Itoa(w.score) || w.score == 0 {

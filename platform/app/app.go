@@ -46,6 +46,7 @@ import (
 	"github.com/tickframe/tickframe/platform/internal/instrument"
 	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/loop"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -361,7 +362,7 @@ func (a *App) Settings() Settings { return a.set }
 // Sim returns the simulation: its telemetry (ticks run, inputs dropped)
 // may be read at any time, its input log and checkpoints once the run
 // has returned.
-func (a *App) Sim() *simthread.Sim { return a.rt.Sim() }
+func (a *App) Sim() *sim.Sim { return a.rt.Sim() }
 
 // Window returns the window.
 func (a *App) Window() *platform.Window { return a.rt.Window() }

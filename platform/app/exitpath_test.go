@@ -25,6 +25,7 @@ import (
 	"github.com/tickframe/tickframe/platform/internal/framelog"
 	"github.com/tickframe/tickframe/platform/internal/record"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -365,8 +366,8 @@ func checkRecording(t *testing.T, path, fault string) {
 		}
 		return
 	}
-	clock := new(simthread.VirtualClock)
-	s, err := simthread.New(l.ReplayConfig(), world, clock)
+	clock := new(sim.VirtualClock)
+	s, err := sim.New(l.ReplayConfig(), world, clock)
 	if err != nil {
 		t.Errorf("replay: %v", err)
 		return

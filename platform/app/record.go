@@ -8,6 +8,7 @@ import (
 	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/outfile"
 	"github.com/tickframe/tickframe/platform/internal/record"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -81,26 +82,26 @@ func (r *runRecorder) checkEmpty() error {
 
 // finish writes the recording to path, or checks the replay against its
 // recording when the run ended cleanly. A recording holds the run up to
-// its last complete tick (simthread.Sim.Final): after the world panicked
+// its last complete tick (sim.Sim.Final): after the world panicked
 // at tick T, up to T−1, which it says on out; a run stopped before its
 // first tick leaves a recording of tick 0 alone.
-func (r *runRecorder) finish(sim *simthread.Sim, path string, runErr error) error {
+func (r *runRecorder) finish(s *sim.Sim, path string, runErr error) error {
 	if r.replay == nil {
 		params, err := r.cfg.params(r.set) // as the run ended: an app may settle a flag's value once its window opens
 		if err != nil {
 			return err
 		}
-		last, panicked, ok := sim.Final()
+		last, panicked, ok := s.Final()
 		if !ok {
 			// The simulation never started: the world is as built.
-			last = simthread.Checkpoint{Tick: 0, Hash: r.world.(simthread.Hasher).Hash()}
+			last = sim.Checkpoint{Tick: 0, Hash: r.world.(simthread.Hasher).Hash()}
 		}
-		cfg := sim.Config()
+		cfg := s.Config()
 		log := &record.Log{
 			Header: record.Header{World: r.name, Build: record.CurrentBuild(), Rate: cfg.Rate, CheckpointEvery: cfg.CheckpointEvery,
 				Seed: r.seed, Params: params},
-			Inputs:      append([]simthread.TickInput{}, sim.InputLog()...),
-			Checkpoints: sim.Checkpoints(),
+			Inputs:      append([]simthread.TickInput{}, s.InputLog()...),
+			Checkpoints: s.Checkpoints(),
 			FinalTick:   last.Tick,
 			FinalHash:   last.Hash,
 		}
@@ -113,15 +114,15 @@ func (r *runRecorder) finish(sim *simthread.Sim, path string, runErr error) erro
 		}
 		return nil
 	}
-	final, hash := sim.Telemetry().Ticks(), r.world.(simthread.Hasher).Hash()
+	final, hash := s.Telemetry().Ticks(), r.world.(simthread.Hasher).Hash()
 	if runErr != nil {
 		return nil // the run's error says what went wrong
 	}
 	rec := r.replay
-	if !sim.Stopped() {
+	if !s.Stopped() {
 		return fmt.Errorf("app: replay stopped at tick %d, before the recording's end at tick %d: nothing verified", final, rec.FinalTick)
 	}
-	if err := rec.Verify(sim.Checkpoints(), final, hash); err != nil {
+	if err := rec.Verify(s.Checkpoints(), final, hash); err != nil {
 		return errors.New("app: " + err.Error())
 	}
 	fmt.Fprintf(r.out, "%s: replay matches the recording: %d inputs, %d checkpoints, final tick %d, state hash %016x\n",

@@ -14,6 +14,7 @@ import (
 	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/record"
 	"github.com/tickframe/tickframe/platform/internal/sched"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -61,7 +62,7 @@ func displayFlags(fs *flag.FlagSet, set *Settings) {
 	durFlag(fs, "delay", "fix the render delay to this `duration` (0: adapt it to the publish jitter)", d.Delay.String(), 0, 10*time.Second,
 		func(v time.Duration) { d.Delay = v })
 	durFlag(fs, "spin", "spin for this `duration` before each deadline instead of sleeping (0: sleep only)",
-		time.Duration(offOr(int(d.Spin), int(simthread.DefaultSpin))).String(), 0, 5*time.Millisecond,
+		time.Duration(offOr(int(d.Spin), int(sim.DefaultSpin))).String(), 0, 5*time.Millisecond,
 		func(v time.Duration) { d.Spin = time.Duration(zeroOff(int(v))) })
 	steps := strconv.Itoa(t.MaxSteps)
 	if t.MaxSteps == 0 {

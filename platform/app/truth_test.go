@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -30,12 +31,12 @@ func (w speckWorld) Snapshot(dst *simthread.Snapshot) {
 func TestTruthOnAnyBody(t *testing.T) {
 	type run struct {
 		a     *loop.App
-		clock *simthread.VirtualClock
+		clock *sim.VirtualClock
 		next  time.Duration
 	}
 	start := func(world simthread.World, body int) *run {
 		set := Settings{Tools: Tools{Truth: refworld.RefPosition, TruthSpeed: refworld.RefSpeed, TruthBody: body}}
-		clock := new(simthread.VirtualClock)
+		clock := new(sim.VirtualClock)
 		a, err := loop.NewHeadless(runtimeConfig(&Config{}, &set, true), world, clock)
 		if err != nil {
 			t.Fatal(err)

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/simthread"
 )
 
 // benchSince is the time since the first frame passed to plan: past the
@@ -35,7 +35,7 @@ func frameWork(a *headless, frame time.Duration) renderer.Plan {
 // warmFrames runs benchWarmTicks ticks of the headless app's simulation
 // with one frame at each tick's time (a display at the tick rate), and
 // returns the next tick's deadline.
-func warmFrames(b *testing.B, a *headless, clock *simthread.VirtualClock) (next time.Duration) {
+func warmFrames(b *testing.B, a *headless, clock *sim.VirtualClock) (next time.Duration) {
 	b.Helper()
 	next, err := a.Sim().Wake()
 	for range benchWarmTicks {

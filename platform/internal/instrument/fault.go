@@ -9,6 +9,7 @@ import (
 	"github.com/tickframe/tickframe/platform/internal/loop"
 	palette "github.com/tickframe/tickframe/platform/internal/marker"
 	"github.com/tickframe/tickframe/platform/internal/present"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -124,7 +125,7 @@ func (r *Reactions) Input(next func(platform.Event) (simthread.Input, bool)) fun
 // fault carries out a PresentFault on the render thread: a loop.Hook.
 type fault struct {
 	loop.NoHook
-	clock    simthread.Clock
+	clock    sim.Clock
 	cfg      PresentFault
 	nextHold time.Duration // when the next swap is held back
 	frames   uint64

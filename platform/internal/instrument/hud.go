@@ -9,8 +9,8 @@ import (
 	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/sched"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/simthread"
 )
 
 // The HUD's lines, rebuilt four times a second with strconv's appenders
@@ -334,7 +334,7 @@ func delayLine(b *[]byte, st *frameStats, step time.Duration) {
 }
 
 // lateLine reports whether ticks were discarded (highlighted).
-func lateLine(b *[]byte, tel *simthread.Stats) bool {
+func lateLine(b *[]byte, tel *sim.Stats) bool {
 	*b = append(*b, "sim thread late p50 "...)
 	*b = appendMs(*b, tel.Lateness.P50, 3)
 	*b = append(*b, " ms  p99 "...)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/sched"
-	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 )
 
 // hudNumber is a number as the HUD prints it; hudUnit what must follow
@@ -46,7 +46,7 @@ func TestHUDLinesAreDocumented(t *testing.T) {
 	var st frameStats
 	st.TicksPerFrame[2] = 90
 	st.TicksPerFrame[1] = 10
-	tel := simthread.Stats{DiscardedTicks: 2}
+	tel := sim.Stats{DiscardedTicks: 2}
 	p := loop.Pacing{Hz: 60, Source: "present-msc"}
 	var tracker presentTracker
 	prio := sched.ThreadPriority{Nice: -10, How: "nice"}

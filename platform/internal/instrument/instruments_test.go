@@ -7,6 +7,7 @@ import (
 	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -21,7 +22,7 @@ type headless struct {
 }
 
 // Sim returns the simulation.
-func (a *headless) Sim() *simthread.Sim { return a.a.Sim() }
+func (a *headless) Sim() *sim.Sim { return a.a.Sim() }
 
 // planAt plans a frame at display time at, since the first frame, as the
 // loop's planning step does with the instruments attached (Planned), and
@@ -35,20 +36,20 @@ func (a *headless) planAt(at, since time.Duration) renderer.Plan {
 
 // newHeadless builds a headless App of the reference world with that many
 // bodies.
-func newHeadless(t testing.TB, bodies int) (*headless, *simthread.VirtualClock) {
+func newHeadless(t testing.TB, bodies int) (*headless, *sim.VirtualClock) {
 	t.Helper()
 	return newHeadlessInputs(t, bodies, 0)
 }
 
 // newHeadlessInputs is newHeadless with an input queue of that capacity
 // (0: the default).
-func newHeadlessInputs(t testing.TB, bodies, inputs int) (*headless, *simthread.VirtualClock) {
+func newHeadlessInputs(t testing.TB, bodies, inputs int) (*headless, *sim.VirtualClock) {
 	t.Helper()
 	world, err := refworld.New(bodies, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := new(simthread.VirtualClock)
+	clock := new(sim.VirtualClock)
 	cfg := loop.Config{Reference: &interp.Reference{Body: 0, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}}
 	cfg.Sim = simthread.Config{Inputs: inputs, InitSnapshot: func(s *simthread.Snapshot) {
 		s.Bodies = make([]simthread.Body, 0, bodies)

@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/tickframe/tickframe/platform/internal/sched"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/waitfree"
 )
@@ -392,7 +393,7 @@ func (in *Set) reportSteady(r *Report) {
 	if nice := sr.BackgroundNice; runtime.GOOS == "linux" && nice >= 0 {
 		r.BackgroundNice = &nice // a nice value is Linux's; elsewhere background_priority says what was done
 	}
-	r.ClockSource = simthread.ClockSource()
+	r.ClockSource = sim.ClockSource()
 	r.ThreadPriority.SimNative, r.ThreadPriority.RenderNative = sched.Native(sr.Sim.TID), sched.Native(sr.Render.TID)
 	r.DisplayServer = sr.DisplayServer
 }

@@ -3,7 +3,7 @@ package instrument
 import (
 	"time"
 
-	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 )
 
 // warmup is how long after the first frame the steady state is taken to
@@ -32,7 +32,7 @@ func (s *steadyState) due(since time.Duration) bool { return s.at == 0 && since 
 
 // mark ends the warm-up at time at, frames drawn, with the simulation's
 // telemetry tel and the scheduling governor's allocations so far.
-func (s *steadyState) mark(at time.Duration, frames uint64, tel *simthread.Stats, schedAllocs uint64) {
+func (s *steadyState) mark(at time.Duration, frames uint64, tel *sim.Stats, schedAllocs uint64) {
 	s.at, s.warm, s.frames = at, s.gc.read(), frames
 	s.warm.SchedAllocs = schedAllocs
 	s.ticks, s.paused = tel.Ticks, tel.PausedTotal
@@ -52,7 +52,7 @@ func (s *steadyState) finish(frames, schedAllocs uint64) {
 // second of time not paused, from the end of the warm-up to the end of
 // Run (over the whole run when less than a second of it came after the
 // warm-up).
-func (s *steadyState) tickRate(tel *simthread.Stats) float64 {
+func (s *steadyState) tickRate(tel *sim.Stats) float64 {
 	ticks, span := tel.Ticks, s.elapsed-tel.PausedTotal
 	if steady := (s.start + s.elapsed - s.at) - (tel.PausedTotal - s.paused); s.at > 0 && steady >= time.Second {
 		ticks, span = tel.Ticks-s.ticks, steady

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/waitfree"
@@ -55,7 +56,7 @@ func (c PipelineConfig) History() int {
 }
 
 // SimConfig returns the configuration to build the pipeline's simulation
-// from (simthread.New): Sim with its history sized by History.
+// from (sim.New): Sim with its history sized by History.
 func (c PipelineConfig) SimConfig() simthread.Config {
 	sc := c.Sim
 	sc.History = c.History()
@@ -70,33 +71,33 @@ func (c PipelineConfig) SimConfig() simthread.Config {
 // The simulation is the caller's, and so is its goroutine (Sim.Run, or
 // Sim.Wake's caller); the rest belongs to the render thread.
 type Pipeline struct {
-	sim     *simthread.Sim
+	sim     *sim.Sim
 	planner *Planner
 	meter   *WarmMeter // nil without a Reference
 }
 
-// NewPipeline builds the chain from sim, which the caller built from
+// NewPipeline builds the chain from s, which the caller built from
 // cfg.SimConfig(): a history shorter than History's is refused, as it
 // would clamp frames early whenever the delay rises past its reach.
-func NewPipeline(cfg PipelineConfig, sim *simthread.Sim) (*Pipeline, error) {
-	if got, want := sim.Config().History, cfg.History(); got < want {
+func NewPipeline(cfg PipelineConfig, s *sim.Sim) (*Pipeline, error) {
+	if got, want := s.Config().History, cfg.History(); got < want {
 		return nil, fmt.Errorf("interp: a pipeline needs a snapshot history of %d, the simulation keeps %d (build it from PipelineConfig.SimConfig)", want, got)
 	}
-	delay := NewDelay(sim.Step(), 0)
+	delay := NewDelay(s.Step(), 0)
 	if cfg.Delay > 0 {
-		delay = NewFixedDelay(sim.Step(), cfg.Delay)
+		delay = NewFixedDelay(s.Step(), cfg.Delay)
 	}
-	p := &Pipeline{sim: sim, planner: NewPlanner(sim.Snapshots(), delay)}
+	p := &Pipeline{sim: s, planner: NewPlanner(s.Snapshots(), delay)}
 	p.planner.SetMotion(cfg.Motion)
 	p.planner.SetHold(cfg.Hold)
 	if cfg.Reference != nil {
-		p.meter = NewWarmMeter(NewMeter(sim.Config().Rate, *cfg.Reference), cfg.Warmup)
+		p.meter = NewWarmMeter(NewMeter(s.Config().Rate, *cfg.Reference), cfg.Warmup)
 	}
 	return p, nil
 }
 
 // Sim returns the simulation.
-func (p *Pipeline) Sim() *simthread.Sim { return p.sim }
+func (p *Pipeline) Sim() *sim.Sim { return p.sim }
 
 // Planner returns the planner, the only reader of the snapshot history.
 func (p *Pipeline) Planner() *Planner { return p.planner }

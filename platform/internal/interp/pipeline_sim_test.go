@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tickframe/tickframe/platform/internal/interp"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -15,23 +16,23 @@ func TestNewPipelineChecksTheHistory(t *testing.T) {
 	var world stillWorld
 	short := pc.SimConfig()
 	short.History = 2
-	sim, err := simthread.New(short, world, new(simthread.VirtualClock))
+	s, err := sim.New(short, world, new(sim.VirtualClock))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := interp.NewPipeline(pc, sim); err == nil || !strings.Contains(err.Error(), "history") {
+	if _, err := interp.NewPipeline(pc, s); err == nil || !strings.Contains(err.Error(), "history") {
 		t.Errorf("a history of 2 for a pipeline that needs %d: error %v", pc.History(), err)
 	}
-	sim, err = simthread.New(pc.SimConfig(), world, new(simthread.VirtualClock))
+	s, err = sim.New(pc.SimConfig(), world, new(sim.VirtualClock))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := interp.NewPipeline(pc, sim)
+	p, err := interp.NewPipeline(pc, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Sim() != sim || sim.Config().History != pc.History() {
-		t.Errorf("the pipeline's simulation %p (history %d), want %p (history %d)", p.Sim(), sim.Config().History, sim, pc.History())
+	if p.Sim() != s || s.Config().History != pc.History() {
+		t.Errorf("the pipeline's simulation %p (history %d), want %p (history %d)", p.Sim(), s.Config().History, s, pc.History())
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -68,14 +69,14 @@ func motion(dx, dy float64) platform.Event {
 // clock, with frames at 144 Hz over the simulation's 120 Hz.
 type lookApp struct {
 	*App
-	clock *simthread.VirtualClock
+	clock *sim.VirtualClock
 	next  time.Duration // the simulation's next deadline
 	frame time.Duration
 }
 
 func newLookApp(t *testing.T, mouseLook bool, inputs int) *lookApp {
 	t.Helper()
-	clock := new(simthread.VirtualClock)
+	clock := new(sim.VirtualClock)
 	cfg := Config{Input: lookInput, Sim: simthread.Config{Inputs: inputs}, Mouse: Mouse{MouseLook: mouseLook}}
 	a, err := NewHeadless(cfg, &lookWorld{}, clock)
 	if err != nil {
@@ -259,7 +260,7 @@ func TestMouseLookFrameDoesNotAllocate(t *testing.T) {
 // turns by the replayed motion (the late latch undid it: the ledger of
 // live motion stays 0 in a replay).
 func TestMouseLookReplayTurnsTheView(t *testing.T) {
-	clock := new(simthread.VirtualClock)
+	clock := new(sim.VirtualClock)
 	replay := []simthread.TickInput{
 		{Tick: 5, Input: simthread.Input{Kind: lookKind, X: 40, Y: -10}},
 		{Tick: 9, Input: simthread.Input{Kind: lookKind, X: 25, Y: 4}},

@@ -8,6 +8,7 @@ import (
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/sched"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -144,7 +145,7 @@ type Display struct {
 	// Delay, if above 0, fixes the render delay instead of adapting it.
 	Delay time.Duration
 	// Spin is how long the simulation and the software pacer spin before
-	// a deadline; 0 means simthread.DefaultSpin, -1 none.
+	// a deadline; 0 means sim.DefaultSpin, -1 none.
 	Spin time.Duration
 	// Sched configures how the simulation and render threads are kept on
 	// time when other goroutines keep every core busy (package sched):
@@ -213,11 +214,11 @@ func (cfg *Config) Pipeline() interp.PipelineConfig {
 // NewPipeline builds the simulation of world on clock and the chain from
 // it to the plans, as cfg asks (Config.Pipeline): what New runs, without
 // a window, for tools and tests that plan frames by hand.
-func NewPipeline(cfg *Config, world simthread.World, clock simthread.Clock) (*interp.Pipeline, error) {
+func NewPipeline(cfg *Config, world simthread.World, clock sim.Clock) (*interp.Pipeline, error) {
 	pc := cfg.Pipeline()
-	sim, err := simthread.New(pc.SimConfig(), world, clock)
+	s, err := sim.New(pc.SimConfig(), world, clock)
 	if err != nil {
 		return nil, err
 	}
-	return interp.NewPipeline(pc, sim)
+	return interp.NewPipeline(pc, s)
 }

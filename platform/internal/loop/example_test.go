@@ -10,6 +10,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/loop"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -70,7 +71,7 @@ func Example() {
 // snapshots it acquired around it (at 120 Hz ticks and 60 Hz frames, a
 // snapshot every other tick).
 func ExampleNewHeadless() {
-	clock := new(simthread.VirtualClock)
+	clock := new(sim.VirtualClock)
 	a, err := loop.NewHeadless(loop.Config{}, &spinner{}, clock)
 	if err != nil {
 		fmt.Println(err)

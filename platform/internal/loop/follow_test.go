@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -187,7 +188,7 @@ func TestLatePoll(t *testing.T) {
 		{Mouse{}, posed, false},
 		{Mouse{MouseLook: true, NoMouseCamera: true}, posed, true},
 	} {
-		a, err := NewHeadless(Config{Mouse: c.mouse}, stillWorld{}, new(simthread.VirtualClock))
+		a, err := NewHeadless(Config{Mouse: c.mouse}, stillWorld{}, new(sim.VirtualClock))
 		if err != nil {
 			t.Fatal(err)
 		}

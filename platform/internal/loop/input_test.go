@@ -6,26 +6,27 @@ import (
 
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
 // newHeadless builds the part of an App that needs no window
 // (NewHeadless): the simulation on a virtual clock and the planner.
-func newHeadless(t testing.TB, bodies int) (*App, *simthread.VirtualClock) {
+func newHeadless(t testing.TB, bodies int) (*App, *sim.VirtualClock) {
 	t.Helper()
 	return newHeadlessInputs(t, bodies, 0)
 }
 
 // newHeadlessInputs is newHeadless with an input queue of that capacity
 // (0: the default).
-func newHeadlessInputs(t testing.TB, bodies, inputs int) (*App, *simthread.VirtualClock) {
+func newHeadlessInputs(t testing.TB, bodies, inputs int) (*App, *sim.VirtualClock) {
 	t.Helper()
 	world, err := refworld.New(bodies, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := new(simthread.VirtualClock)
+	clock := new(sim.VirtualClock)
 	cfg := Config{Sim: simthread.Config{Inputs: inputs, InitSnapshot: func(s *simthread.Snapshot) {
 		s.Bodies = make([]simthread.Body, 0, bodies)
 	}}}

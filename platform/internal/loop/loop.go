@@ -34,6 +34,7 @@ import (
 	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/sched"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -43,7 +44,7 @@ import (
 // thread.
 type App struct {
 	cfg      Config
-	clock    *simthread.RealClock
+	clock    *sim.RealClock
 	pipe     *interp.Pipeline // world → simulation → planner
 	win      *platform.Window
 	rend     *renderer.Renderer
@@ -72,11 +73,11 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	spin := cfg.Display.Spin
 	switch {
 	case spin == 0:
-		spin = simthread.DefaultSpin
+		spin = sim.DefaultSpin
 	case spin < 0:
 		spin = 0
 	}
-	a := &App{cfg: cfg, clock: simthread.NewRealClock(spin), ctl: control{cam: renderer.DefaultCamera()},
+	a := &App{cfg: cfg, clock: sim.NewRealClock(spin), ctl: control{cam: renderer.DefaultCamera()},
 		shots: newScreenshots(cfg.Title, cfg.ScreenshotDir, os.Stderr)}
 	if cfg.Camera != nil {
 		a.ctl.cam = *cfg.Camera
@@ -170,7 +171,7 @@ func (a *App) Config() Config { return a.cfg }
 
 // Sim returns the simulation. Its telemetry may be read at any time; its
 // input log and checkpoints once Run has returned.
-func (a *App) Sim() *simthread.Sim { return a.pipe.Sim() }
+func (a *App) Sim() *sim.Sim { return a.pipe.Sim() }
 
 // Pipeline returns the chain from the world to the plans.
 func (a *App) Pipeline() *interp.Pipeline { return a.pipe }
@@ -182,7 +183,7 @@ func (a *App) Window() *platform.Window { return a.win }
 func (a *App) Renderer() *renderer.Renderer { return a.rend }
 
 // Clock returns the clock every time of the App is on.
-func (a *App) Clock() *simthread.RealClock { return a.clock }
+func (a *App) Clock() *sim.RealClock { return a.clock }
 
 // RunStart is when Run started its first frame, on Clock.
 func (a *App) RunStart() time.Duration { return a.start }
@@ -302,7 +303,7 @@ func (a *App) Close() {
 // tools and tests that plan frames by hand (Pipeline().Plan) and hand it
 // events (Handle). Run, drawing and every method of the window's or the
 // renderer's need an App from New.
-func NewHeadless(cfg Config, world simthread.World, clock simthread.Clock) (*App, error) {
+func NewHeadless(cfg Config, world simthread.World, clock sim.Clock) (*App, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/present"
-	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 )
 
 // measureFrames is how many swaps are timed to find a display's refresh
@@ -44,7 +44,7 @@ type pacing struct {
 // choose picks how frames are paced: an emulated refresh (above 0) in
 // software, else the monitor's rate with vsync, else measurement of the
 // first swaps.
-func (p *pacing) choose(win *platform.Window, clock simthread.Clock, refresh float64, latency LatencyMode) error {
+func (p *pacing) choose(win *platform.Window, clock sim.Clock, refresh float64, latency LatencyMode) error {
 	p.latency = latency
 	var err error
 	measured := p.grid != nil && p.grid.Known()
@@ -90,7 +90,7 @@ func (p *pacing) choose(win *platform.Window, clock simthread.Clock, refresh flo
 // adopt paces on the display system's vblanks once they are known, where
 // the pacing was chosen before they were (late): at their rate, in
 // software, as choose does with a grid known from the start.
-func (p *pacing) adopt(clock simthread.Clock) {
+func (p *pacing) adopt(clock sim.Clock) {
 	hz := p.grid.Hz()
 	if !p.grid.Known() || hz < 1 || hz > platform.MaxRefresh {
 		return
@@ -113,7 +113,7 @@ func (p *pacing) adopt(clock simthread.Clock) {
 // (platform.Pacer.Follow), when their rates agree within 1 %. A hook
 // may start the frame at once for a time of its own, or a period ahead
 // (Hook.BeforePace).
-func (p *pacing) frameAt(ctx context.Context, clock simthread.Clock, hooks []Hook) (at, lead time.Duration, err error) {
+func (p *pacing) frameAt(ctx context.Context, clock sim.Clock, hooks []Hook) (at, lead time.Duration, err error) {
 	if p.late {
 		p.adopt(clock)
 	}
@@ -179,7 +179,7 @@ func (p *pacing) probing() bool { return p.measuring != nil && len(p.measuring)%
 // swapped accounts for a swap interval d (probed: held back), and decides
 // the pacing once enough swaps have been timed: if they were paced by a
 // display, follow it; if not (Xvfb), emulate 60 Hz.
-func (p *pacing) swapped(clock simthread.Clock, d time.Duration, probed bool) {
+func (p *pacing) swapped(clock sim.Clock, d time.Duration, probed bool) {
 	if p.measuring == nil {
 		return
 	}

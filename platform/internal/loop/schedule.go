@@ -5,7 +5,7 @@ import (
 	"runtime"
 
 	"github.com/tickframe/tickframe/platform/internal/sched"
-	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 )
 
 // scheduling keeps the simulation and render threads on time (package
@@ -78,17 +78,17 @@ func renderNice(critical int) int {
 	return critical / 2
 }
 
-// startSim runs sim on a goroutine locked to a critical thread of its
-// own, then starts the governor (after the critical threads are
-// registered, so it never lowers their priority).
-func (s *scheduling) startSim(ctx context.Context, sim *simthread.Sim) {
+// startSim runs the simulation sm on a goroutine locked to a critical
+// thread of its own, then starts the governor (after the critical threads
+// are registered, so it never lowers their priority).
+func (s *scheduling) startSim(ctx context.Context, sm *sim.Sim) {
 	ready := make(chan sched.ThreadPriority, 1)
 	s.simEnd = make(chan sched.ThreadPriority, 1)
 	go func() {
 		tp, unregister := sched.Critical("sim", s.cfg)
 		defer unregister()
 		ready <- tp
-		_ = sim.Run(ctx) // its error is Wait's
+		_ = sm.Run(ctx) // its error is Wait's
 		// Read back again: a broker's real time may have been taken
 		// away during the run (SIGXCPU: RT "demoted").
 		tp, _ = sched.CriticalNamed("sim")

@@ -11,8 +11,8 @@ import (
 
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/present"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/platform/internal/vdisplay"
-	"github.com/tickframe/tickframe/simthread"
 )
 
 // The soak runs the render loop's timing parts for a day of virtual time:
@@ -49,7 +49,7 @@ import (
 type soakRun struct {
 	t     *testing.T
 	app   *App
-	clock *simthread.VirtualClock
+	clock *sim.VirtualClock
 	next  time.Duration // the simulation's next tick
 	// how late the simulation thread wakes for it (a stall: its
 	// snapshots come late, and the adaptive delay rises)
@@ -192,7 +192,7 @@ func TestSoakVirtualDay(t *testing.T) {
 }
 
 func runSoak(t *testing.T, length time.Duration) soakTruth {
-	clock := new(simthread.VirtualClock)
+	clock := new(sim.VirtualClock)
 	s := &soakRun{t: t, clock: clock, ctx: context.Background()}
 	cfg := Config{Settings: Settings{Display: Display{Latency: LowLatency}}}
 	a, err := NewHeadless(cfg, &lookWorld{}, clock)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -353,14 +354,14 @@ func (d *decoder) decode() (*Log, error) {
 		return nil, err
 	}
 	if count > 0 {
-		l.Checkpoints = make([]simthread.Checkpoint, 0, min(count, initialCap))
+		l.Checkpoints = make([]sim.Checkpoint, 0, min(count, initialCap))
 	}
 	for i := uint64(0); i < count; i++ {
 		p := d.buf[:checkpointSize]
 		if err := d.read(p, func() string { return fmt.Sprintf("Checkpoints[%d] of %d", i, count) }); err != nil {
 			return nil, err
 		}
-		l.Checkpoints = append(l.Checkpoints, simthread.Checkpoint{
+		l.Checkpoints = append(l.Checkpoints, sim.Checkpoint{
 			Tick: binary.LittleEndian.Uint64(p[0:]),
 			Hash: binary.LittleEndian.Uint64(p[8:]),
 		})

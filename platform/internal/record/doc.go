@@ -3,8 +3,8 @@
 //
 // A recording is a Log: a Header saying which world to build and how to
 // step it (everything that changes the simulated result), every input the
-// simulation applied with its tick (simthread.Sim.InputLog), the world's
-// hash every CheckpointEvery ticks (simthread.Sim.Checkpoints), and the
+// simulation applied with its tick (sim.Sim.InputLog), the world's
+// hash every CheckpointEvery ticks (sim.Sim.Checkpoints), and the
 // tick and hash the run ended at. Replaying it means building the same
 // world, running a Sim with ReplayConfig and passing what that run produced
 // to Verify, which names the first tick whose state differs.

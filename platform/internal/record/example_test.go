@@ -9,6 +9,7 @@ import (
 
 	"github.com/tickframe/tickframe/platform/internal/record"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -23,20 +24,20 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	clock := new(simthread.VirtualClock)
+	clock := new(sim.VirtualClock)
 	cfg := simthread.Config{Timing: simthread.Timing{Rate: h.Rate}, Record: true, CheckpointEvery: h.CheckpointEvery, StopAfter: 240}
-	sim, err := simthread.New(cfg, world, clock)
+	s, err := sim.New(cfg, world, clock)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	next, _ := sim.Wake()
-	for !sim.Stopped() {
+	next, _ := s.Wake()
+	for !s.Stopped() {
 		clock.Set(next)
-		if sim.Telemetry().Ticks() == 99 {
-			sim.Send(simthread.Input{Kind: refworld.Kick, X: 3}) // applied at tick 100
+		if s.Telemetry().Ticks() == 99 {
+			s.Send(simthread.Input{Kind: refworld.Kick, X: 3}) // applied at tick 100
 		}
-		next, _ = sim.Wake()
+		next, _ = s.Wake()
 	}
 	dir, err := os.MkdirTemp("", "record-example")
 	if err != nil {
@@ -49,8 +50,8 @@ func Example() {
 	if err == nil {
 		err = record.Write(f, &record.Log{
 			Header:      h,
-			Inputs:      sim.InputLog(),
-			Checkpoints: sim.Checkpoints(),
+			Inputs:      s.InputLog(),
+			Checkpoints: s.Checkpoints(),
 			FinalTick:   world.Tick(),
 			FinalHash:   world.Hash(),
 		})
@@ -74,18 +75,18 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	clock = new(simthread.VirtualClock)
-	sim, err = simthread.New(l.ReplayConfig(), world, clock)
+	clock = new(sim.VirtualClock)
+	s, err = sim.New(l.ReplayConfig(), world, clock)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	next, _ = sim.Wake()
-	for !sim.Stopped() {
+	next, _ = s.Wake()
+	for !s.Stopped() {
 		clock.Set(next + 25e6) // wakes 25 ms late: other wakes, same states
-		next, _ = sim.Wake()
+		next, _ = s.Wake()
 	}
-	fmt.Println("verify:", l.Verify(sim.Checkpoints(), world.Tick(), world.Hash()))
+	fmt.Println("verify:", l.Verify(s.Checkpoints(), world.Tick(), world.Hash()))
 	// Output:
 	// refworld: 240 ticks, inputs at 100, 4 checkpoints
 	// verify: <nil>

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tickframe/tickframe/platform/internal/record"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -37,7 +38,7 @@ func (c *crasher) Snapshot(dst *simthread.Snapshot) {
 // runTo wakes s every 7 ms of virtual time (so that wakes run one or more
 // steps) sending in at the start of each tick listed, until the Sim stops
 // or fails.
-func runTo(t *testing.T, s *simthread.Sim, clock *simthread.VirtualClock, inputs map[uint64]simthread.Input) error {
+func runTo(t *testing.T, s *sim.Sim, clock *sim.VirtualClock, inputs map[uint64]simthread.Input) error {
 	t.Helper()
 	sent := map[uint64]bool{}
 	for range 10000 {
@@ -81,8 +82,8 @@ func TestFinalIsTheTickBeforeAPanic(t *testing.T) {
 			}
 			delete(inputs, 0)
 			w, _ := refworld.New(16, 3)
-			clock := new(simthread.VirtualClock)
-			s, err := simthread.New(simthread.Config{Timing: simthread.Timing{Rate: rate}, Record: true, CheckpointEvery: every},
+			clock := new(sim.VirtualClock)
+			s, err := sim.New(simthread.Config{Timing: simthread.Timing{Rate: rate}, Record: true, CheckpointEvery: every},
 				&crasher{World: w, panicAt: tc.panicAt, inSnap: tc.inSnap}, clock)
 			if err != nil {
 				t.Fatal(err)
@@ -132,8 +133,8 @@ func TestFinalIsTheTickBeforeAPanic(t *testing.T) {
 				return
 			}
 			fresh, _ := refworld.New(16, 3)
-			rclock := new(simthread.VirtualClock)
-			r, err := simthread.New(l.ReplayConfig(), fresh, rclock)
+			rclock := new(sim.VirtualClock)
+			r, err := sim.New(l.ReplayConfig(), fresh, rclock)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,8 +152,8 @@ func TestFinalIsTheTickBeforeAPanic(t *testing.T) {
 // it is not known.
 func TestFinalAfterACleanStop(t *testing.T) {
 	w, _ := refworld.New(8, 1)
-	clock := new(simthread.VirtualClock)
-	s, _ := simthread.New(simthread.Config{Timing: simthread.Timing{Rate: 100}, Record: true, StopAfter: 12}, w, clock)
+	clock := new(sim.VirtualClock)
+	s, _ := sim.New(simthread.Config{Timing: simthread.Timing{Rate: 100}, Record: true, StopAfter: 12}, w, clock)
 	if err := runTo(t, s, clock, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func TestFinalAfterACleanStop(t *testing.T) {
 		t.Fatalf("Final() = %+v, %v, %v; want tick 12, hash %016x", final, panicked, ok, w.Hash())
 	}
 	w2, _ := refworld.New(8, 1)
-	s2, _ := simthread.New(simthread.Config{Timing: simthread.Timing{Rate: 100}, StopAfter: 3}, w2, new(simthread.VirtualClock))
+	s2, _ := sim.New(simthread.Config{Timing: simthread.Timing{Rate: 100}, StopAfter: 3}, w2, new(sim.VirtualClock))
 	if _, _, ok := s2.Final(); ok {
 		t.Fatal("Final known without Record")
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -73,13 +74,13 @@ type Header struct {
 // checkpoints, the initial state's hash.
 type Log struct {
 	Header
-	// Inputs are the inputs the run applied (simthread.Sim.InputLog),
+	// Inputs are the inputs the run applied (sim.Sim.InputLog),
 	// in order, at ticks from 1 to FinalTick.
 	Inputs []simthread.TickInput
 	// Checkpoints are the world's hashes every CheckpointEvery ticks
-	// (simthread.Sim.Checkpoints): exactly one at each multiple of
+	// (sim.Sim.Checkpoints): exactly one at each multiple of
 	// CheckpointEvery up to FinalTick.
-	Checkpoints []simthread.Checkpoint
+	Checkpoints []sim.Checkpoint
 	// FinalTick is the last tick the run completed; 0 if none.
 	FinalTick uint64
 	// FinalHash is the world's hash after FinalTick.
@@ -98,7 +99,7 @@ func CurrentBuild() string {
 // FinalTick. A log of final tick 0 has nothing to replay (StopAfter 0 would
 // not stop): compare the new world's hash with FinalHash instead. The caller may set the fields that do not change the result
 // (History, Inputs, InitSnapshot, MaxDelta, MaxSteps, Overload) before
-// calling simthread.New. The Replay slice shares l.Inputs.
+// calling sim.New. The Replay slice shares l.Inputs.
 func (l *Log) ReplayConfig() simthread.Config {
 	replay := l.Inputs
 	if replay == nil {
@@ -227,12 +228,12 @@ func nonPrintable(s string) int {
 }
 
 // Verify compares a replay of l with the recording: checkpoints are what the
-// replaying Sim recorded (simthread.Sim.Checkpoints), finalTick and finalHash
+// replaying Sim recorded (sim.Sim.Checkpoints), finalTick and finalHash
 // the tick it stopped at and the world's hash then. It returns nil if they
 // match, or an error naming the first tick at which they differ and the
 // hashes there: a checkpoint whose hash differs, a checkpoint one run has
 // and the other lacks, a different final tick, or a different final hash.
-func (l *Log) Verify(checkpoints []simthread.Checkpoint, finalTick, finalHash uint64) error {
+func (l *Log) Verify(checkpoints []sim.Checkpoint, finalTick, finalHash uint64) error {
 	end := min(finalTick, l.FinalTick)
 	rec, rep := l.Checkpoints, checkpoints
 	for len(rec) > 0 && rec[0].Tick <= end || len(rep) > 0 && rep[0].Tick <= end {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/internal/record"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -47,7 +48,7 @@ func sampleLog(n int) *record.Log {
 		l.Inputs = append(l.Inputs, simthread.TickInput{Tick: 1 + uint64(i)*94/uint64(max(n, 1)), Input: in})
 	}
 	for t := uint64(10); t <= l.FinalTick; t += 10 {
-		l.Checkpoints = append(l.Checkpoints, simthread.Checkpoint{Tick: t, Hash: sampleHash(t)})
+		l.Checkpoints = append(l.Checkpoints, sim.Checkpoint{Tick: t, Hash: sampleHash(t)})
 	}
 	return l
 }
@@ -78,7 +79,7 @@ func extremeLog() *record.Log {
 			{Tick: maxTick, Input: simthread.Input{X: -math.SmallestNonzeroFloat64}},
 			{Tick: maxTick},
 		},
-		Checkpoints: []simthread.Checkpoint{{Tick: maxTick, Hash: math.MaxUint64}},
+		Checkpoints: []sim.Checkpoint{{Tick: maxTick, Hash: math.MaxUint64}},
 		FinalTick:   maxTick, // the longest run a recording may claim
 		FinalHash:   math.MaxUint64,
 	}
@@ -147,7 +148,7 @@ func TestRoundTrip(t *testing.T) {
 	noCheckpoints.CheckpointEvery, noCheckpoints.Checkpoints = 0, nil
 	finalCheckpoint := sampleLog(2)
 	finalCheckpoint.FinalTick = 100
-	finalCheckpoint.Checkpoints = append(finalCheckpoint.Checkpoints, simthread.Checkpoint{Tick: 100, Hash: finalCheckpoint.FinalHash})
+	finalCheckpoint.Checkpoints = append(finalCheckpoint.Checkpoints, sim.Checkpoint{Tick: 100, Hash: finalCheckpoint.FinalHash})
 	minimal := &record.Log{Header: record.Header{World: "w", Rate: 1}, FinalTick: 1}
 	for _, tc := range []struct {
 		name string
@@ -184,7 +185,7 @@ func TestLayout(t *testing.T) {
 	l := &record.Log{
 		Header: record.Header{World: "rw", Build: "b", Seed: 7, Bodies: 3, Rate: 60, CheckpointEvery: 2, Params: []byte{0xaa}},
 		Inputs: []simthread.TickInput{{Tick: 1, Input: simthread.Input{Kind: 2, Code: -2, X: 1, Y: -0.5}}},
-		Checkpoints: []simthread.Checkpoint{
+		Checkpoints: []sim.Checkpoint{
 			{Tick: 2, Hash: 0x1111}, {Tick: 4, Hash: 0x2222},
 		},
 		FinalTick: 5,
@@ -550,15 +551,15 @@ func TestValidate(t *testing.T) {
 
 func TestVerify(t *testing.T) {
 	l := sampleLog(3) // checkpoints at 10, 20, … 90, final tick 95
-	same := func() []simthread.Checkpoint { return append([]simthread.Checkpoint(nil), l.Checkpoints...) }
+	same := func() []sim.Checkpoint { return append([]sim.Checkpoint(nil), l.Checkpoints...) }
 	for _, tc := range []struct {
 		name        string
-		checks      func() []simthread.Checkpoint
+		checks      func() []sim.Checkpoint
 		tick, hash  uint64
 		build, want string
 	}{
 		{name: "same", checks: same, tick: 95, hash: 0xfeedface},
-		{name: "first divergence", checks: func() []simthread.Checkpoint {
+		{name: "first divergence", checks: func() []sim.Checkpoint {
 			c := same()
 			c[3].Hash, c[5].Hash = 1, 2
 			return c
@@ -567,20 +568,20 @@ func TestVerify(t *testing.T) {
 			want: "record: replay diverged at tick 95 (the final tick): hash 0x0000000000000007, recorded 0x00000000feedface"},
 		{name: "other build", checks: same, tick: 95, hash: 7, build: "go1.26.8 plan9/mips",
 			want: "(recorded by go1.26.8 plan9/mips, replayed by " + record.CurrentBuild() + ")"},
-		{name: "ended early", checks: func() []simthread.Checkpoint { return same()[:5] }, tick: 57, hash: 1,
+		{name: "ended early", checks: func() []sim.Checkpoint { return same()[:5] }, tick: 57, hash: 1,
 			want: "record: replay ended at tick 57, the recording at tick 95"},
-		{name: "diverged before ending early", checks: func() []simthread.Checkpoint {
+		{name: "diverged before ending early", checks: func() []sim.Checkpoint {
 			c := same()[:5]
 			c[1].Hash = 3
 			return c
 		}, tick: 57, want: "record: replay diverged at tick 20:"},
-		{name: "ran on", checks: func() []simthread.Checkpoint {
-			return append(same(), simthread.Checkpoint{Tick: 100, Hash: 9})
+		{name: "ran on", checks: func() []sim.Checkpoint {
+			return append(same(), sim.Checkpoint{Tick: 100, Hash: 9})
 		}, tick: 100, hash: 9, want: "record: replay ended at tick 100, the recording at tick 95"},
-		{name: "no checkpoints", checks: func() []simthread.Checkpoint { return nil }, tick: 95, hash: 0xfeedface,
+		{name: "no checkpoints", checks: func() []sim.Checkpoint { return nil }, tick: 95, hash: 0xfeedface,
 			want: fmt.Sprintf("record: replay has no checkpoint at tick 10 (recorded hash %#016x); was it run with CheckpointEvery 10?", sampleHash(10))},
-		{name: "other interval", checks: func() []simthread.Checkpoint {
-			return []simthread.Checkpoint{{Tick: 5}, {Tick: 10, Hash: l.Checkpoints[0].Hash}}
+		{name: "other interval", checks: func() []sim.Checkpoint {
+			return []sim.Checkpoint{{Tick: 5}, {Tick: 10, Hash: l.Checkpoints[0].Hash}}
 		}, tick: 95, hash: 0xfeedface,
 			want: "record: replay has a checkpoint at tick 5 (hash 0x0000000000000000) that the recording lacks"},
 	} {

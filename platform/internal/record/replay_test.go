@@ -10,6 +10,7 @@ import (
 
 	"github.com/tickframe/tickframe/platform/internal/record"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -20,12 +21,12 @@ type wakePattern func(k int, deadline time.Duration) time.Duration
 
 func punctual(_ int, d time.Duration) time.Duration { return d }
 
-// drive runs sim on clock with Wake until its StopAfter tick, calling
+// drive runs s on clock with Wake until its StopAfter tick, calling
 // before at each wake's time first (to send live input).
-func drive(t *testing.T, sim *simthread.Sim, clock *simthread.VirtualClock, wake wakePattern, before func(now time.Duration)) {
+func drive(t *testing.T, s *sim.Sim, clock *sim.VirtualClock, wake wakePattern, before func(now time.Duration)) {
 	t.Helper()
-	next, err := sim.Wake()
-	for k := 0; !sim.Stopped(); k++ {
+	next, err := s.Wake()
+	for k := 0; !s.Stopped(); k++ {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +37,7 @@ func drive(t *testing.T, sim *simthread.Sim, clock *simthread.VirtualClock, wake
 		if before != nil {
 			before(clock.Now())
 		}
-		next, err = sim.Wake()
+		next, err = s.Wake()
 	}
 }
 
@@ -53,8 +54,8 @@ func recordRun(t *testing.T, h record.Header, stop uint64) *record.Log {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := new(simthread.VirtualClock)
-	sim, err := simthread.New(simthread.Config{
+	clock := new(sim.VirtualClock)
+	s, err := sim.New(simthread.Config{
 		Timing:          simthread.Timing{Rate: h.Rate},
 		Record:          true,
 		CheckpointEvery: h.CheckpointEvery,
@@ -78,9 +79,9 @@ func recordRun(t *testing.T, h record.Header, stop uint64) *record.Log {
 			events = append(events, event{at, simthread.Input{Kind: refworld.Kick, X: math.NaN()}})
 		}
 	}
-	drive(t, sim, clock, punctual, func(now time.Duration) {
+	drive(t, s, clock, punctual, func(now time.Duration) {
 		for len(events) > 0 && events[0].at <= now {
-			if !sim.Send(events[0].in) {
+			if !s.Send(events[0].in) {
 				t.Fatal("Send refused")
 			}
 			events = events[1:]
@@ -88,8 +89,8 @@ func recordRun(t *testing.T, h record.Header, stop uint64) *record.Log {
 	})
 	return &record.Log{
 		Header:      h,
-		Inputs:      sim.InputLog(),
-		Checkpoints: sim.Checkpoints(),
+		Inputs:      s.InputLog(),
+		Checkpoints: s.Checkpoints(),
 		FinalTick:   w.Tick(),
 		FinalHash:   w.Hash(),
 	}
@@ -97,7 +98,7 @@ func recordRun(t *testing.T, h record.Header, stop uint64) *record.Log {
 
 // replayRun replays l as `tickframe -replay` would, with the scheduler
 // settings of timing and the wakes of wake, and returns what Verify needs.
-func replayRun(t *testing.T, l *record.Log, timing simthread.Timing, wake wakePattern) ([]simthread.Checkpoint, uint64, uint64, simthread.Stats) {
+func replayRun(t *testing.T, l *record.Log, timing simthread.Timing, wake wakePattern) ([]sim.Checkpoint, uint64, uint64, sim.Stats) {
 	t.Helper()
 	w, err := refworld.New(l.Bodies, l.Seed)
 	if err != nil {
@@ -105,13 +106,13 @@ func replayRun(t *testing.T, l *record.Log, timing simthread.Timing, wake wakePa
 	}
 	cfg := l.ReplayConfig()
 	cfg.MaxDelta, cfg.MaxSteps, cfg.Overload = timing.MaxDelta, timing.MaxSteps, timing.Overload
-	clock := new(simthread.VirtualClock)
-	sim, err := simthread.New(cfg, w, clock)
+	clock := new(sim.VirtualClock)
+	s, err := sim.New(cfg, w, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	drive(t, sim, clock, wake, nil)
-	return sim.Checkpoints(), w.Tick(), w.Hash(), sim.Telemetry().Read()
+	drive(t, s, clock, wake, nil)
+	return s.Checkpoints(), w.Tick(), w.Hash(), s.Telemetry().Read()
 }
 
 // TestReplayAnyTiming records a run, writes and reads it back, and replays
@@ -144,7 +145,7 @@ func TestReplayAnyTiming(t *testing.T) {
 		name   string
 		timing simthread.Timing
 		wake   wakePattern
-		check  func(simthread.Stats) bool
+		check  func(sim.Stats) bool
 	}{
 		{"punctual", simthread.Timing{}, punctual, nil},
 		{"60 Hz vsync", simthread.Timing{}, frame(60), nil},
@@ -152,10 +153,10 @@ func TestReplayAnyTiming(t *testing.T) {
 		{"vsync off, jittered", simthread.Timing{}, func(k int, d time.Duration) time.Duration {
 			return d + time.Duration(k*7919%23)*time.Millisecond
 		}, nil},
-		{"stalls discarded", simthread.Timing{}, stalls, func(s simthread.Stats) bool {
+		{"stalls discarded", simthread.Timing{}, stalls, func(s sim.Stats) bool {
 			return s.Clamps > 0 && s.DiscardedTicks > 0
 		}},
-		{"stalls kept", simthread.Timing{MaxSteps: 4, Overload: simthread.Keep}, stalls, func(s simthread.Stats) bool {
+		{"stalls kept", simthread.Timing{MaxSteps: 4, Overload: simthread.Keep}, stalls, func(s sim.Stats) bool {
 			return s.Clamps > 0 && s.KeptDebtWakes > 0
 		}},
 	} {

@@ -10,7 +10,7 @@ import (
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/platform/internal/outfile"
 	"github.com/tickframe/tickframe/platform/internal/record"
-	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 )
 
 // Issue 24, items 13 and 14, in process: every -hz of the documented range
@@ -46,7 +46,7 @@ func TestSlowRatesAndHostileClaims(t *testing.T) {
 		return p
 	}
 	slow := write("slow.rec", &record.Log{Header: record.Header{World: worldName, Rate: 2, CheckpointEvery: 2, Params: []byte(`{"flags":{"bodies":"8"}}`)},
-		Checkpoints: []simthread.Checkpoint{{Tick: 2, Hash: 1}, {Tick: 4, Hash: 2}}, FinalTick: 5, FinalHash: 3})
+		Checkpoints: []sim.Checkpoint{{Tick: 2, Hash: 1}, {Tick: 4, Hash: 2}}, FinalTick: 5, FinalHash: 3})
 	d, err := parseFlags([]string{"-replay", slow}, io.Discard)
 	if err == nil {
 		err = d.validate()

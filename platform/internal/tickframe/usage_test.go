@@ -15,7 +15,7 @@ import (
 
 	"github.com/tickframe/tickframe/platform/app"
 	"github.com/tickframe/tickframe/platform/internal/record"
-	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 )
 
 // worldName names the demo's world in its recordings: the template names
@@ -30,7 +30,7 @@ func testLog() *record.Log {
 			World: worldName, Build: record.CurrentBuild(),
 			Seed: 1, Rate: 120, CheckpointEvery: 120, Params: []byte(`{"flags":{"bodies":"256"}}`),
 		},
-		Checkpoints: []simthread.Checkpoint{{Tick: 120, Hash: 0x1111}, {Tick: 240, Hash: 0x2222}},
+		Checkpoints: []sim.Checkpoint{{Tick: 120, Hash: 0x1111}, {Tick: 240, Hash: 0x2222}},
 		FinalTick:   240,
 		FinalHash:   0x2222,
 	}

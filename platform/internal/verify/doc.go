@@ -1,5 +1,5 @@
 // Package verify is the engine of `tickframe verify`: it runs the real
-// simulation scheduler (simthread.Sim), the real render planner, adaptive
+// simulation scheduler (sim.Sim), the real render planner, adaptive
 // render delay and interpolation (package interp) and the real reference
 // world (platform/internal/refworld) against a virtual clock and virtual displays,
 // with no GL and no sleeping, and checks what the two-clock design
@@ -22,7 +22,7 @@
 // extrapolate, which renders at the frame time itself and blends its
 // corrections in. Most rows drive the Sim through Sim.Wake on the row's own
 // goroutine; a few run it on a goroutine of its own through Sim.Run, as
-// the app does, sleeping on a simthread.VirtualClock that the row moves
+// the app does, sleeping on a sim.VirtualClock that the row moves
 // only once the Sim sleeps (VirtualClock.WaitSleepers), and must match the
 // Wake-driven row exactly.
 //

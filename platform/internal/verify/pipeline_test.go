@@ -7,7 +7,7 @@ import (
 	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
-	"github.com/tickframe/tickframe/simthread"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 )
 
 // TestAppAndVerifierShareThePipeline changes one default of the shared
@@ -31,11 +31,11 @@ func TestAppAndVerifierShareThePipeline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sim, err := simthread.New(pc.SimConfig(), w, new(simthread.VirtualClock))
+		s, err := sim.New(pc.SimConfig(), w, new(sim.VirtualClock))
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := interp.NewPipeline(pc, sim)
+		p, err := interp.NewPipeline(pc, s)
 		if err != nil {
 			t.Fatal(err)
 		}

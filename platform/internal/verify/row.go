@@ -11,6 +11,7 @@ import (
 
 	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/waitfree"
@@ -94,9 +95,9 @@ type rowRun struct {
 	opts      *Options
 	c         cell
 	row       *Row
-	clock     *simthread.VirtualClock
+	clock     *sim.VirtualClock
 	pipe      *interp.Pipeline
-	sim       *simthread.Sim // pipe's
+	sim       *sim.Sim // pipe's
 	view      *waitfree.Consumer[simthread.Snapshot]
 	plan      *interp.Planner // pipe's
 	meter     *interp.WarmMeter
@@ -172,7 +173,7 @@ func checkpointEvery(rate int, h uint64) uint64 {
 
 // reference steps a fresh world directly, tick by tick, with the scripted
 // inputs, and returns its hashes at the checkpoints up to the hashed tick.
-func reference(bodies int, seed uint64, rate int, hashAt time.Duration) ([]simthread.Checkpoint, error) {
+func reference(bodies int, seed uint64, rate int, hashAt time.Duration) ([]sim.Checkpoint, error) {
 	w, err := newWorld(bodies, seed)
 	if err != nil {
 		return nil, err
@@ -182,7 +183,7 @@ func reference(bodies int, seed uint64, rate int, hashAt time.Duration) ([]simth
 	every := checkpointEvery(rate, h)
 	dt := 1 / float64(rate)
 	var batch []simthread.Input
-	var checks []simthread.Checkpoint
+	var checks []sim.Checkpoint
 	for k := uint64(1); k <= h; k++ {
 		batch = batch[:0]
 		for len(in) > 0 && in[0].Tick == k {
@@ -191,7 +192,7 @@ func reference(bodies int, seed uint64, rate int, hashAt time.Duration) ([]simth
 		}
 		w.Step(k, dt, batch)
 		if k%every == 0 {
-			checks = append(checks, simthread.Checkpoint{Tick: k, Hash: w.Hash()})
+			checks = append(checks, sim.Checkpoint{Tick: k, Hash: w.Hash()})
 		}
 	}
 	return checks, nil
@@ -199,7 +200,7 @@ func reference(bodies int, seed uint64, rate int, hashAt time.Duration) ([]simth
 
 // compareHashes fills in the row's hash fields from the Sim's checkpoints
 // and the reference's.
-func compareHashes(row *Row, got, ref []simthread.Checkpoint) {
+func compareHashes(row *Row, got, ref []sim.Checkpoint) {
 	if len(ref) > 0 {
 		row.RefHash = ref[len(ref)-1].Hash
 	}
@@ -219,7 +220,7 @@ func compareHashes(row *Row, got, ref []simthread.Checkpoint) {
 
 // runCell runs one row with the real Sim (interpolated or not) and
 // returns its measurements; the checks are added by evaluate.
-func runCell(opts *Options, c cell, ref []simthread.Checkpoint) Row {
+func runCell(opts *Options, c cell, ref []sim.Checkpoint) Row {
 	row := newRow(opts, c)
 	if c.mode == Naive {
 		if len(ref) > 0 {
@@ -262,7 +263,7 @@ func newRow(opts *Options, c cell) Row {
 }
 
 // pipelineConfig returns the pipeline a row runs, as the app builds it
-// (simthread.New, interp.NewPipeline): the adaptive delay, the row's motion mode (lerp
+// (sim.New, interp.NewPipeline): the adaptive delay, the row's motion mode (lerp
 // for the baselines), the hold without interpolation for NoInterp, the
 // history for the display's fastest frames, and the reference body's
 // meter. The simulation's replay and checkpoints are the row's.
@@ -285,12 +286,12 @@ func historyFor(sim int, p Pattern) int {
 	return pipelineConfig(&Options{}, cell{sim: sim, disp: p}).History()
 }
 
-func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
+func runSim(opts *Options, c cell, row *Row, ref []sim.Checkpoint) error {
 	r := &rowRun{
 		opts:       opts,
 		c:          c,
 		row:        row,
-		clock:      new(simthread.VirtualClock),
+		clock:      new(sim.VirtualClock),
 		end:        row.Elapsed,
 		late:       newWakes(c.disp.Late, rngFor(opts.Seed, "wake", fmt.Sprint(c.sim), c.disp.String())),
 		disp:       newDisplay(opts, c.disp),
@@ -308,11 +309,11 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 	pc := pipelineConfig(opts, c)
 	pc.Sim.Replay = script(c.sim, opts.hashAt())
 	pc.Sim.CheckpointEvery = checkpointEvery(c.sim, row.HashTick)
-	sim, err := simthread.New(pc.SimConfig(), &world{World: rw, r: r, cost: row.StepCost}, r.clock)
+	s, err := sim.New(pc.SimConfig(), &world{World: rw, r: r, cost: row.StepCost}, r.clock)
 	if err != nil {
 		return err
 	}
-	if r.pipe, err = interp.NewPipeline(pc, sim); err != nil {
+	if r.pipe, err = interp.NewPipeline(pc, s); err != nil {
 		return err
 	}
 	r.sim, r.plan = r.pipe.Sim(), r.pipe.Planner()
@@ -338,7 +339,7 @@ func runSim(opts *Options, c cell, row *Row, ref []simthread.Checkpoint) error {
 // results fills in the row's figures once its loop has ended: the
 // simulation's accounting, the hashes, the planner's counts against the
 // plans', the delay and the meter's errors.
-func (r *rowRun) results(ref []simthread.Checkpoint) {
+func (r *rowRun) results(ref []sim.Checkpoint) {
 	row, c := r.row, r.c
 	row.Elapsed = r.end
 

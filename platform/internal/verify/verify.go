@@ -14,6 +14,7 @@ import (
 
 	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -494,7 +495,7 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 		return nil, fmt.Errorf("verify: %w", err)
 	}
 	cells := opts.cells()
-	refs := make(map[int][]simthread.Checkpoint, len(opts.Sims))
+	refs := make(map[int][]sim.Checkpoint, len(opts.Sims))
 	for _, hz := range opts.Sims {
 		ref, err := reference(opts.Bodies, opts.Seed, hz, opts.hashAt())
 		if err != nil {

@@ -134,7 +134,7 @@ type Rule struct {
 // Rules are the module's: docs/ARCHITECTURE.md explains each.
 var Rules = []Rule{
 	{Why: "the simulation knows no screen, window or app",
-		From: []string{"simthread"}, To: []string{"platform", "renderer", "cmd", "examples", "github.com/go-gl/glfw", "github.com/go-gl/gl"}},
+		From: []string{"simthread", "platform/internal/sim"}, To: []string{"platform", "renderer", "cmd", "examples", "github.com/go-gl/glfw", "github.com/go-gl/gl"}},
 	{Why: "sync/ knows nothing of what it carries",
 		From: []string{"sync"}, To: []string{"simthread", "renderer", "platform", "cmd", "examples", "internal"}},
 	{Why: "the renderer knows no window (its tests open theirs with renderer/internal/gltest)",
@@ -146,9 +146,9 @@ var Rules = []Rule{
 		From: []string{"platform/internal/interp"}, To: []string{"github.com/go-gl/gl", "github.com/go-gl/glfw", "renderer/gltf", "renderer/internal", "platform/internal/marker"}, DirectOnly: true},
 	{Why: "only the planner reads the snapshot history (the simulation writes it; the verifier's broken renderers read it on purpose)",
 		From: []string{""}, To: []string{"sync/waitfree#triplebuffer"}, DirectOnly: true,
-		Except: []string{"sync/waitfree", "simthread", "platform/internal/interp", "platform/internal/verify"}},
+		Except: []string{"sync/waitfree", "platform/internal/sim", "platform/internal/interp", "platform/internal/verify"}},
 	{Why: "scheduling and present feedback know no simulation or renderer",
-		From: []string{"platform/internal/sched", "platform/internal/present"}, To: []string{"simthread", "renderer", "platform/app", "platform/internal/loop", "platform/internal/instrument"}},
+		From: []string{"platform/internal/sched", "platform/internal/present"}, To: []string{"simthread", "platform/internal/sim", "renderer", "platform/app", "platform/internal/loop", "platform/internal/instrument"}},
 	{Why: "the runtime knows none of its instruments: package app attaches them (package instrument) at the loop's seams, as loop.Hooks",
 		From: []string{"platform/internal/loop"}, To: []string{"platform/app", "platform/internal/instrument", "platform/internal/observe", "gonum.org/v1/plot"}},
 	{Why: "an app's import graph holds none of the lab's tools: the observer's harness, the verifier, the commands",

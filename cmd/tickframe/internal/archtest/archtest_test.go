@@ -31,7 +31,7 @@ func TestModuleKeepsItsImportRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The walk saw the module: the packages every rule is about.
-	for _, p := range []string{"simthread", "sync/waitfree", "renderer", "platform/internal/interp", "platform", "platform/app"} {
+	for _, p := range []string{"simthread", "platform/internal/sim", "sync/waitfree", "renderer", "platform/internal/interp", "platform", "platform/app"} {
 		if _, ok := g[Module+"/"+p]; !ok {
 			t.Fatalf("package %s not found under %s", p, root(t))
 		}
@@ -78,7 +78,9 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 	write("platform/internal/interp/planner.go", imp("interp", m+"renderer", m+"simthread", m+"sync/waitfree"))
 	write("platform/internal/interp/history.go", use("interp", "NewTripleBuffer[int]"))
 	write("simthread/sim.go", imp("simthread", m+"sync/waitfree", m+"simthread/debug"))
-	write("simthread/publish.go", use("simthread", "NewTripleBuffer[int]"))
+	write("platform/internal/sim/sim.go", imp("sim", m+"simthread", m+"sync/waitfree"))
+	write("platform/internal/sim/publish.go", use("sim", "NewTripleBuffer[int]"))
+	write("platform/internal/sched/sched.go", imp("sched", "golang.org/x/sys/unix"))
 	write("sync/waitfree/buf.go", imp("waitfree", "sync/atomic"))
 	write("platform/app/queue.go", use("app", "NewQueue[int]"))  // the queue is not the history
 	write("simthread/x_test.go", imp("simthread", m+"platform")) // tests may
@@ -91,10 +93,15 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 	}
 
 	// Planted: the simulation reaching the window through a package of
-	// its own, the renderer importing the window and the planner, the app
-	// reading the history, sync/ knowing what it carries, the planner
-	// calling GL, and a package of the renderer using the tests' window.
+	// its own, its goroutine reaching the window, the contract and the
+	// app reading the history, scheduling knowing the simulation, the
+	// renderer importing the window and the planner, sync/ knowing what
+	// it carries, the planner calling GL, and a package of the renderer
+	// using the tests' window.
 	write("simthread/debug/debug.go", imp("debug", m+"platform"))
+	write("platform/internal/sim/window.go", imp("sim", m+"platform"))
+	write("simthread/history.go", use("simthread", "Consumer[int]"))
+	write("platform/internal/sched/sim.go", imp("sched", m+"platform/internal/sim"))
 	write("renderer/window.go", imp("renderer", m+"platform"))
 	write("platform/app/history.go", use("app", "Consumer[int]"))
 	write("sync/waitfree/snap.go", imp("waitfree", m+"simthread"))
@@ -113,6 +120,9 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 	for _, want := range []string{
 		"the simulation knows no screen, window or app: " + m + "simthread -> " + m + "simthread/debug -> " + m + "platform",
 		"the simulation knows no screen, window or app: " + m + "simthread/debug -> " + m + "platform",
+		"the simulation knows no screen, window or app: " + m + "platform/internal/sim -> " + m + "platform",
+		"only the planner reads the snapshot history (the simulation writes it; the verifier's broken renderers read it on purpose): " + m + "simthread -> " + TripleBuffer,
+		"scheduling and present feedback know no simulation or renderer: " + m + "platform/internal/sched -> " + m + "platform/internal/sim",
 		"the renderer knows no window (its tests open theirs with renderer/internal/gltest): " + m + "renderer -> " + m + "platform",
 		"the renderer knows no window (its tests open theirs with renderer/internal/gltest): " + m + "renderer/gltf -> " + m + "renderer/internal/gltest -> github.com/go-gl/glfw/v3.3/glfw",
 		"only the renderer's tests open a window of their own: " + m + "renderer/gltf -> " + m + "renderer/internal/gltest",

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package simthread
+package sim
 
 import (
 	"runtime"

@@ -1,4 +1,4 @@
-package simthread
+package sim
 
 import (
 	"time"

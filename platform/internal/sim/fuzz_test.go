@@ -1,8 +1,10 @@
-package simthread
+package sim
 
 import (
 	"testing"
 	"time"
+
+	"github.com/tickframe/tickframe/simthread"
 )
 
 // FuzzTiming feeds arbitrary configurations and wake times to the
@@ -15,7 +17,7 @@ func FuzzTiming(f *testing.F) {
 	f.Add(-1, -1, int64(-1), uint8(7), int64(-5), int64(1))
 	f.Add(10000, 1000, int64(time.Minute), uint8(1), int64(1), int64(1<<62))
 	f.Fuzz(func(t *testing.T, rate, maxSteps int, maxDelta int64, overload uint8, dt1, dt2 int64) {
-		tm := Timing{Rate: rate, MaxSteps: maxSteps, MaxDelta: time.Duration(maxDelta), Overload: Overload(overload)}
+		tm := simthread.Timing{Rate: rate, MaxSteps: maxSteps, MaxDelta: time.Duration(maxDelta), Overload: simthread.Overload(overload)}
 		s, err := newScheduler(tm)
 		if (err == nil) != (tm.Validate() == nil) {
 			t.Fatalf("NewScheduler and Validate disagree on %+v: %v", tm, err)
@@ -24,7 +26,7 @@ func FuzzTiming(f *testing.F) {
 			return
 		}
 		tm = s.Timing()
-		if tm.Rate < 1 || tm.Rate > MaxRate || tm.MaxSteps < 1 || tm.MaxDelta < tm.Step() {
+		if tm.Rate < 1 || tm.Rate > simthread.MaxRate || tm.MaxSteps < 1 || tm.MaxDelta < tm.Step() {
 			t.Fatalf("accepted %+v", tm)
 		}
 		// Bound the wake times so that a run stays within a century.
@@ -43,7 +45,7 @@ func FuzzTiming(f *testing.F) {
 				t.Fatalf("wake %d ran %d steps with MaxSteps %d", i, w.Steps, tm.MaxSteps)
 			}
 			acc := s.Accumulator()
-			if acc < 0 || (tm.Overload == Discard && acc > tm.Step()) {
+			if acc < 0 || (tm.Overload == simthread.Discard && acc > tm.Step()) {
 				t.Fatalf("wake %d: accumulator %v (step %v)", i, acc, tm.Step())
 			}
 			st := s.Stats()

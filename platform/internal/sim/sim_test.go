@@ -1,4 +1,4 @@
-package simthread_test
+package sim_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/simthread"
 	"go.uber.org/goleak"
 )
@@ -17,7 +18,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // probe is a world that remembers which ticks it ran and with what inputs,
 // and can make each step take virtual time.
 type probe struct {
-	clock    *simthread.VirtualClock
+	clock    *sim.VirtualClock
 	cost     time.Duration
 	ticks    []uint64
 	inputs   map[uint64][]simthread.Input
@@ -52,14 +53,14 @@ func (p *probe) Snapshot(dst *simthread.Snapshot) {
 // only while the Sim is asleep, so every run is deterministic.
 type driver struct {
 	t      *testing.T
-	clock  *simthread.VirtualClock
-	sim    *simthread.Sim
+	clock  *sim.VirtualClock
+	sim    *sim.Sim
 	cancel context.CancelFunc
 }
 
-func start(t *testing.T, cfg simthread.Config, w simthread.World, clock *simthread.VirtualClock) *driver {
+func start(t *testing.T, cfg simthread.Config, w simthread.World, clock *sim.VirtualClock) *driver {
 	t.Helper()
-	s, err := simthread.New(cfg, w, clock)
+	s, err := sim.New(cfg, w, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func (d *driver) wake(late time.Duration) {
 }
 
 func TestRunPublishesEachTickOnTime(t *testing.T) {
-	clock := new(simthread.VirtualClock)
+	clock := new(sim.VirtualClock)
 	w := newSwarm(16, 1)
 	d := start(t, simthread.Config{Timing: simthread.Timing{Rate: 100}}, w, clock)
 	view := d.sim.Snapshots()
@@ -157,8 +158,8 @@ func TestRunPublishesEachTickOnTime(t *testing.T) {
 }
 
 func TestStopWithinOneTickAndNoLeak(t *testing.T) {
-	clock := new(simthread.VirtualClock)
-	s, _ := simthread.New(simthread.Config{}, &probe{}, clock)
+	clock := new(sim.VirtualClock)
+	s, _ := sim.New(simthread.Config{}, &probe{}, clock)
 	ctx, cancel := context.WithCancel(context.Background())
 	s.Start(ctx)
 	if _, err := clock.WaitSleepers(context.Background(), 1); err != nil {
@@ -182,7 +183,7 @@ func TestInputsAppliedAtOneTickAndReplayed(t *testing.T) {
 	const stop = 60
 	kicks := []simthread.Input{{Kind: kick, X: 2}, {Kind: kick, X: -1}, {Kind: reset}}
 
-	clock := new(simthread.VirtualClock)
+	clock := new(sim.VirtualClock)
 	w := newSwarm(64, 9)
 	d := start(t, simthread.Config{Timing: simthread.Timing{Rate: 100}, Record: true, StopAfter: stop, CheckpointEvery: 20}, w, clock)
 	for k := 1; k <= stop; k++ {
@@ -206,7 +207,7 @@ func TestInputsAppliedAtOneTickAndReplayed(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := d.sim.InputLog()
-	want := []simthread.TickInput{{10, kicks[0]}, {10, kicks[1]}, {33, kicks[0]}, {33, kicks[1]}, {41, kicks[2]}}
+	want := []simthread.TickInput{{Tick: 10, Input: kicks[0]}, {Tick: 10, Input: kicks[1]}, {Tick: 33, Input: kicks[0]}, {Tick: 33, Input: kicks[1]}, {Tick: 41, Input: kicks[2]}}
 	if len(log) != len(want) {
 		t.Fatalf("log %v, want %v", log, want)
 	}
@@ -225,7 +226,7 @@ func TestInputsAppliedAtOneTickAndReplayed(t *testing.T) {
 
 	// Replay the log on a fresh world with different wake timing: ticks
 	// land in different wakes, the result is the same.
-	clock2 := new(simthread.VirtualClock)
+	clock2 := new(sim.VirtualClock)
 	w2 := newSwarm(64, 9)
 	d2 := start(t, simthread.Config{Timing: simthread.Timing{Rate: 100}, Replay: log, StopAfter: stop, CheckpointEvery: 20}, w2, clock2)
 	if d2.sim.Send(kicks[0]) {
@@ -252,7 +253,7 @@ func TestInputsAppliedAtOneTickAndReplayed(t *testing.T) {
 }
 
 func TestPauseResumeDoesNotCatchUp(t *testing.T) {
-	clock := new(simthread.VirtualClock)
+	clock := new(sim.VirtualClock)
 	p := &probe{}
 	d := start(t, simthread.Config{Timing: simthread.Timing{Rate: 100}}, p, clock)
 	d.wake(0)
@@ -288,7 +289,7 @@ func TestPauseResumeDoesNotCatchUp(t *testing.T) {
 }
 
 func TestOverloadDiscardsCountsAndRecovers(t *testing.T) {
-	clock := new(simthread.VirtualClock)
+	clock := new(sim.VirtualClock)
 	// Every 10 ms step takes 15 ms until tick 200: the Sim never sleeps
 	// while overloaded. Then the load stops.
 	p := &probe{clock: clock, cost: 15 * ms, costTill: 200}
@@ -324,8 +325,8 @@ func TestOverloadDiscardsCountsAndRecovers(t *testing.T) {
 }
 
 func TestWorldPanicIsAnError(t *testing.T) {
-	clock := new(simthread.VirtualClock)
-	s, _ := simthread.New(simthread.Config{Timing: simthread.Timing{Rate: 100}}, &probe{panicAt: 3}, clock)
+	clock := new(sim.VirtualClock)
+	s, _ := sim.New(simthread.Config{Timing: simthread.Timing{Rate: 100}}, &probe{panicAt: 3}, clock)
 	s.Start(context.Background())
 	// Step the clock from deadline to deadline until the simulation ends.
 	// Waiting for its next sleep ends with it too: a panicking simulation
@@ -349,7 +350,7 @@ func TestWorldPanicIsAnError(t *testing.T) {
 }
 
 func TestNewRejectsBadConfig(t *testing.T) {
-	clock := new(simthread.VirtualClock)
+	clock := new(sim.VirtualClock)
 	w := &probe{}
 	for _, c := range []simthread.Config{
 		{History: 1},
@@ -359,11 +360,11 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		{CheckpointEvery: 10}, // probe has no Hash
 		{Replay: []simthread.TickInput{{Tick: 5}, {Tick: 4}}},
 	} {
-		if _, err := simthread.New(c, w, clock); err == nil {
+		if _, err := sim.New(c, w, clock); err == nil {
 			t.Errorf("New(%+v) accepted", c)
 		}
 	}
-	if _, err := simthread.New(simthread.Config{}, nil, clock); err == nil {
+	if _, err := sim.New(simthread.Config{}, nil, clock); err == nil {
 		t.Error("New accepted a nil world")
 	}
 }
@@ -372,9 +373,9 @@ func TestNewRejectsBadConfig(t *testing.T) {
 // checks that a wake that steps a 1000-body world, publishes and is
 // acquired allocates nothing.
 func TestTickDoesNotAllocate(t *testing.T) {
-	clock := new(simthread.VirtualClock)
+	clock := new(sim.VirtualClock)
 	w := newSwarm(1000, 1)
-	s, err := simthread.New(simthread.Config{}, w, clock)
+	s, err := sim.New(simthread.Config{}, w, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,8 +403,8 @@ func TestTickDoesNotAllocate(t *testing.T) {
 // TestPauseRunningAtStopIsCounted: a pause still in progress when the Sim
 // stops counts in the paused time.
 func TestPauseRunningAtStopIsCounted(t *testing.T) {
-	clock := new(simthread.VirtualClock)
-	s, _ := simthread.New(simthread.Config{Timing: simthread.Timing{Rate: 100}}, &probe{}, clock)
+	clock := new(sim.VirtualClock)
+	s, _ := sim.New(simthread.Config{Timing: simthread.Timing{Rate: 100}}, &probe{}, clock)
 	ctx, cancel := context.WithCancel(context.Background())
 	s.Start(ctx)
 	dl, _ := clock.WaitSleepers(context.Background(), 1)
@@ -425,7 +426,7 @@ func TestPauseRunningAtStopIsCounted(t *testing.T) {
 // TestRealClockSleepDoesNotAllocate: once a timer exists for each
 // sleeper, sleeping on the real clock allocates nothing.
 func TestRealClockSleepDoesNotAllocate(t *testing.T) {
-	c := simthread.NewRealClock(0)
+	c := sim.NewRealClock(0)
 	ctx := context.Background()
 	c.SleepUntil(ctx, c.Now()+time.Microsecond)
 	if a := testing.AllocsPerRun(50, func() { c.SleepUntil(ctx, c.Now()+20*time.Microsecond) }); a != 0 {
@@ -446,7 +447,7 @@ func TestSnapshotPanicIsAnError(t *testing.T) {
 		{"republish on resume", 2, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			clock := new(simthread.VirtualClock)
+			clock := new(sim.VirtualClock)
 			n := 0
 			p := &probe{clock: clock, snapshot: func(*simthread.Snapshot) {
 				if n == tc.after {
@@ -454,7 +455,7 @@ func TestSnapshotPanicIsAnError(t *testing.T) {
 				}
 				n++
 			}}
-			s, err := simthread.New(simthread.Config{Timing: simthread.Timing{Rate: 100}}, p, clock)
+			s, err := sim.New(simthread.Config{Timing: simthread.Timing{Rate: 100}}, p, clock)
 			if err != nil {
 				t.Fatal(err)
 			}

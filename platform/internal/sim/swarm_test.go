@@ -1,4 +1,4 @@
-package simthread_test
+package sim_test
 
 import (
 	"math"

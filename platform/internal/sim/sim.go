@@ -1,4 +1,4 @@
-package simthread
+package sim
 
 import (
 	"context"
@@ -10,81 +10,48 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
-// Defaults for Config.
-const (
-	// DefaultHistory is the snapshot history a Sim made with none keeps:
-	// the 8 newest, which brackets render times up to 6 steps behind the
-	// newest snapshot. That is less than the adaptive render delay can
-	// reach (interp.DelayLimit: 8 steps, at least 100 ms), so the frame
-	// pipeline sizes its own (interp.PipelineConfig.History: 14 at
-	// 120 Hz) and uses this only as a floor.
-	DefaultHistory = 8
-	// defaultInputs is the input queue's capacity: far more than a person
-	// can produce in one tick.
-	defaultInputs = 256
-)
+// defaultInputs is the input queue's capacity a Config with none gets:
+// far more than a person can produce in one tick.
+const defaultInputs = 256
 
-// Config configures a Sim. Its zero value means the defaults.
-type Config struct {
-	Timing
-	// History is how many snapshots the render side keeps (at least 2).
-	History int
-	// Inputs is the input queue's capacity.
-	Inputs int
-	// InitSnapshot, if set, is called on every snapshot slot once, to
-	// pre-size it so that publishing never allocates.
-	InitSnapshot func(*Snapshot)
-	// Record keeps every applied input with its tick; see InputLog. With
-	// a world that implements Hasher it also hashes the world after every
-	// tick, so that a run the world's panic ends still has its last
-	// complete tick and that tick's hash (Final). That is one Hash call a
-	// tick while recording: keep Hash cheap (refworld's FNV over 4096
-	// bodies, 460 KB, takes about 1 ms on a busy 2-core machine: an eighth
-	// of a 120 Hz tick).
-	Record bool
-	// Replay, if not nil (an empty, non-nil log included), is the input log
-	// to apply instead of live input: each entry at the start of its tick,
-	// ticks from 1 and non-decreasing. Send refuses live input then.
-	Replay []TickInput
-	// CheckpointEvery records the world's hash every that many ticks
-	// (the world must implement Hasher); 0 records none.
-	CheckpointEvery uint64
-	// StopAfter ends Run once that tick has run and been published;
-	// 0 runs until the context is done.
-	StopAfter uint64
+// Checkpoint is the world's hash after a tick.
+type Checkpoint struct {
+	Tick uint64 // the tick just stepped
+	Hash uint64 // Hasher.Hash of the world after it
 }
 
-// Sim runs a World at a fixed rate on its own goroutine and publishes a
-// Snapshot after every wake that ran steps. Create it with New, start it
+// Sim runs a simthread.World at a fixed rate on its own goroutine and publishes a
+// snapshot after every wake that ran steps. Create it with New, start it
 // with Run or Start, and read its snapshots with Snapshots from one other
 // goroutine (the render thread).
 type Sim struct {
-	cfg   Config
+	cfg   simthread.Config
 	clock Clock
-	world World
+	world simthread.World
 	sched *scheduler
 	dt    float64
 
-	out  *waitfree.Producer[Snapshot]
-	view *waitfree.Consumer[Snapshot]
-	in   *waitfree.Queue[Input]
+	out  *waitfree.Producer[simthread.Snapshot]
+	view *waitfree.Consumer[simthread.Snapshot]
+	in   *waitfree.Queue[simthread.Input]
 
 	pauseReq atomic.Bool
 	signal   chan struct{} // wakes a paused loop; capacity 1
 
 	started   bool
 	deadline  time.Duration
-	batch     []Input // this tick's inputs, reused
+	batch     []simthread.Input // this tick's inputs, reused
 	replayAt  int
-	log       []TickInput
+	log       []simthread.TickInput
 	checks    []Checkpoint
-	hasher    Hasher
-	recHash   Hasher     // the world, when recording a Hasher
-	last      Checkpoint // the last tick completed and its hash, when recording
-	prev      Checkpoint // the one before it
+	hasher    simthread.Hasher
+	recHash   simthread.Hasher // the world, when recording a Hasher
+	last      Checkpoint       // the last tick completed and its hash, when recording
+	prev      Checkpoint       // the one before it
 	panicked  bool
 	stopped   bool
 	tel       Telemetry
@@ -103,41 +70,41 @@ const peakWindow = 64
 
 // New returns a Sim that steps world on clock. The world is the Sim's from
 // now on: touch it again only after Run has returned.
-func New(cfg Config, world World, clock Clock) (*Sim, error) {
+func New(cfg simthread.Config, world simthread.World, clock Clock) (*Sim, error) {
 	if world == nil || clock == nil {
-		return nil, errors.New("simthread: New needs a world and a clock")
+		return nil, errors.New("sim: New needs a world and a clock")
 	}
 	if cfg.History == 0 {
-		cfg.History = DefaultHistory
+		cfg.History = simthread.DefaultHistory
 	}
 	if cfg.Inputs == 0 {
 		cfg.Inputs = defaultInputs
 	}
 	if cfg.History < 2 || cfg.History > waitfree.MaxHistory {
-		return nil, fmt.Errorf("simthread: history %d out of range [2, %d]", cfg.History, waitfree.MaxHistory)
+		return nil, fmt.Errorf("sim: history %d out of range [2, %d]", cfg.History, waitfree.MaxHistory)
 	}
 	if cfg.Inputs < 1 || cfg.Inputs > waitfree.MaxQueue {
-		return nil, fmt.Errorf("simthread: input queue capacity %d out of range [1, %d]", cfg.Inputs, waitfree.MaxQueue)
+		return nil, fmt.Errorf("sim: input queue capacity %d out of range [1, %d]", cfg.Inputs, waitfree.MaxQueue)
 	}
 	sched, err := newScheduler(cfg.Timing)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Timing = sched.Timing()
-	var hasher Hasher
+	var hasher simthread.Hasher
 	if cfg.CheckpointEvery > 0 {
-		h, ok := world.(Hasher)
+		h, ok := world.(simthread.Hasher)
 		if !ok {
-			return nil, errors.New("simthread: checkpoints need a world that implements Hasher")
+			return nil, errors.New("sim: checkpoints need a world that implements Hasher")
 		}
 		hasher = h
 	}
 	for i := range cfg.Replay {
 		if cfg.Replay[i].Tick == 0 {
-			return nil, fmt.Errorf("simthread: replay log entry %d is at tick 0; inputs apply from tick 1", i)
+			return nil, fmt.Errorf("sim: replay log entry %d is at tick 0; inputs apply from tick 1", i)
 		}
 		if i > 0 && cfg.Replay[i].Tick < cfg.Replay[i-1].Tick {
-			return nil, fmt.Errorf("simthread: replay log entry %d (tick %d) before entry %d (tick %d)",
+			return nil, fmt.Errorf("sim: replay log entry %d (tick %d) before entry %d (tick %d)",
 				i, cfg.Replay[i].Tick, i-1, cfg.Replay[i-1].Tick)
 		}
 	}
@@ -145,7 +112,7 @@ func New(cfg Config, world World, clock Clock) (*Sim, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := waitfree.NewQueue[Input](cfg.Inputs)
+	in, err := waitfree.NewQueue[simthread.Input](cfg.Inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -159,11 +126,11 @@ func New(cfg Config, world World, clock Clock) (*Sim, error) {
 		view:   view,
 		in:     in,
 		signal: make(chan struct{}, 1),
-		batch:  make([]Input, 0, in.Cap()),
+		batch:  make([]simthread.Input, 0, in.Cap()),
 		hasher: hasher,
 		done:   make(chan struct{}),
 	}
-	if h, ok := world.(Hasher); ok && cfg.Record {
+	if h, ok := world.(simthread.Hasher); ok && cfg.Record {
 		s.recHash = h
 	}
 	if cfg.StopAfter > 0 && cfg.CheckpointEvery > 0 {
@@ -173,7 +140,7 @@ func New(cfg Config, world World, clock Clock) (*Sim, error) {
 }
 
 // Config returns the Sim's configuration with defaults filled in.
-func (s *Sim) Config() Config { return s.cfg }
+func (s *Sim) Config() simthread.Config { return s.cfg }
 
 // Step returns the fixed step, rounded to the nanosecond.
 func (s *Sim) Step() time.Duration { return s.cfg.Timing.Step() }
@@ -183,7 +150,7 @@ func (s *Sim) Clock() Clock { return s.clock }
 
 // Snapshots returns the render side of the snapshot buffer. One goroutine
 // (the render thread) may use it, concurrently with the Sim.
-func (s *Sim) Snapshots() *waitfree.Consumer[Snapshot] { return s.view }
+func (s *Sim) Snapshots() *waitfree.Consumer[simthread.Snapshot] { return s.view }
 
 // Overwritten reports how many snapshots were replaced before the render
 // side acquired them. Any goroutine may call it.
@@ -192,7 +159,7 @@ func (s *Sim) Overwritten() uint64 { return s.out.Overwritten() }
 // Send queues an input for the start of the next tick and reports whether
 // there was room (and, when replaying, refuses it). One goroutine (the
 // render thread) may call it, concurrently with the Sim. It never waits.
-func (s *Sim) Send(in Input) bool {
+func (s *Sim) Send(in simthread.Input) bool {
 	if s.cfg.Replay != nil {
 		return false
 	}
@@ -248,7 +215,7 @@ func (s *Sim) Wait() error {
 // world panics. Run may be called once.
 func (s *Sim) Run(ctx context.Context) (err error) {
 	if !s.running.CompareAndSwap(false, true) {
-		return errors.New("simthread: Run called twice")
+		return errors.New("sim: Run called twice")
 	}
 	defer func() {
 		s.runErr = err
@@ -396,7 +363,7 @@ func (s *Sim) run(now time.Duration) (err error) {
 		}
 		if s.cfg.Record {
 			for _, in := range s.batch {
-				s.log = append(s.log, TickInput{Tick: tick, Input: in})
+				s.log = append(s.log, simthread.TickInput{Tick: tick, Input: in})
 			}
 		}
 		s.tel.inputs.Add(uint64(len(s.batch)))
@@ -496,26 +463,14 @@ func (s *Sim) panicAt(tick uint64, r any) error {
 		j--
 	}
 	s.checks = s.checks[:j]
-	return &PanicError{Tick: tick, Value: r, Stack: debug.Stack()}
+	return &simthread.PanicError{Tick: tick, Value: r, Stack: debug.Stack()}
 }
 
-// PanicError is what Run returns when the world panics: the simulation
-// stops, and the render thread can report it and flush its files.
-type PanicError struct {
-	Tick  uint64 // the tick being stepped or published
-	Value any    // what the world panicked with
-	Stack []byte // the simulation goroutine's stack at the panic
-}
-
-// Error is one line; the stack is in Stack.
-func (e *PanicError) Error() string {
-	return fmt.Sprintf("simthread: world panicked at tick %d: %v", e.Tick, e.Value)
-}
-
-// InputLog returns every input applied so far with its tick, when Config.Record
-// is set; after the world panicked at tick T (a *PanicError), those up to
-// tick T−1 only. Call it only after Run has returned (or between Wake calls).
-func (s *Sim) InputLog() []TickInput { return s.log }
+// InputLog returns every input applied so far with its tick, when
+// simthread.Config.Record is set; after the world panicked at tick T (a
+// *simthread.PanicError), those up to tick T−1 only. Call it only after Run
+// has returned (or between Wake calls).
+func (s *Sim) InputLog() []simthread.TickInput { return s.log }
 
 // Checkpoints returns the world hashes recorded every CheckpointEvery ticks;
 // after the world panicked at tick T, those up to tick T−1 only. Call it
@@ -530,7 +485,7 @@ func (s *Sim) Stopped() bool { return s.stopped }
 // recording: the tick Run stopped at after a clean stop, or T−1 after the
 // world panicked at tick T (in Step, whose half-stepped state is never
 // hashed, or in Snapshot), 0 and the initial state's hash when nothing
-// ran. ok is false unless Config.Record is set and the world implements
+// ran. ok is false unless simthread.Config.Record is set and the world implements
 // Hasher. Call it only after Run has returned (or between Wake calls).
 func (s *Sim) Final() (c Checkpoint, panicked, ok bool) {
 	return s.last, s.panicked, s.recHash != nil && s.started

@@ -1,10 +1,11 @@
-package simthread_test
+package sim_test
 
 import (
 	"fmt"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -37,28 +38,28 @@ func (w *walker) Snapshot(dst *simthread.Snapshot) {
 // acquires. The app runs the same Sim on a RealClock with Start instead,
 // and the renderer acquires on its own thread.
 func ExampleSim_Wake() {
-	clock := new(simthread.VirtualClock)
-	sim, err := simthread.New(simthread.Config{Timing: simthread.Timing{Rate: 10}}, &walker{speed: 1}, clock)
+	clock := new(sim.VirtualClock)
+	s, err := sim.New(simthread.Config{Timing: simthread.Timing{Rate: 10}}, &walker{speed: 1}, clock)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	view := sim.Snapshots() // the render side
+	view := s.Snapshots() // the render side
 
-	next, _ := sim.Wake() // starts the timeline and publishes tick 0
+	next, _ := s.Wake() // starts the timeline and publishes tick 0
 	fmt.Println("next tick due at", next)
 
-	sim.Send(simthread.Input{Kind: setSpeed, X: 2}) // applied at the start of tick 1
-	clock.Set(250 * time.Millisecond)               // a wake 150 ms late
-	next, err = sim.Wake()
+	s.Send(simthread.Input{Kind: setSpeed, X: 2}) // applied at the start of tick 1
+	clock.Set(250 * time.Millisecond)             // a wake 150 ms late
+	next, err = s.Wake()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 
 	fmt.Println("acquired:", view.Acquire())
-	s := view.History(0)
-	fmt.Printf("tick %d of time %v, published at %v: x = %.1f m\n", s.Tick, s.Time, s.Published, s.Bodies[0].Pos.X())
+	snap := view.History(0)
+	fmt.Printf("tick %d of time %v, published at %v: x = %.1f m\n", snap.Tick, snap.Time, snap.Published, snap.Bodies[0].Pos.X())
 	fmt.Println("next tick due at", next)
 	// Output:
 	// next tick due at 100ms

@@ -1,4 +1,4 @@
-package simthread
+package sim
 
 // ClockSource names the clock RealClock reads, for reports: "qpc"
 // (QueryPerformanceCounter) on Windows, "mach_absolute_time" on macOS,

@@ -1,10 +1,12 @@
-package simthread
+package sim
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/tickframe/tickframe/simthread"
 )
 
 const ms = time.Millisecond
@@ -22,13 +24,13 @@ func TestSchedulerTable(t *testing.T) {
 	nan := math.NaN()
 	tests := []struct {
 		name   string
-		timing Timing
+		timing simthread.Timing
 		seq    []advance
 	}{
 		{
 			// 28.7: step 10 ms, frames of 16, 17 and 8 ms: 4 steps, 1 ms left.
 			name:   "textbook 10ms step, 16 17 8",
-			timing: Timing{Rate: 100},
+			timing: simthread.Timing{Rate: 100},
 			seq: []advance{
 				{interval: 16 * ms, steps: 1, acc: 6 * ms, alpha: 0.6},
 				{interval: 17 * ms, steps: 2, acc: 3 * ms, alpha: 0.3},
@@ -39,7 +41,7 @@ func TestSchedulerTable(t *testing.T) {
 			// h = 20 ms, 6 ms in the accumulator, a 29 ms interval: 1 step,
 			// 15 ms left, alpha 0.75.
 			name:   "textbook 20ms step, 6 then 29",
-			timing: Timing{Rate: 50},
+			timing: simthread.Timing{Rate: 50},
 			seq: []advance{
 				{interval: 6 * ms, steps: 0, acc: 6 * ms, alpha: 0.3},
 				{interval: 29 * ms, steps: 1, acc: 15 * ms, alpha: 0.75},
@@ -48,7 +50,7 @@ func TestSchedulerTable(t *testing.T) {
 		{
 			// Exercises 1 and 2: 55 ms from zero, then 12 ms more.
 			name:   "textbook 20ms step, 55 then 12",
-			timing: Timing{Rate: 50},
+			timing: simthread.Timing{Rate: 50},
 			seq: []advance{
 				{interval: 55 * ms, steps: 2, acc: 15 * ms, alpha: 0.75},
 				{interval: 12 * ms, steps: 1, acc: 7 * ms, alpha: 0.35},
@@ -56,7 +58,7 @@ func TestSchedulerTable(t *testing.T) {
 		},
 		{
 			name:   "exact multiples",
-			timing: Timing{Rate: 100},
+			timing: simthread.Timing{Rate: 100},
 			seq: []advance{
 				{interval: 10 * ms, steps: 1, acc: 0, alpha: 0},
 				{interval: 30 * ms, steps: 3, acc: 0, alpha: 0},
@@ -68,7 +70,7 @@ func TestSchedulerTable(t *testing.T) {
 			// A 1 s hitch: 750 ms are clamped away, 25 ticks are due, 8 run
 			// and the other 17 are discarded, keeping the phase.
 			name:   "clamp then discard",
-			timing: Timing{Rate: 100},
+			timing: simthread.Timing{Rate: 100},
 			seq: []advance{
 				{interval: 3 * ms, steps: 0, acc: 3 * ms, alpha: nan},
 				{interval: time.Second, steps: 8, acc: 3 * ms, discarded: 17, clamped: 750 * ms, alpha: nan},
@@ -78,7 +80,7 @@ func TestSchedulerTable(t *testing.T) {
 		{
 			// Overload without a clamp: 200 ms late, 20 due, 8 run.
 			name:   "cap discards",
-			timing: Timing{Rate: 100},
+			timing: simthread.Timing{Rate: 100},
 			seq: []advance{
 				{interval: 205 * ms, steps: 8, acc: 5 * ms, discarded: 12, alpha: 0.5},
 				{interval: 5 * ms, steps: 1, acc: 0, alpha: nan},
@@ -87,7 +89,7 @@ func TestSchedulerTable(t *testing.T) {
 		{
 			// The same with Keep: the debt stays and is paid 8 at a time.
 			name:   "cap keeps",
-			timing: Timing{Rate: 100, Overload: Keep},
+			timing: simthread.Timing{Rate: 100, Overload: simthread.Keep},
 			seq: []advance{
 				{interval: 205 * ms, steps: 8, acc: 125 * ms, alpha: 12.5},
 				{interval: 0, steps: 8, acc: 45 * ms, alpha: nan},
@@ -96,14 +98,14 @@ func TestSchedulerTable(t *testing.T) {
 		},
 		{
 			name:   "max steps 1",
-			timing: Timing{Rate: 100, MaxSteps: 1},
+			timing: simthread.Timing{Rate: 100, MaxSteps: 1},
 			seq: []advance{
 				{interval: 25 * ms, steps: 1, acc: 5 * ms, discarded: 1, alpha: nan},
 			},
 		},
 		{
 			name:   "backwards time is ignored",
-			timing: Timing{Rate: 100},
+			timing: simthread.Timing{Rate: 100},
 			seq: []advance{
 				{interval: 15 * ms, steps: 1, acc: 5 * ms, alpha: nan},
 				{interval: -10 * ms, steps: 0, acc: 5 * ms, alpha: nan},
@@ -140,7 +142,7 @@ func TestSchedulerTable(t *testing.T) {
 }
 
 func TestSchedulerPauseResumeDoesNotCatchUp(t *testing.T) {
-	s, _ := newScheduler(Timing{Rate: 100})
+	s, _ := newScheduler(simthread.Timing{Rate: 100})
 	s.Start(0)
 	if w := s.Advance(25 * ms); w.Steps != 2 {
 		t.Fatalf("steps %d, want 2", w.Steps)
@@ -170,7 +172,7 @@ func TestSchedulerPauseResumeDoesNotCatchUp(t *testing.T) {
 // TestSchedulerNoDrift runs an hour at 120 Hz, whose step is not a whole
 // number of nanoseconds, waking exactly at each deadline.
 func TestSchedulerNoDrift(t *testing.T) {
-	s, _ := newScheduler(Timing{Rate: 120})
+	s, _ := newScheduler(simthread.Timing{Rate: 120})
 	s.Start(0)
 	const n = 120 * 3600
 	for i := 0; i < n; i++ {
@@ -190,10 +192,10 @@ func TestSchedulerNoDrift(t *testing.T) {
 // checks that time is conserved: every nanosecond is run as a tick, kept in
 // the accumulator, clamped, discarded or paused, and nothing else.
 func TestSchedulerInvariants(t *testing.T) {
-	for _, policy := range []Overload{Discard, Keep} {
+	for _, policy := range []simthread.Overload{simthread.Discard, simthread.Keep} {
 		for _, rate := range []int{30, 60, 64, 120, 144, 1000} {
 			rng := rand.New(rand.NewPCG(uint64(rate), uint64(policy)))
-			s, _ := newScheduler(Timing{Rate: rate, Overload: policy})
+			s, _ := newScheduler(simthread.Timing{Rate: rate, Overload: policy})
 			s.Start(0)
 			step := s.Timing().Step()
 			now := time.Duration(0)
@@ -214,7 +216,7 @@ func TestSchedulerInvariants(t *testing.T) {
 				}
 				st := s.Stats()
 				acc := s.Accumulator()
-				if acc < 0 || (policy == Discard && acc >= step+1) {
+				if acc < 0 || (policy == simthread.Discard && acc >= step+1) {
 					t.Fatalf("rate %d %v: accumulator %v outside [0, %v)", rate, policy, acc, step)
 				}
 				// Counted time: ticks run plus ticks discarded span exactly the
@@ -231,11 +233,11 @@ func TestSchedulerInvariants(t *testing.T) {
 }
 
 func TestTimingValidate(t *testing.T) {
-	bad := []Timing{
+	bad := []simthread.Timing{
 		{Rate: -1},
-		{Rate: MaxRate + 1},
+		{Rate: simthread.MaxRate + 1},
 		{MaxSteps: -3},
-		{MaxSteps: MaxMaxSteps + 1},
+		{MaxSteps: simthread.MaxMaxSteps + 1},
 		{Rate: 10, MaxDelta: 50 * ms},
 		{Overload: 7},
 	}
@@ -247,16 +249,16 @@ func TestTimingValidate(t *testing.T) {
 			t.Errorf("NewScheduler(%+v): no error", tm)
 		}
 	}
-	if err := (Timing{}).Validate(); err != nil {
+	if err := (simthread.Timing{}).Validate(); err != nil {
 		t.Errorf("zero Timing: %v", err)
 	}
 	for _, s := range []string{"discard", "keep"} {
-		p, err := ParseOverload(s)
+		p, err := simthread.ParseOverload(s)
 		if err != nil || p.String() != s {
 			t.Errorf("ParseOverload(%q) = %v, %v", s, p, err)
 		}
 	}
-	if _, err := ParseOverload("drop"); err == nil {
+	if _, err := simthread.ParseOverload("drop"); err == nil {
 		t.Error("ParseOverload accepted drop")
 	}
 }
@@ -267,7 +269,7 @@ func TestTimingValidate(t *testing.T) {
 // renderer sharing the scheduler would draw 0.75 of the way from the
 // previous state to the current one.
 func TestAccumulatorTextbook(t *testing.T) {
-	s, err := newScheduler(Timing{Rate: 50}) // 20 ms
+	s, err := newScheduler(simthread.Timing{Rate: 50}) // 20 ms
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 //go:build !linux && !windows
 
-package simthread
+package sim
 
 import "time"
 

@@ -1,4 +1,4 @@
-package simthread_test
+package sim_test
 
 // Benchmarks of one simulation tick, split into its parts so that benchstat
 // can set them side by side:
@@ -33,6 +33,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -59,8 +60,8 @@ func (snapshotOnly) Step(uint64, float64, []simthread.Input) {}
 // with the render side acquiring each snapshot, as TestTickDoesNotAllocate
 // does.
 type ticker struct {
-	sim   *simthread.Sim
-	clock *simthread.VirtualClock
+	sim   *sim.Sim
+	clock *sim.VirtualClock
 	view  func() bool
 	next  time.Duration
 	wakes uint64
@@ -72,15 +73,15 @@ type ticker struct {
 // published and acquired.
 func newTicker(tb testing.TB, world simthread.World, n int) *ticker {
 	tb.Helper()
-	clock := new(simthread.VirtualClock)
-	sim, err := simthread.New(simthread.Config{InitSnapshot: func(s *simthread.Snapshot) {
+	clock := new(sim.VirtualClock)
+	s, err := sim.New(simthread.Config{InitSnapshot: func(s *simthread.Snapshot) {
 		s.Bodies = make([]simthread.Body, 0, n)
 	}}, world, clock)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	t := &ticker{sim: sim, clock: clock, view: sim.Snapshots().Acquire}
-	if t.next, err = sim.Wake(); err != nil {
+	t := &ticker{sim: s, clock: clock, view: s.Snapshots().Acquire}
+	if t.next, err = s.Wake(); err != nil {
 		tb.Fatal(err)
 	}
 	t.view()
