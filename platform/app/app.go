@@ -359,10 +359,10 @@ func (a *App) Config() Config { return a.cfg }
 // them.
 func (a *App) Settings() Settings { return a.set }
 
-// Sim returns the simulation: its telemetry (ticks run, inputs dropped)
+// simulation returns the simulation: its telemetry (ticks run, inputs dropped)
 // may be read at any time, its input log and checkpoints once the run
 // has returned.
-func (a *App) Sim() *sim.Sim { return a.rt.Sim() }
+func (a *App) simulation() *sim.Sim { return a.rt.Sim() }
 
 // Window returns the window.
 func (a *App) Window() *platform.Window { return a.rt.Window() }

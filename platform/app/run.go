@@ -124,7 +124,7 @@ func Run(ctx context.Context, cfg Config, world simthread.World, opts ...Option)
 	errs := []error{runErr}
 	r := a.report()
 	if rec != nil {
-		errs = append(errs, rec.finish(a.Sim(), set.Tools.Record, runErr))
+		errs = append(errs, rec.finish(a.simulation(), set.Tools.Record, runErr))
 	}
 	if cfg.Finish != nil {
 		errs = append(errs, cfg.Finish(a, r, runErr))

@@ -130,8 +130,8 @@ func TestWaylandHiddenPausesTheSimulation(t *testing.T) {
 			resumed = now
 		}
 	})
-	tel := a.Sim().Telemetry().Read()
-	rate := float64(a.Sim().Config().Rate)
+	tel := a.simulation().Telemetry().Read()
+	rate := float64(a.simulation().Config().Rate)
 	running := a.report.DurationS - tel.PausedTotal.Seconds()
 	t.Logf("paused: %v", flips)
 	t.Logf("hidden at %v, paused %v later (%d frames planned while hidden), shown at %v, resumed %v later; %d ticks while paused; %d ticks in %.3f s not paused (%.1f Hz), paused %v, discarded %d",
