@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/vdisplay"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -209,7 +209,7 @@ func runSoak(t *testing.T, length time.Duration) soakTruth {
 	for !s.grid.Known() {
 		s.advance(s.clock.Now() + time.Millisecond)
 	}
-	pacer, err := platform.NewPacer(s, s.grid.Hz(), true)
+	pacer, err := window.NewPacer(s, s.grid.Hz(), true)
 	if err != nil {
 		t.Fatal(err)
 	}
