@@ -14,13 +14,15 @@ const (
 	CloseEvent                        // the user asked to close the window
 )
 
-// Event is one input or window event, collected by Poll. It carries only
-// tickframe's own types (Key, Action, MouseButton, Mods), so that apps
-// never import GLFW; platform maps GLFW's values (input_glfw.go).
+// Event is one input or window event, collected once a frame by the
+// runtime's window (package platform/internal/window, which maps GLFW's
+// values) and handed to the app: app.Config.Input receives it. It carries
+// only tickframe's own types (Key, Action, MouseButton, Mods), so that
+// apps never import GLFW.
 //
-// It is one flat struct rather than one type per kind so that Poll can
-// keep events in a reused slice without allocating; Kind says which fields
-// are set (see the EventKind constants), and the others are zero.
+// It is one flat struct rather than one type per kind so that the window
+// can keep events in a reused slice without allocating; Kind says which
+// fields are set (see the EventKind constants), and the others are zero.
 type Event struct {
 	Kind EventKind
 	// Key is the key of a KeyEvent, KeyUnknown for a key tickframe does
@@ -41,7 +43,7 @@ type Event struct {
 	// DX, DY is a CursorEvent's motion since the previous CursorEvent, in
 	// screen coordinates: what mouse look wants, and unbounded and
 	// unaccelerated where the window has captured the cursor (see
-	// Window.CaptureCursor).
+	// app.Mouse.CaptureCursor).
 	DX, DY float64
 	On     bool // IconifyEvent, FocusEvent
 }

@@ -15,10 +15,11 @@ import (
 // The README's runtime without the instruments is testdata/alone's main,
 // word for word, and that program runs: built, run under the display for a
 // moment, and ended by Ctrl-C, it exits 0 and says nothing. Its main calls
-// Run on main's goroutine, which package platform pins to the main
-// thread; platform.Open refuses any other (TestOpenRefusesOtherThreads),
-// as it would Run inside platform.Main's function, which runs on another
-// goroutine.
+// Run on main's goroutine, which package platform/internal/window pins to
+// the main thread in init, imported by the runtime though the program
+// imports only app; window.Open refuses any other thread
+// (TestOpenRefusesOtherThreads), as it would Run inside window.Main's
+// function, which runs on another goroutine.
 func TestReadmeRuntimeAlone(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		t.Fatal("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")

@@ -21,8 +21,8 @@
 // the flags are parsed (WorldFunc), the settings in code (WithSettings),
 // a command line of the caller's (Args), the runtime without the
 // instruments (Bare). Main and Run must be called on the main goroutine:
-// package platform locks it to the main thread, where GLFW and OpenGL
-// must run.
+// the runtime's window package, which app imports, locks it to the main
+// thread in init, before main runs: GLFW and OpenGL must run there.
 //
 // Input: the app reserves a few keys: Esc quits, Space pauses, F toggles
 // fullscreen, V vsync, H the HUD, F12 saves a screenshot. Config.Keys
@@ -363,9 +363,6 @@ func (a *App) Settings() Settings { return a.set }
 // may be read at any time, its input log and checkpoints once the run
 // has returned.
 func (a *App) simulation() *sim.Sim { return a.rt.Sim() }
-
-// Window returns the window.
-func (a *App) Window() *platform.Window { return a.rt.Window() }
 
 // Renderer returns the renderer: in Finish, the registry and the last
 // frame's figures.

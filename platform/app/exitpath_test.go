@@ -21,11 +21,11 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/framelog"
 	"github.com/tickframe/tickframe/platform/internal/record"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/platform/internal/sim"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -111,7 +111,7 @@ func TestExitPathChild(t *testing.T) {
 	}
 	fmt.Fprintln(os.Stderr, startLine)
 	code := 0
-	platform.Call(func() {
+	window.Call(func() {
 		code = run(append([]string{"exitpath"}, strings.Split(args, "\n")...), os.Stderr, cfg, fw, WithSettings(&set))
 	})
 	os.Exit(code)

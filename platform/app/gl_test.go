@@ -9,12 +9,13 @@ import (
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"github.com/tickframe/tickframe/simthread"
 )
 
 func TestMain(m *testing.M) {
 	code := 0
-	platform.Main(func() { code = m.Run() })
+	window.Main(func() { code = m.Run() })
 	os.Exit(code)
 }
 
@@ -28,7 +29,7 @@ func runApp(t *testing.T, cfg Config, set Settings, d time.Duration, each func(r
 	set.Duration = d
 	var err error
 	var r ran
-	platform.Call(func() {
+	window.Call(func() {
 		var a *App
 		if a, err = newApp(cfg, set, world, false); err != nil {
 			return

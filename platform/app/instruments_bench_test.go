@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/loop"
+	"github.com/tickframe/tickframe/platform/internal/window"
 )
 
 // instrumentWarmFrames are drawn before the clock starts: shader
@@ -138,7 +138,7 @@ func frameBlock(b *testing.B, setUp func(*testing.B, *Config, *Settings) func(),
 	}
 	var start time.Time
 	var elapsed time.Duration
-	platform.Call(func() {
+	window.Call(func() {
 		var full *App
 		if full, err = newApp(cfg, set, world, runtimeOnly); err != nil {
 			return

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/window"
 )
 
 // nullWhen reads docs/report.md's table: each key's "null when" column.
@@ -51,7 +51,7 @@ func TestReportWithoutTruth(t *testing.T) {
 	var rep *Report
 	cfg.Finish = func(_ *App, r *Report, _ error) error { rep = r; return nil }
 	var err error
-	platform.Call(func() { err = Run(context.Background(), cfg, world, WithSettings(&set)) })
+	window.Call(func() { err = Run(context.Background(), cfg, world, WithSettings(&set)) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/tickframe/tickframe/platform/internal/outfile"
 	"github.com/tickframe/tickframe/platform/internal/record"
 	"github.com/tickframe/tickframe/platform/internal/sched"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -175,7 +176,7 @@ func TestRecordingReplaysByItself(t *testing.T) {
 			AppFlags: func(fs *flag.FlagSet) { fs.IntVar(&rings, "rings", 3, "rings") }, Look: Look{HideHUD: true}}
 		var stderr bytes.Buffer
 		code := 0
-		platform.Call(func() {
+		window.Call(func() {
 			code = run(append([]string{"/bin/seeded"}, args...), &stderr, cfg, nil, WorldFunc(func(c Config) (simthread.World, error) {
 				built = append(built, seeded{seed: c.Seed, rings: rings})
 				return &seeded{seed: c.Seed, rings: rings}, nil

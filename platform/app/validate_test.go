@@ -88,7 +88,7 @@ func TestExitCode(t *testing.T) {
 		want int
 	}{
 		{nil, 0},
-		{errors.New("platform: no display"), 1},
+		{errors.New("window: no display"), 1},
 		{&ConfigError{errors.New("bad")}, 2},
 		{fmt.Errorf("wrapped: %w", &ConfigError{errors.New("bad")}), 2},
 		{errors.Join(errors.New("gl"), &ConfigError{errors.New("bad")}), 2},

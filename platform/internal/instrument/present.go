@@ -3,12 +3,12 @@ package instrument
 import (
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/framelog"
 	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/sched"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"github.com/tickframe/tickframe/renderer"
 )
 
@@ -137,7 +137,7 @@ func (t *presentTracker) reports() {
 // returned). Either way a frame overtaken by the next one within the same
 // vblank was dropped, never shown. The last frame stays pending until
 // final is set.
-func (t *presentTracker) collect(rend *renderer.Renderer, pacer *platform.Pacer, final bool) {
+func (t *presentTracker) collect(rend *renderer.Renderer, pacer *window.Pacer, final bool) {
 	if t.measured() {
 		if final {
 			t.src.Flush(flushWait) // the last frames' server stamps
@@ -190,7 +190,7 @@ func (t *presentTracker) collect(rend *renderer.Renderer, pacer *platform.Pacer,
 // collectReported accounts, in order, for the read-backs whose display
 // the display system has reported; at the end (final), those it never
 // reported are unknown.
-func (t *presentTracker) collectReported(pacer *platform.Pacer, final bool) {
+func (t *presentTracker) collectReported(pacer *window.Pacer, final bool) {
 	for t.wHead < t.wTail {
 		p := t.waiting[t.wHead%swapRing]
 		rec := &t.swaps[p.Frame%swapRing]
@@ -238,7 +238,7 @@ func (t *presentTracker) collectReported(pacer *platform.Pacer, final bool) {
 // if the next frame landed before that vblank. Either way it counts
 // toward the frames the display system's own vblanks found new
 // (rateFigures.onDisplay).
-func (t *presentTracker) placeLanded(s *shownFrame, rec *swapRecord, pacer *platform.Pacer) {
+func (t *presentTracker) placeLanded(s *shownFrame, rec *swapRecord, pacer *window.Pacer) {
 	r := &t.rates
 	r.landed++
 	if rec.msc > r.dispMSC {
@@ -335,7 +335,7 @@ func (t *presentTracker) logFrame(s *shownFrame, shown bool) {
 
 // shown takes the next frame known shown: the previous one is final now,
 // displayed unless this one replaced it within the same vblank.
-func (t *presentTracker) shown(s shownFrame, pacer *platform.Pacer) {
+func (t *presentTracker) shown(s shownFrame, pacer *window.Pacer) {
 	st := &t.stats.Present
 	if st.Source == "" {
 		st.Source = t.source(&s, pacer)
@@ -351,7 +351,7 @@ func (t *presentTracker) shown(s shownFrame, pacer *platform.Pacer) {
 }
 
 // finish accounts for a frame that was displayed.
-func (t *presentTracker) finish(s shownFrame, pacer *platform.Pacer) {
+func (t *presentTracker) finish(s shownFrame, pacer *window.Pacer) {
 	st := &t.stats.Present
 	st.Displayed++
 	st.UntilDisplayed.Record(int64(s.display - s.present))
@@ -384,7 +384,7 @@ func (t *presentTracker) finish(s shownFrame, pacer *platform.Pacer) {
 
 // period is the display's period as its vblanks measured it, else the
 // pacer's (0: neither).
-func (t *presentTracker) period(pacer *platform.Pacer) time.Duration {
+func (t *presentTracker) period(pacer *window.Pacer) time.Duration {
 	if t.measured() {
 		if p := t.src.Grid().Period(); p > 0 {
 			return p
@@ -418,7 +418,7 @@ func (t *presentTracker) sourceName() string {
 
 // source names where the display times come from: the display system's
 // source (with where its vblanks come from), or the model, labelled so.
-func (t *presentTracker) source(s *shownFrame, pacer *platform.Pacer) string {
+func (t *presentTracker) source(s *shownFrame, pacer *window.Pacer) string {
 	if t.measured() {
 		return t.sourceName()
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/window"
 )
 
 // TestCounterJumpIsNoRepeat: frames shown on every vblank of a display
@@ -48,7 +48,7 @@ func TestCounterJumpIsNoRepeat(t *testing.T) {
 		}, 287, 0, 2000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pacer, err := platform.NewPacer(&virtualClock{}, 144, true)
+			pacer, err := window.NewPacer(&virtualClock{}, 144, true)
 			if err != nil {
 				t.Fatal(err)
 			}

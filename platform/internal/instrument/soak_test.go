@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/vdisplay"
+	"github.com/tickframe/tickframe/platform/internal/window"
 )
 
-// virtualClock is a platform.Clock whose sleeps move it on at once.
+// virtualClock is a window.Clock whose sleeps move it on at once.
 type virtualClock struct{ now time.Duration }
 
 func (c *virtualClock) Now() time.Duration { return c.now }
@@ -33,7 +33,7 @@ func TestSoakPresentCounts(t *testing.T) {
 	}
 	clock := &virtualClock{}
 	disp := vdisplay.New(rand.New(rand.NewPCG(24, 1)), time.Second/144)
-	pacer, err := platform.NewPacer(clock, 144, true)
+	pacer, err := window.NewPacer(clock, 144, true)
 	if err != nil {
 		t.Fatal(err)
 	}

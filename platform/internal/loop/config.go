@@ -9,6 +9,7 @@ import (
 	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/sched"
 	"github.com/tickframe/tickframe/platform/internal/sim"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -101,9 +102,9 @@ const DefaultGroundSize = 400
 
 // Mouse is what the mouse does besides reaching Config.Input.
 type Mouse struct {
-	// CaptureCursor hides and locks the cursor from the start, with raw
-	// mouse motion where the system has it (mouse look);
-	// Window().CaptureCursor changes it later.
+	// CaptureCursor hides and locks the cursor for the whole run, with
+	// raw mouse motion where the system has it (mouse look). GLFW frees
+	// it while the window is unfocused and takes it back on focus.
 	CaptureCursor bool
 	// NoMouseCamera leaves the mouse to the world: a left drag no longer
 	// orbits the camera, nor the wheel zooms it. The events go to Input
@@ -123,8 +124,9 @@ type Mouse struct {
 // the display's rate, low latency, interpolated motion, an adaptive render
 // delay and the scheduling design's defaults; the flags set each field.
 type Display struct {
-	// Fullscreen and NoVSync configure the window as platform.Config
-	// does.
+	// Fullscreen opens the window on the primary monitor at its current
+	// video mode; NoVSync swaps with interval 0 instead of 1. The
+	// reserved keys F and V toggle them while the app runs.
 	Fullscreen bool
 	NoVSync    bool
 	// Samples is the MSAA sample count: 0 means 4, or none on a software
@@ -167,8 +169,8 @@ const MaxWindow = 16384
 // window.
 func (cfg *Config) Validate() error {
 	switch {
-	case cfg.Display.Refresh != 0 && !(cfg.Display.Refresh >= 1 && cfg.Display.Refresh <= platform.MaxRefresh):
-		return fmt.Errorf("loop: refresh rate %v Hz out of range [1, %d] (or 0 for the display's)", cfg.Display.Refresh, platform.MaxRefresh)
+	case cfg.Display.Refresh != 0 && !(cfg.Display.Refresh >= 1 && cfg.Display.Refresh <= window.MaxRefresh):
+		return fmt.Errorf("loop: refresh rate %v Hz out of range [1, %d] (or 0 for the display's)", cfg.Display.Refresh, window.MaxRefresh)
 	case cfg.Duration < 0:
 		return fmt.Errorf("loop: negative duration %v", cfg.Duration)
 	case cfg.Display.Delay < 0:

@@ -11,6 +11,7 @@ import (
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/sim"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -46,10 +47,10 @@ func (s *swaps) Swapped(f *loop.Frame) {
 // attached and the flags every app has (app.Run with app.Bare is this
 // without the hook: platform/app/testdata/alone). In a program this is
 // main's body, whose goroutine is on the main thread; a test, on a
-// goroutine of its own, runs it there through platform.Call, with the
-// test binary's TestMain serving platform.Main.
+// goroutine of its own, runs it there through window.Call, with the
+// test binary's TestMain serving window.Main.
 func Example() {
-	platform.Call(func() {
+	window.Call(func() {
 		a, err := loop.New(loop.Config{Title: "spinner", Settings: loop.Settings{Duration: 2 * time.Second}}, &spinner{})
 		if err != nil {
 			log.Fatal(err)

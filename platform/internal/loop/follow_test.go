@@ -11,6 +11,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/sim"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -64,7 +65,7 @@ func TestFollowCamera(t *testing.T) {
 	cam.Distance = 12
 	cfg := Config{Title: "follow", Width: w, Height: h, Camera: &cam, Settings: Settings{Display: Display{KeepRunningUnfocused: true}}}
 	var err error
-	platform.Call(func() {
+	window.Call(func() {
 		var a *App
 		if a, err = New(cfg, stillWorld{}); err != nil {
 			return

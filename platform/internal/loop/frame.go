@@ -5,7 +5,7 @@ import (
 	"runtime/trace"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"github.com/tickframe/tickframe/renderer"
 )
 
@@ -114,7 +114,7 @@ func (a *App) swap(f *Frame, drawn bool) {
 	probe := a.pacing.probing()
 	if probe {
 		// Hold every other measured frame back: see MeasureRefresh.
-		a.clock.SleepUntil(f.Ctx, a.clock.Now()+platform.ProbeDelay)
+		a.clock.SleepUntil(f.Ctx, a.clock.Now()+window.ProbeDelay)
 	}
 	f.Drawn = drawn
 	if drawn {

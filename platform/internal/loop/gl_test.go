@@ -6,14 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"github.com/tickframe/tickframe/simthread"
 )
 
 func TestMain(m *testing.M) {
 	code := 0
-	platform.Main(func() { code = m.Run() })
+	window.Main(func() { code = m.Run() })
 	os.Exit(code)
 }
 
@@ -94,7 +94,7 @@ func TestRunAlone(t *testing.T) {
 		Display: Display{Refresh: 60, KeepRunningUnfocused: true}},
 		Sim: simthread.Config{InitSnapshot: func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }}}
 	var s seams
-	platform.Call(func() {
+	window.Call(func() {
 		var a *App
 		if a, err = New(cfg, world); err != nil {
 			return

@@ -19,8 +19,9 @@
 //	defer a.Close()
 //	return a.Run(ctx) // until the window closes, Esc or ctx
 //
-// New, Run and Close must be called on the main thread (package platform
-// locks the main goroutine to it), where GLFW and OpenGL must run.
+// New, Run and Close must be called on the main thread (package
+// platform/internal/window, which loop imports, locks the main goroutine
+// to it), where GLFW and OpenGL must run.
 package loop
 
 import (
@@ -30,11 +31,11 @@ import (
 	"runtime/pprof"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/sched"
 	"github.com/tickframe/tickframe/platform/internal/sim"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -46,7 +47,7 @@ type App struct {
 	cfg      Config
 	clock    *sim.RealClock
 	pipe     *interp.Pipeline // world → simulation → planner
-	win      *platform.Window
+	win      *window.Window
 	rend     *renderer.Renderer
 	ctl      control          // what the input asked for, and the camera (input.go)
 	pacing   pacing           // when frames are displayed (pacing.go)
@@ -103,7 +104,7 @@ func New(cfg Config, world simthread.World) (*App, error) {
 func (a *App) open() error {
 	cfg := &a.cfg
 	var err error
-	a.win, err = platform.Open(platform.Config{
+	a.win, err = window.Open(window.Config{
 		Title: cfg.Title, Width: cfg.Width, Height: cfg.Height,
 		Fullscreen: cfg.Display.Fullscreen, NoVSync: cfg.Display.NoVSync,
 	})
@@ -177,7 +178,7 @@ func (a *App) Sim() *sim.Sim { return a.pipe.Sim() }
 func (a *App) Pipeline() *interp.Pipeline { return a.pipe }
 
 // Window returns the window.
-func (a *App) Window() *platform.Window { return a.win }
+func (a *App) Window() *window.Window { return a.win }
 
 // Renderer returns the renderer.
 func (a *App) Renderer() *renderer.Renderer { return a.rend }

@@ -5,9 +5,9 @@ import (
 	"math"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/sim"
+	"github.com/tickframe/tickframe/platform/internal/window"
 )
 
 // measureFrames is how many swaps are timed to find a display's refresh
@@ -19,10 +19,10 @@ const measureFrames = 32
 // rate measured from the first swaps), or unpaced. It belongs to the
 // render thread.
 type pacing struct {
-	pacer     *platform.Pacer // nil while measuring, and unpaced
+	pacer     *window.Pacer // nil while measuring, and unpaced
 	hz        float64
 	source    string
-	measuring []platform.SwapSample // the swaps timed so far, while measuring
+	measuring []window.SwapSample // the swaps timed so far, while measuring
 	latency   LatencyMode
 	jit       jit
 	grid      *present.Grid // the display's measured vblanks; nil: none
@@ -44,14 +44,14 @@ type pacing struct {
 // choose picks how frames are paced: an emulated refresh (above 0) in
 // software, else the monitor's rate with vsync, else measurement of the
 // first swaps.
-func (p *pacing) choose(win *platform.Window, clock sim.Clock, refresh float64, latency LatencyMode) error {
+func (p *pacing) choose(win *window.Window, clock sim.Clock, refresh float64, latency LatencyMode) error {
 	p.latency = latency
 	var err error
 	measured := p.grid != nil && p.grid.Known()
 	switch hz := win.RefreshRate(); {
 	case refresh > 0:
 		p.hz, p.source = refresh, "emulated"
-		p.pacer, err = platform.NewPacer(clock, refresh, true)
+		p.pacer, err = window.NewPacer(clock, refresh, true)
 	case win.VSync() && win.SelfPaced():
 		// The swap does not wait (Wayland, XWayland): paced in software
 		// on the display system's vblanks, from the first it reports
@@ -59,26 +59,26 @@ func (p *pacing) choose(win *platform.Window, clock sim.Clock, refresh float64, 
 		// until then.
 		p.hz, p.source, p.onGrid = 60, "monitor, until measured", true
 		switch {
-		case measured && p.grid.Hz() >= 1 && p.grid.Hz() <= platform.MaxRefresh:
+		case measured && p.grid.Hz() >= 1 && p.grid.Hz() <= window.MaxRefresh:
 			p.hz, p.source = p.grid.Hz(), p.grid.Source()
 		case hz > 0:
 			p.hz = float64(hz)
 		default:
 			p.source = "60 Hz, until measured"
 		}
-		p.pacer, err = platform.NewPacer(clock, p.hz, true)
+		p.pacer, err = window.NewPacer(clock, p.hz, true)
 	case win.VSync() && hz > 0:
 		p.hz, p.source = float64(hz), "monitor"
-		p.pacer, err = platform.NewPacer(clock, float64(hz), false)
-	case measured && p.grid.Hz() >= 1 && p.grid.Hz() <= platform.MaxRefresh:
+		p.pacer, err = window.NewPacer(clock, float64(hz), false)
+	case measured && p.grid.Hz() >= 1 && p.grid.Hz() <= window.MaxRefresh:
 		// The display system's own vblanks (Present's MSC on X11), in
 		// software: where they come with a swap that does not wait
 		// (Xvfb), nothing else paces.
 		p.hz, p.source, p.onGrid = p.grid.Hz(), p.grid.Source(), true
-		p.pacer, err = platform.NewPacer(clock, p.hz, true)
+		p.pacer, err = window.NewPacer(clock, p.hz, true)
 	case win.VSync():
 		p.source = "measuring"
-		p.measuring = make([]platform.SwapSample, 0, measureFrames)
+		p.measuring = make([]window.SwapSample, 0, measureFrames)
 		p.late = p.grid != nil
 	default:
 		p.source = "unpaced"
@@ -92,10 +92,10 @@ func (p *pacing) choose(win *platform.Window, clock sim.Clock, refresh float64, 
 // software, as choose does with a grid known from the start.
 func (p *pacing) adopt(clock sim.Clock) {
 	hz := p.grid.Hz()
-	if !p.grid.Known() || hz < 1 || hz > platform.MaxRefresh {
+	if !p.grid.Known() || hz < 1 || hz > window.MaxRefresh {
 		return
 	}
-	pacer, err := platform.NewPacer(clock, hz, true)
+	pacer, err := window.NewPacer(clock, hz, true)
 	if err != nil {
 		return
 	}
@@ -110,7 +110,7 @@ func (p *pacing) adopt(clock sim.Clock) {
 //
 // Where the display system reports its vblanks (grid), a software pacer
 // follows them: its grid is re-anchored on the measured one every frame
-// (platform.Pacer.Follow), when their rates agree within 1 %. A hook
+// (window.Pacer.Follow), when their rates agree within 1 %. A hook
 // may start the frame at once for a time of its own, or a period ahead
 // (Hook.BeforePace).
 func (p *pacing) frameAt(ctx context.Context, clock sim.Clock, hooks []Hook) (at, lead time.Duration, err error) {
@@ -173,7 +173,7 @@ func (p *pacing) presentPaced() bool {
 }
 
 // probing reports whether this frame's swap is held back to measure the
-// refresh rate (see platform.MeasureRefresh).
+// refresh rate (see window.MeasureRefresh).
 func (p *pacing) probing() bool { return p.measuring != nil && len(p.measuring)%2 == 1 }
 
 // swapped accounts for a swap interval d (probed: held back), and decides
@@ -183,18 +183,18 @@ func (p *pacing) swapped(clock sim.Clock, d time.Duration, probed bool) {
 	if p.measuring == nil {
 		return
 	}
-	p.measuring = append(p.measuring, platform.SwapSample{Interval: d, Delayed: probed})
+	p.measuring = append(p.measuring, window.SwapSample{Interval: d, Delayed: probed})
 	if len(p.measuring) < measureFrames {
 		return
 	}
-	hz, ok := platform.MeasureRefresh(p.measuring)
+	hz, ok := window.MeasureRefresh(p.measuring)
 	p.measuring = nil
 	p.source = "measured"
 	if !ok {
 		hz, p.source = 60, "swaps unpaced; emulated"
 	}
 	p.hz = hz
-	p.pacer, _ = platform.NewPacer(clock, hz, !ok) // hz is in range
+	p.pacer, _ = window.NewPacer(clock, hz, !ok) // hz is in range
 }
 
 // missed reports how many vblanks frames missed (0 when unpaced).
@@ -220,7 +220,7 @@ type Pacing struct {
 	Source string
 	// Pacer is the vblank grid frames are paced on; nil while measuring,
 	// and unpaced.
-	Pacer *platform.Pacer
+	Pacer *window.Pacer
 	// Emulating is true while a software pacer keeps a grid of its own
 	// beside a display system whose vblanks run at another rate (it has
 	// not followed them): frames are on the display it emulates.

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/present"
+	"github.com/tickframe/tickframe/platform/internal/window"
 )
 
 // On a Wayland compositor's presentations a low-latency frame starts a
@@ -28,7 +28,7 @@ func TestLowLatencyLeadOnCompositorPresentations(t *testing.T) {
 				g.Observe(time.Second+time.Duration(k)*period, uint64(1000+k))
 			}
 			clock := &jumpClock{t: time.Second + 40*period}
-			pacer, err := platform.NewPacer(clock, 50, true)
+			pacer, err := window.NewPacer(clock, 50, true)
 			if err != nil {
 				t.Fatal(err)
 			}

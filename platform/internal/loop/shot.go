@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/outfile"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"github.com/tickframe/tickframe/renderer"
 )
 
@@ -71,7 +71,7 @@ func (s *screenshots) path() string {
 // save reads the back buffer of win and saves it to path as a PNG on
 // another goroutine (PNG encoding takes tens of milliseconds); announce
 // says so on the log once saved.
-func (s *screenshots) save(win *platform.Window, path string, announce bool) {
+func (s *screenshots) save(win *window.Window, path string, announce bool) {
 	w, h := win.FramebufferSize()
 	img, err := renderer.ReadFrame(&s.frame, w, h)
 	if err != nil {

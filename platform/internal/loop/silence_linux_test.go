@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -49,7 +49,7 @@ func TestSilenceChild(t *testing.T) {
 		Display: Display{KeepRunningUnfocused: true}},
 		Sim: simthread.Config{InitSnapshot: func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 16) }}}
 	var r silenceResult
-	platform.Call(func() {
+	window.Call(func() {
 		var a *App
 		if a, err = New(cfg, world); err != nil {
 			return

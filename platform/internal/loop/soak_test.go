@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/platform/internal/vdisplay"
+	"github.com/tickframe/tickframe/platform/internal/window"
 )
 
 // The soak runs the render loop's timing parts for a day of virtual time:
@@ -209,7 +209,7 @@ func runSoak(t *testing.T, length time.Duration) soakTruth {
 	for !s.grid.Known() {
 		s.advance(s.clock.Now() + time.Millisecond)
 	}
-	pacer, err := platform.NewPacer(s, s.grid.Hz(), true)
+	pacer, err := window.NewPacer(s, s.grid.Hz(), true)
 	if err != nil {
 		t.Fatal(err)
 	}

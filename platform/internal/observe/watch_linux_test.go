@@ -10,18 +10,18 @@ import (
 	"time"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/framelog"
 	"github.com/tickframe/tickframe/platform/internal/marker"
 	"github.com/tickframe/tickframe/platform/internal/observe"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/sched"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
 	var code int
-	platform.Main(func() { code = m.Run() })
+	window.Main(func() { code = m.Run() })
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			os.Stderr.WriteString("observe: leaked goroutines: " + err.Error() + "\n")
@@ -66,11 +66,11 @@ func observeWindow(t *testing.T) string {
 	t.Setenv("DISPLAY", x.Display)
 	now := present.Monotonic
 	const title = "observe-test"
-	var w *platform.Window
+	var w *window.Window
 	var tr *present.Tracker
 	var wait *sched.ThreadWait // the swapping thread's wait for a CPU
-	platform.Call(func() {
-		if w, err = platform.Open(platform.Config{Title: title, Width: 160, Height: 120}); err != nil {
+	window.Call(func() {
+		if w, err = window.Open(window.Config{Title: title, Width: 160, Height: 120}); err != nil {
 			return
 		}
 		wait, _ = sched.OpenThreadWait()
@@ -79,7 +79,7 @@ func observeWindow(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer platform.Call(func() { tr.Close(); w.Close(); wait.Close() })
+	defer window.Call(func() { tr.Close(); w.Close(); wait.Close() })
 	s, err := observe.Start(observe.Config{Display: x.Display, FB: x.FB, Title: title})
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +97,7 @@ func observeWindow(t *testing.T) string {
 	plan := map[uint64]time.Duration{}
 	var late time.Duration // the longest wait for a CPU across a swap and its landing (the app's present_swap_wait_ms)
 	frame := func(id uint64, target time.Duration) {
-		platform.Call(func() {
+		window.Call(func() {
 			w.Poll()
 			c := marker.Color(id)
 			gl.ClearColor(float32(c[0])/255, float32(c[1])/255, float32(c[2])/255, 1)
@@ -138,7 +138,7 @@ func observeWindow(t *testing.T) string {
 			frame(id, v+period)
 		}
 	}
-	platform.Call(func() {
+	window.Call(func() {
 		tr.Flush(time.Second)
 		for {
 			f, ok := tr.Collect()

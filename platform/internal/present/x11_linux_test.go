@@ -11,16 +11,16 @@ import (
 	"time"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
-	"github.com/tickframe/tickframe/platform"
 	"github.com/tickframe/tickframe/platform/internal/observe"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/present/internal/xpresent"
+	"github.com/tickframe/tickframe/platform/internal/window"
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
 	var code int
-	platform.Main(func() { code = m.Run() })
+	window.Main(func() { code = m.Run() })
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			os.Stderr.WriteString("present: leaked goroutines: " + err.Error() + "\n")
@@ -199,11 +199,11 @@ func TestRoundTripFrameIsInTheFramebuffer(t *testing.T) {
 	t.Setenv("DISPLAY", x.Display)
 	var tr *present.Tracker
 	var fails []string
-	var w *platform.Window
+	var w *window.Window
 	now := clock()
-	platform.Call(func() {
+	window.Call(func() {
 		var err error
-		w, err = platform.Open(platform.Config{Title: "present-roundtrip", Width: 64, Height: 48})
+		w, err = window.Open(window.Config{Title: "present-roundtrip", Width: 64, Height: 48})
 		if err != nil {
 			fails = append(fails, err.Error())
 			return
@@ -216,7 +216,7 @@ func TestRoundTripFrameIsInTheFramebuffer(t *testing.T) {
 	if len(fails) > 0 {
 		t.Fatal(fails[0])
 	}
-	defer platform.Call(func() { tr.Close(); w.Close() })
+	defer window.Call(func() { tr.Close(); w.Close() })
 	if tr.Source() != present.SourceRoundTrip {
 		t.Fatalf("source %q on llvmpipe under Xvfb, want %q", tr.Source(), present.SourceRoundTrip)
 	}
@@ -248,7 +248,7 @@ func TestRoundTripFrameIsInTheFramebuffer(t *testing.T) {
 		c := colours[i%len(colours)]
 		var got, before, atSwap [3]uint8
 		var sync bool
-		platform.Call(func() {
+		window.Call(func() {
 			w.Poll()
 			gl.ClearColor(float32(c[0])/255, float32(c[1])/255, float32(c[2])/255, 1)
 			gl.Clear(gl.COLOR_BUFFER_BIT)
@@ -284,7 +284,7 @@ func TestRoundTripFrameIsInTheFramebuffer(t *testing.T) {
 			missing++
 		}
 	}
-	platform.Call(func() { tr.Flush(time.Second); collect() })
+	window.Call(func() { tr.Flush(time.Second); collect() })
 	if len(frames) != 120 {
 		t.Fatalf("%d frames reported for 120 swaps", len(frames))
 	}

@@ -21,8 +21,8 @@ import (
 
 // Main is the tickframe command (cmd/tickframe) without the exit: it runs
 // the demo or the tool args name and returns the exit status. It must be
-// called on the main goroutine (package platform pins it to the main
-// thread, where the demo's window runs).
+// called on the main goroutine (package platform/internal/window pins it
+// to the main thread, where the demo's window runs).
 func Main(args []string, stdout, stderr io.Writer) int { return run(args, stdout, stderr) }
 
 // run is main without the exit, for tests.

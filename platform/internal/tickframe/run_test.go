@@ -487,7 +487,7 @@ func TestNoDisplay(t *testing.T) {
 // (__GLX_VENDOR_LIBRARY_NAME), Mesa renders in software
 // (LIBGL_ALWAYS_SOFTWARE) and offers OpenGL 3.3 at most
 // (MESA_GL_VERSION_OVERRIDE), so GLX refuses the 4.1 core context that
-// platform.Open asks for.
+// window.Open asks for.
 var oldGL = []string{"__GLX_VENDOR_LIBRARY_NAME=mesa", "LIBGL_ALWAYS_SOFTWARE=1", "MESA_GL_VERSION_OVERRIDE=3.3"}
 
 // TestOldGL runs the demo where the driver offers OpenGL 3.3 at most: one

@@ -70,8 +70,10 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 	}
 	m := Module + "/"
 	write("go.mod", "module "+Module+"\n")
-	write("platform/window.go", imp("platform", "github.com/go-gl/glfw/v3.3/glfw"))
-	write("platform/app/app.go", imp("app", m+"platform", m+"renderer", m+"simthread", m+"platform/internal/interp"))
+	write("platform/input.go", imp("platform", "strconv"))
+	write("platform/internal/window/window.go", imp("window", "github.com/go-gl/glfw/v3.3/glfw", m+"platform"))
+	write("platform/internal/loop/loop.go", imp("loop", m+"platform/internal/window", m+"renderer", m+"platform/internal/interp"))
+	write("platform/app/app.go", imp("app", m+"platform", m+"platform/internal/loop", m+"simthread"))
 	write("renderer/renderer.go", imp("renderer", "github.com/go-gl/gl/v4.1-core/gl", m+"simthread"))
 	write("renderer/internal/gltest/gltest.go", imp("gltest", "github.com/go-gl/glfw/v3.3/glfw"))
 	write("renderer/x_test.go", imp("renderer", m+"renderer/internal/gltest"))
@@ -96,13 +98,14 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 	// its own, its goroutine reaching the window, the contract and the
 	// app reading the history, scheduling knowing the simulation, the
 	// renderer importing the window and the planner, sync/ knowing what
-	// it carries, the planner calling GL, and a package of the renderer
-	// using the tests' window.
-	write("simthread/debug/debug.go", imp("debug", m+"platform"))
-	write("platform/internal/sim/window.go", imp("sim", m+"platform"))
+	// it carries, the planner calling GL, a package of the renderer
+	// using the tests' window, and the app's events reaching GLFW.
+	write("simthread/debug/debug.go", imp("debug", m+"platform/internal/window"))
+	write("platform/internal/sim/window.go", imp("sim", m+"platform/internal/window"))
 	write("simthread/history.go", use("simthread", "Consumer[int]"))
 	write("platform/internal/sched/sim.go", imp("sched", m+"platform/internal/sim"))
 	write("renderer/window.go", imp("renderer", m+"platform"))
+	write("platform/keys.go", imp("platform", "github.com/go-gl/glfw/v3.3/glfw"))
 	write("platform/app/history.go", use("app", "Consumer[int]"))
 	write("sync/waitfree/snap.go", imp("waitfree", m+"simthread"))
 	write("platform/internal/instrument/log.go", imp("instrument", m+"platform/internal/observe"))
@@ -118,12 +121,13 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 		got = append(got, v.String())
 	}
 	for _, want := range []string{
-		"the simulation knows no screen, window or app: " + m + "simthread -> " + m + "simthread/debug -> " + m + "platform",
-		"the simulation knows no screen, window or app: " + m + "simthread/debug -> " + m + "platform",
-		"the simulation knows no screen, window or app: " + m + "platform/internal/sim -> " + m + "platform",
+		"the simulation knows no screen, window or app: " + m + "simthread -> " + m + "simthread/debug -> " + m + "platform/internal/window",
+		"the simulation knows no screen, window or app: " + m + "simthread/debug -> " + m + "platform/internal/window",
+		"the simulation knows no screen, window or app: " + m + "platform/internal/sim -> " + m + "platform/internal/window",
 		"only the planner reads the snapshot history (the simulation writes it; the verifier's broken renderers read it on purpose): " + m + "simthread -> " + TripleBuffer,
 		"scheduling and present feedback know no simulation or renderer: " + m + "platform/internal/sched -> " + m + "platform/internal/sim",
 		"the renderer knows no window (its tests open theirs with renderer/internal/gltest): " + m + "renderer -> " + m + "platform",
+		"the events an app reads know no window system: the window that makes them is internal: " + m + "platform -> github.com/go-gl/glfw/v3.3/glfw",
 		"the renderer knows no window (its tests open theirs with renderer/internal/gltest): " + m + "renderer/gltf -> " + m + "renderer/internal/gltest -> github.com/go-gl/glfw/v3.3/glfw",
 		"only the renderer's tests open a window of their own: " + m + "renderer/gltf -> " + m + "renderer/internal/gltest",
 		"the planner does its maths without GL: it reads the renderer's Plan and pose maths, and calls no GL itself: " + m + "platform/internal/interp -> github.com/go-gl/gl/v4.1-core/gl",

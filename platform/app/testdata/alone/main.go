@@ -26,7 +26,7 @@ func (w *ring) Snapshot(dst *simthread.Snapshot) {
 	dst.Bodies = append(dst.Bodies[:0], simthread.NewBody(mgl32.Vec3{3 * float32(c), 1, 3 * float32(s)}))
 }
 
-func main() { // main's goroutine: package platform pinned it to the main thread
+func main() { // main's goroutine: the runtime pinned it to the main thread
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt) // Ctrl-C ends the run
 	defer stop()
 	// Until the window closes, Esc or Ctrl-C; no flags are parsed.

@@ -1,4 +1,4 @@
-package platform
+package window
 
 import (
 	"context"
@@ -54,7 +54,7 @@ type Pacer struct {
 // (sleeping on clock until each vblank) or hardware (snapping to the grid).
 func NewPacer(clock Clock, hz float64, software bool) (*Pacer, error) {
 	if !(hz >= 1 && hz <= MaxRefresh) {
-		return nil, fmt.Errorf("platform: refresh rate %v Hz out of range [1, %d]", hz, MaxRefresh)
+		return nil, fmt.Errorf("window: refresh rate %v Hz out of range [1, %d]", hz, MaxRefresh)
 	}
 	return &Pacer{clock: clock, hz: hz, software: software}, nil
 }

@@ -1,6 +1,6 @@
 //go:build wayland
 
-package platform
+package window
 
 // waylandBuild: GLFW speaks Wayland to the compositor. Its swap never
 // waits for the display (interval 0): with interval 1, Mesa's

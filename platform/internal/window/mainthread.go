@@ -1,4 +1,4 @@
-package platform
+package window
 
 import (
 	"errors"
@@ -38,7 +38,7 @@ var calls = make(chan func())
 //
 //	func TestMain(m *testing.M) {
 //		var code int
-//		platform.Main(func() { code = m.Run() })
+//		window.Main(func() { code = m.Run() })
 //		os.Exit(code)
 //	}
 //

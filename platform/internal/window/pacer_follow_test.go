@@ -1,4 +1,4 @@
-package platform_test
+package window_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/window"
 )
 
 // display is a virtual display whose vblanks are at origin + m·period,
@@ -49,7 +49,7 @@ func TestFollowKeepsTheIndexOverALongRun(t *testing.T) {
 			period := time.Duration(math.Round(1e9 / tc.hz))
 			d := &display{origin: 3 * time.Millisecond, period: period}
 			c := &fakeClock{now: 5 * time.Millisecond}
-			p, err := platform.NewPacer(c, tc.hz, true)
+			p, err := window.NewPacer(c, tc.hz, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func TestFollowKeepsTheIndexOverALongRun(t *testing.T) {
 // the display's new period.
 func TestFollowCountsMissedVblanksOnTheNewPeriod(t *testing.T) {
 	c := &fakeClock{}
-	p, _ := platform.NewPacer(c, 100, true) // 10 ms
+	p, _ := window.NewPacer(c, 100, true) // 10 ms
 	ctx := context.Background()
 	p.FrameAt(ctx, 0)
 	for range 1000 {

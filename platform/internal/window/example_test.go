@@ -1,11 +1,11 @@
-package platform_test
+package window_test
 
 import (
 	"context"
 	"fmt"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/window"
 )
 
 // fakeClock is a clock on which sleeping only moves time forward, so the
@@ -25,7 +25,7 @@ func (c *fakeClock) SleepUntil(ctx context.Context, t time.Duration) error {
 // the next one, as on a real display.
 func ExamplePacer() {
 	clock := &fakeClock{now: 3 * time.Millisecond}
-	p, err := platform.NewPacer(clock, 100, true)
+	p, err := window.NewPacer(clock, 100, true)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,20 +1,20 @@
-package platform_test
+package window_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform"
+	"github.com/tickframe/tickframe/platform/internal/window"
 )
 
 // fakeClock (example_test.go) drives the pacer: sleeping only moves time.
-var _ platform.Clock = (*fakeClock)(nil)
+var _ window.Clock = (*fakeClock)(nil)
 
 func TestSoftwarePacerHitsTheGrid(t *testing.T) {
 	for _, hz := range []float64{59.94, 60, 144, 240, 360} {
 		c := &fakeClock{now: 5 * time.Millisecond}
-		p, err := platform.NewPacer(c, hz, true)
+		p, err := window.NewPacer(c, hz, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,7 +42,7 @@ func TestSoftwarePacerHitsTheGrid(t *testing.T) {
 
 func TestSoftwarePacerSkipsMissedVblanks(t *testing.T) {
 	c := &fakeClock{}
-	p, _ := platform.NewPacer(c, 100, true) // 10 ms
+	p, _ := window.NewPacer(c, 100, true) // 10 ms
 	ctx := context.Background()
 	p.Next(ctx)
 	p.Next(ctx)                    // 10 ms
@@ -60,7 +60,7 @@ func TestSoftwarePacerSkipsMissedVblanks(t *testing.T) {
 
 func TestHardwarePacerSnapsJitterToTheGrid(t *testing.T) {
 	c := &fakeClock{}
-	p, _ := platform.NewPacer(c, 144, false)
+	p, _ := window.NewPacer(c, 144, false)
 	ctx := context.Background()
 	period := time.Second / 144
 	f0, _ := p.Next(ctx)
@@ -92,7 +92,7 @@ func TestHardwarePacerSnapsJitterToTheGrid(t *testing.T) {
 
 func TestNewPacerRejectsBadRates(t *testing.T) {
 	for _, hz := range []float64{0, -60, 0.5, 1e5} {
-		if _, err := platform.NewPacer(&fakeClock{}, hz, true); err == nil {
+		if _, err := window.NewPacer(&fakeClock{}, hz, true); err == nil {
 			t.Errorf("NewPacer(%v) accepted", hz)
 		}
 	}
@@ -100,28 +100,28 @@ func TestNewPacerRejectsBadRates(t *testing.T) {
 
 func TestMeasureRefresh(t *testing.T) {
 	ms := func(f float64) time.Duration { return time.Duration(f * 1e6) }
-	var paced, unpaced, renderBound, erratic []platform.SwapSample
+	var paced, unpaced, renderBound, erratic []window.SwapSample
 	for i := 0; i < 32; i++ {
 		delayed := i%2 == 1
 		probe := time.Duration(0)
 		if delayed {
-			probe = platform.ProbeDelay
+			probe = window.ProbeDelay
 		}
 		jitter := ms(0.05 * float64(i%3-1))
 		// A 144 Hz display: the vblank absorbs the probe delay.
-		paced = append(paced, platform.SwapSample{Interval: ms(6.944) + jitter, Delayed: delayed})
+		paced = append(paced, window.SwapSample{Interval: ms(6.944) + jitter, Delayed: delayed})
 		// Xvfb: swaps return at once, frames as fast as they come.
-		unpaced = append(unpaced, platform.SwapSample{Interval: ms(0.2) + probe + jitter, Delayed: delayed})
+		unpaced = append(unpaced, window.SwapSample{Interval: ms(0.2) + probe + jitter, Delayed: delayed})
 		// Xvfb with frames that take a steady 4 ms: regular, but every
 		// delayed frame is longer by the delay.
-		renderBound = append(renderBound, platform.SwapSample{Interval: ms(4) + probe + jitter, Delayed: delayed})
-		erratic = append(erratic, platform.SwapSample{Interval: ms(5+float64(i%7)*3) + probe, Delayed: delayed})
+		renderBound = append(renderBound, window.SwapSample{Interval: ms(4) + probe + jitter, Delayed: delayed})
+		erratic = append(erratic, window.SwapSample{Interval: ms(5+float64(i%7)*3) + probe, Delayed: delayed})
 	}
-	if hz, ok := platform.MeasureRefresh(paced); !ok || hz < 143 || hz > 145 {
+	if hz, ok := window.MeasureRefresh(paced); !ok || hz < 143 || hz > 145 {
 		t.Fatalf("144 Hz swaps measured as %v, %v", hz, ok)
 	}
-	for name, s := range map[string][]platform.SwapSample{"unpaced": unpaced, "render-bound": renderBound, "erratic": erratic, "a few samples": paced[:6]} {
-		if hz, ok := platform.MeasureRefresh(s); ok {
+	for name, s := range map[string][]window.SwapSample{"unpaced": unpaced, "render-bound": renderBound, "erratic": erratic, "a few samples": paced[:6]} {
+		if hz, ok := window.MeasureRefresh(s); ok {
 			t.Errorf("%s swaps taken for a %v Hz display", name, hz)
 		}
 	}
@@ -129,7 +129,7 @@ func TestMeasureRefresh(t *testing.T) {
 
 func TestDisplayAtIsTheNextVblank(t *testing.T) {
 	clock := &fakeClock{}
-	p, err := platform.NewPacer(clock, 100, true)
+	p, err := window.NewPacer(clock, 100, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestDisplayAtIsTheNextVblank(t *testing.T) {
 func TestFrameAtFirstFrameMissesNothing(t *testing.T) {
 	for _, lead := range []time.Duration{0, 3 * time.Millisecond, 10 * time.Millisecond} {
 		c := &fakeClock{now: 7 * time.Millisecond}
-		p, _ := platform.NewPacer(c, 100, true) // 10 ms
+		p, _ := window.NewPacer(c, 100, true) // 10 ms
 		ctx := context.Background()
 		first, _ := p.FrameAt(ctx, lead)
 		c.now += time.Millisecond
@@ -174,7 +174,7 @@ func TestFrameAtFirstFrameMissesNothing(t *testing.T) {
 func TestIdleVblanksAreNotMissed(t *testing.T) {
 	for _, software := range []bool{true, false} {
 		c := &fakeClock{}
-		p, _ := platform.NewPacer(c, 144, software)
+		p, _ := window.NewPacer(c, 144, software)
 		ctx := context.Background()
 		p.FrameAt(ctx, time.Millisecond)
 		for range 60 { // 1.2 s hidden

@@ -1,6 +1,6 @@
 //go:build !linux && !windows
 
-package platform
+package window
 
 // threadID names the calling OS thread where the platform says which it
 // is without cgo; elsewhere (macOS, where GLFW itself refuses any other

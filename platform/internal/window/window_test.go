@@ -1,4 +1,4 @@
-package platform
+package window
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tickframe/tickframe/platform"
 )
 
 func TestMain(m *testing.M) {
@@ -42,7 +44,7 @@ func openForInput(t *testing.T, title string) (*Window, string) {
 // collect runs xdotool with args while it polls w on the main thread, and
 // returns the events until done reports it has what it waits for, or ten
 // seconds have passed.
-func collect(t *testing.T, w *Window, xdotool string, args []string, done func([]Event) bool) []Event {
+func collect(t *testing.T, w *Window, xdotool string, args []string, done func([]platform.Event) bool) []platform.Event {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -54,7 +56,7 @@ func collect(t *testing.T, w *Window, xdotool string, args []string, done func([
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	var got []Event
+	var got []platform.Event
 	var xerr error
 	xdone := false
 	for ctx.Err() == nil && !(xdone && done(got)) {
@@ -93,7 +95,7 @@ func focus(t *testing.T, w *Window, xdotool, title string, x, y int) {
 	collect(t, w, xdotool, []string{
 		"search", "--sync", "--onlyvisible", "--name", "^" + title + "$",
 		"windowfocus", "--sync", "%1", "mousemove", "--window", "%1", "--sync", strconv.Itoa(x), strconv.Itoa(y),
-	}, func([]Event) bool { return focused() })
+	}, func([]platform.Event) bool { return focused() })
 	if !focused() {
 		t.Fatal("the window never got the keyboard focus")
 	}
@@ -101,13 +103,13 @@ func focus(t *testing.T, w *Window, xdotool, title string, x, y int) {
 
 // find returns the first event like want in the fields that matter for
 // its kind, and whether there is one.
-func find(events []Event, match func(Event) bool) (Event, bool) {
+func find(events []platform.Event, match func(platform.Event) bool) (platform.Event, bool) {
 	for _, e := range events {
 		if match(e) {
 			return e, true
 		}
 	}
-	return Event{}, false
+	return platform.Event{}, false
 }
 
 // TestRealKeysAndButtons types into a real window under X (Xvfb in `make
@@ -120,36 +122,36 @@ func TestRealKeysAndButtons(t *testing.T) {
 	w, xdotool := openForInput(t, title)
 	focus(t, w, xdotool, title, 40, 30)
 	args := []string{"keydown", "w", "keyup", "w", "key", "shift+a", "click", "1"}
-	isKey := func(k Key, a Action) func(Event) bool {
-		return func(e Event) bool { return e.Kind == KeyEvent && e.Key == k && e.Action == a }
+	isKey := func(k platform.Key, a platform.Action) func(platform.Event) bool {
+		return func(e platform.Event) bool { return e.Kind == platform.KeyEvent && e.Key == k && e.Action == a }
 	}
-	isButton := func(b MouseButton, a Action) func(Event) bool {
-		return func(e Event) bool { return e.Kind == ButtonEvent && e.Button == b && e.Action == a }
+	isButton := func(b platform.MouseButton, a platform.Action) func(platform.Event) bool {
+		return func(e platform.Event) bool { return e.Kind == platform.ButtonEvent && e.Button == b && e.Action == a }
 	}
-	events := collect(t, w, xdotool, args, func(ev []Event) bool {
-		_, ok := find(ev, isButton(ButtonLeft, Release))
+	events := collect(t, w, xdotool, args, func(ev []platform.Event) bool {
+		_, ok := find(ev, isButton(platform.ButtonLeft, platform.Release))
 		return ok
 	})
 
-	press, ok := find(events, isKey('W', Press))
+	press, ok := find(events, isKey('W', platform.Press))
 	if !ok {
 		t.Fatalf("no press of W among %+v", events)
 	}
-	release, ok := find(events, isKey('W', Release))
+	release, ok := find(events, isKey('W', platform.Release))
 	if !ok {
 		t.Fatalf("no release of W among %+v", events)
 	}
 	if press.Scancode == 0 || release.Scancode != press.Scancode || press.Mods != 0 {
 		t.Errorf("W: press %+v, release %+v; want one nonzero scancode, no modifiers", press, release)
 	}
-	if a, ok := find(events, isKey('A', Press)); !ok || !a.Mods.Has(ModShift) {
+	if a, ok := find(events, isKey('A', platform.Press)); !ok || !a.Mods.Has(platform.ModShift) {
 		t.Errorf("Shift+A: %+v, %v; want a press of A with ModShift", a, ok)
 	}
-	if _, ok := find(events, isKey(KeyLeftShift, Press)); !ok {
+	if _, ok := find(events, isKey(platform.KeyLeftShift, platform.Press)); !ok {
 		t.Error("no press of LeftShift")
 	}
-	for _, a := range []Action{Press, Release} {
-		b, ok := find(events, isButton(ButtonLeft, a))
+	for _, a := range []platform.Action{platform.Press, platform.Release} {
+		b, ok := find(events, isButton(platform.ButtonLeft, a))
 		if !ok {
 			t.Fatalf("no %v of the left button among %+v", a, events)
 		}
@@ -178,7 +180,7 @@ func TestCaptureCursor(t *testing.T) {
 	if out, err := exec.Command(xdotool, "mousemove_relative", "--", "30", "-20").CombinedOutput(); err != nil {
 		t.Fatalf("xdotool: %v\n%s", err, out)
 	}
-	events := collect(t, w, xdotool, []string{"sleep", "0.1"}, func(ev []Event) bool {
+	events := collect(t, w, xdotool, []string{"sleep", "0.1"}, func(ev []platform.Event) bool {
 		var dx, dy float64
 		for _, e := range ev {
 			dx, dy = dx+e.DX, dy+e.DY
@@ -187,7 +189,7 @@ func TestCaptureCursor(t *testing.T) {
 	})
 	var dx, dy float64
 	for _, e := range events {
-		if e.Kind == CursorEvent {
+		if e.Kind == platform.CursorEvent {
 			dx, dy = dx+e.DX, dy+e.DY
 		}
 	}

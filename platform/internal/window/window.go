@@ -1,4 +1,4 @@
-package platform
+package window
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
+	"github.com/tickframe/tickframe/platform"
 )
 
 // Config describes the window to open. Its zero value opens a 1280×720
@@ -36,7 +37,7 @@ type Window struct {
 	fullscreen bool
 	winX, winY int // windowed position and size, to restore from fullscreen
 	winW, winH int
-	events     []Event
+	events     []platform.Event
 	dropped    uint64
 	cursorX    float64 // the cursor position of the last CursorEvent, for its motion
 	cursorY    float64
@@ -68,13 +69,13 @@ var ErrOldGL = errors.New("OpenGL 4.1 core is not available")
 // otherwise), and only one Window may be open at a time.
 func Open(cfg Config) (w *Window, err error) {
 	if !onMainThread() {
-		return nil, fmt.Errorf("platform: Open: %w: call it from main's goroutine or in platform.Call", ErrNotMainThread)
+		return nil, fmt.Errorf("window: Open: %w: call it from main's goroutine or in window.Call", ErrNotMainThread)
 	}
 	if cfg.Width == 0 && cfg.Height == 0 {
 		cfg.Width, cfg.Height = 1280, 720
 	}
 	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > 16384 || cfg.Height > 16384 {
-		return nil, fmt.Errorf("platform: window size %dx%d out of range [1, 16384]", cfg.Width, cfg.Height)
+		return nil, fmt.Errorf("window: window size %dx%d out of range [1, 16384]", cfg.Width, cfg.Height)
 	}
 	cfg.Samples = max(cfg.Samples, 0)
 	if cfg.Title == "" {
@@ -88,7 +89,7 @@ func Open(cfg Config) (w *Window, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			glfw.Terminate()
-			w, err = nil, fmt.Errorf("platform: GLFW: %v", p)
+			w, err = nil, fmt.Errorf("window: GLFW: %v", p)
 		}
 	}()
 	win, err := create(cfg, cfg.Samples)
@@ -101,15 +102,15 @@ func Open(cfg Config) (w *Window, err error) {
 		glfw.Terminate()
 		var ge *glfw.Error
 		if errors.As(err, &ge) && (ge.Code == glfw.VersionUnavailable || ge.Code == glfw.APIUnavailable || ge.Code == glfw.FormatUnavailable) {
-			return nil, fmt.Errorf("platform: %w from this driver (%s); update the driver, or use Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)", ErrOldGL, ge.Desc)
+			return nil, fmt.Errorf("window: %w from this driver (%s); update the driver, or use Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)", ErrOldGL, ge.Desc)
 		}
-		return nil, fmt.Errorf("platform: create window: %v", glfwDesc(err))
+		return nil, fmt.Errorf("window: create window: %v", glfwDesc(err))
 	}
 	win.MakeContextCurrent()
 	if err := gl.Init(); err != nil {
 		win.Destroy()
 		glfw.Terminate()
-		return nil, fmt.Errorf("platform: %w: loading GL functions: %v", ErrOldGL, err)
+		return nil, fmt.Errorf("window: %w: loading GL functions: %v", ErrOldGL, err)
 	}
 	var major, minor int32
 	gl.GetIntegerv(gl.MAJOR_VERSION, &major)
@@ -117,13 +118,13 @@ func Open(cfg Config) (w *Window, err error) {
 	if major < 4 || major == 4 && minor < 1 {
 		win.Destroy()
 		glfw.Terminate()
-		return nil, fmt.Errorf("platform: %w: the driver gave OpenGL %d.%d", ErrOldGL, major, minor)
+		return nil, fmt.Errorf("window: %w: the driver gave OpenGL %d.%d", ErrOldGL, major, minor)
 	}
 	w = &Window{
 		w:        win,
 		vsync:    !cfg.NoVSync,
 		samples:  samples,
-		events:   make([]Event, 0, maxEvents),
+		events:   make([]platform.Event, 0, maxEvents),
 		version:  gl.GoStr(gl.GetString(gl.VERSION)),
 		renderer: gl.GoStr(gl.GetString(gl.RENDERER)),
 	}
@@ -144,7 +145,7 @@ func Open(cfg Config) (w *Window, err error) {
 func initGLFW() error {
 	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" &&
 		os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		return fmt.Errorf("platform: %w (DISPLAY is not set): set DISPLAY to a running X server, or use `make run`, which starts Xvfb", ErrNoDisplay)
+		return fmt.Errorf("window: %w (DISPLAY is not set): set DISPLAY to a running X server, or use `make run`, which starts Xvfb", ErrNoDisplay)
 	}
 	var logged bytes.Buffer
 	out, flags := log.Writer(), log.Flags()
@@ -161,9 +162,9 @@ func initGLFW() error {
 		return nil
 	}
 	if strings.Contains(strings.ToLower(glfwDesc(err)), "display") {
-		return fmt.Errorf("platform: %w (%v): set DISPLAY to a running X server, or use `make run`, which starts Xvfb", ErrNoDisplay, glfwDesc(err))
+		return fmt.Errorf("window: %w (%v): set DISPLAY to a running X server, or use `make run`, which starts Xvfb", ErrNoDisplay, glfwDesc(err))
 	}
-	return fmt.Errorf("platform: init GLFW: %v", glfwDesc(err))
+	return fmt.Errorf("window: init GLFW: %v", glfwDesc(err))
 }
 
 func create(cfg Config, samples int) (*glfw.Window, error) {
@@ -198,6 +199,7 @@ func glfwDesc(err error) string {
 
 // install registers the callbacks that turn GLFW's events into Events.
 func (w *Window) install() {
+	named() // the key table, now rather than at the first key press
 	w.cursorX, w.cursorY = w.w.GetCursorPos()
 	w.w.SetKeyCallback(func(_ *glfw.Window, key glfw.Key, scancode int, action glfw.Action, mods glfw.ModifierKey) {
 		w.push(keyEvent(key, scancode, action, mods))
@@ -207,28 +209,28 @@ func (w *Window) install() {
 		w.push(buttonEvent(b, action, mods, x, y))
 	})
 	w.w.SetCursorPosCallback(func(_ *glfw.Window, x, y float64) {
-		w.push(Event{Kind: CursorEvent, X: x, Y: y, DX: x - w.cursorX, DY: y - w.cursorY})
+		w.push(platform.Event{Kind: platform.CursorEvent, X: x, Y: y, DX: x - w.cursorX, DY: y - w.cursorY})
 		w.cursorX, w.cursorY = x, y
 	})
 	w.w.SetScrollCallback(func(_ *glfw.Window, x, y float64) {
-		w.push(Event{Kind: ScrollEvent, X: x, Y: y})
+		w.push(platform.Event{Kind: platform.ScrollEvent, X: x, Y: y})
 	})
 	w.w.SetIconifyCallback(func(_ *glfw.Window, iconified bool) {
-		w.push(Event{Kind: IconifyEvent, On: iconified})
+		w.push(platform.Event{Kind: platform.IconifyEvent, On: iconified})
 	})
 	w.w.SetFocusCallback(func(_ *glfw.Window, focused bool) {
-		w.push(Event{Kind: FocusEvent, On: focused})
+		w.push(platform.Event{Kind: platform.FocusEvent, On: focused})
 	})
 	w.w.SetFramebufferSizeCallback(func(_ *glfw.Window, width, height int) {
 		w.fbW, w.fbH = width, height
-		w.push(Event{Kind: ResizeEvent, X: float64(width), Y: float64(height)})
+		w.push(platform.Event{Kind: platform.ResizeEvent, X: float64(width), Y: float64(height)})
 	})
 	w.w.SetCloseCallback(func(_ *glfw.Window) {
-		w.push(Event{Kind: CloseEvent})
+		w.push(platform.Event{Kind: platform.CloseEvent})
 	})
 }
 
-func (w *Window) push(e Event) {
+func (w *Window) push(e platform.Event) {
 	if len(w.events) == cap(w.events) {
 		w.dropped++
 		return
@@ -238,7 +240,7 @@ func (w *Window) push(e Event) {
 
 // Poll processes pending window-system events and returns them. The slice
 // is reused by the next Poll. It does not allocate.
-func (w *Window) Poll() []Event {
+func (w *Window) Poll() []platform.Event {
 	w.events = w.events[:0]
 	glfw.PollEvents()
 	return w.events

@@ -1,4 +1,4 @@
-package platform
+package window
 
 import "golang.org/x/sys/windows"
 
