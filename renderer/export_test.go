@@ -131,3 +131,6 @@ func LoadProgram(files fs.FS, vert, frag string, feedback ...string) (uint32, er
 	p, err := loadShaderProgram(files, vert, frag, feedback...)
 	return uint32(p), err
 }
+
+// OverlayScale is the overlay's pixels per unit, for its test.
+var OverlayScale = overlayScale

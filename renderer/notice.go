@@ -52,7 +52,7 @@ func (r *Renderer) drawNotice(width, height int) {
 func (n *notice) layout(fonts *glyphCache, width, height int) {
 	o := &n.snap.Overlay
 	o.Reset()
-	scale := OverlayScale(width, height)
+	scale := overlayScale(width, height)
 	if !(scale > 0) {
 		return
 	}

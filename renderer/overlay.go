@@ -64,22 +64,22 @@ func newOverlayPass(h *HUD) (*overlayPass, error) {
 	return o, nil
 }
 
-// OverlayScale returns the pixels per overlay unit in a width×height
+// overlayScale returns the pixels per overlay unit in a width×height
 // window: the smaller of width/1280 and height/720.
-func OverlayScale(width, height int) float32 {
+func overlayScale(width, height int) float32 {
 	return min(float32(width)/overlayRefWidth, float32(height)/overlayRefHeight)
 }
 
 // overlayTextSet returns the glyph set that text of size units (0:
 // simthread.DefaultTextSize) is drawn with in a width×height window: Go
-// Regular at size·OverlayScale pixels, rounded; where its longest line
+// Regular at size·overlayScale pixels, rounded; where its longest line
 // would be wider than the window, the largest smaller size at which it is
 // not, or minTextPx. nil: the set could not be built.
 func (o *overlayPass) overlayTextSet(size float32, text []byte, width, height int) *glyphSet {
 	if !(size > 0) {
 		size = simthread.DefaultTextSize
 	}
-	want := roundPx(size * OverlayScale(width, height))
+	want := roundPx(size * overlayScale(width, height))
 	s := o.fonts.get(faceRegular, want)
 	if s == nil {
 		return nil
@@ -146,7 +146,7 @@ func (o *overlayPass) build(plan *Plan, viewProj *mgl32.Mat4, width, height int)
 		return
 	}
 	W, H := float32(width), float32(height)
-	s := OverlayScale(width, height)
+	s := overlayScale(width, height)
 	items := plan.Next.Overlay.Items
 	for i := range items {
 		it := &items[i]

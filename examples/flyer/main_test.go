@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/goregular"
@@ -170,7 +169,7 @@ func TestRunDrawsTheScoreAndReplays(t *testing.T) {
 	// before the final tick's: the score then, or one less.
 	score, _ := strconv.Atoi(string(m[1]))
 	text := "score " + strconv.Itoa(score)
-	k := int(math.Round(48 * float64(renderer.OverlayScale(320, 240))))
+	k := int(math.Round(48 * min(320.0/1280, 240.0/720))) // the overlay's scale: the smaller of width/1280, height/720
 	best, other := math.Inf(1), math.Inf(1)
 	for _, s := range []int{score, score - 1} {
 		if s >= 0 {
