@@ -43,6 +43,9 @@ func Validate(cfg Config, set Settings) error {
 	if err := rc.Validate(); err != nil {
 		return &ConfigError{err}
 	}
+	if t := set.Tools; t.Truth != nil && !(t.TruthSpeed > 0) {
+		return configErrorf("app: Tools.Truth needs Tools.TruthSpeed, the body's speed, above 0 (got %v): the pose error is in ticks of its motion", t.TruthSpeed)
+	}
 	return set.Tools.validateOutputs(set.ScreenshotDir)
 }
 

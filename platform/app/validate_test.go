@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/simthread"
 )
@@ -40,6 +41,7 @@ func TestRunRefusesBadConfigsBeforeAnyWindow(t *testing.T) {
 		{"report dir", Config{}, Settings{Tools: Tools{Report: filepath.Join(missing, "r.json")}}, "does not exist"},
 		{"report is a dir", Config{}, Settings{Tools: Tools{Report: dir}}, "is a directory"},
 		{"plot kind", Config{}, Settings{Tools: Tools{Plot: filepath.Join(dir, "p.pdf")}}, "want a .png or .svg"},
+		{"truth without a speed", Config{}, Settings{Tools: Tools{Truth: func(float64) mgl64.Vec3 { return mgl64.Vec3{} }}}, "needs Tools.TruthSpeed"},
 		{"two on one file", Config{}, Settings{Tools: Tools{Report: existing, Trace: dir + "/./r.json"}}, "-report and -trace both write"},
 		{"profile dir", Config{}, Settings{Tools: Tools{CPUProfile: filepath.Join(missing, "c")}}, "-cpuprofile"},
 		{"shots dir", Config{}, Settings{Runtime: Runtime{ScreenshotDir: missing}}, "screenshot directory"},

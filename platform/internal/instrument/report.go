@@ -407,9 +407,15 @@ func (in *Set) reportMeter(r *Report) {
 		return
 	}
 	m := wm.Meter
-	planned := Quant3{round(m.PosErrTicks(0.5), 5), round(m.PosErrTicks(0.99), 5), round(float64(m.PosErr().Max())/1e6, 5)}
-	plannedMs := Quant3{round(m.AnimErrMs(0.5), 4), round(m.AnimErrMs(0.99), 4), ms(m.AnimErr().Max())}
-	r.PlannedPoseErrorTicks, r.PlannedAnimErrorMs = &planned, &plannedMs
+	// A figure with no sample (no frame measured yet) stays null.
+	if m.PosErr().Count() > 0 {
+		planned := Quant3{round(m.PosErrTicks(0.5), 5), round(m.PosErrTicks(0.99), 5), round(float64(m.PosErr().Max())/1e6, 5)}
+		r.PlannedPoseErrorTicks = &planned
+	}
+	if m.AnimErr().Count() > 0 {
+		plannedMs := Quant3{round(m.AnimErrMs(0.5), 4), round(m.AnimErrMs(0.99), 4), ms(m.AnimErr().Max())}
+		r.PlannedAnimErrorMs = &plannedMs
+	}
 	d := m.Drawn()
 	measured := d.Measured
 	r.MeasuredFrames = &measured

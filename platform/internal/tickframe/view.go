@@ -369,8 +369,10 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 		cfg.Look.HideHUD = !o.hud
 	}
 	set.Display.KeepRunningUnfocused = true
-	set.Tools.Truth = world.markerAt
-	set.Tools.TruthSpeed = world.omega * markerRadius
+	if world.omega > 0 { // a model that does not turn has no motion to measure
+		set.Tools.Truth = world.markerAt
+		set.Tools.TruthSpeed = world.omega * markerRadius
+	}
 	// N cycles the view: shaded, normals, wireframe. The renderer is
 	// the render thread's, as the input callback is.
 	var rend *renderer.Renderer
