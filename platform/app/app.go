@@ -247,42 +247,48 @@ type App struct {
 }
 
 // newApp opens the window, creates the renderer and the simulation for
-// world, and attaches the instruments unless bare. The world belongs to
-// the simulation from now on. It must be called on the main thread.
-func newApp(cfg Config, set Settings, world simthread.World, bare bool) (*App, error) {
+// world, with the instruments at the loop's seams unless bare, and then
+// more (the tests' own hooks). The world belongs to the simulation from
+// now on. It must be called on the main thread.
+func newApp(cfg Config, set Settings, world simthread.World, bare bool, more ...loop.Hook) (*App, error) {
 	if err := Validate(cfg, set); err != nil {
 		return nil, err
 	}
 	if err := set.Tools.PresentFault.Validate(); err != nil {
 		return nil, err
 	}
-	rc, react := runtimeConfig(&cfg, &set, !bare), &instrument.Reactions{}
-	if set.Tools.Marker {
-		rc.Input = react.Input(rc.Input) // the reaction patch's count
+	rc, react := runtimeConfig(&cfg, &set), &instrument.Reactions{}
+	var hooks []loop.Hook
+	var inst *instrument.Set
+	if !bare {
+		// The marker is drawn before anything holds the swap back; the
+		// instruments read the render thread's wait last before the swap.
+		if set.Tools.Marker {
+			rc.Input = react.Input(rc.Input) // the reaction patch's count
+			hooks = append(hooks, instrument.Marker(react))
+		}
+		if set.Tools.PresentFault != (PresentFault{}) {
+			hooks = append(hooks, set.Tools.PresentFault.Hook(react))
+		}
+		inst = instrument.New(instruments(&set))
+		hooks = append(hooks, inst)
 	}
-	la, err := loop.New(rc, world)
+	la, err := loop.New(rc, world, append(hooks, more...)...)
 	if err != nil {
 		return nil, err
 	}
-	a := &App{rt: la, cfg: cfg, set: set, world: world}
-	if bare {
-		return a, nil
-	}
-	// The marker is drawn before anything holds the swap back; the
-	// instruments read the render thread's wait last before the swap.
-	if set.Tools.Marker {
-		la.Attach(instrument.Marker(la, react))
-	}
-	if set.Tools.PresentFault != (PresentFault{}) {
-		la.Attach(set.Tools.PresentFault.Hook(react))
-	}
-	o := instrument.Options{}
+	return &App{rt: la, cfg: cfg, set: set, world: world, inst: inst}, nil
+}
+
+// instruments is what the instruments measure for set: with Tools.Truth,
+// the animation error of body Tools.TruthBody (the meter and the
+// renderer's read-back follow it); with Tools.FrameLog, the frame log.
+func instruments(set *Settings) instrument.Options {
+	o := instrument.Options{Reference: reference(set)}
 	if set.Tools.FrameLog != "" {
-		o.FrameLog = frameLogRoom(&set)
+		o.FrameLog = frameLogRoom(set)
 	}
-	a.inst = instrument.New(la, o)
-	la.Attach(a.inst)
-	return a, nil
+	return o
 }
 
 // report returns the figures of the run (instrument.Set.Report), nil
@@ -295,20 +301,15 @@ func (a *App) report() *Report {
 }
 
 // runtimeConfig is what the runtime runs for cfg and set: the game's
-// part, the runtime's settings as they are (Settings.Runtime), the
-// simulation at cfg's rate, and, with the instruments, body 0 read back
-// and each frame timed on the GPU, so that what was drawn and when it was
-// shown are measured, not assumed.
-func runtimeConfig(cfg *Config, set *Settings, instruments bool) loop.Config {
+// part, the runtime's settings as they are (Settings.Runtime) and the
+// simulation at cfg's rate. What the instruments measure they ask the
+// runtime for themselves (instruments).
+func runtimeConfig(cfg *Config, set *Settings) loop.Config {
 	sim := set.Sim
 	sim.Timing.Rate = cfg.Rate
-	rc := loop.Config{Title: cfg.Title, Width: cfg.Width, Height: cfg.Height, Sim: sim, Scene: cfg.Scene,
+	return loop.Config{Title: cfg.Title, Width: cfg.Width, Height: cfg.Height, Sim: sim, Scene: cfg.Scene,
 		Camera: camera(cfg, set), Look: cfg.Look, Input: cfg.Input, Keys: cfg.Keys, Mouse: cfg.Mouse,
-		Settings: set.Runtime, Probe: instruments}
-	if instruments {
-		rc.Reference = reference(set)
-	}
-	return rc
+		Settings: set.Runtime}
 }
 
 // camera is where the orbit camera starts: the default, changed by

@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 // cfg and set on the main thread for d, calling each with the runtime and
 // the frame count every frame, and returns it after its run. It needs a
 // display, which make test provides.
-func runApp(t *testing.T, cfg Config, set Settings, d time.Duration, each func(rt *loop.App, frame int)) ran {
+func runApp(t *testing.T, cfg Config, set Settings, d time.Duration, each func(rt *loop.App, run *loop.View, frame int)) ran {
 	t.Helper()
 	world := smallApp(t, &cfg, &set, t.Name())
 	set.Duration = d
@@ -31,12 +31,13 @@ func runApp(t *testing.T, cfg Config, set Settings, d time.Duration, each func(r
 	var r ran
 	window.Call(func() {
 		var a *App
-		if a, err = newApp(cfg, set, world, false); err != nil {
+		e := &eachFrame{}
+		if a, err = newApp(cfg, set, world, false, e); err != nil {
 			return
 		}
 		defer a.close()
 		n := 0
-		a.rt.Attach(eachFrame{f: func() { n++; each(a.rt, n) }})
+		e.f = func() { n++; each(a.rt, e.run, n) }
 		err = a.run(context.Background())
 		r = ran{App: a, report: a.report()}
 	})
@@ -53,14 +54,17 @@ type ran struct {
 	report *Report
 }
 
-// eachFrame is a hook that calls its function as each frame is paced,
-// before its input step: tests hand the loop events there (App.Handle).
+// eachFrame is a hook that keeps the run's view and calls its function as
+// each frame is paced, before its input step: tests hand the loop events
+// there (App.Handle).
 type eachFrame struct {
 	loop.NoHook
-	f func()
+	run *loop.View
+	f   func()
 }
 
-func (e eachFrame) Paced(*loop.Frame) { e.f() }
+func (e *eachFrame) Started(v *loop.View) { e.run = v }
+func (e *eachFrame) Paced(*loop.Frame)    { e.f() }
 
 // Iconify and restore, driven through the app's own event handler: frames
 // planned while hidden are not drawn, and after each restore no frame
@@ -78,8 +82,8 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 		{2300 * time.Millisecond, 2600 * time.Millisecond},
 		{3000 * time.Millisecond, 3050 * time.Millisecond},
 	}
-	a := runApp(t, Config{}, refresh(144), 4*time.Second, func(a *loop.App, n int) {
-		since := a.Clock().Now() - a.RunStart()
+	a := runApp(t, Config{}, refresh(144), 4*time.Second, func(a *loop.App, run *loop.View, n int) {
+		since := run.Clock.Now() - run.Start
 		switch {
 		case len(cycles) > 0 && !hidden && since >= cycles[0].hide:
 			a.Handle(iconify(true))
@@ -131,7 +135,7 @@ func TestIconifyRestoreDrawsNoStaleFrame(t *testing.T) {
 // run without a pause.
 func TestPausedFramesAreNotMeasured(t *testing.T) {
 	space := []platform.Event{{Kind: platform.KeyEvent, Key: platform.KeySpace, Action: platform.Press}}
-	a := runApp(t, Config{}, refresh(60), 9*time.Second, func(a *loop.App, n int) {
+	a := runApp(t, Config{}, refresh(60), 9*time.Second, func(a *loop.App, _ *loop.View, n int) {
 		if n == 180 || n == 360 {
 			a.Handle(space)
 		}

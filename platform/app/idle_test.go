@@ -26,16 +26,18 @@ func TestHiddenWindowMissesNoVblanks(t *testing.T) {
 	var missedHidden, before uint64
 	var hiddenAt time.Duration
 	hidden := false
-	a := runApp(t, Config{}, refresh(144), 3500*time.Millisecond, func(a *loop.App, n int) {
-		now := a.Clock().Now()
-		since := now - a.RunStart()
+	var run *loop.View
+	a := runApp(t, Config{}, refresh(144), 3500*time.Millisecond, func(a *loop.App, v *loop.View, n int) {
+		run = v
+		now := v.Clock.Now()
+		since := now - v.Start
 		switch {
 		case len(cycles) > 0 && !hidden && since >= cycles[0].hide:
-			before, hiddenAt = a.Pacing().Missed, now
+			before, hiddenAt = v.Pacing().Missed, now
 			a.Handle(iconify(true))
 			hidden = true
 		case len(cycles) > 0 && hidden && since >= cycles[0].show:
-			missedHidden += a.Pacing().Missed - before
+			missedHidden += v.Pacing().Missed - before
 			hiddenFor += now - hiddenAt
 			a.Handle(iconify(false))
 			hidden = false
@@ -44,7 +46,7 @@ func TestHiddenWindowMissesNoVblanks(t *testing.T) {
 	})
 	vblanks := uint64(hiddenFor.Seconds() * 144)
 	t.Logf("hidden %v (%d vblanks): %d counted missed; %d missed in the whole run of %d frames",
-		hiddenFor, vblanks, missedHidden, a.rt.Pacing().Missed, a.report.Frames)
+		hiddenFor, vblanks, missedHidden, run.Pacing().Missed, a.report.Frames)
 	if len(cycles) != 0 || vblanks < 100 {
 		t.Fatalf("the run hid the window for %v, %d cycles left: it did not run as meant", hiddenFor, len(cycles))
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/internal/loop"
+	"github.com/tickframe/tickframe/platform/internal/sim"
 	"github.com/tickframe/tickframe/platform/internal/window"
 )
 
@@ -139,17 +140,18 @@ func frameBlock(b *testing.B, setUp func(*testing.B, *Config, *Settings) func(),
 	var start time.Time
 	var elapsed time.Duration
 	window.Call(func() {
+		// No pacing at all, as glxgears with vblank_mode=0: -vsync=false
+		// alone still paces on a display system's reported vblanks
+		// (Xvfb's Present), which would measure the vblank.
+		u := &unpaced{}
 		var full *App
-		if full, err = newApp(cfg, set, world, runtimeOnly); err != nil {
+		if full, err = newApp(cfg, set, world, runtimeOnly, u); err != nil {
 			return
 		}
 		defer full.close()
 		a := full.rt
-		// No pacing at all, as glxgears with vblank_mode=0: -vsync=false
-		// alone still paces on a display system's reported vblanks
-		// (Xvfb's Present), which would measure the vblank.
 		n := 0
-		a.Attach(unpaced{a: a, each: func() {
+		u.each = func() {
 			n++
 			switch n {
 			case instrumentWarmFrames:
@@ -158,7 +160,7 @@ func frameBlock(b *testing.B, setUp func(*testing.B, *Config, *Settings) func(),
 				elapsed = time.Since(start)
 				a.Quit()
 			}
-		}})
+		}
 		err = a.Run(context.Background())
 	})
 	if stop != nil {
@@ -228,9 +230,10 @@ func glxgears(b *testing.B) float64 {
 // the pacer says, and calls each as it does.
 type unpaced struct {
 	loop.NoHook
-	a    *loop.App
-	each func()
+	clock *sim.RealClock // the run's, from Started
+	each  func()
 }
 
-func (u unpaced) BeforePace() (time.Duration, bool, bool) { return u.a.Clock().Now(), true, false }
-func (u unpaced) Paced(*loop.Frame)                       { u.each() }
+func (u *unpaced) Started(v *loop.View)                    { u.clock = v.Clock }
+func (u *unpaced) BeforePace() (time.Duration, bool, bool) { return u.clock.Now(), true, false }
+func (u *unpaced) Paced(*loop.Frame)                       { u.each() }

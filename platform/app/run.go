@@ -10,6 +10,7 @@ import (
 	"runtime/pprof"
 	"runtime/trace"
 
+	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/outfile"
 
 	"github.com/tickframe/tickframe/simthread"
@@ -143,7 +144,7 @@ func Run(ctx context.Context, cfg Config, world simthread.World, opts ...Option)
 		errs = append(errs, writeHeapProfile(t.MemProfile))
 	}
 	if t.Screenshot != "" && runErr == nil {
-		fmt.Fprintf(os.Stderr, "%s: last frame saved to %s\n", a.rt.ScreenshotName(), t.Screenshot)
+		fmt.Fprintf(os.Stderr, "%s: last frame saved to %s\n", loop.FileStem(cfg.Title), t.Screenshot)
 	}
 	return errors.Join(errs...)
 }

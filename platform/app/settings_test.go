@@ -220,7 +220,7 @@ func shoot(t *testing.T, cfg Config, d time.Duration, each func(a *loop.App, fra
 	if each == nil {
 		each = func(*loop.App, int) {}
 	}
-	runApp(t, cfg, set, d, each)
+	runApp(t, cfg, set, d, func(a *loop.App, _ *loop.View, n int) { each(a, n) })
 	f, err := os.Open(set.Tools.Screenshot)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/platform/internal/instrument"
 	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/platform/internal/sim"
@@ -37,7 +38,7 @@ func TestTruthOnAnyBody(t *testing.T) {
 	start := func(world simthread.World, body int) *run {
 		set := Settings{Tools: Tools{Truth: refworld.RefPosition, TruthSpeed: refworld.RefSpeed, TruthBody: body}}
 		clock := new(sim.VirtualClock)
-		a, err := loop.NewHeadless(runtimeConfig(&Config{}, &set, true), world, clock)
+		a, err := loop.NewHeadless(runtimeConfig(&Config{}, &set), world, clock, instrument.New(instruments(&set)))
 		if err != nil {
 			t.Fatal(err)
 		}

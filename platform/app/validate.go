@@ -39,7 +39,7 @@ func ExitCode(err error) int {
 // error it returns is a *ConfigError. Each output path is checked by
 // creating and removing a temporary file beside it.
 func Validate(cfg Config, set Settings) error {
-	rc := runtimeConfig(&cfg, &set, true)
+	rc := runtimeConfig(&cfg, &set)
 	if err := rc.Validate(); err != nil {
 		return &ConfigError{err}
 	}

@@ -33,18 +33,17 @@ func TestWaylandMinimisedNeverStalls(t *testing.T) {
 	var lastBefore uint64 // the last frame drawn before minimising
 	var clk present.ClockStats
 	set := Settings{Tools: Tools{FrameLog: filepath.Join(t.TempDir(), "frames.log")}}
-	a := runApp(t, Config{}, set, run, func(a *loop.App, _ int) {
-		src, _ := a.PresentSource()
-		clk, _ = src.Clock()
-		now := a.Clock().Now()
+	a := runApp(t, Config{}, set, run, func(a *loop.App, v *loop.View, _ int) {
+		clk, _ = v.Present.Clock()
+		now := v.Clock.Now()
 		if last > 0 && hidden > 0 {
 			gap = max(gap, now-last)
 		}
 		last = now
 		switch {
-		case hidden == 0 && now-a.RunStart() >= hideAfter:
-			lastBefore = a.Renderer().Frames()
-			a.Window().Iconify()
+		case hidden == 0 && now-v.Start >= hideAfter:
+			lastBefore = v.Renderer.Frames()
+			v.Window.Iconify()
 			hidden = now
 		case hidden == 0:
 			before++
@@ -105,20 +104,22 @@ func TestWaylandHiddenPausesTheSimulation(t *testing.T) {
 	var framesHidden int
 	var flips []string // the pause's changes, when (since the start)
 	was := false
-	a := runApp(t, Config{}, Settings{}, run, func(a *loop.App, _ int) {
-		now := a.Clock().Now()
+	var start time.Duration // when the run started its first frame
+	a := runApp(t, Config{}, Settings{}, run, func(a *loop.App, v *loop.View, _ int) {
+		start = v.Start
+		now := v.Clock.Now()
 		if a.Paused() != was {
 			was = a.Paused()
-			flips = append(flips, fmt.Sprintf("%v at %v", was, (now-a.RunStart()).Round(time.Millisecond)))
+			flips = append(flips, fmt.Sprintf("%v at %v", was, (now-start).Round(time.Millisecond)))
 		}
-		tel := a.Sim().Telemetry()
-		switch since := now - a.RunStart(); {
+		tel := v.Sim.Telemetry()
+		switch since := now - start; {
 		case hid == 0 && since >= hideAt:
-			a.Window().Hide()
+			v.Window.Hide()
 			hid = now
 		case hid > 0 && shown == 0 && since >= showAt:
 			ticksShown = tel.Ticks()
-			a.Window().Show()
+			v.Window.Show()
 			shown = now
 		case hid > 0 && shown == 0:
 			framesHidden++
@@ -135,7 +136,7 @@ func TestWaylandHiddenPausesTheSimulation(t *testing.T) {
 	running := a.report.DurationS - tel.PausedTotal.Seconds()
 	t.Logf("paused: %v", flips)
 	t.Logf("hidden at %v, paused %v later (%d frames planned while hidden), shown at %v, resumed %v later; %d ticks while paused; %d ticks in %.3f s not paused (%.1f Hz), paused %v, discarded %d",
-		hid-a.rt.RunStart(), paused-hid, framesHidden, shown-a.rt.RunStart(), resumed-shown, ticksShown-ticksPaused, tel.Ticks, running, float64(tel.Ticks)/running, tel.PausedTotal, tel.DiscardedTicks)
+		hid-start, paused-hid, framesHidden, shown-start, resumed-shown, ticksShown-ticksPaused, tel.Ticks, running, float64(tel.Ticks)/running, tel.PausedTotal, tel.DiscardedTicks)
 	switch {
 	case hid == 0 || shown == 0:
 		t.Fatal("the run ended before the window was hidden and shown again")

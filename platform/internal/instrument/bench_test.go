@@ -26,7 +26,7 @@ func frameWork(a *headless, frame time.Duration) renderer.Plan {
 	plan := a.planAt(frame, benchSince)
 	if plan.Ready {
 		a.stats.Series.add(frameSample{At: frame, Alpha: plan.Alpha, NewTicks: uint8(min(plan.NewTicks, 255)),
-			PosErr: float32(a.a.Pipeline().Meter().LastPos), AnimErr: float32(a.a.Pipeline().Meter().LastAnim)})
+			PosErr: float32(a.run.Pipeline.Meter().LastPos), AnimErr: float32(a.run.Pipeline.Meter().LastAnim)})
 	}
 	a.stats.swapped(frame)
 	return plan
@@ -93,7 +93,7 @@ func BenchmarkFrame(b *testing.B) {
 			// [t(K−1) + step/8, t(K−1) + 7·step/8]: frames start at
 			// tK − step + delay + step/8, not before tK as delay ≥ step.
 			tK := view.History(0).Time
-			base := tK - step + a.a.Pipeline().Planner().Delay().Value() + step/8
+			base := tK - step + a.run.Pipeline.Planner().Delay().Value() + step/8
 			span := int64(step * 3 / 4)
 			acquired, clamped, frames := view.Acquired(), a.stats.Clamped, a.stats.Frames
 			b.ReportAllocs()

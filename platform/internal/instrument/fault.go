@@ -63,14 +63,17 @@ func (f PresentFault) Validate() error {
 // presses of ReactKey that r had seen when the frame polled its input:
 // the poll reaction, what input_age_ms times (from the poll to the
 // screen). Wrap the app's Input with r.Input.
-func Marker(a *loop.App, r *Reactions) loop.Hook { return &marker{a: a, r: r} }
+func Marker(r *Reactions) loop.Hook { return &marker{r: r} }
 
 type marker struct {
 	loop.NoHook
-	a       *loop.App
+	run     *loop.View // the window and the renderer it draws with
 	r       *Reactions
 	presses uint64 // r's count at the poll whose input the frame draws
 }
+
+// Started keeps the run's view.
+func (m *marker) Started(v *loop.View) { m.run = v }
 
 // Planned takes the count the frame's poll left (the loop polls its
 // input, then plans), or, late (PresentFault.InputLate), the one the
@@ -85,8 +88,8 @@ func (m *marker) Planned(*loop.Frame) {
 
 func (m *marker) BeforeSwap(f *loop.Frame) {
 	if f.Drawn {
-		w, h := m.a.Window().FramebufferSize()
-		r := m.a.Renderer()
+		w, h := m.run.Window.FramebufferSize()
+		r := m.run.Renderer
 		r.DrawMarker(0, palette.Width, palette.Color(f.ID), w, h)
 		r.DrawMarker(palette.ReactionX, palette.Width, palette.Color(m.presses), w, h)
 	}
@@ -175,11 +178,11 @@ func (f *fault) Planned(fr *loop.Frame) {
 	f.lastPoll = poll
 }
 
-// Started takes the App's clock and, where the display system reports
+// Started takes the run's clock and, where the display system reports
 // the frames, its tracker.
-func (f *fault) Started(a *loop.App) {
-	f.clock = a.Clock()
-	if src, _ := a.PresentSource(); src != nil && src.Measured() {
+func (f *fault) Started(v *loop.View) {
+	f.clock = v.Clock
+	if src := v.Present; src != nil && src.Measured() {
 		f.src = src
 	}
 }

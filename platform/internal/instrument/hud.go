@@ -110,7 +110,7 @@ func appendOnOff(b []byte, on bool) []byte {
 // update rebuilds the HUD from in's figures for a frame at now showing
 // plan.
 func (m *hudModel) update(in *Set, now time.Duration, plan *renderer.Plan) {
-	m.rebuild(in.a.Renderer().HUD(), in, in.a.Window().VSync(), now, plan)
+	m.rebuild(in.run.Renderer.HUD(), in, in.run.Window.VSync(), now, plan)
 }
 
 // hudLines fills a HUD's lines in order, with no gap: a line not shown
@@ -140,7 +140,7 @@ func (m *hudModel) rebuild(h *renderer.HUD, in *Set, vsync bool, now time.Durati
 			}
 		}
 	}
-	sim, st, pacing := in.a.Sim(), &in.stats, in.a.Pacing()
+	sim, st, pacing := in.run.Sim, &in.stats, in.run.Pacing()
 	tel := sim.Telemetry().Read()
 	span := (now - m.last.at).Seconds()
 	var fps, tps float64
@@ -154,7 +154,7 @@ func (m *hudModel) rebuild(h *renderer.HUD, in *Set, vsync bool, now time.Durati
 	frameLine(b, st, fps)
 	b, _ = l.next()
 	pacingLine(b, &pacing, vsync)
-	if meter := in.a.Pipeline().Meter(); meter != nil && meter.PosErr().Count() > 0 {
+	if meter := in.run.Pipeline.Meter(); meter != nil && meter.PosErr().Count() > 0 {
 		pose, _ := l.next()
 		anim, _ := l.next()
 		errLines(pose, anim, errFiguresOf(meter))
@@ -181,12 +181,11 @@ func (m *hudModel) rebuild(h *renderer.HUD, in *Set, vsync bool, now time.Durati
 		bodies = len(plan.Next.Bodies)
 	}
 	b, _ = l.next()
-	gcLine(b, in.steady.gc.cycles(), in.a.Paused(), bodies)
+	gcLine(b, in.steady.gc.cycles(), in.run.Paused(), bodies)
 	if m.lat != nil {
 		lat := m.lat.Read()
 		m.lat.Mark()
-		simPrio, renderPrio := in.a.Priorities()
-		if b, i = l.next(); schedLine(b, lat, runtime.GOMAXPROCS(0), simPrio, renderPrio, in.a.InputsDropped()) {
+		if b, i = l.next(); schedLine(b, lat, runtime.GOMAXPROCS(0), in.run.SimPriority, in.run.RenderPriority, sim.InputsDropped()) {
 			h.Highlight(i)
 		}
 	}

@@ -5,9 +5,11 @@
 // state (warm-up, GC, allocations, scheduling latency) and the frame log,
 // and makes the timing report (Report) and its plot of them. The marker an
 // outside observer reads and the faults tests inject (PresentFault) are
-// hooks of their own. Package app's Main attaches them from the flags
-// every app has; an app that wants none of them runs a loop.App alone and
-// links none of this.
+// hooks of their own. Package app's Main gives them to loop.New from the
+// flags every app has; an app that wants none of them runs a loop.App
+// alone and links none of this. They ask for what they measure through
+// the hook (Open: the meter's reference body, the renderer's read-back)
+// and read the run from the view it hands them (Started).
 package instrument
 
 import (
@@ -15,9 +17,11 @@ import (
 	"time"
 
 	"github.com/tickframe/tickframe/platform/internal/framelog"
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/loop"
 	"github.com/tickframe/tickframe/platform/internal/present"
 	"github.com/tickframe/tickframe/platform/internal/sched"
+	"github.com/tickframe/tickframe/renderer"
 )
 
 // Options configures a Set.
@@ -25,19 +29,25 @@ type Options struct {
 	// FrameLog, if above 0, is how many frames the frame log holds
 	// (Set.FrameLog); frames past it are counted lost.
 	FrameLog int
+	// Reference, if set, is the body whose animation error the meter
+	// measures against its exact position (interp.Reference): the Set
+	// asks the loop for the pipeline's meter to follow it, and for the
+	// renderer to read that body back (body 0 without one).
+	Reference *interp.Reference
 }
 
-// Set is the instruments of one App, attached to it as a loop.Hook
-// (App.Attach): the frame statistics, when each drawn frame was shown
+// Set is the instruments of one App, given to it as a loop.Hook
+// (loop.New): the frame statistics, when each drawn frame was shown
 // (present.go), the HUD's figures (hud.go), the steady state (steady.go)
 // and the frame log. It belongs to the render thread and allocates
 // nothing per frame. Read it (Report, WritePlot, FrameLog) once Run has
 // returned.
 type Set struct {
 	loop.NoHook
-	a       *loop.App
-	keys    loop.KeyMap // for the HUD's help line
-	camera  bool        // the mouse moves the orbit camera (the help line says so)
+	ref     *interp.Reference // Options.Reference
+	run     *loop.View        // what it reads, from Started on
+	keys    loop.KeyMap       // for the HUD's help line
+	camera  bool              // the mouse moves the orbit camera (the help line says so)
 	stats   frameStats
 	present presentTracker
 	hud     hudModel
@@ -49,25 +59,39 @@ type Set struct {
 	waited  time.Duration        // the render thread's wait for a CPU before this swap
 }
 
-// New builds the instruments of a, on the render thread (the main one):
-// attach it (a.Attach) before Run, and Close it before a.
-func New(a *loop.App, o Options) *Set {
-	cfg := a.Config()
-	in := &Set{a: a, keys: cfg.Keys, camera: !cfg.Mouse.NoMouseCamera, steady: newSteadyState()}
+// New builds the instruments of an App: give it to loop.New, and Close it
+// once the App has returned from Run (before closing the App).
+func New(o Options) *Set {
+	in := &Set{ref: o.Reference, steady: newSteadyState()}
 	if o.FrameLog > 0 {
 		in.frames = framelog.New(o.FrameLog)
 	}
-	src, why := a.PresentSource()
-	in.present = presentTracker{stats: &in.stats, meter: a.Pipeline().Meter(), log: in.frames, src: src, err: why, app: a}
-	in.present.wait, _ = sched.OpenThreadWait() // nil where the kernel keeps no account: its figure is absent
-	in.present.mono = present.MonotonicOffset(a.Clock().Now)
-	in.present.handOff = a.Window().XWayland()
 	return in
 }
 
-// Started starts the steady state's clock and the scheduling latency.
-func (in *Set) Started(a *loop.App) {
-	in.steady.start = a.RunStart()
+// Open asks for the meter to follow the reference body, if there is one,
+// and for the renderer to read that body back and time each frame on the
+// GPU (renderer.Options.Probe), so that what was drawn and when it was
+// shown are measured, not assumed.
+func (in *Set) Open(pipe *interp.PipelineConfig, rend *renderer.Options) {
+	pipe.Reference = in.ref
+	rend.Probe, rend.ProbeBody = true, 0
+	if in.ref != nil {
+		rend.ProbeBody = in.ref.Body
+	}
+}
+
+// Started keeps the run's view, follows its present source, and starts
+// the steady state's clock and the scheduling latency, on the render
+// thread.
+func (in *Set) Started(v *loop.View) {
+	in.run = v
+	in.keys, in.camera = v.Config.Keys, !v.Config.Mouse.NoMouseCamera
+	in.present = presentTracker{stats: &in.stats, meter: v.Pipeline.Meter(), log: in.frames, src: v.Present, err: v.PresentWhy, pacing: v.Pacing}
+	in.present.wait, _ = sched.OpenThreadWait() // nil where the kernel keeps no account: its figure is absent
+	in.present.mono = present.MonotonicOffset(v.Clock.Now)
+	in.present.handOff = v.Window.XWayland()
+	in.steady.start = v.Start
 	in.lat = sched.NewLatency()
 	in.hud.lat = sched.NewLatency()
 }
@@ -79,7 +103,7 @@ func (in *Set) Paced(f *loop.Frame) { in.stats.Lead = f.Lead }
 func (in *Set) Planned(f *loop.Frame) {
 	in.metered = false
 	if plan := f.Plan; plan.Ready {
-		pipe := in.a.Pipeline()
+		pipe := in.run.Pipeline
 		in.metered = pipe.Measure(f.At, plan)
 		in.stats.frame(pipe.Sim().Clock().Now(), plan)
 	}
@@ -97,27 +121,27 @@ func (in *Set) Swapped(f *loop.Frame) {
 	if f.InFlightWait > 0 {
 		st.InFlightWait.Record(int64(f.InFlightWait))
 	}
-	hud := in.a.Renderer().HUD()
+	hud := in.run.Renderer.HUD()
 	if st.haveSwap {
 		hud.AddFrame(float32(f.Interval) / 1e6)
 	}
 	st.swapped(f.Swap)
-	if hz := in.a.Pacing().Hz; hz > 0 {
+	if hz := in.run.Pacing().Hz; hz > 0 {
 		hud.SetTarget(float32(1000 / hz))
 	}
 	plan := f.Plan
 	if f.Drawn {
-		in.present.swapped(f.ID, f.Poll, f.Present, f.Swap, simOf(plan, in.a.Sim().Config().Rate, in.metered))
+		in.present.swapped(f.ID, f.Poll, f.Present, f.Swap, simOf(plan, in.run.Sim.Config().Rate, in.metered))
 		st.Present.SwapWait.Record(int64(in.present.waited() - in.waited))
 		if in.metered {
-			in.a.Pipeline().Meter().Track(f.ID)
+			in.run.Pipeline.Meter().Track(f.ID)
 		}
 	}
 	if plan.Ready {
 		x := frameSample{At: f.Since, Interval: float32(f.Interval) / 1e6, Alpha: plan.Alpha,
 			NewTicks: uint8(min(plan.NewTicks, 255)), PosErr: nan32, AnimErr: nan32}
 		if in.metered {
-			m := in.a.Pipeline().Meter()
+			m := in.run.Pipeline.Meter()
 			x.PosErr, x.AnimErr = float32(m.LastPos), float32(m.LastAnim)
 		}
 		st.Series.add(x)
@@ -131,19 +155,19 @@ func (in *Set) Ended(f *loop.Frame) {
 		in.hud.update(in, f.At, f.Plan)
 	}
 	if in.steady.due(f.Since) {
-		tel := in.a.Sim().Telemetry().Read()
-		in.steady.mark(f.At, in.stats.Frames, &tel, in.a.SchedAllocs())
+		tel := in.run.Sim.Telemetry().Read()
+		in.steady.mark(f.At, in.stats.Frames, &tel, in.run.SchedAllocs())
 		in.lat.Mark()
 	}
-	in.present.collect(in.a.Renderer(), in.a.Pacing().Pacer, false)
+	in.present.collect(in.run.Renderer, in.run.Pacing().Pacer, false)
 }
 
 // Stopped reads the final figures: the run's length, the last present
 // reports, the steady state's counters and the scheduling latency.
 func (in *Set) Stopped(end time.Duration) {
 	in.steady.elapsed = end - in.steady.start
-	in.steady.finish(in.stats.Frames, in.a.SchedAllocs())
-	in.present.collect(in.a.Renderer(), in.a.Pacing().Pacer, true)
+	in.steady.finish(in.stats.Frames, in.run.SchedAllocs())
+	in.present.collect(in.run.Renderer, in.run.Pacing().Pacer, true)
 	if in.lat != nil {
 		in.latency = in.lat.Read()
 	}

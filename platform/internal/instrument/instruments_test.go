@@ -22,14 +22,14 @@ type headless struct {
 }
 
 // Sim returns the simulation.
-func (a *headless) Sim() *sim.Sim { return a.a.Sim() }
+func (a *headless) Sim() *sim.Sim { return a.run.Sim }
 
 // planAt plans a frame at display time at, since the first frame, as the
 // loop's planning step does with the instruments attached (Planned), and
 // returns its plan.
 func (a *headless) planAt(at, since time.Duration) renderer.Plan {
 	a.f = loop.Frame{At: at, Since: since, Plan: &a.plan}
-	a.plan = a.a.Pipeline().Plan(at)
+	a.plan = a.run.Pipeline.Plan(at)
 	a.Planned(&a.f)
 	return a.plan
 }
@@ -50,15 +50,22 @@ func newHeadlessInputs(t testing.TB, bodies, inputs int) (*headless, *sim.Virtua
 		t.Fatal(err)
 	}
 	clock := new(sim.VirtualClock)
-	cfg := loop.Config{Reference: &interp.Reference{Body: 0, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}}
-	cfg.Sim = simthread.Config{Inputs: inputs, InitSnapshot: func(s *simthread.Snapshot) {
+	cfg := loop.Config{Sim: simthread.Config{Inputs: inputs, InitSnapshot: func(s *simthread.Snapshot) {
 		s.Bodies = make([]simthread.Body, 0, bodies)
-	}}
-	la, err := loop.NewHeadless(cfg, world, clock)
+	}}}
+	in := New(Options{Reference: &interp.Reference{Body: 0, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}})
+	la, err := loop.NewHeadless(cfg, world, clock, in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &headless{Set: &Set{a: la, steady: newSteadyState()}}, clock
+	if la.Pipeline().Meter() == nil {
+		t.Fatal("no meter: the instruments' Open did not reach the pipeline")
+	}
+	// The run's view as a headless App has it (loop.View): no window, no
+	// renderer, unpaced, no scheduling governor.
+	in.run = &loop.View{Config: cfg, Sim: la.Sim(), Pipeline: la.Pipeline(), Paused: la.Paused,
+		Pacing: func() loop.Pacing { return loop.Pacing{} }, SchedAllocs: func() uint64 { return 0 }}
+	return &headless{Set: in}, clock
 }
 
 // TestFramePathDoesNotAllocate runs the frame's work up to the GL calls
@@ -85,10 +92,10 @@ func TestFramePathDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(500, step); n != 0 {
 		t.Fatalf("a frame allocates %.1f times", n)
 	}
-	if a.stats.Clamped != clamped || a.a.Pipeline().Meter().PosErr().Count() == 0 {
-		t.Fatalf("%d frames clamped in steady state, %d measured", a.stats.Clamped-clamped, a.a.Pipeline().Meter().PosErr().Count())
+	if a.stats.Clamped != clamped || a.run.Pipeline.Meter().PosErr().Count() == 0 {
+		t.Fatalf("%d frames clamped in steady state, %d measured", a.stats.Clamped-clamped, a.run.Pipeline.Meter().PosErr().Count())
 	}
-	if p99 := a.a.Pipeline().Meter().PosErrTicks(0.99); p99 > 0.05 {
+	if p99 := a.run.Pipeline.Meter().PosErrTicks(0.99); p99 > 0.05 {
 		t.Fatalf("position error p99 %.3f ticks", p99)
 	}
 }

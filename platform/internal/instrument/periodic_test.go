@@ -68,10 +68,10 @@ func TestPeriodicPathsDoNotAllocate(t *testing.T) {
 		}},
 		{"warm-up end", func() {
 			tel := a.Sim().Telemetry().Read()
-			a.steady.mark(now, a.stats.Frames, &tel, a.a.SchedAllocs())
+			a.steady.mark(now, a.stats.Frames, &tel, a.run.SchedAllocs())
 			a.lat.Mark()
 		}},
-		{"meter reset", func() { a.a.Pipeline().Meter().Reset() }},
+		{"meter reset", func() { a.run.Pipeline.Meter().Reset() }},
 	} {
 		if tc.name != "hud" {
 			tc.f() // buffers of the first call aside
@@ -116,7 +116,7 @@ func BenchmarkPeriodic(b *testing.B) {
 	b.Run("path=meter-reset", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			a.a.Pipeline().Meter().Reset()
+			a.run.Pipeline.Meter().Reset()
 		}
 	})
 }

@@ -26,7 +26,7 @@ func (r *Report) WriteFile(path string) error {
 // the run (each frame's, signed, on its intended time: the per-frame
 // figure behind planned_animation_error_ms) over time, one panel above the other, as PNG or SVG by path's
 // extension, titled with r's figures (Set.Report). Call it after Run.
-// Without a meter (loop.Config.Reference) the animation error is not
+// Without a meter (Options.Reference) the animation error is not
 // measured, and its panel says so instead of drawing empty axes.
 func (in *Set) WritePlot(path string, r *Report) error {
 	format, err := chart.ParseFormat(filepath.Ext(path))
@@ -45,7 +45,7 @@ func (in *Set) WritePlot(path string, r *Report) error {
 	}
 	top := chart.Panel{
 		Title: fmt.Sprintf("%s: sim %d Hz, display %.4g Hz (%s), %d bodies, %.0f fps, %d discarded ticks",
-			in.a.ScreenshotName(), r.SimHz, r.RefreshHz, r.RefreshSource, r.Bodies, r.FPS, r.DiscardedTicks),
+			in.run.ScreenshotName, r.SimHz, r.RefreshHz, r.RefreshSource, r.Bodies, r.FPS, r.DiscardedTicks),
 		XLabel: "time (s)", YLabel: "frame interval (ms)", YFromZero: true,
 		Series: []chart.Series{{Name: "frame interval", X: t, Y: interval, Style: chart.Line,
 			Colour: color.RGBA{0x1f, 0x4e, 0xa8, 0xff}}},

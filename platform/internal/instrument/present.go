@@ -72,10 +72,10 @@ type presentTracker struct {
 	cand      shownFrame    // the last frame known shown, not yet final
 	lastShown time.Duration // the display time of the last frame shown
 	lastMSC   uint64
-	rates     rateFigures       // the display system's rate against the paced one
-	app       *loop.App         // whether its pacer emulates a display of its own (nil: never)
-	wait      *sched.ThreadWait // the render thread's wait for a CPU (nil: not kept here)
-	handOff   bool              // the display system is XWayland's: its times are the hand-over to a compositor
+	rates     rateFigures        // the display system's rate against the paced one
+	pacing    func() loop.Pacing // whether its pacer emulates a display of its own (nil: never)
+	wait      *sched.ThreadWait  // the render thread's wait for a CPU (nil: not kept here)
+	handOff   bool               // the display system is XWayland's: its times are the hand-over to a compositor
 }
 
 // rateFigures is what the present figures say of a display system whose
@@ -245,7 +245,7 @@ func (t *presentTracker) placeLanded(s *shownFrame, rec *swapRecord, pacer *wind
 		r.onDisplay++
 		r.dispMSC = rec.msc
 	}
-	if pacer == nil || t.app == nil || !t.app.Pacing().Emulating {
+	if pacer == nil || t.pacing == nil || !t.pacing().Emulating {
 		return
 	}
 	r.emulated++

@@ -301,7 +301,7 @@ type Checked interface {
 func (in *Set) Report(world simthread.World) *Report {
 	r := &Report{
 		GoVersion:  runtime.Version(),
-		GLRenderer: in.a.Window().GLRenderer(),
+		GLRenderer: in.run.Window.GLRenderer(),
 		Bodies:     in.stats.Bodies,
 	}
 	if w, ok := world.(interface{ Len() int }); ok {
@@ -320,12 +320,12 @@ func (in *Set) Report(world simthread.World) *Report {
 
 // reportRun fills in the run's rates and the simulation's counts.
 func (in *Set) reportRun(r *Report) {
-	a := in.a
+	run := in.run
 	st := &in.stats
-	sim := a.Sim()
+	sim := run.Sim
 	tel := sim.Telemetry().Read()
 	secs := in.steady.elapsed.Seconds()
-	pacing := a.Pacing()
+	pacing := run.Pacing()
 	r.DurationS = round(secs, 3)
 	r.SimHz = sim.Config().Rate
 	r.RefreshHz, r.RefreshSource = round(pacing.Hz, 3), pacing.Source
@@ -356,8 +356,8 @@ func (in *Set) reportRun(r *Report) {
 	r.MissedVblanks = pacing.Missed
 	r.OverwrittenSnaps = sim.Overwritten()
 	r.PausedFrames = st.Paused
-	r.DroppedInputs = a.InputsDropped()
-	display := a.Config().Display
+	r.DroppedInputs = sim.InputsDropped()
+	display := run.Config.Display
 	r.LatencyMode, r.MotionMode = display.Latency.String(), display.Motion.String()
 	r.InputAgeMs = quant2(&st.InputAge)
 	r.InFlightMaxFrames = st.InFlight
@@ -369,7 +369,6 @@ func (in *Set) reportRun(r *Report) {
 // reportSteady fills in the steady state's GC, allocation and scheduling
 // figures.
 func (in *Set) reportSteady(r *Report) {
-	a := in.a
 	warm, end := in.steady.warm, in.steady.end
 	if in.steady.at > 0 { // a run that ended in its warm-up has no steady state
 		cycles, pause := end.Cycles-warm.Cycles, ms(int64(end.PauseTotal-warm.PauseTotal))
@@ -385,7 +384,7 @@ func (in *Set) reportSteady(r *Report) {
 		perFrame := round(float64(steady)/float64(frames), 3)
 		r.AllocsPerFrame, r.SchedAllocs, r.SteadyAllocs = &perFrame, &governor, &steady
 	}
-	sr := a.Sched()
+	sr := in.run.Sched()
 	r.GOMAXPROCS = Procs{sr.ProcsStart, sr.ProcsEnd, sr.ProcsMax}
 	r.ThreadPriority = Priority{Sim: sr.Sim, Render: sr.Render, Drivers: sr.Drivers}
 	r.HeadroomProcs, r.RenicedThreads = sr.Config.Headroom, sr.Reniced
@@ -402,7 +401,7 @@ func (in *Set) reportSteady(r *Report) {
 // GPU's read-backs and the display times where there are any, else the
 // planned ones.
 func (in *Set) reportMeter(r *Report) {
-	wm := in.a.Pipeline().Meter()
+	wm := in.run.Pipeline.Meter()
 	if wm == nil {
 		return
 	}
@@ -434,7 +433,6 @@ func (in *Set) reportMeter(r *Report) {
 
 // reportPresent fills in PresentMon's figures.
 func (in *Set) reportPresent(r *Report) {
-	a := in.a
 	p, t := &in.stats.Present, &in.present
 	r.PresentTimeSource = p.Source
 	if r.PresentTimeSource == "" {
@@ -467,7 +465,7 @@ func (in *Set) reportPresent(r *Report) {
 			w := &p.SwapWait
 			r.PresentSwapWaitMs = &Quant3{ms(w.Quantile(0.5)), ms(w.Quantile(0.99)), ms(w.Max())}
 		}
-		hz := a.Pacing().Hz
+		hz := in.run.Pacing().Hz
 		dispHz, mismatch := t.rateMismatch(hz)
 		figuresHz := round(hz, 3)
 		if dispHz > 0 && !t.rates.emulatedMost() {

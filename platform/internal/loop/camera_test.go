@@ -222,8 +222,8 @@ func TestMouseLookCountsOnlyWhatTheWorldGets(t *testing.T) {
 		l.draw()
 	}
 	l.Handle([]platform.Event{motion(1, 0), motion(2, 0), motion(4, 0), motion(8, 0), motion(16, 0), motion(32, 0)})
-	if l.ctl.look.x != 15 || l.InputsDropped() != 2 {
-		t.Fatalf("ledger %v with %d inputs dropped, want 15 (1+2+4+8) with 2", l.ctl.look.x, l.InputsDropped())
+	if l.ctl.look.x != 15 || l.pipe.Sim().InputsDropped() != 2 {
+		t.Fatalf("ledger %v with %d inputs dropped, want 15 (1+2+4+8) with 2", l.ctl.look.x, l.pipe.Sim().InputsDropped())
 	}
 	for range 10 {
 		l.tick()

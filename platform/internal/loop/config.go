@@ -48,14 +48,6 @@ type Config struct {
 	// Settings are the tuning knobs: how frames are made and paced, how
 	// long to run, where screenshots go.
 	Settings
-	// Reference, if set, is the body the pipeline's meter follows against
-	// its exact position (interp.Reference): the instruments measure the
-	// animation error with it.
-	Reference *interp.Reference
-	// Probe has the renderer read back the reference body's drawn pose and
-	// time each frame on the GPU (renderer.Options.Probe), for the
-	// instruments to take (Renderer().Probed) once the GPU is done.
-	Probe bool
 }
 
 // Settings are the runtime's tuning knobs, which the flags every app has
@@ -206,18 +198,17 @@ func finite32(vs ...float32) bool {
 }
 
 // Pipeline returns the chain from the world to the plans that New builds
-// for cfg, the same as the verifier checks: the history sized for the
-// delay's reach at one snapshot a step, the delay fixed or adaptive, the
-// motion mode, and with Reference the meter following that body.
+// for cfg, before the hooks add to it (Hook.Open: a meter's reference),
+// the same as the verifier checks: the history sized for the delay's
+// reach at one snapshot a step, the delay fixed or adaptive, and the
+// motion mode.
 func (cfg *Config) Pipeline() interp.PipelineConfig {
-	return interp.PipelineConfig{Sim: cfg.Sim, Delay: cfg.Display.Delay, Motion: cfg.Display.Motion, Reference: cfg.Reference}
+	return interp.PipelineConfig{Sim: cfg.Sim, Delay: cfg.Display.Delay, Motion: cfg.Display.Motion}
 }
 
-// NewPipeline builds the simulation of world on clock and the chain from
-// it to the plans, as cfg asks (Config.Pipeline): what New runs, without
-// a window, for tools and tests that plan frames by hand.
-func NewPipeline(cfg *Config, world simthread.World, clock sim.Clock) (*interp.Pipeline, error) {
-	pc := cfg.Pipeline()
+// newPipeline builds the simulation of world on clock and the chain from
+// it to the plans, as pc asks: what New and NewHeadless run.
+func newPipeline(pc interp.PipelineConfig, world simthread.World, clock sim.Clock) (*interp.Pipeline, error) {
 	s, err := sim.New(pc.SimConfig(), world, clock)
 	if err != nil {
 		return nil, err

@@ -25,14 +25,17 @@ func (w *spinner) Snapshot(dst *simthread.Snapshot) {
 	dst.Bodies = append(dst.Bodies[:0], simthread.NewBody(mgl32.Vec3{3 * float32(c), 1, 3 * float32(s)}))
 }
 
-// swaps is a hook that implements only the seam it needs (loop.NoHook
-// has the others): it counts the frames drawn and keeps the longest time
-// between two swaps.
+// swaps is a hook that implements only the seams it needs (loop.NoHook
+// has the others): it keeps the run's view, counts the frames drawn and
+// keeps the longest time between two swaps.
 type swaps struct {
 	loop.NoHook
+	run     *loop.View
 	drawn   int
 	longest time.Duration
 }
+
+func (s *swaps) Started(v *loop.View) { s.run = v }
 
 func (s *swaps) Swapped(f *loop.Frame) {
 	if f.Drawn {
@@ -51,17 +54,17 @@ func (s *swaps) Swapped(f *loop.Frame) {
 // test binary's TestMain serving window.Main.
 func Example() {
 	window.Call(func() {
-		a, err := loop.New(loop.Config{Title: "spinner", Settings: loop.Settings{Duration: 2 * time.Second}}, &spinner{})
+		var s swaps
+		a, err := loop.New(loop.Config{Title: "spinner", Settings: loop.Settings{Duration: 2 * time.Second}}, &spinner{}, &s)
 		if err != nil {
 			log.Fatal(err)
 		}
 		defer a.Close()
-		var s swaps
-		a.Attach(&s)
 		if err := a.Run(context.Background()); err != nil {
 			log.Print(err)
 		}
-		fmt.Printf("%d frames drawn at %.0f Hz (%s), the longest %v apart\n", s.drawn, a.Pacing().Hz, a.Pacing().Source, s.longest)
+		p := s.run.Pacing()
+		fmt.Printf("%d frames drawn at %.0f Hz (%s), the longest %v apart\n", s.drawn, p.Hz, p.Source, s.longest)
 	})
 }
 

@@ -6,8 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/platform/internal/window"
+	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -21,6 +23,7 @@ func TestMain(m *testing.M) {
 // frame, and what each saw.
 type seams struct {
 	a                     *App
+	opened                int
 	started, stopped      int
 	frames, drawn, swaps  int
 	order                 []byte // the last frame's seams: P(aced) L(planned) B(efore swap) S(wapped) E(nded)
@@ -30,10 +33,16 @@ type seams struct {
 	firstAt, lastStopTime time.Duration
 }
 
-func (s *seams) Started(a *App) {
+func (s *seams) Open(pipe *interp.PipelineConfig, rend *renderer.Options) {
+	s.opened++
+	if pipe == nil || rend == nil || rend.Now == nil {
+		s.bad = append(s.bad, "Open without the pipeline's configuration and the renderer's options")
+	}
+}
+func (s *seams) Started(v *View) {
 	s.started++
-	if a != s.a || a.RunStart() == 0 {
-		s.bad = append(s.bad, "Started without the App's start")
+	if v.Start == 0 || v.Start != s.a.start || v.Sim != s.a.pipe.Sim() || v.Renderer != s.a.rend || v.Pacing == nil || v.Sched == nil {
+		s.bad = append(s.bad, "Started without the run's view")
 	}
 }
 func (s *seams) BeforePace() (time.Duration, bool, bool) { return 0, false, false }
@@ -96,12 +105,11 @@ func TestRunAlone(t *testing.T) {
 	var s seams
 	window.Call(func() {
 		var a *App
-		if a, err = New(cfg, world); err != nil {
+		if a, err = New(cfg, world, &s); err != nil {
 			return
 		}
 		defer a.Close()
 		s.a = a
-		a.Attach(&s)
 		err = a.Run(context.Background())
 		if _, ok := a.Renderer().Probed(); ok {
 			t.Error("the renderer read a frame back with Config.Probe off")
@@ -114,8 +122,8 @@ func TestRunAlone(t *testing.T) {
 	for _, b := range s.bad {
 		t.Error(b)
 	}
-	if s.started != 1 || s.stopped != 1 {
-		t.Errorf("Started %d times, Stopped %d, want once each", s.started, s.stopped)
+	if s.opened != 1 || s.started != 1 || s.stopped != 1 {
+		t.Errorf("Opened %d times, Started %d, Stopped %d, want once each", s.opened, s.started, s.stopped)
 	}
 	// 1.5 s at 60 Hz: 90 vblanks; a frame late on a loaded machine misses
 	// one, never draws two.

@@ -233,7 +233,8 @@ func (a *App) do(r reserved) {
 }
 
 // forward hands an event to Config.Input and queues what it returns. A
-// full queue refuses the input: the simulation counts it (InputsDropped).
+// full queue refuses the input: the simulation counts it
+// (sim.Sim.InputsDropped).
 func (a *App) forward(e platform.Event) {
 	if a.cfg.Input == nil {
 		return
@@ -242,12 +243,6 @@ func (a *App) forward(e platform.Event) {
 		a.pipe.Sim().Send(in)
 	}
 }
-
-// InputsDropped reports how many inputs from Config.Input the
-// simulation's queue refused because it was full (simthread.Config.Inputs
-// is its capacity): inputs the world never saw. During a replay the live
-// inputs are refused by design and not counted. Any goroutine may call it.
-func (a *App) InputsDropped() uint64 { return a.pipe.Sim().InputsDropped() }
 
 // AppendKeysHelp appends the HUD's help line for keys (resolved or not)
 // to b: "Esc quit  Space pause  F fullscreen  V vsync  H HUD  F12 shot

@@ -257,8 +257,8 @@ func TestInputsDroppedCounted(t *testing.T) {
 	for range sent {
 		a.Handle([]platform.Event{key('K', platform.Press)})
 	}
-	if got := a.InputsDropped(); got != sent-capacity {
-		t.Fatalf("InputsDropped() = %d after %d inputs into a queue of %d, want %d", got, sent, capacity, sent-capacity)
+	if got := a.pipe.Sim().InputsDropped(); got != sent-capacity {
+		t.Fatalf("Sim().InputsDropped() = %d after %d inputs into a queue of %d, want %d", got, sent, capacity, sent-capacity)
 	}
 	clock.Set(next)
 	a.Sim().Wake()

@@ -8,7 +8,8 @@
 //
 // Nothing here measures the run: the instruments (package instrument: the
 // report, the HUD's figures, the present verdicts, the frame log, the
-// marker; the tests' faults) attach at the loop's seams as Hooks. Package
+// marker; the tests' faults) are Hooks given to New, which attach at the
+// loop's seams and read the run from the View it hands them. Package
 // app's Main wires them from the flags; an app that wants none runs a
 // loop.App of its own, on the main thread:
 //
@@ -56,6 +57,7 @@ type App struct {
 	shots    screenshots      // (shot.go)
 	sched    scheduling       // thread priorities and the governor (schedule.go)
 	hooks    []Hook           // at the loop's seams (hook.go)
+	view     View             // what Started hands them
 	notice   string           // why the simulation is paused, on screen (look.go)
 	start    time.Duration    // when Run started its first frame
 	plan     renderer.Plan    // the last frame's
@@ -64,10 +66,11 @@ type App struct {
 	lastSwap time.Duration // when the last one did
 }
 
-// New opens the window, creates the renderer and the simulation for world.
-// The world belongs to the simulation from now on. New must be called on
-// the main thread.
-func New(cfg Config, world simthread.World) (*App, error) {
+// New opens the window, creates the renderer and the simulation for world,
+// with hooks at the loop's seams in that order (each asked first what it
+// needs built: Hook.Open). The world belongs to the simulation from now
+// on. New must be called on the main thread.
+func New(cfg Config, world simthread.World, hooks ...Hook) (*App, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -79,19 +82,23 @@ func New(cfg Config, world simthread.World) (*App, error) {
 		spin = 0
 	}
 	a := &App{cfg: cfg, clock: sim.NewRealClock(spin), ctl: control{cam: renderer.DefaultCamera()},
-		shots: newScreenshots(cfg.Title, cfg.ScreenshotDir, os.Stderr)}
+		shots: newScreenshots(cfg.Title, cfg.ScreenshotDir, os.Stderr), hooks: hooks}
 	if cfg.Camera != nil {
 		a.ctl.cam = *cfg.Camera
 	}
 	a.sched.renderCritical(cfg.Display.Sched)
-	pipe, err := NewPipeline(&cfg, world, a.clock)
+	pc, ro := cfg.Pipeline(), renderer.Options{Samples: cfg.Display.Samples, Now: a.clock.Now}
+	for _, h := range hooks {
+		h.Open(&pc, &ro)
+	}
+	pipe, err := newPipeline(pc, world, a.clock)
 	if err != nil {
 		a.Close()
 		return nil, err
 	}
 	a.pipe = pipe
 	before := sched.Threads()
-	if err := a.open(); err != nil {
+	if err := a.open(ro); err != nil {
 		a.Close()
 		return nil, err
 	}
@@ -99,9 +106,9 @@ func New(cfg Config, world simthread.World) (*App, error) {
 	return a, nil
 }
 
-// open opens the window and the renderer, registers the scene and picks
-// the pacing.
-func (a *App) open() error {
+// open opens the window and the renderer (with ro), registers the scene
+// and picks the pacing.
+func (a *App) open(ro renderer.Options) error {
 	cfg := &a.cfg
 	var err error
 	a.win, err = window.Open(window.Config{
@@ -111,12 +118,7 @@ func (a *App) open() error {
 	if err != nil {
 		return err
 	}
-	body := 0
-	if cfg.Reference != nil {
-		body = cfg.Reference.Body
-	}
-	a.rend, err = renderer.New(a.pipe.Planner().Depth(), renderer.Options{Samples: cfg.Display.Samples,
-		Probe: cfg.Probe, ProbeBody: body, Now: a.clock.Now})
+	a.rend, err = renderer.New(a.pipe.Planner().Depth(), ro)
 	if err != nil {
 		return err
 	}
@@ -149,7 +151,7 @@ const (
 // openPresent starts following what the display system says of the
 // frames (package present): its vblanks pace the frames, and whether it
 // shows the window pauses the simulation. Where it says nothing, the
-// reason is kept (PresentSource).
+// reason is kept (View.PresentWhy).
 func (a *App) openPresent() {
 	src, err := present.Open(present.Options{Now: a.clock.Now})
 	a.src = src
@@ -163,13 +165,6 @@ func (a *App) openPresent() {
 	a.pacing.grid = g
 }
 
-// Attach adds a hook at the loop's seams, after those attached before.
-// Call it before Run.
-func (a *App) Attach(h Hook) { a.hooks = append(a.hooks, h) }
-
-// Config returns the configuration the App was made with.
-func (a *App) Config() Config { return a.cfg }
-
 // Sim returns the simulation. Its telemetry may be read at any time; its
 // input log and checkpoints once Run has returned.
 func (a *App) Sim() *sim.Sim { return a.pipe.Sim() }
@@ -177,22 +172,8 @@ func (a *App) Sim() *sim.Sim { return a.pipe.Sim() }
 // Pipeline returns the chain from the world to the plans.
 func (a *App) Pipeline() *interp.Pipeline { return a.pipe }
 
-// Window returns the window.
-func (a *App) Window() *window.Window { return a.win }
-
 // Renderer returns the renderer.
 func (a *App) Renderer() *renderer.Renderer { return a.rend }
-
-// Clock returns the clock every time of the App is on.
-func (a *App) Clock() *sim.RealClock { return a.clock }
-
-// RunStart is when Run started its first frame, on Clock.
-func (a *App) RunStart() time.Duration { return a.start }
-
-// PresentSource returns what follows the display system's word on the
-// frames (package present), and, where it says nothing (not Measured),
-// why.
-func (a *App) PresentSource() (*present.Tracker, string) { return a.src, a.srcWhy }
 
 // Paused reports whether the simulation is paused (by the user, or for
 // a window hidden, iconified or unfocused).
@@ -232,8 +213,9 @@ func (a *App) Run(ctx context.Context) (err error) {
 	}()
 	a.start = a.clock.Now()
 	a.pipe.Begin(a.start)
+	a.fillView()
 	for _, h := range a.hooks {
-		h.Started(a)
+		h.Started(&a.view)
 	}
 	var drawErr error
 	for a.running(ctx) {
@@ -277,9 +259,14 @@ func (a *App) SaveFrame(path string) error {
 	return a.shots.wait()
 }
 
-// ScreenshotName is the stem the App's screenshots are named with (the
-// title, made safe: FileStem).
-func (a *App) ScreenshotName() string { return a.shots.name }
+// fillView fills the view of the run the hooks are handed (Started):
+// once, as the simulation has started.
+func (a *App) fillView() {
+	a.view = View{Config: a.cfg, Clock: a.clock, Start: a.start, Sim: a.pipe.Sim(), Pipeline: a.pipe,
+		Window: a.win, Renderer: a.rend, Present: a.src, PresentWhy: a.srcWhy,
+		SimPriority: a.sched.sim, RenderPriority: a.sched.render, ScreenshotName: a.shots.name,
+		Pacing: a.pacingNow, Paused: a.Paused, Sched: a.sched.report, SchedAllocs: a.sched.allocs}
+}
 
 // Close frees the renderer and closes the window. The App must not be used
 // afterwards.
@@ -300,15 +287,20 @@ func (a *App) Close() {
 }
 
 // NewHeadless builds the part of an App that needs no window: the
-// pipeline of world on clock and the input's handling, for benchmarks,
-// tools and tests that plan frames by hand (Pipeline().Plan) and hand it
-// events (Handle). Run, drawing and every method of the window's or the
-// renderer's need an App from New.
-func NewHeadless(cfg Config, world simthread.World, clock sim.Clock) (*App, error) {
+// pipeline of world on clock (as the hooks ask: Hook.Open; they are not
+// attached) and the input's handling, for benchmarks, tools and tests
+// that plan frames by hand (Pipeline().Plan) and hand it events (Handle).
+// Run, drawing and every method of the window's or the renderer's need
+// an App from New.
+func NewHeadless(cfg Config, world simthread.World, clock sim.Clock, hooks ...Hook) (*App, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	pipe, err := NewPipeline(&cfg, world, clock)
+	pc := cfg.Pipeline()
+	for _, h := range hooks {
+		h.Open(&pc, &renderer.Options{})
+	}
+	pipe, err := newPipeline(pc, world, clock)
 	if err != nil {
 		return nil, err
 	}

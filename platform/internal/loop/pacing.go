@@ -229,8 +229,8 @@ type Pacing struct {
 	Missed uint64
 }
 
-// Pacing returns how the frames are paced.
-func (a *App) Pacing() Pacing {
+// pacingNow returns how the frames are paced (View.Pacing).
+func (a *App) pacingNow() Pacing {
 	p := &a.pacing
 	return Pacing{Hz: p.hz, Source: p.source, Pacer: p.pacer, Emulating: p.emulating, Missed: p.missed()}
 }

@@ -151,18 +151,6 @@ type SchedReport struct {
 	DisplayServer *sched.ServerWaitSummary
 }
 
-// Sched reports what the scheduling design did so far (all of Run, once
-// it has returned).
-func (a *App) Sched() SchedReport { return a.sched.report() }
-
-// Priorities returns the priorities the simulation and render threads
-// got, as their registration read them back.
-func (a *App) Priorities() (sim, render sched.ThreadPriority) { return a.sched.sim, a.sched.render }
-
-// SchedAllocs is what the scheduling governor's GOMAXPROCS changes
-// allocated so far (the runtime's own P state, not the application's).
-func (a *App) SchedAllocs() uint64 { return a.sched.allocs() }
-
 func (s *scheduling) report() SchedReport {
 	r := SchedReport{ProcsStart: s.procsStart, ProcsEnd: runtime.GOMAXPROCS(0),
 		Sim: s.sim, Render: s.render, Drivers: s.drivers, BackgroundNice: -1}

@@ -51,17 +51,18 @@ func TestSilenceChild(t *testing.T) {
 	var r silenceResult
 	window.Call(func() {
 		var a *App
-		if a, err = New(cfg, world); err != nil {
+		w := &pauseWatch{r: &r}
+		if a, err = New(cfg, world, w); err != nil {
 			return
 		}
 		defer a.Close()
-		a.Attach(&pauseWatch{a: a, r: &r})
+		w.a = a
 		if err = a.Run(context.Background()); err != nil {
 			return
 		}
-		src, _ := a.PresentSource()
+		src := a.src
 		r.Ticks = a.Sim().Telemetry().Read().Ticks
-		r.Source, r.Fallback, r.Pacing = src.Source(), src.Fallback(), a.Pacing().Source
+		r.Source, r.Fallback, r.Pacing = src.Source(), src.Fallback(), a.pacing.source
 		r.Fallbacks, r.Returns = src.Stats().Fallbacks, src.Stats().Returns
 	})
 	if err != nil {

@@ -24,9 +24,11 @@ func TestAppAndVerifierShareThePipeline(t *testing.T) {
 	defer func() { interp.MeterWarmup = old }()
 
 	// Every app runs through loop.New, which builds loop.Config.Pipeline's
-	// chain; package app gives it the demo's truth as this reference.
-	rcfg := loop.Config{Reference: &interp.Reference{Truth: refworld.RefPosition, Speed: refworld.RefSpeed}}
-	for name, pc := range map[string]interp.PipelineConfig{"app": rcfg.Pipeline(), "verify": pipelineConfig(&o, c)} {
+	// chain; package app's instruments add the demo's truth as this
+	// reference (instrument.Set.Open).
+	app := (&loop.Config{}).Pipeline()
+	app.Reference = &interp.Reference{Truth: refworld.RefPosition, Speed: refworld.RefSpeed}
+	for name, pc := range map[string]interp.PipelineConfig{"app": app, "verify": pipelineConfig(&o, c)} {
 		w, err := refworld.New(16, 1)
 		if err != nil {
 			t.Fatal(err)
