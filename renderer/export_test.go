@@ -134,3 +134,8 @@ func LoadProgram(files fs.FS, vert, frag string, feedback ...string) (uint32, er
 
 // OverlayScale is the overlay's pixels per unit, for its test.
 var OverlayScale = overlayScale
+
+// SetClearColor and SetGroundVisible change the sky and the ground of a
+// renderer made, as Options.ClearColor and HideGround set them at New.
+func (r *Renderer) SetClearColor(rgb uint32)      { r.setClearColor(rgb) }
+func (r *Renderer) SetGroundVisible(visible bool) { r.setGroundVisible(visible) }

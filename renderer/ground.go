@@ -25,7 +25,7 @@ type groundPass struct {
 	vbo             glBuffer
 	uViewProj, uEye [2]int32
 	tex             glTexture // the material's texture, or none
-	hidden          bool      // SetGroundVisible(false)
+	hidden          bool      // Options.HideGround
 }
 
 // groundBase is the plain ground's colour, linear.
@@ -174,6 +174,5 @@ func (r *Renderer) SetGroundRect(lo, hi mgl32.Vec2) error {
 	return checkGL("set ground rectangle")
 }
 
-// SetGroundVisible shows or hides the ground (shown by default): hidden,
-// the sky's clear colour shows under the bodies.
-func (r *Renderer) SetGroundVisible(visible bool) { r.ground.hidden = !visible }
+// setGroundVisible shows or hides the ground (Options.HideGround).
+func (r *Renderer) setGroundVisible(visible bool) { r.ground.hidden = !visible }

@@ -29,7 +29,7 @@ type Renderer struct {
 	reg    *Registry  // meshes, materials and static bodies queued from any goroutine
 	regErr error      // failures of queued registrations that Draw has yet to report
 	static staticPass // the static bodies
-	sky    [3]float32 // the clear colour, sRGB (SetClearColor)
+	sky    [3]float32 // the clear colour, sRGB (Options.ClearColor)
 	notice notice     // the app's own line (SetNotice)
 	soft   bool       // GL_RENDERER names a software rasterizer
 	// vp is the frame's view-projection matrix; a field, not a local, as
@@ -68,6 +68,14 @@ type Options struct {
 	// 2048, or 1024 on a software rasterizer. Its cost is in
 	// docs/scene.md ("Shadows").
 	ShadowMap int
+	// ClearColor is the sky, the colour every frame starts from, an
+	// opaque sRGB colour in Body.Color's layout (simthread.RGB; its alpha
+	// is ignored); 0 means the default, a near-black blue grey,
+	// RGB(14, 15, 19). An app sets it through Config.Look.
+	ClearColor uint32
+	// HideGround leaves the ground out (it is shown by default): the sky
+	// shows under the bodies. An app sets it through Config.Look.
+	HideGround bool
 }
 
 // New creates the renderer's GL objects. depth is the depth of the
@@ -81,6 +89,9 @@ func New(depth int, opts Options) (*Renderer, error) {
 		sky: clearColor, soft: softwareRenderer()}
 	if r.reg == nil {
 		r.reg = NewRegistry()
+	}
+	if opts.ClearColor != 0 {
+		r.setClearColor(opts.ClearColor)
 	}
 	if err := r.reg.bind(); err != nil {
 		return nil, err
@@ -117,6 +128,7 @@ func New(depth int, opts Options) (*Renderer, error) {
 		r.Delete()
 		return nil, err
 	}
+	r.ground.hidden = opts.HideGround
 	if r.hud, err = newHUD(); err != nil {
 		r.Delete()
 		return nil, err
@@ -136,10 +148,8 @@ func (r *Renderer) samples() int { return r.target.samples }
 // scene sized for a GPU may not keep up with the display.
 func (r *Renderer) Software() bool { return r.soft }
 
-// SetClearColor sets the sky, the colour every frame starts from, as an
-// opaque sRGB colour in Body.Color's layout (simthread.RGB); its alpha is
-// ignored. The default is a near-black blue grey, RGB(14, 15, 19).
-func (r *Renderer) SetClearColor(rgb uint32) {
+// setClearColor sets the sky (Options.ClearColor).
+func (r *Renderer) setClearColor(rgb uint32) {
 	for i := range r.sky {
 		r.sky[i] = float32(rgb>>(8*i)&0xff) / 255
 	}

@@ -70,11 +70,11 @@ type Settings struct {
 type Look struct {
 	// ClearColor is the sky, the colour every frame starts from, as
 	// simthread.RGB makes it; 0 means the default near-black
-	// (renderer.SetClearColor).
+	// (renderer.Options.ClearColor).
 	ClearColor uint32
 	// Ground is the ground plane the app starts with; its zero value is
-	// the default, shown. Config.Scene may change it further
-	// (renderer.SetGround, SetGroundRect).
+	// the default, shown. Config.Scene may give it a material
+	// (renderer.SetGround) or bound it (SetGroundRect).
 	Ground Ground
 	// HideHUD starts with the HUD hidden.
 	HideHUD bool

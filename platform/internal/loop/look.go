@@ -5,13 +5,10 @@ import (
 	"github.com/tickframe/tickframe/platform"
 )
 
-// applyLook gives the renderer the sky and the ground cfg asks for, before
-// Config.Scene may change them further.
+// applyLook gives the renderer the ground's size cfg asks for (its sky
+// and whether it shows the ground went in its Options), before
+// Config.Scene may bound the ground further (renderer.SetGroundRect).
 func (a *App) applyLook() error {
-	if c := a.cfg.Look.ClearColor; c != 0 {
-		a.rend.SetClearColor(c)
-	}
-	a.rend.SetGroundVisible(!a.cfg.Look.Ground.Hidden)
 	if s := a.cfg.Look.Ground.Size; s > 0 && s != DefaultGroundSize {
 		return a.rend.SetGroundRect(mgl32.Vec2{-s / 2, -s / 2}, mgl32.Vec2{s / 2, s / 2})
 	}

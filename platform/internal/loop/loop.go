@@ -87,7 +87,8 @@ func New(cfg Config, world simthread.World, hooks ...Hook) (*App, error) {
 		a.ctl.cam = *cfg.Camera
 	}
 	a.sched.renderCritical(cfg.Display.Sched)
-	pc, ro := cfg.Pipeline(), renderer.Options{Samples: cfg.Display.Samples, Now: a.clock.Now}
+	pc, ro := cfg.Pipeline(), renderer.Options{Samples: cfg.Display.Samples, Now: a.clock.Now,
+		ClearColor: cfg.Look.ClearColor, HideGround: cfg.Look.Ground.Hidden}
 	for _, h := range hooks {
 		h.Open(&pc, &ro)
 	}

@@ -384,7 +384,6 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	}
 	cfg.Scene = func(r *renderer.Renderer) error {
 		rend = r
-		r.SetGroundVisible(!o.cfg.Look.Ground.Hidden)
 		// Compact: the caption alone, no timing; hidden unless -hud or H,
 		// as no panel fits beside the model in a small window.
 		r.HUD().SetCaption(hudCaption(name, m, world)...)
