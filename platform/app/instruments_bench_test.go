@@ -103,6 +103,14 @@ func BenchmarkInstruments(b *testing.B) {
 			b.Logf("%s: x-bare by round %.3f", c.name, ratio[i+1])
 		}
 		b.Logf("bare ns a frame by round %.0f", bareNs)
+		// The HUD alone, shown and hidden in turn in one run (H does the
+		// same): the ratio of neighbouring blocks cancels what differs
+		// from one process to the next, which moves the rounds above by
+		// ±10 %.
+		hud := hudInterleaved(b, hudPairs, hudBlockFrames)
+		b.ReportMetric(median(hud), "hud-shown-x-hidden")
+		b.Logf("hud shown/hidden by pair, one run: median %.3f, quartiles %.3f %.3f of %d pairs",
+			median(hud), quantile(hud, 0.25), quantile(hud, 0.75), len(hud))
 		if len(gears) > 0 {
 			b.ReportMetric(median(gears), "bare/glxgears")
 			b.Logf("bare/glxgears by round %.2f", gears)
@@ -110,6 +118,85 @@ func BenchmarkInstruments(b *testing.B) {
 			b.Logf("glxgears is not installed (mesa-utils; make bench-instruments installs it): no scale")
 		}
 	}
+}
+
+// The interleaved HUD measurement: pairs of blocks of frames, the HUD
+// shown in one and hidden in the other, in alternating order.
+const (
+	hudPairs       = 40
+	hudBlockFrames = 50
+)
+
+// hudInterleaved runs one App with every instrument the "bare" case has
+// and returns, for each of pairs pairs of neighbouring blocks of frames
+// frames, the time a frame with the HUD shown over the time with it
+// hidden. The order within a pair alternates, so that a drift over the
+// run does not favour either.
+func hudInterleaved(b *testing.B, pairs, frames int) []float64 {
+	var cfg Config
+	var set Settings
+	world := smallApp(b, &cfg, &set, "instruments")
+	set.Display.NoVSync = true
+	var ratios []float64
+	var err error
+	window.Call(func() {
+		u := &unpaced{}
+		var full *App
+		if full, err = newApp(cfg, set, world, false, u); err != nil {
+			return
+		}
+		defer full.close()
+		a := full.rt
+		hud := a.Renderer().HUD()
+		n, block := 0, 0
+		var start time.Time
+		var shown, hidden float64
+		u.each = func() {
+			n++
+			if n < instrumentWarmFrames || (n-instrumentWarmFrames)%frames != 0 {
+				return
+			}
+			now := time.Now()
+			if n > instrumentWarmFrames {
+				if t := float64(now.Sub(start)); hud.Visible {
+					shown = t
+				} else {
+					hidden = t
+				}
+				if block%2 == 0 {
+					ratios = append(ratios, shown/hidden)
+				}
+			}
+			if len(ratios) == pairs {
+				a.Quit()
+				return
+			}
+			block++
+			// Blocks 1 and 2 are a pair, 3 and 4 the next, ...; the
+			// first of a pair is shown in odd pairs, hidden in even ones.
+			pair, first := (block+1)/2, block%2 == 1
+			hud.Visible = first == (pair%2 == 1)
+			start = now
+		}
+		err = a.Run(context.Background())
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(ratios) < pairs {
+		b.Fatalf("the run ended after %d of %d pairs", len(ratios), pairs)
+	}
+	return ratios
+}
+
+// quantile returns x's q quantile (nearest rank).
+func quantile(x []float64, q float64) float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[min(len(s)-1, int(q*float64(len(s))))]
 }
 
 func median(x []float64) float64 {
