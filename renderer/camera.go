@@ -225,7 +225,7 @@ func Subject(p *simthread.CameraPose) mgl32.Vec3 {
 // has not consumed yet: x and y are the sums of every cursor motion
 // (DX, DY) sent to the world, and Pose.Look holds the sums the pose's
 // world had consumed; the difference turns the view as the world will
-// turn it, by Pose.Look.Scale radians per unit (see simthread.Look), within
+// turn it, by Pose.Look.Scale radians per unit (see simthread.MouseLook), within
 // Pose.Look's pitch limits. Called on an interpolated pose (LerpPose),
 // whose Look is interpolated with it, the view then shows all the motion
 // sent, however far the simulation is behind. It does nothing to an

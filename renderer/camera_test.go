@@ -93,9 +93,9 @@ func TestPoseView(t *testing.T) {
 // interpolation bodies get, and its cuts.
 func TestLerpPose(t *testing.T) {
 	a := simthread.CameraPose{Valid: true, Pos: mgl32.Vec3{0, 2, 0}, Rot: yawPitch(0.2, -0.1), FOV: 1, Epoch: 3,
-		Look: simthread.Look{X: 10, Y: -4, Scale: 0.01}}
+		Look: simthread.MouseLook{X: 10, Y: -4, Scale: 0.01}}
 	b := simthread.CameraPose{Valid: true, Pos: mgl32.Vec3{1, 2, -3}, Rot: yawPitch(0.5, -0.2), FOV: 1.2, Epoch: 3,
-		Look: simthread.Look{X: 30, Y: 6, Scale: 0.01}}
+		Look: simthread.MouseLook{X: 30, Y: 6, Scale: 0.01}}
 	for _, alpha := range []float32{0, 0.25, 0.5, 0.999, 1} {
 		got := renderer.LerpPose(&a, &b, alpha)
 		rot, err := renderer.Slerp(a.Rot, b.Rot, alpha)
@@ -208,7 +208,7 @@ func TestLatch(t *testing.T) {
 	const scale = 0.003
 	world := func(x, y float64) simthread.CameraPose {
 		p := thirdPerson(mgl32.Vec3{1, 1.6, 2}, float32(-x*scale), float32(-y*scale), 3.5)
-		p.Look = simthread.Look{X: x, Y: y, Scale: scale, MinPitch: -1.2, MaxPitch: 0.4}
+		p.Look = simthread.MouseLook{X: x, Y: y, Scale: scale, MinPitch: -1.2, MaxPitch: 0.4}
 		return p
 	}
 	c := renderer.DefaultCamera()

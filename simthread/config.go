@@ -2,15 +2,18 @@ package simthread
 
 import "fmt"
 
-// DefaultHistory is the snapshot history a Config with none keeps: the 8
+// DefaultHistory is the snapshot history a Tuning with none keeps: the 8
 // newest, which brackets render times up to 6 steps behind the newest
 // snapshot. That is less than the adaptive render delay can reach (8
 // steps, at least 100 ms), so the app's frame pipeline sizes its own (14
 // at 120 Hz) and uses this only as a floor.
 const DefaultHistory = 8
 
-// Config configures the simulation. Its zero value means the defaults.
-type Config struct {
+// Tuning is how the simulation goroutine runs a world: its timing, its
+// history and input queue, its first snapshot and its recording (an
+// app sets it through app.Settings.Sim and the flags). Its zero value
+// means the defaults.
+type Tuning struct {
 	Timing
 	// History is how many snapshots the render side keeps (at least 2);
 	// 0 means DefaultHistory, or the history the app's frame pipeline

@@ -11,7 +11,7 @@
 // recorded and replayed: with the same inputs at the same ticks the same
 // world produces the same states, at any display rate.
 //
-// Config and Timing are the simulation's configuration, which an app and
+// Tuning and Timing are the simulation's configuration, which an app and
 // the flags set: the tick rate, the clamp on long gaps (MaxDelta, 250 ms
 // by default, so a stall is not replayed), the cap on the steps one wake
 // may run (MaxSteps, 8 by default) and what happens to the debt beyond it

@@ -129,17 +129,17 @@ type CameraPose struct {
 	// Look says how the world turns this camera by mouse motion, for the
 	// render side's late latch (platform/app's Config.Mouse.MouseLook). Its zero
 	// value turns nothing.
-	Look Look
+	Look MouseLook
 }
 
-// Look is the world's side of mouse look. The world turns its camera by
+// MouseLook is the world's side of mouse look. The world turns its camera by
 // the motion of look inputs (cursor events' DX, DY) at its ticks, but the
 // render thread sees newer motion than the newest snapshot holds; it
 // turns the drawn view by the motion the world has not consumed yet, the
 // difference between what it sent and X, Y, so the view follows the mouse
 // within the frame. That difference shrinks to zero as the world catches
 // up; nothing has to be reset.
-type Look struct {
+type MouseLook struct {
 	// X and Y are the sums of the DX and DY of every cursor motion the
 	// world has consumed since it started, in the events' own units, summed
 	// in the order they arrived (the render side sums the same values in

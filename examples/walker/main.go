@@ -146,7 +146,7 @@ func (w *walker) Snapshot(dst *simthread.Snapshot) {
 	subject := mgl32.Vec3{float32(w.x), shoulders, float32(w.z)} // the camera, boom metres behind, looks at it
 	dst.Camera = simthread.CameraPose{Valid: true, Rot: rot, Pos: subject.Sub(rot.Rotate(mgl32.Vec3{0, 0, -1}).Mul(boom)),
 		FOV: fov, Boom: boom, Epoch: w.epoch,
-		Look: simthread.Look{X: w.lookX, Y: w.lookY, Scale: sensitivity, MinPitch: minPitch, MaxPitch: maxPitch}}
+		Look: simthread.MouseLook{X: w.lookX, Y: w.lookY, Scale: sensitivity, MinPitch: minPitch, MaxPitch: maxPitch}}
 }
 
 // input turns mouse motion into looks, WASD presses and releases (not

@@ -135,9 +135,9 @@ type Settings struct {
 	Runtime
 	// Sim is the simulation's catch-up (Timing's MaxDelta, MaxSteps and
 	// Overload: -maxdelta, -maxsteps, -overload), its queues and its first
-	// snapshot (simthread.Config). Its Timing.Rate is Config.Rate, which
+	// snapshot (simthread.Tuning). Its Timing.Rate is Config.Rate, which
 	// replaces it; its recording fields are -record's and -replay's.
-	Sim simthread.Config
+	Sim simthread.Tuning
 	// Near and Far, if above 0, are the camera's clip planes in metres
 	// over Config.Camera's (-near, -far).
 	Near, Far float32

@@ -50,7 +50,7 @@ func newHeadlessInputs(t testing.TB, bodies, inputs int) (*headless, *sim.Virtua
 		t.Fatal(err)
 	}
 	clock := new(sim.VirtualClock)
-	cfg := loop.Config{Sim: simthread.Config{Inputs: inputs, InitSnapshot: func(s *simthread.Snapshot) {
+	cfg := loop.Config{Sim: simthread.Tuning{Inputs: inputs, InitSnapshot: func(s *simthread.Snapshot) {
 		s.Bodies = make([]simthread.Body, 0, bodies)
 	}}}
 	in := New(Options{Reference: &interp.Reference{Body: 0, Truth: refworld.RefPosition, Speed: refworld.RefSpeed}})

@@ -69,7 +69,7 @@ type Report struct {
 	RenderDelayMs         float64  `json:"render_delay_ms"`      // at the end
 	DiscardedTicks        uint64   `json:"discarded_ticks"`
 	DiscardedS            float64  `json:"discarded_s"`
-	ClampedS              float64  `json:"clamped_s"` // time of wake gaps beyond simthread.Config.MaxDelta, not caught up
+	ClampedS              float64  `json:"clamped_s"` // time of wake gaps beyond simthread.Tuning.MaxDelta, not caught up
 	PausedS               float64  `json:"paused_s"`
 	// The steady state's figures, counted from the end of the 2 s warm-up
 	// to the end of the run: null for a run that ended first.

@@ -16,7 +16,7 @@ import (
 type PipelineConfig struct {
 	// Sim is the simulation's configuration, which the caller builds the
 	// simulation from (SimConfig sizes its history).
-	Sim simthread.Config
+	Sim simthread.Tuning
 	// Delay, if above 0, fixes the render delay; 0 adapts it (NewDelay).
 	Delay time.Duration
 	// Motion is how bodies move between snapshots (Planner.SetMotion).
@@ -57,7 +57,7 @@ func (c PipelineConfig) History() int {
 
 // SimConfig returns the configuration to build the pipeline's simulation
 // from (sim.New): Sim with its history sized by History.
-func (c PipelineConfig) SimConfig() simthread.Config {
+func (c PipelineConfig) SimConfig() simthread.Tuning {
 	sc := c.Sim
 	sc.History = c.History()
 	return sc

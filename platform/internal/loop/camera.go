@@ -37,7 +37,7 @@ import (
 // moves in tick-sized steps. Instead, the app keeps a ledger: the sums of
 // the DX and DY of every cursor event whose input the simulation's queue
 // accepted. The world publishes the sums of the motion it has consumed
-// (simthread.Look), which are interpolated along with the pose; the
+// (simthread.MouseLook), which are interpolated along with the pose; the
 // difference is the motion sent but not yet simulated, and the drawn view
 // is turned by it, as the world will turn (Look.Scale radians per unit,
 // within Look's pitch limits), about the camera's subject

@@ -53,7 +53,7 @@ func pathPose(tick, x, y float64, e uint32) simthread.CameraPose {
 	const boom = 4
 	return simthread.CameraPose{Valid: true, Rot: rot, Boom: boom, FOV: 1, Epoch: e,
 		Pos:  subject.Sub(rot.Rotate(mgl32.Vec3{0, 0, -1}).Mul(boom)),
-		Look: simthread.Look{X: x, Y: y, Scale: lookScale, MinPitch: -1.4, MaxPitch: 1.4}}
+		Look: simthread.MouseLook{X: x, Y: y, Scale: lookScale, MinPitch: -1.4, MaxPitch: 1.4}}
 }
 
 // lookInput is the world's Config.Input: cursor motion becomes a look.
@@ -77,7 +77,7 @@ type lookApp struct {
 func newLookApp(t *testing.T, mouseLook bool, inputs int) *lookApp {
 	t.Helper()
 	clock := new(sim.VirtualClock)
-	cfg := Config{Input: lookInput, Sim: simthread.Config{Inputs: inputs}, Mouse: Mouse{MouseLook: mouseLook}}
+	cfg := Config{Input: lookInput, Sim: simthread.Tuning{Inputs: inputs}, Mouse: Mouse{MouseLook: mouseLook}}
 	a, err := NewHeadless(cfg, &lookWorld{}, clock)
 	if err != nil {
 		t.Fatal(err)
@@ -265,7 +265,7 @@ func TestMouseLookReplayTurnsTheView(t *testing.T) {
 		{Tick: 5, Input: simthread.Input{Kind: lookKind, X: 40, Y: -10}},
 		{Tick: 9, Input: simthread.Input{Kind: lookKind, X: 25, Y: 4}},
 	}
-	cfg := Config{Input: lookInput, Sim: simthread.Config{Replay: replay}, Mouse: Mouse{MouseLook: true}}
+	cfg := Config{Input: lookInput, Sim: simthread.Tuning{Replay: replay}, Mouse: Mouse{MouseLook: true}}
 	a, err := NewHeadless(cfg, &lookWorld{}, clock)
 	if err != nil {
 		t.Fatal(err)

@@ -25,7 +25,7 @@ type Config struct {
 	Title         string
 	Width, Height int
 	// Sim configures the simulation goroutine.
-	Sim simthread.Config
+	Sim simthread.Tuning
 	// Scene, if set, is called once by New on the main thread right after
 	// the renderer is created, before any frame and before the simulation
 	// starts: register meshes and materials there. An error closes the

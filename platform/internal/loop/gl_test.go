@@ -101,7 +101,7 @@ func TestRunAlone(t *testing.T) {
 	}
 	cfg := Config{Title: "loop alone", Width: 320, Height: 240, Settings: Settings{Duration: 1500 * time.Millisecond,
 		Display: Display{Refresh: 60, KeepRunningUnfocused: true}},
-		Sim: simthread.Config{InitSnapshot: func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }}}
+		Sim: simthread.Tuning{InitSnapshot: func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 64) }}}
 	var s seams
 	window.Call(func() {
 		var a *App

@@ -27,7 +27,7 @@ func newHeadlessInputs(t testing.TB, bodies, inputs int) (*App, *sim.VirtualCloc
 		t.Fatal(err)
 	}
 	clock := new(sim.VirtualClock)
-	cfg := Config{Sim: simthread.Config{Inputs: inputs, InitSnapshot: func(s *simthread.Snapshot) {
+	cfg := Config{Sim: simthread.Tuning{Inputs: inputs, InitSnapshot: func(s *simthread.Snapshot) {
 		s.Bodies = make([]simthread.Body, 0, bodies)
 	}}}
 	a, err := NewHeadless(cfg, world, clock)

@@ -47,7 +47,7 @@ func TestSilenceChild(t *testing.T) {
 	}
 	cfg := Config{Title: "silence", Width: 160, Height: 120, Settings: Settings{Duration: silenceRun,
 		Display: Display{KeepRunningUnfocused: true}},
-		Sim: simthread.Config{InitSnapshot: func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 16) }}}
+		Sim: simthread.Tuning{InitSnapshot: func(s *simthread.Snapshot) { s.Bodies = make([]simthread.Body, 0, 16) }}}
 	var r silenceResult
 	window.Call(func() {
 		var a *App

@@ -25,7 +25,7 @@ func Example() {
 		return
 	}
 	clock := new(sim.VirtualClock)
-	cfg := simthread.Config{Timing: simthread.Timing{Rate: h.Rate}, Record: true, CheckpointEvery: h.CheckpointEvery, StopAfter: 240}
+	cfg := simthread.Tuning{Timing: simthread.Timing{Rate: h.Rate}, Record: true, CheckpointEvery: h.CheckpointEvery, StopAfter: 240}
 	s, err := sim.New(cfg, world, clock)
 	if err != nil {
 		fmt.Println(err)

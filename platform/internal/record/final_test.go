@@ -83,7 +83,7 @@ func TestFinalIsTheTickBeforeAPanic(t *testing.T) {
 			delete(inputs, 0)
 			w, _ := refworld.New(16, 3)
 			clock := new(sim.VirtualClock)
-			s, err := sim.New(simthread.Config{Timing: simthread.Timing{Rate: rate}, Record: true, CheckpointEvery: every},
+			s, err := sim.New(simthread.Tuning{Timing: simthread.Timing{Rate: rate}, Record: true, CheckpointEvery: every},
 				&crasher{World: w, panicAt: tc.panicAt, inSnap: tc.inSnap}, clock)
 			if err != nil {
 				t.Fatal(err)
@@ -153,7 +153,7 @@ func TestFinalIsTheTickBeforeAPanic(t *testing.T) {
 func TestFinalAfterACleanStop(t *testing.T) {
 	w, _ := refworld.New(8, 1)
 	clock := new(sim.VirtualClock)
-	s, _ := sim.New(simthread.Config{Timing: simthread.Timing{Rate: 100}, Record: true, StopAfter: 12}, w, clock)
+	s, _ := sim.New(simthread.Tuning{Timing: simthread.Timing{Rate: 100}, Record: true, StopAfter: 12}, w, clock)
 	if err := runTo(t, s, clock, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestFinalAfterACleanStop(t *testing.T) {
 		t.Fatalf("Final() = %+v, %v, %v; want tick 12, hash %016x", final, panicked, ok, w.Hash())
 	}
 	w2, _ := refworld.New(8, 1)
-	s2, _ := sim.New(simthread.Config{Timing: simthread.Timing{Rate: 100}, StopAfter: 3}, w2, new(sim.VirtualClock))
+	s2, _ := sim.New(simthread.Tuning{Timing: simthread.Timing{Rate: 100}, StopAfter: 3}, w2, new(sim.VirtualClock))
 	if _, _, ok := s2.Final(); ok {
 		t.Fatal("Final known without Record")
 	}

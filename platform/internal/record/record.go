@@ -60,7 +60,7 @@ type Header struct {
 	// mean the default: a recording says what it ran at.
 	Rate int
 	// CheckpointEvery is how often the run recorded the world's hash
-	// (simthread.Config.CheckpointEvery); 0 means never.
+	// (simthread.Tuning.CheckpointEvery); 0 means never.
 	CheckpointEvery uint64
 	// Params holds any other setting of the world that changes the result,
 	// encoded by the world as it likes; this package only stores it. At
@@ -100,12 +100,12 @@ func CurrentBuild() string {
 // not stop): compare the new world's hash with FinalHash instead. The caller may set the fields that do not change the result
 // (History, Inputs, InitSnapshot, MaxDelta, MaxSteps, Overload) before
 // calling sim.New. The Replay slice shares l.Inputs.
-func (l *Log) ReplayConfig() simthread.Config {
+func (l *Log) ReplayConfig() simthread.Tuning {
 	replay := l.Inputs
 	if replay == nil {
 		replay = []simthread.TickInput{}
 	}
-	return simthread.Config{
+	return simthread.Tuning{
 		Timing:          simthread.Timing{Rate: l.Rate},
 		Replay:          replay,
 		CheckpointEvery: l.CheckpointEvery,

@@ -55,7 +55,7 @@ func recordRun(t *testing.T, h record.Header, stop uint64) *record.Log {
 		t.Fatal(err)
 	}
 	clock := new(sim.VirtualClock)
-	s, err := sim.New(simthread.Config{
+	s, err := sim.New(simthread.Tuning{
 		Timing:          simthread.Timing{Rate: h.Rate},
 		Record:          true,
 		CheckpointEvery: h.CheckpointEvery,

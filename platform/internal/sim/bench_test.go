@@ -74,7 +74,7 @@ type ticker struct {
 func newTicker(tb testing.TB, world simthread.World, n int) *ticker {
 	tb.Helper()
 	clock := new(sim.VirtualClock)
-	s, err := sim.New(simthread.Config{InitSnapshot: func(s *simthread.Snapshot) {
+	s, err := sim.New(simthread.Tuning{InitSnapshot: func(s *simthread.Snapshot) {
 		s.Bodies = make([]simthread.Body, 0, n)
 	}}, world, clock)
 	if err != nil {

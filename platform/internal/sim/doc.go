@@ -24,7 +24,7 @@
 // Everything that depends on time lives in the world's Step, which sees
 // only the fixed step and the tick number. With the same inputs at the
 // same ticks the same world produces the same states, so an input log
-// (simthread.Config's Record and Replay, Sim.InputLog) reproduces a run at
+// (simthread.Tuning's Record and Replay, Sim.InputLog) reproduces a run at
 // any display rate.
 //
 // Time is injected: tests and the verifier run the real Sim on a

@@ -39,7 +39,7 @@ func (w *walker) Snapshot(dst *simthread.Snapshot) {
 // and the renderer acquires on its own thread.
 func ExampleSim_Wake() {
 	clock := new(sim.VirtualClock)
-	s, err := sim.New(simthread.Config{Timing: simthread.Timing{Rate: 10}}, &walker{speed: 1}, clock)
+	s, err := sim.New(simthread.Tuning{Timing: simthread.Timing{Rate: 10}}, &walker{speed: 1}, clock)
 	if err != nil {
 		fmt.Println(err)
 		return

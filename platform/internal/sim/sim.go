@@ -29,7 +29,7 @@ type Checkpoint struct {
 // with Run or Start, and read its snapshots with Snapshots from one other
 // goroutine (the render thread).
 type Sim struct {
-	cfg   simthread.Config
+	cfg   simthread.Tuning
 	clock Clock
 	world simthread.World
 	sched *scheduler
@@ -70,7 +70,7 @@ const peakWindow = 64
 
 // New returns a Sim that steps world on clock. The world is the Sim's from
 // now on: touch it again only after Run has returned.
-func New(cfg simthread.Config, world simthread.World, clock Clock) (*Sim, error) {
+func New(cfg simthread.Tuning, world simthread.World, clock Clock) (*Sim, error) {
 	if world == nil || clock == nil {
 		return nil, errors.New("sim: New needs a world and a clock")
 	}
@@ -140,7 +140,7 @@ func New(cfg simthread.Config, world simthread.World, clock Clock) (*Sim, error)
 }
 
 // Config returns the Sim's configuration with defaults filled in.
-func (s *Sim) Config() simthread.Config { return s.cfg }
+func (s *Sim) Config() simthread.Tuning { return s.cfg }
 
 // Step returns the fixed step, rounded to the nanosecond.
 func (s *Sim) Step() time.Duration { return s.cfg.Timing.Step() }
@@ -467,7 +467,7 @@ func (s *Sim) panicAt(tick uint64, r any) error {
 }
 
 // InputLog returns every input applied so far with its tick, when
-// simthread.Config.Record is set; after the world panicked at tick T (a
+// simthread.Tuning.Record is set; after the world panicked at tick T (a
 // *simthread.PanicError), those up to tick T−1 only. Call it only after Run
 // has returned (or between Wake calls).
 func (s *Sim) InputLog() []simthread.TickInput { return s.log }
@@ -485,7 +485,7 @@ func (s *Sim) Stopped() bool { return s.stopped }
 // recording: the tick Run stopped at after a clean stop, or T−1 after the
 // world panicked at tick T (in Step, whose half-stepped state is never
 // hashed, or in Snapshot), 0 and the initial state's hash when nothing
-// ran. ok is false unless simthread.Config.Record is set and the world implements
+// ran. ok is false unless simthread.Tuning.Record is set and the world implements
 // Hasher. Call it only after Run has returned (or between Wake calls).
 func (s *Sim) Final() (c Checkpoint, panicked, ok bool) {
 	return s.last, s.panicked, s.recHash != nil && s.started

@@ -58,7 +58,7 @@ type driver struct {
 	cancel context.CancelFunc
 }
 
-func start(t *testing.T, cfg simthread.Config, w simthread.World, clock *sim.VirtualClock) *driver {
+func start(t *testing.T, cfg simthread.Tuning, w simthread.World, clock *sim.VirtualClock) *driver {
 	t.Helper()
 	s, err := sim.New(cfg, w, clock)
 	if err != nil {
@@ -126,7 +126,7 @@ func (d *driver) wake(late time.Duration) {
 func TestRunPublishesEachTickOnTime(t *testing.T) {
 	clock := new(sim.VirtualClock)
 	w := newSwarm(16, 1)
-	d := start(t, simthread.Config{Timing: simthread.Timing{Rate: 100}}, w, clock)
+	d := start(t, simthread.Tuning{Timing: simthread.Timing{Rate: 100}}, w, clock)
 	view := d.sim.Snapshots()
 	d.deadline()
 	if !view.Acquire() || view.History(0).Tick != 0 || len(view.History(0).Bodies) != 16 {
@@ -159,7 +159,7 @@ func TestRunPublishesEachTickOnTime(t *testing.T) {
 
 func TestStopWithinOneTickAndNoLeak(t *testing.T) {
 	clock := new(sim.VirtualClock)
-	s, _ := sim.New(simthread.Config{}, &probe{}, clock)
+	s, _ := sim.New(simthread.Tuning{}, &probe{}, clock)
 	ctx, cancel := context.WithCancel(context.Background())
 	s.Start(ctx)
 	if _, err := clock.WaitSleepers(context.Background(), 1); err != nil {
@@ -185,7 +185,7 @@ func TestInputsAppliedAtOneTickAndReplayed(t *testing.T) {
 
 	clock := new(sim.VirtualClock)
 	w := newSwarm(64, 9)
-	d := start(t, simthread.Config{Timing: simthread.Timing{Rate: 100}, Record: true, StopAfter: stop, CheckpointEvery: 20}, w, clock)
+	d := start(t, simthread.Tuning{Timing: simthread.Timing{Rate: 100}, Record: true, StopAfter: stop, CheckpointEvery: 20}, w, clock)
 	for k := 1; k <= stop; k++ {
 		if k == 10 || k == 33 {
 			// Sent while the Sim sleeps before tick k: applied at tick k.
@@ -228,7 +228,7 @@ func TestInputsAppliedAtOneTickAndReplayed(t *testing.T) {
 	// land in different wakes, the result is the same.
 	clock2 := new(sim.VirtualClock)
 	w2 := newSwarm(64, 9)
-	d2 := start(t, simthread.Config{Timing: simthread.Timing{Rate: 100}, Replay: log, StopAfter: stop, CheckpointEvery: 20}, w2, clock2)
+	d2 := start(t, simthread.Tuning{Timing: simthread.Timing{Rate: 100}, Replay: log, StopAfter: stop, CheckpointEvery: 20}, w2, clock2)
 	if d2.sim.Send(kicks[0]) {
 		t.Fatal("a replaying Sim accepted live input")
 	}
@@ -255,7 +255,7 @@ func TestInputsAppliedAtOneTickAndReplayed(t *testing.T) {
 func TestPauseResumeDoesNotCatchUp(t *testing.T) {
 	clock := new(sim.VirtualClock)
 	p := &probe{}
-	d := start(t, simthread.Config{Timing: simthread.Timing{Rate: 100}}, p, clock)
+	d := start(t, simthread.Tuning{Timing: simthread.Timing{Rate: 100}}, p, clock)
 	d.wake(0)
 	d.wake(0) // ticks 1, 2 at 10 and 20 ms
 	d.sim.Pause()
@@ -293,7 +293,7 @@ func TestOverloadDiscardsCountsAndRecovers(t *testing.T) {
 	// Every 10 ms step takes 15 ms until tick 200: the Sim never sleeps
 	// while overloaded. Then the load stops.
 	p := &probe{clock: clock, cost: 15 * ms, costTill: 200}
-	d := start(t, simthread.Config{Timing: simthread.Timing{Rate: 100, MaxSteps: 4}}, p, clock)
+	d := start(t, simthread.Tuning{Timing: simthread.Timing{Rate: 100, MaxSteps: 4}}, p, clock)
 	clock.Set(d.deadline())
 	overEnd := d.deadline() // it sleeps again once the load is gone
 	st := d.sim.Telemetry().Read()
@@ -326,7 +326,7 @@ func TestOverloadDiscardsCountsAndRecovers(t *testing.T) {
 
 func TestWorldPanicIsAnError(t *testing.T) {
 	clock := new(sim.VirtualClock)
-	s, _ := sim.New(simthread.Config{Timing: simthread.Timing{Rate: 100}}, &probe{panicAt: 3}, clock)
+	s, _ := sim.New(simthread.Tuning{Timing: simthread.Timing{Rate: 100}}, &probe{panicAt: 3}, clock)
 	s.Start(context.Background())
 	// Step the clock from deadline to deadline until the simulation ends.
 	// Waiting for its next sleep ends with it too: a panicking simulation
@@ -352,7 +352,7 @@ func TestWorldPanicIsAnError(t *testing.T) {
 func TestNewRejectsBadConfig(t *testing.T) {
 	clock := new(sim.VirtualClock)
 	w := &probe{}
-	for _, c := range []simthread.Config{
+	for _, c := range []simthread.Tuning{
 		{History: 1},
 		{History: 1000},
 		{Inputs: -1},
@@ -364,7 +364,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 			t.Errorf("New(%+v) accepted", c)
 		}
 	}
-	if _, err := sim.New(simthread.Config{}, nil, clock); err == nil {
+	if _, err := sim.New(simthread.Tuning{}, nil, clock); err == nil {
 		t.Error("New accepted a nil world")
 	}
 }
@@ -375,7 +375,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 func TestTickDoesNotAllocate(t *testing.T) {
 	clock := new(sim.VirtualClock)
 	w := newSwarm(1000, 1)
-	s, err := sim.New(simthread.Config{}, w, clock)
+	s, err := sim.New(simthread.Tuning{}, w, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +404,7 @@ func TestTickDoesNotAllocate(t *testing.T) {
 // stops counts in the paused time.
 func TestPauseRunningAtStopIsCounted(t *testing.T) {
 	clock := new(sim.VirtualClock)
-	s, _ := sim.New(simthread.Config{Timing: simthread.Timing{Rate: 100}}, &probe{}, clock)
+	s, _ := sim.New(simthread.Tuning{Timing: simthread.Timing{Rate: 100}}, &probe{}, clock)
 	ctx, cancel := context.WithCancel(context.Background())
 	s.Start(ctx)
 	dl, _ := clock.WaitSleepers(context.Background(), 1)
@@ -455,7 +455,7 @@ func TestSnapshotPanicIsAnError(t *testing.T) {
 				}
 				n++
 			}}
-			s, err := sim.New(simthread.Config{Timing: simthread.Timing{Rate: 100}}, p, clock)
+			s, err := sim.New(simthread.Tuning{Timing: simthread.Timing{Rate: 100}}, p, clock)
 			if err != nil {
 				t.Fatal(err)
 			}

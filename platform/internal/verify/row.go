@@ -269,7 +269,7 @@ func newRow(opts *Options, c cell) Row {
 // meter. The simulation's replay and checkpoints are the row's.
 func pipelineConfig(opts *Options, c cell) interp.PipelineConfig {
 	cfg := interp.PipelineConfig{
-		Sim:           simthread.Config{Timing: simthread.Timing{Rate: c.sim}},
+		Sim:           simthread.Tuning{Timing: simthread.Timing{Rate: c.sim}},
 		Hold:          c.mode == NoInterp,
 		FrameInterval: c.disp.shortestInterval(),
 		Reference:     refBody(opts.Bodies),
