@@ -1,5 +1,5 @@
 // Package app runs a tickframe application with everything an app has:
-// the runtime (package loop: a World of yours stepped at a fixed rate on
+// the runtime (platform/internal/loop: a World of yours stepped at a fixed rate on
 // the simulation goroutine, drawn interpolated at the display's rate on
 // the main thread) with the flags every app has, the instruments that
 // measure the run (the timing report, the HUD's figures, when frames were
