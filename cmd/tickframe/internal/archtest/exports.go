@@ -305,3 +305,33 @@ func (r *exportWalk) typeSpec(p *libPkg, s *ast.TypeSpec) {
 		}
 	}
 }
+
+// Surface counts the module's public surface: its library packages (not
+// main, not internal, not under cmd, examples or docs) and, for each,
+// its exported names: types, functions, constants and variables, and the
+// methods of exported types (struct fields and interface methods are
+// not counted). Every build constraint is read at once.
+func Surface(root string) (map[string]int, error) {
+	pkgs, err := parseLibrary(root)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for path, p := range pkgs {
+		n := len(p.types) + len(p.funcs)
+		for _, s := range p.values {
+			for _, name := range s.Names {
+				if name.IsExported() {
+					n++
+				}
+			}
+		}
+		for recv, ms := range p.methods {
+			if ast.IsExported(recv) {
+				n += len(ms)
+			}
+		}
+		out[strings.TrimPrefix(path, Module+"/")] = n
+	}
+	return out, nil
+}
