@@ -24,6 +24,23 @@ func root(t *testing.T) string {
 	return dir
 }
 
+// plant returns a new directory for a planted module and a function
+// that writes a file into it, making its folders.
+func plant(t *testing.T) (dir string, write func(rel, src string)) {
+	t.Helper()
+	dir = t.TempDir()
+	return dir, func(rel, src string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestModuleKeepsItsImportRules is the check make test runs.
 func TestModuleKeepsItsImportRules(t *testing.T) {
 	g, err := Load(root(t))
@@ -45,17 +62,7 @@ func TestModuleKeepsItsImportRules(t *testing.T) {
 // module's layout, direct and through another package, and checks that
 // each is reported with its chain, and that nothing else is.
 func TestPlantedImportsAreCaught(t *testing.T) {
-	dir := t.TempDir()
-	write := func(rel, src string) {
-		t.Helper()
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, write := plant(t)
 	imp := func(pkg string, imports ...string) string {
 		src := "package " + filepath.Base(pkg) + "\n\nimport (\n"
 		for _, i := range imports {

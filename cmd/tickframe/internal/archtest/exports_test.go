@@ -1,8 +1,6 @@
 package archtest
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -23,17 +21,7 @@ func TestEveryExportIsReachable(t *testing.T) {
 // exported type and checks that exactly the ones no caller can hold are
 // reported.
 func TestUnreachableFindsPlantedTypes(t *testing.T) {
-	dir := t.TempDir()
-	write := func(rel, src string) {
-		t.Helper()
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, write := plant(t)
 	m := Module + "/"
 	write("go.mod", "module "+Module+"\n")
 	write("a/a.go", `package a
@@ -105,17 +93,7 @@ func TestPublicSurfaceStaysSmall(t *testing.T) {
 // constants, variables and exported types' methods, and nothing of an
 // internal package, an unexported type's methods or a test file.
 func TestSurfaceCounts(t *testing.T) {
-	dir := t.TempDir()
-	write := func(rel, src string) {
-		t.Helper()
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, write := plant(t)
 	write("go.mod", "module "+Module+"\n")
 	write("lib/lib.go", `package lib
 type T struct{ Field int }
