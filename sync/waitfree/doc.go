@@ -1,9 +1,8 @@
 // Package waitfree holds the structures two goroutines share without ever
 // waiting for each other: a triple buffer that hands the newest value from
-// a producer to a consumer (NewTripleBuffer), a bounded queue for exactly
-// one producer and one consumer (NewQueue), and a histogram one goroutine
-// records into while any others read it (Histogram). None of them knows
-// what it carries.
+// a producer to a consumer (NewTripleBuffer) and a bounded queue for
+// exactly one producer and one consumer (NewQueue). Neither knows what it
+// carries.
 //
 // # Triple buffer
 //
@@ -36,15 +35,4 @@
 // loads and stores, never a lock, a CAS retry loop or a channel, so the
 // render thread never waits for the simulation. A full queue refuses the
 // value instead of blocking and counts the refusal.
-//
-// # Histogram
-//
-// A Histogram records non-negative integer samples (durations in
-// nanoseconds, usually) from one writer goroutine while any number of other
-// goroutines read counts and quantiles, without locks. Buckets are
-// log-linear: values below 16 have a bucket each, and every power of two
-// above is split into 16 equal buckets, so a quantile is known to within
-// 1/32 (about 3 %) of its value. The whole histogram is a fixed array of
-// atomic counters: Record never allocates and never waits, and a reader sees
-// each counter whole, though not all counters at one instant.
 package waitfree

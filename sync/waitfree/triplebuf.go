@@ -175,7 +175,7 @@ func (c *Consumer[T]) History(i int) *T {
 func (c *Consumer[T]) Acquired() uint64 { return c.acquired }
 
 // noCopy makes go vet's copylocks check flag a copied Producer, Consumer,
-// Queue or Histogram.
+// or Queue.
 type noCopy struct{}
 
 func (*noCopy) Lock()   {}

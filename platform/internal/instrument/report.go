@@ -8,8 +8,8 @@ import (
 
 	"github.com/tickframe/tickframe/platform/internal/sched"
 	"github.com/tickframe/tickframe/platform/internal/sim"
+	"github.com/tickframe/tickframe/platform/internal/stats"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // Report is the timing report of a run (-report FILE.json), the same for
@@ -262,14 +262,14 @@ func ms(ns int64) float64 { return round(float64(ns)/1e6, 4) }
 
 // quant2 is h's median and p99 in ms, or nil where h has no sample: a
 // figure not measured is null, never zero.
-func quant2(h *waitfree.Histogram) *Quant2 {
+func quant2(h *stats.Histogram) *Quant2 {
 	if h.Count() == 0 {
 		return nil
 	}
 	return &Quant2{ms(h.Quantile(0.5)), ms(h.Quantile(0.99))}
 }
 
-// quantiles is what ticks3 reads: a waitfree.Histogram, or a read-only view of one.
+// quantiles is what ticks3 reads: a stats.Histogram, or a read-only view of one.
 type quantiles interface {
 	Quantile(q float64) int64
 	Max() int64

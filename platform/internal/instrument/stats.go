@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/stats"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // ticksPerFrameBuckets is the size of the ticks-per-frame histogram: frames
@@ -24,13 +24,13 @@ type frameStats struct {
 	Frames uint64
 	// FrameInterval is the wall time between successive buffer swaps (ns):
 	// what the display was actually given, hitches included.
-	FrameInterval waitfree.Histogram
+	FrameInterval stats.Histogram
 	// SnapshotAge is the time a frame was planned minus the newest
 	// snapshot's tick time (ns): how old the newest simulation state was
 	// when drawn.
-	SnapshotAge waitfree.Histogram
+	SnapshotAge stats.Histogram
 	// Alpha is each frame's interpolation factor, in millionths.
-	Alpha waitfree.Histogram
+	Alpha stats.Histogram
 	// AlphaMin and AlphaMax are the extremes of Alpha, exact where the
 	// histogram rounds.
 	AlphaMin, AlphaMax float32
@@ -56,12 +56,12 @@ type frameStats struct {
 	Stutter stutterDetector
 	// InputAge is from when a frame polled its input to when it was
 	// displayed (ns).
-	InputAge waitfree.Histogram
+	InputAge stats.Histogram
 	// InFlight is the most presented frames the GPU had not finished
 	// when a frame started; InFlightWait how long low-latency frames
 	// waited for the GPU (ns), when they did.
 	InFlight     int
-	InFlightWait waitfree.Histogram
+	InFlightWait stats.Histogram
 	// Lead is how long before its display time the last frame started.
 	Lead time.Duration
 	// Bodies is how many bodies the last frame's newer snapshot held.
@@ -355,10 +355,10 @@ type presentStats struct {
 	Source string
 	// BetweenDisplayChange is the time between one displayed frame and the
 	// next (PresentMon's MsBetweenDisplayChange).
-	BetweenDisplayChange waitfree.Histogram
+	BetweenDisplayChange stats.Histogram
 	// UntilDisplayed is from the frame's present (the swap call) to its
 	// display (MsUntilDisplayed).
-	UntilDisplayed waitfree.Histogram
+	UntilDisplayed stats.Histogram
 	// Displayed counts frames that reached the display; Dropped those a
 	// newer frame replaced before the vblank; Repeated the vblanks that
 	// showed the previous frame again.
@@ -373,5 +373,5 @@ type presentStats struct {
 	// not running) between a drawn frame's swap call and the end of its
 	// present bookkeeping (sched.ThreadWait): a frame placed by when its
 	// swap returned may have landed up to that much earlier.
-	SwapWait waitfree.Histogram
+	SwapWait stats.Histogram
 }

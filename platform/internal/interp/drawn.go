@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/tickframe/tickframe/sync/waitfree"
+	"github.com/tickframe/tickframe/platform/internal/stats"
 )
 
 // What was drawn and when it was shown.
@@ -61,7 +61,7 @@ type Shown struct {
 // drawnStats are the meter's figures from read-backs and present times;
 // Meter.Drawn gives a read-only view of them.
 type drawnStats struct {
-	posErrGPU, gpuDiff, displayLag, animErrShown waitfree.Histogram
+	posErrGPU, gpuDiff, displayLag, animErrShown stats.Histogram
 	gpuDiffMax                                   float64
 	tracked, measured, lost                      uint64
 }

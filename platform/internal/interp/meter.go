@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/tickframe/tickframe/platform/internal/stats"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
-	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // Meter measures, frame by frame, how far the motion on screen is from the
@@ -43,7 +43,7 @@ type Meter struct {
 
 	// posErr is the position error in millionths of a tick's
 	// displacement; animErr PresentMon's animation error, absolute, in ns.
-	posErr, animErr waitfree.Histogram
+	posErr, animErr stats.Histogram
 	// Skipped counts frames with no defined truth.
 	Skipped uint64
 	// Paused counts frames of a pause, which show no motion to measure.
@@ -57,7 +57,7 @@ type Meter struct {
 
 	// rotErr is the angle between SpinBody's drawn orientation and the
 	// truth, in microradians.
-	rotErr waitfree.Histogram
+	rotErr stats.Histogram
 	// Spins counts the frames whose turn since the previous frame was
 	// judged (both measured, on one segment of the timeline, the truth
 	// turning by 0.001 rad to 0.9 π: more is ambiguous, a half turn
@@ -70,7 +70,7 @@ type Meter struct {
 	// Body at each switch of basis that blends (see Meter.Correction).
 	// Corrections counts them, Snaps the switches that showed theirs at
 	// once (after a render stall; see Plan.Switched).
-	correction  waitfree.Histogram
+	correction  stats.Histogram
 	Corrections uint64
 	Snaps       uint64
 	// LastCorr is the last frame's correction in ticks, NaN where that
@@ -146,7 +146,7 @@ func (m *Meter) Reset() {
 
 // Hist is a read-only view of one of a Meter's histograms: it may be read
 // from any goroutine while the meter's owner writes.
-type Hist struct{ h *waitfree.Histogram }
+type Hist struct{ h *stats.Histogram }
 
 // Count reports how many samples were recorded.
 func (v Hist) Count() uint64 { return v.h.Count() }
@@ -157,11 +157,11 @@ func (v Hist) Max() int64 { return v.h.Max() }
 // Mean reports the mean sample, 0 when empty.
 func (v Hist) Mean() float64 { return v.h.Mean() }
 
-// Quantile reports the q-quantile to within about 3 % (waitfree.Histogram).
+// Quantile reports the q-quantile to within about 3 % (stats.Histogram).
 func (v Hist) Quantile(q float64) int64 { return v.h.Quantile(q) }
 
 // Summary reads the count, mean, median, 99th percentile and maximum.
-func (v Hist) Summary() waitfree.Summary { return v.h.Summary() }
+func (v Hist) Summary() stats.Summary { return v.h.Summary() }
 
 // PosErr is the position error in millionths of a tick's displacement.
 func (m *Meter) PosErr() Hist { return Hist{&m.posErr} }

@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tickframe/tickframe/sync/waitfree"
+	"github.com/tickframe/tickframe/platform/internal/stats"
 )
 
 // stepsPerWakeBuckets is the size of the steps-per-wake histogram: wakes
@@ -28,13 +28,13 @@ type Telemetry struct {
 	inputs         atomic.Uint64
 
 	// Lateness is how late each wake came after its deadline (ns).
-	Lateness waitfree.Histogram
+	Lateness stats.Histogram
 	// StepTime is how long each World.Step took (ns).
-	StepTime waitfree.Histogram
+	StepTime stats.Histogram
 	// PublishDelay is each snapshot's publish time minus the tick time of
 	// the first tick its wake ran (ns): the wake's lateness plus the time
 	// its steps took (see Snapshot.PeakDelay).
-	PublishDelay waitfree.Histogram
+	PublishDelay stats.Histogram
 }
 
 // Stats is a reading of Telemetry. StepsPerWake counts the wakes by the
@@ -43,18 +43,18 @@ type Stats struct {
 	Ticks          uint64 // ticks run
 	Wakes          uint64 // wakes that were not paused
 	StepsPerWake   [stepsPerWakeBuckets]uint64
-	Discards       uint64           // wakes that discarded debt
-	DiscardedTicks uint64           // ticks discarded
-	Discarded      time.Duration    // the simulated time those ticks stood for
-	Clamps         uint64           // wakes whose gap was clamped to MaxDelta
-	Clamped        time.Duration    // time not counted by clamping
-	KeptDebtWakes  uint64           // wakes that hit MaxSteps and kept the debt
-	Paused         bool             // paused now
-	PausedTotal    time.Duration    // time spent paused, never caught up
-	Inputs         uint64           // inputs applied
-	Lateness       waitfree.Summary // ns; see Telemetry.Lateness
-	StepTime       waitfree.Summary // ns; see Telemetry.StepTime
-	PublishDelay   waitfree.Summary // ns; see Telemetry.PublishDelay
+	Discards       uint64        // wakes that discarded debt
+	DiscardedTicks uint64        // ticks discarded
+	Discarded      time.Duration // the simulated time those ticks stood for
+	Clamps         uint64        // wakes whose gap was clamped to MaxDelta
+	Clamped        time.Duration // time not counted by clamping
+	KeptDebtWakes  uint64        // wakes that hit MaxSteps and kept the debt
+	Paused         bool          // paused now
+	PausedTotal    time.Duration // time spent paused, never caught up
+	Inputs         uint64        // inputs applied
+	Lateness       stats.Summary // ns; see Telemetry.Lateness
+	StepTime       stats.Summary // ns; see Telemetry.StepTime
+	PublishDelay   stats.Summary // ns; see Telemetry.PublishDelay
 }
 
 // Read returns the current counters. It does not allocate.

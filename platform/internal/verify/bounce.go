@@ -6,8 +6,8 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
+	"github.com/tickframe/tickframe/platform/internal/stats"
 	"github.com/tickframe/tickframe/renderer"
-	"github.com/tickframe/tickframe/sync/waitfree"
 )
 
 // BounceStats is what a row measured of the bouncer (refworld.BounceBody),
@@ -48,7 +48,7 @@ type bounceCheck struct {
 	// test puts a renderer without Hermite's guard in its place.
 	pose      func(plan *renderer.Plan, i int, c *renderer.Correction) (renderer.Pose, bool, error)
 	corr      renderer.Correction // its extrapolation offset
-	err, lerp waitfree.Histogram  // away frames' errors, in millionths of a tick
+	err, lerp stats.Histogram     // away frames' errors, in millionths of a tick
 	stats     BounceStats
 }
 
@@ -110,7 +110,7 @@ func (b *bounceCheck) frame(plan *renderer.Plan, sim int) {
 // result returns what was measured.
 func (b *bounceCheck) result() BounceStats {
 	s := b.stats
-	stat := func(h *waitfree.Histogram) Stat {
+	stat := func(h *stats.Histogram) Stat {
 		return Stat{float64(h.Quantile(0.5)) / 1e6, float64(h.Quantile(0.99)) / 1e6, float64(h.Max()) / 1e6}
 	}
 	s.Err, s.LerpErr = stat(&b.err), stat(&b.lerp)

@@ -12,6 +12,7 @@ import (
 	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/platform/internal/sim"
+	"github.com/tickframe/tickframe/platform/internal/stats"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 	"github.com/tickframe/tickframe/sync/waitfree"
@@ -90,7 +91,7 @@ func (w *world) Step(tick uint64, dt float64, inputs []simthread.Input) {
 type rowRun struct {
 	// pos and anim are the errors of the steady frames: neither clamped,
 	// nor coarse, nor rising (see Row.Coarse, Row.Rising).
-	pos, anim waitfree.Histogram
+	pos, anim stats.Histogram
 	lastDelay time.Duration
 	opts      *Options
 	c         cell
@@ -358,7 +359,7 @@ func (r *rowRun) results(ref []sim.Checkpoint) {
 			row.MostStepsPerWake = i
 		}
 	}
-	ms := func(s waitfree.Summary) Stat {
+	ms := func(s stats.Summary) Stat {
 		return Stat{float64(s.P50) / 1e6, float64(s.P99) / 1e6, float64(s.Max) / 1e6}
 	}
 	row.Lateness = ms(st.Lateness)

@@ -87,7 +87,8 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 	write("platform/internal/interp/planner.go", imp("interp", m+"renderer", m+"simthread", m+"sync/waitfree"))
 	write("platform/internal/interp/history.go", use("interp", "NewTripleBuffer[int]"))
 	write("simthread/sim.go", imp("simthread", m+"sync/waitfree", m+"simthread/debug"))
-	write("platform/internal/sim/sim.go", imp("sim", m+"simthread", m+"sync/waitfree"))
+	write("platform/internal/sim/sim.go", imp("sim", m+"simthread", m+"sync/waitfree", m+"platform/internal/stats"))
+	write("platform/internal/stats/histogram.go", imp("stats", "sync/atomic")) // the simulation may use the histogram
 	write("platform/internal/sim/publish.go", use("sim", "NewTripleBuffer[int]"))
 	write("platform/internal/sched/sched.go", imp("sched", "golang.org/x/sys/unix"))
 	write("sync/waitfree/buf.go", imp("waitfree", "sync/atomic"))
@@ -106,7 +107,8 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 	// app reading the history, scheduling knowing the simulation, the
 	// renderer importing the window and the planner, sync/ knowing what
 	// it carries, the planner calling GL, a package of the renderer
-	// using the tests' window, and the app's events reaching GLFW.
+	// using the tests' window, the app's events reaching GLFW, and the
+	// histogram the simulation may use reaching the window.
 	write("simthread/debug/debug.go", imp("debug", m+"platform/internal/window"))
 	write("platform/internal/sim/window.go", imp("sim", m+"platform/internal/window"))
 	write("simthread/history.go", use("simthread", "Consumer[int]"))
@@ -120,6 +122,7 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 	write("renderer/plan.go", imp("renderer", m+"platform/internal/interp"))
 	write("platform/internal/interp/gl.go", imp("interp", "github.com/go-gl/gl/v4.1-core/gl"))
 	write("renderer/gltf/view.go", imp("gltf", m+"renderer/internal/gltest"))
+	write("platform/internal/stats/window.go", imp("stats", m+"platform/internal/window"))
 	if g, err = Load(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -131,6 +134,7 @@ func TestPlantedImportsAreCaught(t *testing.T) {
 		"the simulation knows no screen, window or app: " + m + "simthread -> " + m + "simthread/debug -> " + m + "platform/internal/window",
 		"the simulation knows no screen, window or app: " + m + "simthread/debug -> " + m + "platform/internal/window",
 		"the simulation knows no screen, window or app: " + m + "platform/internal/sim -> " + m + "platform/internal/window",
+		"the histogram knows nothing of what it records (the simulation may use it): " + m + "platform/internal/stats -> " + m + "platform/internal/window",
 		"only the planner reads the snapshot history (the simulation writes it; the verifier's broken renderers read it on purpose): " + m + "simthread -> " + TripleBuffer,
 		"scheduling and present feedback know no simulation or renderer: " + m + "platform/internal/sched -> " + m + "platform/internal/sim",
 		"the renderer knows no window (its tests open theirs with renderer/internal/gltest): " + m + "renderer -> " + m + "platform",

@@ -1,17 +1,17 @@
-package waitfree_test
+package stats_test
 
 import (
 	"fmt"
 	"time"
 
-	"github.com/tickframe/tickframe/sync/waitfree"
+	"github.com/tickframe/tickframe/platform/internal/stats"
 )
 
 // Record durations as nanoseconds on one goroutine; read quantiles from
 // any other. Quantiles are the middle of their bucket, within about 3 % of
 // the exact value; the maximum is exact.
 func ExampleHistogram() {
-	var h waitfree.Histogram // the zero value is ready to use
+	var h stats.Histogram // the zero value is ready to use
 	for i := 1; i <= 1000; i++ {
 		h.Record(int64(time.Duration(i) * time.Microsecond)) // 1 µs ... 1 ms
 	}

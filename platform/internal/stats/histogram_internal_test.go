@@ -1,4 +1,4 @@
-package waitfree
+package stats
 
 import (
 	"math"
