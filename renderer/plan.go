@@ -59,8 +59,15 @@ type Plan struct {
 	// as decayed by the time since that frame (0 after a snap). See
 	// Correction.
 	Carry, Blend float32
-	// Clamp says whether and why Alpha was clamped.
-	Clamp Clamp
+	// Late and Early say why Alpha was clamped, if it was. Late: the
+	// render time is past the newest snapshot (the simulation has not
+	// published the next one yet; in Extrapolate mode, the prediction
+	// reached Reach and holds), and the newest is shown as is. Early: the
+	// render time is before the oldest snapshot held (the delay is longer
+	// than the history covers), and the oldest is shown as is. The
+	// renderer draws the plan either way; the meter and the statistics
+	// count them.
+	Late, Early bool
 	// RenderTime is the frame time minus Delay, which is the adaptive
 	// delay plus the planner's lead; in Extrapolate mode the
 	// delay is 0 and the render time is the frame time.
@@ -83,31 +90,4 @@ type Plan struct {
 	Paused bool
 	// Ready is false until the first snapshot arrives.
 	Ready bool
-}
-
-// Clamp says why a frame's alpha was clamped.
-type Clamp uint8
-
-const (
-	// ClampNone: the render time lies between two snapshots held, and Alpha
-	// interpolates them.
-	ClampNone Clamp = iota
-	// ClampLate: the render time is past the newest snapshot (the simulation
-	// has not published the next one yet). The newest is shown as is.
-	ClampLate
-	// ClampEarly: the render time is before the oldest snapshot held (the delay
-	// is longer than the history covers). The oldest is shown as is.
-	ClampEarly
-)
-
-// String returns "none", "late" or "early", the words reports and the HUD
-// print.
-func (c Clamp) String() string {
-	switch c {
-	case ClampLate:
-		return "late"
-	case ClampEarly:
-		return "early"
-	}
-	return "none"
 }

@@ -39,7 +39,7 @@ const (
 	// its own display time, predicted from the newest snapshot (the
 	// basis) and its velocities, never further past it than its reach,
 	// Plan.Reach (beyond, the pose holds and the frame counts as
-	// ClampLate). When a new snapshot becomes the basis, the prediction
+	// Plan.Late). When a new snapshot becomes the basis, the prediction
 	// jumps by what the old basis got wrong; that correction is not
 	// snapped but blended in over the planner's correction time (see
 	// Correction). A teleport (Epoch change) is shown

@@ -99,11 +99,11 @@ func (tl *timeline) plan(frame time.Duration) renderer.Plan {
 	case plan.RenderTime < 0:
 		plan.Prev, plan.PrevSeq = tl.snap(0)
 		plan.Next, plan.NextSeq = plan.Prev, plan.PrevSeq
-		plan.Clamp = renderer.ClampEarly
+		plan.Early = true
 	case k >= newest:
 		plan.Prev, plan.PrevSeq = tl.snap(newest)
 		plan.Next, plan.NextSeq = plan.Prev, plan.PrevSeq
-		plan.Alpha, plan.Clamp = 1, renderer.ClampLate
+		plan.Alpha, plan.Late = 1, true
 	default:
 		plan.Prev, plan.PrevSeq = tl.snap(k)
 		plan.Next, plan.NextSeq = tl.snap(k + 1)

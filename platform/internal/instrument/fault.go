@@ -243,5 +243,5 @@ func simOf(plan *renderer.Plan, rate int, metered bool) simShown {
 	segPrev := plan.Prev.Time.Seconds() - float64(plan.Prev.Tick)/r
 	segNext := plan.Next.Time.Seconds() - float64(plan.Next.Tick)/r
 	return simShown{at: plan.SimTick / r, seg: segNext,
-		ok: metered && math.Abs(segPrev-segNext) < 1e-6 && plan.Clamp != renderer.ClampEarly}
+		ok: metered && math.Abs(segPrev-segNext) < 1e-6 && !plan.Early}
 }

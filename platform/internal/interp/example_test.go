@@ -50,8 +50,8 @@ func ExamplePlanner() {
 	prev, next := plan.Prev, plan.Next
 	fmt.Printf("render time %v: ticks %d (%v) and %d (%v), alpha %.2f\n",
 		plan.RenderTime, prev.Tick, prev.Time, next.Tick, next.Time, plan.Alpha)
-	fmt.Printf("shows tick %.2f; new snapshot this frame: %v, clamped: %v\n", plan.SimTick, plan.Acquired, plan.Clamp)
+	fmt.Printf("shows tick %.2f; new snapshot this frame: %v, late: %v\n", plan.SimTick, plan.Acquired, plan.Late)
 	// Output:
 	// render time 50ms: ticks 2 (40ms) and 3 (60ms), alpha 0.50
-	// shows tick 2.50; new snapshot this frame: true, clamped: none
+	// shows tick 2.50; new snapshot this frame: true, late: false
 }

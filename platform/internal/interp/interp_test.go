@@ -144,7 +144,7 @@ func TestPlannerBrackets(t *testing.T) {
 	}
 	publish(p, 0, 0)
 	plan := pl.Plan(5 * ms) // render time −7 ms, only tick 0 held
-	if !plan.Ready || !plan.Acquired || plan.Prev != c.History(0) || plan.Next != c.History(0) || plan.PrevSeq != 1 || plan.NextSeq != 1 || plan.Clamp != renderer.ClampEarly {
+	if !plan.Ready || !plan.Acquired || plan.Prev != c.History(0) || plan.Next != c.History(0) || plan.PrevSeq != 1 || plan.NextSeq != 1 || !plan.Early {
 		t.Fatalf("one snapshot: %+v", plan)
 	}
 	for k := uint64(1); k <= 3; k++ {
@@ -157,22 +157,22 @@ func TestPlannerBrackets(t *testing.T) {
 		frame      time.Duration
 		prev, next int
 		alpha      float32
-		clamp      renderer.Clamp
+		clamp      string // "", "late" or "early"
 		simTick    float64
 	}{
-		{37 * ms, 1, 0, 0.5, renderer.ClampNone, 2.5}, // r 25 ms
-		{32 * ms, 1, 0, 0, renderer.ClampNone, 2},     // r 20 ms, on tick 2
-		{42 * ms, 1, 0, 1, renderer.ClampNone, 3},     // r 30 ms, on the newest
-		{50 * ms, 1, 0, 1, renderer.ClampLate, 3},     // r 38 ms, past the newest
-		{11 * ms, 3, 2, 0, renderer.ClampEarly, 0},    // r −1 ms, before the oldest
-		{12 * ms, 3, 2, 0, renderer.ClampNone, 0},     // r 0, on the oldest
-		{27 * ms, 2, 1, 0.5, renderer.ClampNone, 1.5}, // r 15 ms
+		{37 * ms, 1, 0, 0.5, "", 2.5}, // r 25 ms
+		{32 * ms, 1, 0, 0, "", 2},     // r 20 ms, on tick 2
+		{42 * ms, 1, 0, 1, "", 3},     // r 30 ms, on the newest
+		{50 * ms, 1, 0, 1, "late", 3},     // r 38 ms, past the newest
+		{11 * ms, 3, 2, 0, "early", 0},    // r −1 ms, before the oldest
+		{12 * ms, 3, 2, 0, "", 0},     // r 0, on the oldest
+		{27 * ms, 2, 1, 0.5, "", 1.5}, // r 15 ms
 	}
 	for _, tt := range tests {
 		plan := pl.Plan(tt.frame)
 		if plan.Acquired || plan.Prev != c.History(tt.prev) || plan.Next != c.History(tt.next) ||
 			plan.PrevSeq != 4-uint64(tt.prev) || plan.NextSeq != 4-uint64(tt.next) || math.Abs(float64(plan.Alpha-tt.alpha)) > 1e-6 ||
-			plan.Clamp != tt.clamp || math.Abs(plan.SimTick-tt.simTick) > 1e-6 || plan.RenderTime != tt.frame-12*ms {
+			clampOf(&plan) != tt.clamp || math.Abs(plan.SimTick-tt.simTick) > 1e-6 || plan.RenderTime != tt.frame-12*ms {
 			t.Errorf("frame at %v: %+v; want prev %d next %d alpha %v clamp %v sim %v",
 				tt.frame, plan, tt.prev, tt.next, tt.alpha, tt.clamp, tt.simTick)
 		}
@@ -214,8 +214,8 @@ func TestPlannerSmoothUnderJitter(t *testing.T) {
 			lastSim = plan.SimTick
 			continue
 		}
-		if plan.Clamp != renderer.ClampNone {
-			t.Fatalf("frame %d clamped %v: delay %v", i, plan.Clamp, plan.Delay)
+		if (plan.Late || plan.Early) {
+			t.Fatalf("frame %d clamped %s: delay %v", i, clampOf(&plan), plan.Delay)
 		}
 		if plan.SimTick < lastSim {
 			t.Fatalf("frame %d: displayed tick went back from %v to %v", i, lastSim, plan.SimTick)
@@ -326,4 +326,15 @@ func TestMeterAnimErrAfterDiscontinuousFrame(t *testing.T) {
 	if n := m.AnimErr().Count(); n != 0 {
 		t.Errorf("animation error measured against a frame across the pause: %d samples, max %.3f ms", n, float64(m.AnimErr().Max())/1e6)
 	}
+}
+
+// clampOf names why plan's alpha was clamped: "", "late" or "early".
+func clampOf(plan *renderer.Plan) string {
+	switch {
+	case plan.Late:
+		return "late"
+	case plan.Early:
+		return "early"
+	}
+	return ""
 }

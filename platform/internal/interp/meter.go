@@ -228,7 +228,7 @@ func (m *Meter) Measure(frameTime time.Duration, plan *renderer.Plan) {
 	}
 	m.have, m.lastFrame, m.lastSim, m.lastSeg = continuous, frameTime, sim, segNext
 
-	if !continuous || plan.Clamp == renderer.ClampEarly {
+	if !continuous || plan.Early {
 		m.Skipped++
 		m.spin.have = false
 		return

@@ -84,7 +84,7 @@ func TestPlannerExtrapolates(t *testing.T) {
 			plan.Ahead > float32(max(plan.Reach, last.Reach).Seconds())+1e-6 {
 			t.Fatalf("frame %d: basis tick %d (newest %d), %v s ahead", i, plan.Next.Tick, view.History(0).Tick, plan.Ahead)
 		}
-		if plan.Clamp == renderer.ClampLate {
+		if plan.Late {
 			late2++
 			if plan.Ahead < float32(plan.Reach.Seconds())-1e-6 {
 				t.Fatalf("frame %d: late but only %v s ahead", i, plan.Ahead)

@@ -322,10 +322,10 @@ func (p *Planner) Plan(frameTime time.Duration) renderer.Plan {
 	if p.hold {
 		p.holdNewest(&plan, frameTime)
 	}
-	switch plan.Clamp {
-	case renderer.ClampLate:
+	switch {
+	case plan.Late:
 		p.late++
-	case renderer.ClampEarly:
+	case plan.Early:
 		p.early++
 	}
 	return plan
@@ -337,7 +337,7 @@ func (p *Planner) holdNewest(plan *renderer.Plan, frameTime time.Duration) {
 	newest := p.view.History(0)
 	seq := p.view.Acquired()
 	plan.Prev, plan.Next, plan.PrevSeq, plan.NextSeq = newest, newest, seq, seq
-	plan.Alpha, plan.Clamp, plan.Span = 1, renderer.ClampNone, 0
+	plan.Alpha, plan.Late, plan.Early, plan.Span = 1, false, false, 0
 	plan.SimTick = float64(newest.Tick)
 	plan.RenderTime = frameTime - p.delay.step
 }
@@ -352,14 +352,14 @@ func (p *Planner) bracket(plan *renderer.Plan, n int) {
 	case n == 1:
 		t0 := p.view.History(0).Time
 		plan.Alpha = 1
-		plan.Clamp = clampOf(r, t0, t0)
+		plan.Late, plan.Early = r > t0, r < t0
 	case r >= p.view.History(0).Time:
 		prev, next, plan.Alpha = 1, 0, 1
 		if r > p.view.History(0).Time {
-			plan.Clamp = renderer.ClampLate
+			plan.Late = true
 		}
 	case r < p.view.History(n-1).Time:
-		prev, next, plan.Alpha, plan.Clamp = n-1, n-2, 0, renderer.ClampEarly
+		prev, next, plan.Alpha, plan.Early = n-1, n-2, 0, true
 	default:
 		// Newest first: the first snapshot at or before r opens the bracket.
 		i := 1
@@ -463,9 +463,9 @@ func (p *Planner) ahead(plan *renderer.Plan) {
 	switch raw := r - plan.Next.Time; {
 	case raised:
 	case raw > p.reach:
-		plan.Clamp = renderer.ClampLate // held: the next snapshot is overdue
+		plan.Late = true // held: the next snapshot is overdue
 	case raw < 0:
-		plan.Clamp = renderer.ClampEarly // the frame shows a later time than its own
+		plan.Early = true // the frame shows a later time than its own
 	}
 	plan.SimTick = float64(plan.Next.Tick) + float64(a)/float64(step)
 	if raised && math.Abs(plan.SimTick-p.lastSim) < 1e-6 {
@@ -512,21 +512,11 @@ func (p *Planner) firstAfterResume() time.Duration {
 	return t
 }
 
-func clampOf(r, lo, hi time.Duration) renderer.Clamp {
-	switch {
-	case r > hi:
-		return renderer.ClampLate
-	case r < lo:
-		return renderer.ClampEarly
-	}
-	return renderer.ClampNone
-}
-
 // PlannerStats counts the planned frames, the clamped ones and the paused
 // ones.
 type PlannerStats struct {
 	Frames      uint64 // frames planned with at least one snapshot held
-	Late, Early uint64 // frames clamped for each reason (paused ones aside); see Clamp
+	Late, Early uint64 // frames clamped for each reason (paused ones aside); see renderer.Plan's Late and Early
 	Paused      uint64 // frames marked Paused
 }
 

@@ -76,7 +76,7 @@ func (b *bounceCheck) frame(plan *renderer.Plan, sim int) {
 		b.stats.Past++
 		b.stats.Deepest = max(b.stats.Deepest, below)
 	}
-	if plan.Motion == renderer.MotionExtrapolate || plan.Clamp != renderer.ClampNone || plan.Prev == plan.Next {
+	if plan.Motion == renderer.MotionExtrapolate || (plan.Late || plan.Early) || plan.Prev == plan.Next {
 		return
 	}
 	rate := float64(sim)

@@ -269,8 +269,8 @@ func TestLieMechanics(t *testing.T) {
 						t.Fatalf("alpha-late at %v: alpha %v, the last frame's %v", f, q.Alpha, plans[len(plans)-1].Alpha)
 					}
 				case "zero-delay":
-					if q.Delay != 0 || q.RenderTime != f || q.Clamp != renderer.ClampLate {
-						t.Fatalf("zero-delay at %v: delay %v, render time %v, clamp %v", f, q.Delay, q.RenderTime, q.Clamp)
+					if q.Delay != 0 || q.RenderTime != f || !q.Late {
+						t.Fatalf("zero-delay at %v: delay %v, render time %v, late %v", f, q.Delay, q.RenderTime, q.Late)
 					}
 				case "upload-off":
 					if q.NextSeq != real.NextSeq || (real.NextSeq > 1 && q.Next.Tick >= real.Next.Tick) {

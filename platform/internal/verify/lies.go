@@ -123,12 +123,9 @@ func replan(f time.Duration, p *renderer.Plan, h held) {
 	case f >= s0.Time:
 		prev, qp := at(min(1, n-1))
 		p.Prev, p.PrevSeq, p.Next, p.NextSeq, p.Alpha = prev, qp, s0, q0, 1
-		p.Clamp = renderer.ClampNone
-		if f > s0.Time {
-			p.Clamp = renderer.ClampLate
-		}
+		p.Late, p.Early = f > s0.Time, false
 	case f < oldest.Time:
-		p.Prev, p.PrevSeq, p.Next, p.NextSeq, p.Alpha, p.Clamp = oldest, qo, oldest, qo, 0, renderer.ClampEarly
+		p.Prev, p.PrevSeq, p.Next, p.NextSeq, p.Alpha, p.Late, p.Early = oldest, qo, oldest, qo, 0, false, true
 		if n > 1 {
 			p.Next, p.NextSeq = at(n - 2)
 		}
@@ -140,7 +137,7 @@ func replan(f time.Duration, p *renderer.Plan, h held) {
 		prev, qp := at(i)
 		next, qn := at(i - 1)
 		a, _ := interp.Alpha(f, prev.Time, next.Time)
-		p.Prev, p.PrevSeq, p.Next, p.NextSeq, p.Alpha, p.Clamp = prev, qp, next, qn, float32(a), renderer.ClampNone
+		p.Prev, p.PrevSeq, p.Next, p.NextSeq, p.Alpha, p.Late, p.Early = prev, qp, next, qn, float32(a), false, false
 	}
 	resim(p)
 }

@@ -583,9 +583,9 @@ func (r *rowRun) frame(f time.Duration) {
 		switch {
 		case plan.Paused:
 			r.pausedSeen++
-		case plan.Clamp == renderer.ClampLate:
+		case plan.Late:
 			r.lateSeen++
-		case plan.Clamp == renderer.ClampEarly:
+		case plan.Early:
 			r.earlySeen++
 		}
 	}
@@ -638,9 +638,9 @@ func (r *rowRun) observe(f time.Duration, plan renderer.Plan) {
 	case plan.Paused:
 		r.row.PausedFrames++
 		return
-	case plan.Clamp == renderer.ClampLate:
+	case plan.Late:
 		r.row.Late++
-	case plan.Clamp == renderer.ClampEarly:
+	case plan.Early:
 		r.row.Early++
 	}
 	r.row.DelayMax = max(r.row.DelayMax, plan.Delay)
@@ -694,7 +694,7 @@ func (r *rowRun) measure(plan *renderer.Plan) {
 	// last was published): lerp cuts the chord of the curve between them.
 	// (Only lerp cuts chords: hermite follows the curve, and extrapolate
 	// has no bracket, its Prev being the old basis.)
-	coarse := plan.Next.Tick-plan.Prev.Tick > 1 && plan.Clamp == renderer.ClampNone && plan.Motion == renderer.MotionLerp
+	coarse := plan.Next.Tick-plan.Prev.Tick > 1 && !(plan.Late || plan.Early) && plan.Motion == renderer.MotionLerp
 	if coarse && !math.IsNaN(pos) {
 		r.row.Coarse++
 		// What is beyond the chord itself is the planner's: the error of
@@ -707,14 +707,14 @@ func (r *rowRun) measure(plan *renderer.Plan) {
 		// The delay rose to cover a wake later than any before: the
 		// displayed time stood still for the frame. Counted.
 		r.row.Rising++
-	case plan.Clamp == renderer.ClampNone:
+	case !(plan.Late || plan.Early):
 		r.row.Steady++
 		r.pos.Record(int64(pos * 1e6))
 		if !math.IsNaN(anim) {
 			r.anim.Record(int64(anim * 1e6))
 		}
 	}
-	if r.sinceStall >= 0 && (plan.Clamp != renderer.ClampNone || pos > posLimit(r.c.sim) || anim > AnimErrLimit) {
+	if r.sinceStall >= 0 && ((plan.Late || plan.Early) || pos > posLimit(r.c.sim) || anim > AnimErrLimit) {
 		r.row.Recovery = max(r.row.Recovery, r.sinceStall+1)
 	}
 	if r.sinceStall < 0 || r.sinceStall >= RecoveryFrames {
