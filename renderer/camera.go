@@ -100,8 +100,8 @@ func (c Camera) View() mgl32.Mat4 {
 	return mgl32.LookAtV(c.Eye(), c.Target, mgl32.Vec3{0, 1, 0})
 }
 
-// ViewProj returns projection × view for a viewport of the given aspect.
-func (c Camera) ViewProj(aspect float32) mgl32.Mat4 {
+// viewProj returns projection × view for a viewport of the given aspect.
+func (c Camera) viewProj(aspect float32) mgl32.Mat4 {
 	if !(aspect > 0) {
 		aspect = 1
 	}
@@ -137,7 +137,7 @@ func (v Projection) Project(p mgl32.Vec3) (x, y, depth float32, ok bool) {
 	if v.Width <= 0 || v.Height <= 0 {
 		return 0, 0, 0, false
 	}
-	clip := v.Camera.ViewProj(float32(v.Width) / float32(v.Height)).Mul4x1(p.Vec4(1))
+	clip := v.Camera.viewProj(float32(v.Width) / float32(v.Height)).Mul4x1(p.Vec4(1))
 	if !(clip[3] > 0) {
 		return 0, 0, 0, false
 	}
@@ -167,20 +167,9 @@ func (v Projection) Ray(x, y float32) (origin, dir mgl32.Vec3) {
 	return c.Eye().Add(d.Mul(c.Near)), d.Normalize()
 }
 
-// Project returns where a world point lands in a viewport of w×h pixels,
-// origin at the top left, and whether it is in front of the camera.
-func (c Camera) Project(p mgl32.Vec3, w, h int) (x, y float32, visible bool) {
-	clip := c.ViewProj(float32(w) / float32(h)).Mul4x1(p.Vec4(1))
-	if clip[3] <= 0 {
-		return 0, 0, false
-	}
-	ndc := clip.Vec3().Mul(1 / clip[3])
-	return (ndc[0] + 1) / 2 * float32(w), (1 - ndc[1]) / 2 * float32(h), true
-}
-
 // LerpPose returns the camera pose between a (alpha 0) and b (alpha 1),
 // a the older: the same interpolation a body gets (Lerp, and
-// Slerp on the shorter arc), done on the CPU as there is one
+// a slerp on the shorter arc), done on the CPU as there is one
 // camera. What is lerped is the pose's subject, the point Boom ahead of
 // the eye, so that a subject that moves as a body stays put on the screen
 // while the camera turns about it; with Boom 0 it is the eye. Boom, FOV
@@ -193,7 +182,7 @@ func LerpPose(a, b *simthread.CameraPose, alpha float32) simthread.CameraPose {
 	if !a.Valid || !b.Valid || a.Epoch != b.Epoch {
 		return *b
 	}
-	rot, err := Slerp(a.Rot, b.Rot, alpha)
+	rot, err := slerp(a.Rot, b.Rot, alpha)
 	if err != nil {
 		return *b
 	}
@@ -205,7 +194,7 @@ func LerpPose(a, b *simthread.CameraPose, alpha float32) simthread.CameraPose {
 	p := *b
 	p.Rot = rot
 	p.Boom = a.Boom + (b.Boom-a.Boom)*t
-	subject := Lerp(Subject(a), Subject(b), t)
+	subject := Lerp(subject(a), subject(b), t)
 	p.Pos = subject.Sub(forward(rot).Mul(p.Boom))
 	if a.FOV > 0 && b.FOV > 0 {
 		p.FOV = a.FOV + (b.FOV-a.FOV)*t
@@ -215,9 +204,9 @@ func LerpPose(a, b *simthread.CameraPose, alpha float32) simthread.CameraPose {
 	return p
 }
 
-// Subject returns the point a pose's camera turns about: Boom ahead of
+// subject returns the point a pose's camera turns about: Boom ahead of
 // the eye along its view.
-func Subject(p *simthread.CameraPose) mgl32.Vec3 {
+func subject(p *simthread.CameraPose) mgl32.Vec3 {
 	return p.Pos.Add(forward(unitQuat(p.Rot)).Mul(p.Boom))
 }
 
@@ -244,7 +233,7 @@ func (c *Camera) Latch(x, y float64) {
 	c.Turn(float32(-(x-look.X)*s), float32(-(y-look.Y)*s), lo, hi)
 }
 
-// Turn turns a posed camera (Pose.Valid) about its subject (Subject: the
+// Turn turns a posed camera (Pose.Valid) about its subject (the
 // point Pose.Boom ahead of the eye, or the eye itself when Boom is 0) by
 // yaw radians about the world's vertical axis (positive turns left,
 // counter-clockwise seen from above) and pitch radians about its own

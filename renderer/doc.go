@@ -60,7 +60,7 @@
 // When a snapshot outgrows them, every buffer, its order buffer and the
 // pose buffer are reallocated with headroom and their contents copied on
 // the GPU. A quaternion that cannot be normalised (zero, infinite, NaN) is
-// drawn as the identity; the CPU reference, Slerp, reports an error.
+// drawn as the identity; the CPU reference, BodyPose, reports an error.
 //
 // With Options.Probe the renderer reads back what it drew, without ever
 // waiting for the GPU. After each frame's interpolation pass it copies the
@@ -75,7 +75,7 @@
 // measured with glGetInteger64v(GL_TIMESTAMP) between two reads of that
 // clock, at New and again every second to follow drift; without timer
 // queries records carry no time. Comparing a record with
-// Lerp and Slerp of the drawn plan's bodies checks the whole
+// BodyPose of the drawn plan's bodies checks the whole
 // GPU path, upload and slot choice included, on the running app.
 //
 // Shaders live in the shaders package (GLSL 410 core). A compile or link

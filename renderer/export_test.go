@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // Knobs and views for the tests in package renderer_test. The knobs break
@@ -139,3 +140,15 @@ var OverlayScale = overlayScale
 // renderer made, as Options.ClearColor and HideGround set them at New.
 func (r *Renderer) SetClearColor(rgb uint32)      { r.setClearColor(rgb) }
 func (r *Renderer) SetGroundVisible(visible bool) { r.setGroundVisible(visible) }
+
+// The pose maths, the line length and the counts, for the external tests.
+var (
+	Subject    = subject
+	Slerp      = slerp
+	Hermite    = hermiteCurve
+	HUDLineLen = hudLineLen
+)
+
+func (c Camera) ViewProj(aspect float32) mgl32.Mat4 { return c.viewProj(aspect) }
+func (r *Renderer) Meshes() int                     { return r.meshCount() }
+func (r *Renderer) Materials() int                  { return r.materialCount() }

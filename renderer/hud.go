@@ -24,8 +24,8 @@ import (
 const (
 	// hudLines is how many text lines the HUD holds.
 	hudLines = 16
-	// HUDLineLen is the longest line shown; longer lines are cut.
-	HUDLineLen = 80
+	// hudLineLen is the longest line shown; longer lines are cut.
+	hudLineLen = 80
 	// hudGraphLen is how many frame intervals the graph shows.
 	hudGraphLen = 360
 	// maxHUDSpans is how many rectangles of the panel a frame draws: a
@@ -158,7 +158,7 @@ type hudFit struct {
 
 // hudCells are the HUD's text as a grid, a character and a highlight a
 // cell: what the panel shows, compared to tell a change.
-type hudCells [hudLines * HUDLineLen * 2]byte
+type hudCells [hudLines * hudLineLen * 2]byte
 
 func newHUD() (*HUD, error) {
 	for _, tf := range [...]typeface{faceRegular, faceMono} {
@@ -176,11 +176,11 @@ func newHUD() (*HUD, error) {
 		return nil, err
 	}
 	h := &HUD{Visible: true, Scale: 1, fonts: new(glyphCache), prog: prog, blit: blit, dirty: true,
-		verts: make([]hudVertex, 0, maxHUDVerts), text: make([]hudVertex, 0, 6*(1+hudLines*HUDLineLen)),
-		more: make([]byte, 0, HUDLineLen)}
+		verts: make([]hudVertex, 0, maxHUDVerts), text: make([]hudVertex, 0, 6*(1+hudLines*hudLineLen)),
+		more: make([]byte, 0, hudLineLen)}
 	h.bViewport, h.bPanel = blit.uniform("uViewport"), blit.uniform("uPanel")
 	for i := range h.lines {
-		h.lines[i] = make([]byte, 0, HUDLineLen)
+		h.lines[i] = make([]byte, 0, hudLineLen)
 	}
 	h.uViewport = prog.uniform("uViewport")
 	h.uMode = prog.uniform("uMode")
@@ -280,12 +280,12 @@ const hudCaptionLines = 6
 // SetCaption sets lines of text drawn after the numbered lines, whatever
 // SetLines says: what an app shows all along (a viewer's model name and
 // counts) beside the lines it rebuilds. It keeps the first
-// HUDCaptionLines lines, each cut at HUDLineLen; no lines clears it. It
+// 6 lines, each cut at 80 bytes; no lines clears it. It
 // copies the text (it allocates; call it at start-up, not per frame).
 func (h *HUD) SetCaption(lines ...string) {
 	h.caption = h.caption[:0]
 	for _, l := range lines[:min(len(lines), hudCaptionLines)] {
-		h.caption = append(h.caption, []byte(l[:min(len(l), HUDLineLen)]))
+		h.caption = append(h.caption, []byte(l[:min(len(l), hudLineLen)]))
 	}
 	h.dirty = true
 }
@@ -360,7 +360,7 @@ func (h *HUD) build(width, height int) {
 	adv := int(set.glyph('0').adv) // Go Mono: every advance is the same
 	cols := func(r int) int {
 		text, _ := h.row(first + r)
-		return min(len(text), HUDLineLen)
+		return min(len(text), hudLineLen)
 	}
 	// row is text row r's rectangle, c characters wide, the panel's top
 	// padding with the first row and its bottom padding with the last:
@@ -423,9 +423,9 @@ func (h *HUD) build(width, height int) {
 		if cut > 0 && r == shown-1 {
 			text, warn = h.more, false
 		}
-		text = text[:min(len(text), HUDLineLen)]
+		text = text[:min(len(text), hudLineLen)]
 		maxCols = max(maxCols, len(text))
-		cells := h.grid[2*r*HUDLineLen:]
+		cells := h.grid[2*r*hudLineLen:]
 		for j, ch := range text {
 			cells[2*j] = ch
 			if warn {
@@ -585,8 +585,8 @@ func (h *HUD) paint() {
 	adv := int(set.glyph('0').adv)
 	for r := range l.rows {
 		y := l.textTop + r*set.lineH + set.ascent // the baseline
-		cells := h.grid[2*r*HUDLineLen:]
-		for j := range HUDLineLen {
+		cells := h.grid[2*r*hudLineLen:]
+		for j := range hudLineLen {
 			ch := cells[2*j]
 			g := set.glyph(ch)
 			if g.x1 <= g.x0 {

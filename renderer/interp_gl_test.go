@@ -110,7 +110,7 @@ func checkInterpolation() (string, error) {
 				from = next[i]
 			}
 			pos := Lerp(from.Pos, next[i].Pos, a)
-			rot, err := Slerp(from.Rot, next[i].Rot, a)
+			rot, err := slerp(from.Rot, next[i].Rot, a)
 			if err != nil {
 				return "", err
 			}

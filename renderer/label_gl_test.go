@@ -100,7 +100,7 @@ func TestLabelAboveBody(t *testing.T) {
 				return fmt.Errorf("%s: the rectangle's bottom edge at row %d, the outline's top at %d (%d white pixels)%s", name, last+1, top, n, saveFailure(img))
 			}
 			// Straight above the centre.
-			x, _, _ := cam.Project(c.pos, width, height)
+			x, _, _ := project(cam, c.pos, width, height)
 			lo, hi := width, -1
 			for px := 0; px < width; px++ {
 				if isWhite(img.RGBAAt(px, last)) {

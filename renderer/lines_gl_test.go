@@ -196,7 +196,7 @@ func TestLineFollowsInterpolatedBody(t *testing.T) {
 			if motion == renderer.MotionLerp {
 				keepPNG(img)
 			}
-			fx, fy, _ := cam.Project(fixed, width, height)
+			fx, fy, _ := project(cam, fixed, width, height)
 			// The red pixel farthest from the fixed end is the far end's
 			// cap: within half the width (and a pixel) of the end.
 			far, best := image.Point{}, -1.0
@@ -210,7 +210,7 @@ func TestLineFollowsInterpolatedBody(t *testing.T) {
 				}
 			}
 			end := func(p mgl32.Vec3) float64 {
-				ex, ey, _ := cam.Project(p.Add(off), width, height)
+				ex, ey, _ := project(cam, p.Add(off), width, height)
 				// The cap reaches 1.5 px past the end along the line.
 				return math.Hypot(float64(far.X)+0.5-float64(ex), float64(far.Y)+0.5-float64(ey))
 			}
@@ -240,7 +240,7 @@ func TestLineFollowsInterpolatedBody(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			_, wy, _ := cam.Project(mgl32.Vec3{0, c.wantY, 0}, width, height)
+			_, wy, _ := project(cam, mgl32.Vec3{0, c.wantY, 0}, width, height)
 			if n, y := redRun(img, 240, true); n != 3 || math.Abs(y+0.5-float64(wy)) > 1 {
 				return fmt.Errorf("free ends, %s: %d red pixels about row %.1f, want 3 about %.1f%s", c.name, n, y+0.5, wy, saveFailure(img))
 			}

@@ -665,7 +665,7 @@ func TestAnimatedNode(t *testing.T) {
 				case gltf.InterpCubicSpline:
 					wantX = float32(-2 + 4*(3*u*u-2*u*u*u))
 				}
-				px, py, _ := cam.Project(mgl32.Vec3{wantX, 5, 0}, width, height)
+				px, py, _ := project(cam, mgl32.Vec3{wantX, 5, 0}, width, height)
 				cx, cy, n := redCentroid(img)
 				if n == 0 || math.Abs(cx-float64(px)) > 1 || math.Abs(cy-float64(py)) > 1 {
 					return fmt.Errorf("%v, tick %d (%.3f s): the quad's %d pixels are centred at (%.1f, %.1f), the sampler puts it at x %v m, (%.1f, %.1f)%s",

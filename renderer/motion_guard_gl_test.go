@@ -81,7 +81,7 @@ func checkGuard() (string, error) {
 	unguarded := 0
 	for i := range next {
 		for k := 0; k <= 32; k++ {
-			if h := Hermite(prev[i].Pos, prev[i].Vel, next[i].Pos, next[i].Vel, dt, float32(k)/32); h[0] > wall+1e-3 {
+			if h := hermiteCurve(prev[i].Pos, prev[i].Vel, next[i].Pos, next[i].Vel, dt, float32(k)/32); h[0] > wall+1e-3 {
 				unguarded++
 				break
 			}

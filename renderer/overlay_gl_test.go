@@ -159,7 +159,7 @@ func TestOverlayTextPixels(t *testing.T) {
 				o.Label(0, 0, -64, 35, simthread.White, "you")
 			}, 0.25, func() []placedText {
 				// At alpha 0.25 between from and to; 64 units up is 24 px.
-				x, y, _ := cam.Project(renderer.Lerp(from, to, 0.25), width, height)
+				x, y, _ := project(cam, renderer.Lerp(from, to, 0.25), width, height)
 				w, h := textSize(goFace(goregular.TTF, 13), "you")
 				return []placedText{{"you", int(math.Round(float64(x - float32(w)/2))), int(math.Round(float64(y - 24 - float32(h)/2))), 13}}
 			}},

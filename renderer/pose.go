@@ -79,16 +79,16 @@ func Lerp(a, b mgl32.Vec3, t float32) mgl32.Vec3 {
 	return mgl32.Vec3{a[0] + (b[0]-a[0])*t, a[1] + (b[1]-a[1])*t, a[2] + (b[2]-a[2])*t}
 }
 
-// errBadQuat is the error of Slerp and BodyPose for a quaternion that
+// errBadQuat is the error of slerp and BodyPose for a quaternion that
 // cannot be normalised.
 var errBadQuat = errors.New("renderer: quaternion is zero, infinite or NaN")
 
-// Slerp is the orientation interpolation the vertex shader does: mathgl's
+// slerp is the orientation interpolation the vertex shader does: mathgl's
 // QuatSlerp (normalise both ends, take the shorter arc, fall back to a
 // normalised lerp when the ends are within about 1.8°), with its inputs
 // checked. t is clamped to [0, 1] (NaN counts as 0). The result is a unit
 // quaternion, or an error when an end is zero, infinite or NaN.
-func Slerp(a, b mgl32.Quat, t float32) (mgl32.Quat, error) {
+func slerp(a, b mgl32.Quat, t float32) (mgl32.Quat, error) {
 	if !usable(a) || !usable(b) {
 		return mgl32.Quat{}, errBadQuat
 	}
@@ -123,7 +123,7 @@ func unit(q mgl32.Quat) mgl32.Quat {
 	return mgl32.Quat{W: float32(w / l), V: mgl32.Vec3{float32(x / l), float32(y / l), float32(z / l)}}
 }
 
-// Hermite is the position interpolation the vertex shader does in Hermite
+// hermiteCurve is the position interpolation the vertex shader does in Hermite
 // mode: the cubic Hermite curve from p0 to p1 with end tangents v0·dt and
 // v1·dt (velocities in units per second, dt the seconds between the two
 // ends), at t in [0, 1]. It is evaluated as the lerp plus a correction,
@@ -133,7 +133,7 @@ func unit(q mgl32.Quat) mgl32.Quat {
 // which is the textbook basis-function form rearranged: in float32 the
 // correction is small, so the result is as precise as the lerp (the
 // shader computes the same expression). With v·dt = D it is the lerp.
-func Hermite(p0, v0, p1, v1 mgl32.Vec3, dt, t float32) mgl32.Vec3 {
+func hermiteCurve(p0, v0, p1, v1 mgl32.Vec3, dt, t float32) mgl32.Vec3 {
 	var out mgl32.Vec3
 	s := 1 - t
 	ts := t * s
@@ -252,7 +252,7 @@ func hermiteRot(q0 mgl32.Quat, w0 mgl32.Vec3, q1 mgl32.Quat, w1 mgl32.Vec3, dt, 
 	}
 	a, b := unit(q0), unit(q1)
 	phi := winding(b.Mul(a.Conjugate()), w0.Add(w1).Mul(0.5*dt))
-	p := Hermite(mgl32.Vec3{}, w0, phi, w1, dt, t)
+	p := hermiteCurve(mgl32.Vec3{}, w0, phi, w1, dt, t)
 	return quatExp(p).Mul(a).Normalize(), nil
 }
 
@@ -466,20 +466,20 @@ func BodyPose(plan *Plan, i int, c *Correction) (p Pose, ok bool, err error) {
 	}
 	if i >= len(plan.Prev.Bodies) || plan.Prev.Bodies[i].Epoch != to.Epoch {
 		r := bodyRot(to.Rot)
-		rot, err := Slerp(r, r, 1)
+		rot, err := slerp(r, r, 1)
 		return Pose{to.Pos, rot}, true, err
 	}
 	from := &plan.Prev.Bodies[i]
 	t := plan.Alpha
 	p.Pos = Lerp(from.Pos, to.Pos, t)
 	if plan.Motion == MotionHermite && moving(from.Vel, to.Vel) && Consistent(to.Pos.Sub(from.Pos), from.Vel, to.Vel, plan.Span) {
-		p.Pos = Hermite(from.Pos, from.Vel, to.Pos, to.Vel, plan.Span, t)
+		p.Pos = hermiteCurve(from.Pos, from.Vel, to.Pos, to.Vel, plan.Span, t)
 	}
 	r0, r1 := bodyRot(from.Rot), bodyRot(to.Rot)
 	if plan.Motion == MotionHermite && moving(from.AngVel, to.AngVel) && consistentRot(r0, from.AngVel, r1, to.AngVel, plan.Span) {
 		p.Rot, err = hermiteRot(r0, from.AngVel, r1, to.AngVel, plan.Span, t)
 	} else {
-		p.Rot, err = Slerp(r0, r1, t)
+		p.Rot, err = slerp(r0, r1, t)
 	}
 	return p, true, err
 }

@@ -26,7 +26,7 @@ func TestHermiteGuardIssueBounce(t *testing.T) {
 	const dt = 1.0 / 120
 	a := simthread.Body{Pos: mgl32.Vec3{3.70, 1, 0}, Vel: mgl32.Vec3{600, 0, 0}}
 	b := simthread.Body{Pos: mgl32.Vec3{3.725, 1, 0}, Vel: mgl32.Vec3{-480, 0, 0}}
-	if h := Hermite(a.Pos, a.Vel, b.Pos, b.Vel, dt, 0.5); math.Abs(float64(h[0])-4.8375) > 1e-4 {
+	if h := hermiteCurve(a.Pos, a.Vel, b.Pos, b.Vel, dt, 0.5); math.Abs(float64(h[0])-4.8375) > 1e-4 {
 		t.Fatalf("the unguarded cubic draws x = %v half-way, want the issue's 4.84", h[0])
 	}
 	if Consistent(b.Pos.Sub(a.Pos), a.Vel, b.Vel, dt) {
@@ -99,7 +99,7 @@ func TestHermiteGuardNeverPassesAWall(t *testing.T) {
 				t.Fatalf("bounce off %c%d at %v (e %v, f %.3f, %v m/s, tangential %v): drawn %.3g m past the wall at alpha %v",
 					"xyz"[axis], int(sign), w, e, f, vn, glance, past, alpha)
 			}
-			raw := Hermite(a.Pos, a.Vel, b.Pos, b.Vel, dt, alpha)
+			raw := hermiteCurve(a.Pos, a.Vel, b.Pos, b.Vel, dt, alpha)
 			if past := float64(raw[axis]*sign-w) / float64(vn*dt); past > tol {
 				worstRaw = math.Max(worstRaw, past)
 				passes = true
@@ -189,7 +189,7 @@ func TestHermiteGuardKeepsSmoothMotion(t *testing.T) {
 		bound := 0.125*float64(v1.Sub(v0).Len()) + 0.003*float64(v0.Len()+v1.Len()) + 1e-5
 		for k := 1; k < 16; k++ {
 			a := float32(k) / 16
-			h := Hermite(mgl32.Vec3{}, v0, d, v1, 1, a)
+			h := hermiteCurve(mgl32.Vec3{}, v0, d, v1, 1, a)
 			if off := segDist(h, d); off > bound {
 				t.Fatalf("a consistent pair's cubic is %.4g from the chord at %v, past the bound %.4g", off, a, bound)
 			}
@@ -216,7 +216,7 @@ func TestHermiteGuardRotation(t *testing.T) {
 	a := simthread.Body{Rot: mgl32.QuatIdent(), AngVel: w}
 	b := simthread.Body{Rot: mgl32.QuatRotate(0.1, axis), AngVel: w.Mul(-0.5)} // hit: turned back
 	got, _, _ := BodyPose(pairPlan(a, b, dt, 0.5), 0, nil)
-	want, _ := Slerp(a.Rot, b.Rot, 0.5)
+	want, _ := slerp(a.Rot, b.Rot, 0.5)
 	if qangle(got.Rot, want) > 1e-6 {
 		t.Errorf("an impact's spin: drawn %v, want the slerp %v", got.Rot, want)
 	}

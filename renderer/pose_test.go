@@ -50,7 +50,7 @@ func TestHermiteStaysOnTheCurve(t *testing.T) {
 		v0, v1 := f32(refVelocity(t0)), f32(refVelocity(t0+dt))
 		for _, a := range []float32{0, 0.1, 0.25, 0.5, 0.77, 1} {
 			truth := refPosition(t0 + float64(a)*dt)
-			h := Hermite(p0, v0, p1, v1, dt, a)
+			h := hermiteCurve(p0, v0, p1, v1, dt, a)
 			l := Lerp(p0, p1, a)
 			worstHermite = math.Max(worstHermite, vec64(h).Sub(truth).Len())
 			worstLerp = math.Max(worstLerp, vec64(l).Sub(truth).Len())
@@ -65,7 +65,7 @@ func TestHermiteStaysOnTheCurve(t *testing.T) {
 	p0, p1 := mgl32.Vec3{1, 2, 3}, mgl32.Vec3{4, -2, 7}
 	v := p1.Sub(p0).Mul(10)
 	for _, a := range []float32{0, 0.3, 1} {
-		if h, l := Hermite(p0, v, p1, v, 0.1, a), Lerp(p0, p1, a); h.Sub(l).Len() > 1e-6 {
+		if h, l := hermiteCurve(p0, v, p1, v, 0.1, a), Lerp(p0, p1, a); h.Sub(l).Len() > 1e-6 {
 			t.Errorf("straight line at %v: hermite %v, lerp %v", a, h, l)
 		}
 	}
@@ -92,7 +92,7 @@ func TestHermiteRotCountsTurns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, _ := Slerp(q0, q1, a)
+			s, _ := slerp(q0, q1, a)
 			worst, worstSlerp = math.Max(worst, qangle(got, truth)), math.Max(worstSlerp, qangle(s, truth))
 		}
 		if worst > 1e-4 {
@@ -116,13 +116,13 @@ func TestHermiteRotCountsTurns(t *testing.T) {
 		angle := 2 * float32(math.Atan2(float64(r.V.Len()), float64(r.W)))
 		w := r.V.Normalize().Mul(angle / dt)
 		h, _ := hermiteRot(a, w, b, w, dt, at)
-		s, _ := Slerp(a, b, at)
+		s, _ := slerp(a, b, at)
 		if d := qangle(h, s); d > 1e-4 {
 			t.Fatalf("at the slerp's angular velocity: hermiteRot %v, Slerp %v (%.3g rad apart)", h, s, d)
 		}
 		eased := at * at * (3 - 2*at)
 		h, _ = hermiteRot(a, mgl32.Vec3{}, b, mgl32.Vec3{}, dt, at)
-		s, _ = Slerp(a, b, eased)
+		s, _ = slerp(a, b, eased)
 		if d := qangle(h, s); d > 1e-4 {
 			t.Fatalf("without angular velocity: hermiteRot %v, eased Slerp %v (%.3g rad apart)", h, s, d)
 		}
@@ -165,13 +165,13 @@ func TestSlerpMatchesMathglAndTakesTheShortPath(t *testing.T) {
 		a := mgl32.QuatRotate(float32(rng.Float64()*7), mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Normalize())
 		b := mgl32.QuatRotate(float32(rng.Float64()*7), mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Normalize())
 		u := float32(rng.Float64())
-		got, err := Slerp(a, b, u)
+		got, err := slerp(a, b, u)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := mgl32.QuatSlerp(a, b, u)
 		if d := math.Abs(quatDot(got, want)); d < 1-1e-5 {
-			t.Fatalf("Slerp(%v, %v, %v) = %v, mathgl %v", a, b, u, got, want)
+			t.Fatalf("slerp(%v, %v, %v) = %v, mathgl %v", a, b, u, got, want)
 		}
 		// Shortest path: the rotation angle from a to the result is at
 		// most u times the (short) angle from a to b.
@@ -183,9 +183,9 @@ func TestSlerpMatchesMathglAndTakesTheShortPath(t *testing.T) {
 	}
 	// q and −q are the same rotation: slerping between them stays put.
 	q := mgl32.QuatRotate(1, mgl32.Vec3{0, 1, 0})
-	got, _ := Slerp(q, q.Scale(-1), 0.5)
+	got, _ := slerp(q, q.Scale(-1), 0.5)
 	if math.Abs(quatDot(got, q)) < 1-1e-6 {
-		t.Fatalf("Slerp(q, -q, 0.5) = %v, want ±%v", got, q)
+		t.Fatalf("slerp(q, -q, 0.5) = %v, want ±%v", got, q)
 	}
 }
 
@@ -198,12 +198,12 @@ func FuzzSlerp(f *testing.F) {
 	f.Fuzz(func(t *testing.T, aw, ax, ay, az, bw, bx, by, bz, u float32) {
 		a := mgl32.Quat{W: aw, V: mgl32.Vec3{ax, ay, az}}
 		b := mgl32.Quat{W: bw, V: mgl32.Vec3{bx, by, bz}}
-		q, err := Slerp(a, b, u)
+		q, err := slerp(a, b, u)
 		if err != nil {
 			return
 		}
 		if l := float64(q.Len()); math.IsNaN(l) || math.Abs(l-1) > 1e-5 {
-			t.Fatalf("Slerp(%v, %v, %v) = %v of length %v", a, b, u, q, l)
+			t.Fatalf("slerp(%v, %v, %v) = %v of length %v", a, b, u, q, l)
 		}
 	})
 }
@@ -211,11 +211,11 @@ func FuzzSlerp(f *testing.F) {
 func TestSlerpRejectsUnusableQuats(t *testing.T) {
 	one := mgl32.QuatIdent()
 	for _, bad := range []mgl32.Quat{{}, {W: float32(math.NaN())}, {W: float32(math.Inf(1))}} {
-		if _, err := Slerp(bad, one, 0.5); err == nil {
-			t.Errorf("Slerp(%v, 1) accepted", bad)
+		if _, err := slerp(bad, one, 0.5); err == nil {
+			t.Errorf("slerp(%v, 1) accepted", bad)
 		}
-		if _, err := Slerp(one, bad, 0.5); err == nil {
-			t.Errorf("Slerp(1, %v) accepted", bad)
+		if _, err := slerp(one, bad, 0.5); err == nil {
+			t.Errorf("slerp(1, %v) accepted", bad)
 		}
 	}
 }

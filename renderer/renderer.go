@@ -248,7 +248,7 @@ func (r *Renderer) Draw(plan *Plan, cam *Camera, width, height int) error {
 	gl.Enable(gl.CULL_FACE)
 	gl.Enable(gl.MULTISAMPLE)
 	gl.Disable(gl.BLEND)
-	r.vp = cam.ViewProj(float32(width) / float32(max(height, 1)))
+	r.vp = cam.viewProj(float32(width) / float32(max(height, 1)))
 	vp := &r.vp
 	eye := cam.Eye()
 	r.ground.draw(vp, eye, r.lights.block.sun[3] > 0)

@@ -179,7 +179,7 @@ func TestFrameShowsTheReferenceBodyWhereTheSimulationPutsIt(t *testing.T) {
 		}
 		prev, cur := plan.Prev.Bodies[0], plan.Next.Bodies[0]
 		pos := renderer.Lerp(prev.Pos, cur.Pos, plan.Alpha)
-		wantX, wantY, ok := renderer.DefaultCamera().Project(pos, width, height)
+		wantX, wantY, ok := project(renderer.DefaultCamera(), pos, width, height)
 		if !ok {
 			return errors.New("reference body behind the camera")
 		}
@@ -236,8 +236,8 @@ func TestTeleportDoesNotStreak(t *testing.T) {
 				return err
 			}
 			x, y, n := refCentroid(img)
-			mid, _, _ := cam.Project(mgl32.Vec3{0, 2, 0}, width, height)
-			end, _, _ := cam.Project(jumped.Pos, width, height)
+			mid, _, _ := project(cam, mgl32.Vec3{0, 2, 0}, width, height)
+			end, _, _ := project(cam, jumped.Pos, width, height)
 			if n == 0 {
 				return fmt.Errorf("epoch %d: body not drawn", epoch)
 			}

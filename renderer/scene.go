@@ -322,10 +322,10 @@ func (r *Renderer) AddMaterial(m gltf.Material) (simthread.MaterialID, error) {
 	return simthread.MaterialID(id), err
 }
 
-// Meshes reports how many meshes are registered, the default cube
+// meshCount reports how many meshes are registered, the default cube
 // included: ids below it are known.
-func (r *Renderer) Meshes() int { return len(r.bodies.meshes) }
+func (r *Renderer) meshCount() int { return len(r.bodies.meshes) }
 
-// Materials reports how many materials are registered, the default
+// materialCount reports how many materials are registered, the default
 // included: ids below it are known.
-func (r *Renderer) Materials() int { return len(r.bodies.materials) }
+func (r *Renderer) materialCount() int { return len(r.bodies.materials) }

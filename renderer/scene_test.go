@@ -116,7 +116,7 @@ func drawBodies(r *renderer.Renderer, s *scene, cam renderer.Camera, bodies []si
 
 // pixelAt returns the colour where world point p lands.
 func pixelAt(img *image.RGBA, cam renderer.Camera, p mgl32.Vec3) (color.RGBA, error) {
-	x, y, ok := cam.Project(p, width, height)
+	x, y, ok := project(cam, p, width, height)
 	if !ok || x < 0 || y < 0 || x >= width || y >= height {
 		return color.RGBA{}, fmt.Errorf("%v is off screen", p)
 	}

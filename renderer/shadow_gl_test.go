@@ -102,7 +102,7 @@ func (sc *shadowScene) checkGround(img *image.RGBA, cube, dir mgl32.Vec3, shadow
 	for i := -4; i < 4; i++ {
 		for k := -4; k < 4; k++ {
 			p := mgl32.Vec3{float32(i) + 0.5, 0, float32(k) + 0.5}
-			x, y, ok := sc.cam.Project(p, width, height)
+			x, y, ok := project(sc.cam, p, width, height)
 			if !ok || x < 0 || y < 0 || x >= width || y >= height {
 				continue
 			}

@@ -89,7 +89,7 @@ func skinRef(m *gltf.Model, prev, next []simthread.Joint, alpha float32, cam ren
 	me := &m.Meshes[0]
 	pts := make([][2]float32, len(me.Positions))
 	for i := range me.Positions {
-		x, y, _ := cam.Project(me.SkinPosition(i, jm), width, height)
+		x, y, _ := project(cam, me.SkinPosition(i, jm), width, height)
 		pts[i] = [2]float32{x, y}
 	}
 	mask := make([]bool, width*height)

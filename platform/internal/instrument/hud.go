@@ -74,7 +74,7 @@ type hudModel struct {
 
 // hudLineCap is the capacity every HUD line is given on the first
 // rebuild: more than the longest line can be with every count at its
-// largest (the renderer cuts lines at renderer.HUDLineLen when drawing),
+// largest (the renderer cuts lines at 80 bytes when drawing),
 // so that no rebuild grows a buffer when a count gains a digit.
 const hudLineCap = 256
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tickframe/tickframe/platform/internal/refworld"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
@@ -21,7 +22,7 @@ func TestBounceCheckSeesAnUnguardedHermite(t *testing.T) {
 	unguarded := func(plan *renderer.Plan, i int, c *renderer.Correction) (renderer.Pose, bool, error) {
 		p, ok, err := renderer.BodyPose(plan, i, c)
 		if a, b := &plan.Prev.Bodies[i], &plan.Next.Bodies[i]; ok && err == nil && plan.Prev != plan.Next {
-			p.Pos = renderer.Hermite(a.Pos, a.Vel, b.Pos, b.Vel, plan.Span, plan.Alpha)
+			p.Pos = hermite(a.Pos, a.Vel, b.Pos, b.Vel, plan.Span, plan.Alpha)
 		}
 		return p, ok, err
 	}
@@ -96,4 +97,12 @@ func TestBounceChecksInTheMatrix(t *testing.T) {
 	if !strings.Contains(bounceNotes, "floor") {
 		t.Error("the notes do not explain the floor check")
 	}
+}
+
+// hermite is the cubic Hermite curve from p0 to p1 with end velocities v0
+// and v1 over dt seconds, at t in [0, 1]: the textbook basis functions.
+func hermite(p0, v0, p1, v1 mgl32.Vec3, dt, t float32) mgl32.Vec3 {
+	t2, t3 := t*t, t*t*t
+	h00, h10, h01, h11 := 2*t3-3*t2+1, t3-2*t2+t, -2*t3+3*t2, t3-t2
+	return p0.Mul(h00).Add(v0.Mul(h10 * dt)).Add(p1.Mul(h01)).Add(v1.Mul(h11 * dt))
 }
