@@ -11,10 +11,10 @@
 // frame's CPU work is therefore the same for ten bodies or a hundred
 // thousand, and a frame that gets no new snapshot uploads nothing.
 //
-// Meshes and materials are registered at any time, on the render thread
-// (AddMesh, AddMaterial, AddModel for a glTF model) or from any goroutine
-// through the Registry's queue (the world's Step included), which the
-// next Draw uploads; they are named by the ids registration returns
+// Meshes and materials are registered at any time from any goroutine
+// through the Registry's queue (Renderer.Registry; the world's Step
+// included), which the next Draw uploads, and glTF models on the render
+// thread (AddModel, AddSkinned), at once; they are named by the ids registration returns
 // (simthread.MeshID, MaterialID) in simthread.Body; 0 is the default cube and the
 // default material, and an id the renderer does not know counts as 0.
 // Primitive meshes (BoxMesh, SphereMesh, CapsuleMesh, CylinderMesh,

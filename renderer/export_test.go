@@ -6,6 +6,8 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tickframe/tickframe/renderer/gltf"
+	"github.com/tickframe/tickframe/simthread"
 )
 
 // Knobs and views for the tests in package renderer_test. The knobs break
@@ -152,3 +154,10 @@ var (
 func (c Camera) ViewProj(aspect float32) mgl32.Mat4 { return c.viewProj(aspect) }
 func (r *Renderer) Meshes() int                     { return r.meshCount() }
 func (r *Renderer) Materials() int                  { return r.materialCount() }
+
+// AddMesh and AddMaterial register at once, on the render thread, for
+// the tests that check an upload's errors where it happens.
+func (r *Renderer) AddMesh(parts ...Part) (simthread.MeshID, error) { return r.addMeshNow(parts...) }
+func (r *Renderer) AddMaterial(m gltf.Material) (simthread.MaterialID, error) {
+	return r.addMaterialNow(m)
+}

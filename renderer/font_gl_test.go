@@ -151,7 +151,7 @@ func TestHUDShareOfWindow(t *testing.T) {
 			}
 			h.SetLines(10)
 			for i := range renderer.HUDGraphLen {
-				h.AddFrame(16 + float32(i%7))
+				h.AddFrame(16+float32(i%7), 0)
 			}
 			s := &simthread.Snapshot{Tick: 1, Bodies: []simthread.Body{{Pos: mgl32.Vec3{0, 5, 0}}}}
 			plan := renderer.Plan{Prev: s, Next: s, PrevSeq: 1, NextSeq: 1, Alpha: 1, Ready: true}
@@ -225,7 +225,7 @@ func TestHUDFrameDoesNotAllocate(t *testing.T) {
 			if naive {
 				h.SetCaption("frame " + strconv.FormatInt(n, 10))
 			}
-			h.AddFrame(16 + float32(n%5))
+			h.AddFrame(16+float32(n%5), 0)
 			n++
 			if e := r.Draw(&plan, &cam, width, height); err == nil {
 				err = e

@@ -299,8 +299,10 @@ func (h *HUD) row(i int) ([]byte, bool) {
 	return h.caption[i-h.nlines], false
 }
 
-// AddFrame adds one frame interval to the graph.
-func (h *HUD) AddFrame(intervalMs float32) {
+// AddFrame adds one frame interval to the graph, and sets the display's
+// frame interval, drawn as the graph's reference line (0: none).
+func (h *HUD) AddFrame(intervalMs, targetMs float32) {
+	h.targetMs = targetMs
 	h.graph[h.head] = intervalMs
 	h.head = (h.head + 1) % hudGraphLen
 	if h.filled == 0 {
@@ -308,10 +310,6 @@ func (h *HUD) AddFrame(intervalMs float32) {
 	}
 	h.filled = min(h.filled+1, hudGraphLen)
 }
-
-// SetTarget sets the display's frame interval, drawn as the graph's
-// reference line.
-func (h *HUD) SetTarget(ms float32) { h.targetMs = ms }
 
 var (
 	hudText    = [4]uint8{230, 235, 240, 255}

@@ -237,7 +237,7 @@ func TestEmptyHUDDrawsNothing(t *testing.T) {
 		if !bytes.Equal(hidden.Pix, shown.Pix) {
 			return fmt.Errorf("an empty HUD drew pixels")
 		}
-		r.HUD().AddFrame(16.7)
+		r.HUD().AddFrame(16.7, 0)
 		graph, err := draw(true)
 		if err != nil {
 			return err

@@ -360,9 +360,6 @@ func (r *Renderer) SetView(v View) {
 	r.bodies.view = v
 }
 
-// View reports how bodies are shaded.
-func (r *Renderer) View() View { return r.bodies.view }
-
 // DefaultMaterial returns the renderer's default material (material 0,
 // what a body without a material of its own is drawn with): white, not
 // metallic, half rough, opaque, with glTF's defaults for the scales and

@@ -71,7 +71,7 @@ func (b *MeshBuilder) Add(p Part, m mgl32.Mat4) {
 
 // Parts returns the combined parts, one per material and set of
 // attributes, in the order their first part was added: pass them to
-// AddMesh.
+// Registry.AddMesh.
 func (b *MeshBuilder) Parts() []Part { return b.parts }
 
 func sameAttributes(a, b *Part) bool {

@@ -47,7 +47,7 @@ func (r *Renderer) AddModel(m *gltf.Model, place mgl32.Mat4, opts ...ModelOption
 	if len(parts) == 0 {
 		return 0, errors.New("renderer: model has no triangles to draw")
 	}
-	return r.AddMesh(parts...)
+	return r.addMeshNow(parts...)
 }
 
 // ModelOption is an option of AddModel and AddNodeMeshes.
@@ -81,7 +81,7 @@ func (r *Renderer) modelMaterial(m *gltf.Model, i int, mats *modelMaterials) (si
 		gm = m.Materials[i]
 	}
 	gm.Shader, gm.ShaderFS = mats.shader, mats.shaderFS
-	id, err := r.AddMaterial(gm)
+	id, err := r.addMaterialNow(gm)
 	if err != nil {
 		return 0, fmt.Errorf("renderer: model material %q: %w", gm.Name, err)
 	}
@@ -122,7 +122,7 @@ func bake(me *gltf.Mesh, t mgl32.Mat4) Part {
 	}
 	p := Part{
 		Positions: make([]mgl32.Vec3, len(me.Positions)),
-		// Read only: AddMesh copies them into its buffer.
+		// Read only: addMeshNow copies them into its buffer.
 		UVs: me.UVs, UVs1: me.UVs1, Colors: me.Colors,
 		Indices: me.Indices,
 	}
@@ -241,7 +241,7 @@ func (r *Renderer) AddNodeMeshes(m *gltf.Model, opts ...ModelOption) ([]NodeMesh
 			p.Material = id
 			parts = append(parts, p)
 		}
-		id, err := r.AddMesh(parts...)
+		id, err := r.addMeshNow(parts...)
 		if err != nil {
 			return nil, err
 		}

@@ -370,7 +370,7 @@ func BenchmarkGLText(b *testing.B) {
 							*l = strconv.AppendUint(append(*l, "frame time p99 "...), seq+uint64(i), 10)
 						}
 						hud.SetLines(10)
-						hud.AddFrame(16 + float32(seq%5))
+						hud.AddFrame(16+float32(seq%5), 0)
 					}
 					seq += 2
 					plan := renderer.Plan{Prev: a, Next: s, PrevSeq: seq - 1, NextSeq: seq, Alpha: 0.5, Ready: true, Span: 0.01}

@@ -50,8 +50,8 @@ const (
 	MotionExtrapolate
 )
 
-// String returns "lerp", "hermite" or "extrapolate", the names
-// ParseMotion reads and reports print.
+// String returns "lerp", "hermite" or "extrapolate", the names the
+// -motion flag reads and reports print.
 func (m MotionMode) String() string {
 	switch m {
 	case MotionLerp:
@@ -62,16 +62,6 @@ func (m MotionMode) String() string {
 		return "extrapolate"
 	}
 	return fmt.Sprintf("MotionMode(%d)", uint8(m))
-}
-
-// ParseMotion returns the mode named s (see MotionMode.String).
-func ParseMotion(s string) (MotionMode, error) {
-	for _, m := range []MotionMode{MotionLerp, MotionHermite, MotionExtrapolate} {
-		if s == m.String() {
-			return m, nil
-		}
-	}
-	return MotionLerp, fmt.Errorf("renderer: unknown motion mode %q (want lerp, hermite or extrapolate)", s)
 }
 
 // Lerp is the position interpolation the vertex shader does: a + (b−a)·t.

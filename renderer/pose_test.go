@@ -9,21 +9,6 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
-func TestParseMotion(t *testing.T) {
-	for _, m := range []MotionMode{MotionLerp, MotionHermite, MotionExtrapolate} {
-		got, err := ParseMotion(m.String())
-		if err != nil || got != m {
-			t.Errorf("ParseMotion(%q) = %v, %v", m.String(), got, err)
-		}
-	}
-	if _, err := ParseMotion("cubic"); err == nil {
-		t.Error("ParseMotion accepted cubic")
-	}
-	if s := MotionMode(9).String(); s != "MotionMode(9)" {
-		t.Errorf("MotionMode(9).String() = %q", s)
-	}
-}
-
 func f32(v mgl64.Vec3) mgl32.Vec3 { return mgl32.Vec3{float32(v[0]), float32(v[1]), float32(v[2])} }
 
 // qangle returns the angle between two orientations, in float64: 2·asin
@@ -216,6 +201,14 @@ func TestSlerpRejectsUnusableQuats(t *testing.T) {
 		}
 		if _, err := slerp(one, bad, 0.5); err == nil {
 			t.Errorf("slerp(1, %v) accepted", bad)
+		}
+	}
+}
+
+func TestMotionModeString(t *testing.T) {
+	for m, want := range map[MotionMode]string{MotionLerp: "lerp", MotionHermite: "hermite", MotionExtrapolate: "extrapolate", 9: "MotionMode(9)"} {
+		if got := m.String(); got != want {
+			t.Errorf("MotionMode(%d).String() = %q, want %q", m, got, want)
 		}
 	}
 }

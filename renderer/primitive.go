@@ -12,7 +12,7 @@ import (
 // outside, and every normal is the unit outward normal of the true
 // surface (smooth on curved surfaces, flat on faces and caps), so back-face
 // culling keeps the outside. UVs run from (0, 0) at the top left. Pass the
-// result to Renderer.AddMesh (with Part.Material set, if wanted).
+// result to Registry.AddMesh (with Part.Material set, if wanted).
 
 // BoxMesh returns the cube [−1, 1]³ with flat faces: mesh 0's shape, as a
 // part to register with a material of its own.

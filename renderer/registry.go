@@ -210,7 +210,7 @@ func (r *Renderer) apply(q *request) error {
 }
 
 // addNow registers a mesh or material on the render thread at once (the
-// Renderer's own AddMesh and AddMaterial): what is queued goes first, so
+// models' meshes and materials): what is queued goes first, so
 // the ids stay in the order handed out, and the registry's lock is held
 // while this one uploads, so that a failure takes no id.
 func (r *Renderer) addNow(q request) (uint16, error) {

@@ -276,9 +276,8 @@ func TestGoldenFrame(t *testing.T) {
 		*h.Line(0) = append(*h.Line(0), "tickframe golden 0123456789 .:%/"...)
 		h.SetLines(1)
 		for i := 0; i < 100; i++ {
-			h.AddFrame(float32(6.9 + 0.3*math.Sin(float64(i)/5)))
+			h.AddFrame(float32(6.9+0.3*math.Sin(float64(i)/5)), 6.94)
 		}
-		h.SetTarget(6.94)
 		img, err := render(r, s.newest(), renderer.DefaultCamera())
 		if err != nil {
 			return err

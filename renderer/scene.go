@@ -14,7 +14,7 @@ import (
 )
 
 // Part is a triangle mesh drawn with one material: one part of a mesh
-// (see Renderer.AddMesh). A glTF primitive is a part.
+// (see Registry.AddMesh). A glTF primitive is a part.
 type Part struct {
 	// Positions are the vertices in the mesh's own frame. The default cube
 	// spans [−1, 1]³, so a mesh of that size is drawn as large as the cube
@@ -289,9 +289,9 @@ func (s *scene) delete() {
 	s.parts, s.meshes, s.materials, s.programs, s.textures = nil, nil, nil, nil, nil
 }
 
-// AddMesh registers a mesh made of parts on the render thread, at once,
-// and returns its id, for simthread.Body.Mesh (the same type as
-// Registry.AddMesh's: the two hand out ids from one sequence). Each part is
+// addMeshNow registers a mesh made of parts on the render thread, at
+// once, and returns its id, for simthread.Body.Mesh (from the sequence
+// Registry.AddMesh hands out: AddModel's meshes go this way). Each part is
 // drawn with one instanced call per group of bodies (see Draw), with the
 // material it names unless the body names another. The id is a handle:
 // it stays what it is whatever else is registered, and the ids of a
@@ -306,18 +306,18 @@ func (s *scene) delete() {
 // for this upload. A snapshot uploaded before it keeps drawing an id it
 // did not know as the default until it leaves the history: register
 // before publishing the bodies that name it. A failure takes no id.
-func (r *Renderer) AddMesh(parts ...Part) (simthread.MeshID, error) {
+func (r *Renderer) addMeshNow(parts ...Part) (simthread.MeshID, error) {
 	id, err := r.addNow(request{kind: addMesh, parts: parts})
 	return simthread.MeshID(id), err
 }
 
-// AddMaterial registers a material on the render thread, at once, and
+// addMaterialNow registers a material on the render thread, at once, and
 // returns its id, for simthread.Body.Material and Part.Material (from the
 // sequence Registry.AddMaterial hands out too; 0 is the default
 // material). It uploads the material's texture and compiles its shader,
 // if any, and returns their errors (a *ShaderError for the shader). Call
-// it as AddMesh.
-func (r *Renderer) AddMaterial(m gltf.Material) (simthread.MaterialID, error) {
+// it as addMeshNow.
+func (r *Renderer) addMaterialNow(m gltf.Material) (simthread.MaterialID, error) {
 	id, err := r.addNow(request{kind: addMaterial, mat: m})
 	return simthread.MaterialID(id), err
 }

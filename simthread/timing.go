@@ -20,8 +20,7 @@ const (
 	Keep
 )
 
-// String returns the policy's name as ParseOverload and the -overload flag
-// spell it.
+// String returns the policy's name as the -overload flag spells it.
 func (o Overload) String() string {
 	switch o {
 	case Discard:
@@ -30,17 +29,6 @@ func (o Overload) String() string {
 		return "keep"
 	}
 	return fmt.Sprintf("Overload(%d)", uint8(o))
-}
-
-// ParseOverload parses "discard" or "keep".
-func ParseOverload(s string) (Overload, error) {
-	switch s {
-	case "discard":
-		return Discard, nil
-	case "keep":
-		return Keep, nil
-	}
-	return 0, fmt.Errorf("simthread: overload policy %q: want discard or keep", s)
 }
 
 // Defaults for Timing.

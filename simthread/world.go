@@ -177,12 +177,12 @@ func NewBody(pos mgl32.Vec3) Body {
 }
 
 // MeshID is a registered mesh, as the renderer hands it out when the mesh
-// is registered (renderer.AddMesh returns it): a handle that never
+// is registered (renderer.Registry's AddMesh returns it): a handle that never
 // changes whatever else is registered. 0 is the default cube.
 type MeshID uint16
 
 // MaterialID is a registered material, as the renderer hands it out
-// (renderer.AddMaterial returns it). 0 is the default material, or,
+// (renderer.Registry's AddMaterial returns it). 0 is the default material, or,
 // for a body, each part's own.
 type MaterialID uint16
 
@@ -221,8 +221,8 @@ type Body struct {
 	// streak from the old one.
 	Epoch uint32
 	// Mesh and Material name what the body is drawn with: the handles the
-	// renderer returned when they were registered (renderer.AddMesh and
-	// AddMaterial, or a renderer.Registry's). Mesh 0 is the default cube;
+	// renderer returned when they were registered (renderer.Registry's
+	// AddMesh and AddMaterial, or renderer.AddModel). Mesh 0 is the default cube;
 	// Material 0 draws each part of the mesh with the material it was
 	// registered with (the default material for the cube). An id the
 	// renderer does not know counts as 0.

@@ -210,10 +210,10 @@ func config(speed *float64, w **flyer) app.Config {
 			fs.Float64Var(speed, "speed", 20, "the ship's `speed` along the course, m/s (1 to 100)")
 		},
 		Scene: func(r *renderer.Renderer) (err error) {
-			if (*w).ringMesh, err = r.AddMesh(renderer.TorusMesh(0.12, 48, 12)); err != nil {
+			if (*w).ringMesh, err = r.Registry().AddMesh(renderer.TorusMesh(0.12, 48, 12)); err != nil {
 				return err
 			}
-			(*w).mineMesh, err = r.AddMesh(renderer.SphereMesh(16, 12))
+			(*w).mineMesh, err = r.Registry().AddMesh(renderer.SphereMesh(16, 12))
 			return err
 		},
 		Finish: func(a *app.App, r *app.Report, runErr error) error {

@@ -75,9 +75,10 @@ type Config struct {
 	// renderer is created, before any frame and before the simulation
 	// starts (the world has been neither stepped nor snapshotted, and the
 	// renderer can say what draws: r.Software()): register meshes and
-	// materials there (renderer.AddMesh, AddMaterial, AddModel), or keep
-	// r.Registry() to register more at any time from any goroutine, the
-	// world's Step included. Each returns a handle (simthread.MeshID,
+	// materials there (r.Registry()'s AddMesh and AddMaterial, which the
+	// first frame uploads; r.AddModel, at once), and keep r.Registry() to
+	// register more at any time from any goroutine, the world's Step
+	// included. Each returns a handle (simthread.MeshID,
 	// MaterialID) that bodies name as it is; never count on the order.
 	// An error closes the window and the run returns it.
 	Scene func(*renderer.Renderer) error
@@ -150,11 +151,10 @@ type Settings struct {
 // The runtime's settings, named here as the flags and the package doc
 // name them (package loop has the fields' documentation).
 type (
-	Look        = loop.Look
-	Mouse       = loop.Mouse
-	Runtime     = loop.Settings
-	KeyMap      = loop.KeyMap
-	LatencyMode = loop.LatencyMode
+	Look    = loop.Look
+	Mouse   = loop.Mouse
+	Runtime = loop.Settings
+	KeyMap  = loop.KeyMap
 )
 
 // Display is how frames are made and paced (Settings.Display; package
@@ -174,7 +174,7 @@ type (
 // 400 m square, shown, ready to use in Look.
 type Ground = loop.Ground
 
-// The latency modes (loop.LatencyMode).
+// The latency modes, for Display.Latency (-latency low or throughput).
 const (
 	LowLatency = loop.LowLatency
 	Throughput = loop.Throughput
@@ -183,9 +183,6 @@ const (
 // DefaultKeys returns the keys the app reserves unless Config.Keys says
 // otherwise: Esc, Space, F, V, H and F12.
 func DefaultKeys() KeyMap { return loop.DefaultKeys() }
-
-// ParseLatency parses "low" or "throughput".
-func ParseLatency(s string) (LatencyMode, error) { return loop.ParseLatency(s) }
 
 // Tools are a run's instruments and the files it leaves, and the faults
 // tests inject. Main sets them from the flags every app has; the

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/loop"
-	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
 )
 
@@ -46,7 +46,7 @@ func Flags(fs *flag.FlagSet, cfg *Config, set *Settings) {
 	cfg.Rate = simthread.Timing{Rate: cfg.Rate}.WithDefaults().Rate
 	numFlag(fs, "hz", "simulation `rate` in ticks per second", cfg.Rate, 1, simthread.MaxRate, func(v int) { cfg.Rate = v })
 	fs.Func("motion", "`mode` of motion between snapshots: lerp, hermite (with the velocities) or extrapolate (no render delay) (default "+set.Display.Motion.String()+")", func(s string) (err error) {
-		set.Display.Motion, err = renderer.ParseMotion(s)
+		set.Display.Motion, err = interp.ParseMotion(s)
 		return err
 	})
 	fs.Func("latency", "`mode`: low (frames just in time, one in flight) or throughput (a vblank ahead) (default "+set.Display.Latency.String()+")", func(s string) (err error) {

@@ -84,11 +84,14 @@ func displayFlags(fs *flag.FlagSet, set *Settings) {
 	// At least a step at -hz, which may follow: Config.Validate checks it.
 	durFlag(fs, "maxdelta", "the longest gap between wakes that is caught up, a `duration`", delta, 0, time.Minute,
 		func(v time.Duration) { t.MaxDelta = v })
-	fs.Func("overload", "debt beyond -maxsteps: `policy` discard or keep (default "+t.Overload.String()+")", func(s string) (err error) {
-		if t.Overload, err = simthread.ParseOverload(s); err != nil {
-			return errors.New("want discard or keep")
+	fs.Func("overload", "debt beyond -maxsteps: `policy` discard or keep (default "+t.Overload.String()+")", func(s string) error {
+		for _, o := range []simthread.Overload{simthread.Discard, simthread.Keep} {
+			if s == o.String() {
+				t.Overload = o
+				return nil
+			}
 		}
-		return nil
+		return errors.New("want discard or keep")
 	})
 	sc := &d.Sched
 	numFlag(fs, "headroom", "keep `N` idle Ps above the goroutines that want to run, adjusting GOMAXPROCS (0 or -1: leave it alone)",

@@ -121,14 +121,14 @@ func (in *Set) Swapped(f *loop.Frame) {
 	if f.InFlightWait > 0 {
 		st.InFlightWait.Record(int64(f.InFlightWait))
 	}
-	hud := in.run.Renderer.HUD()
 	if st.haveSwap {
-		hud.AddFrame(float32(f.Interval) / 1e6)
+		target := float32(0)
+		if hz := in.run.Pacing().Hz; hz > 0 {
+			target = float32(1000 / hz)
+		}
+		in.run.Renderer.HUD().AddFrame(float32(f.Interval)/1e6, target)
 	}
 	st.swapped(f.Swap)
-	if hz := in.run.Pacing().Hz; hz > 0 {
-		hud.SetTarget(float32(1000 / hz))
-	}
 	plan := f.Plan
 	if f.Drawn {
 		in.present.swapped(f.ID, f.Poll, f.Present, f.Swap, simOf(plan, in.run.Sim.Config().Rate, in.metered))

@@ -130,7 +130,7 @@ func (s *frameStats) frame(now time.Duration, plan *renderer.Plan) {
 	s.AlphaMin = min(s.AlphaMin, plan.Alpha)
 	s.AlphaMax = max(s.AlphaMax, plan.Alpha)
 	s.TicksPerFrame[min(plan.NewTicks, ticksPerFrameBuckets-1)]++
-	if (plan.Late || plan.Early) {
+	if plan.Late || plan.Early {
 		s.Clamped++
 	}
 	s.Beat.Add(plan.NewTicks)

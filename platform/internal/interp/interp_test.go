@@ -160,13 +160,13 @@ func TestPlannerBrackets(t *testing.T) {
 		clamp      string // "", "late" or "early"
 		simTick    float64
 	}{
-		{37 * ms, 1, 0, 0.5, "", 2.5}, // r 25 ms
-		{32 * ms, 1, 0, 0, "", 2},     // r 20 ms, on tick 2
-		{42 * ms, 1, 0, 1, "", 3},     // r 30 ms, on the newest
-		{50 * ms, 1, 0, 1, "late", 3},     // r 38 ms, past the newest
-		{11 * ms, 3, 2, 0, "early", 0},    // r −1 ms, before the oldest
-		{12 * ms, 3, 2, 0, "", 0},     // r 0, on the oldest
-		{27 * ms, 2, 1, 0.5, "", 1.5}, // r 15 ms
+		{37 * ms, 1, 0, 0.5, "", 2.5},  // r 25 ms
+		{32 * ms, 1, 0, 0, "", 2},      // r 20 ms, on tick 2
+		{42 * ms, 1, 0, 1, "", 3},      // r 30 ms, on the newest
+		{50 * ms, 1, 0, 1, "late", 3},  // r 38 ms, past the newest
+		{11 * ms, 3, 2, 0, "early", 0}, // r −1 ms, before the oldest
+		{12 * ms, 3, 2, 0, "", 0},      // r 0, on the oldest
+		{27 * ms, 2, 1, 0.5, "", 1.5},  // r 15 ms
 	}
 	for _, tt := range tests {
 		plan := pl.Plan(tt.frame)
@@ -214,7 +214,7 @@ func TestPlannerSmoothUnderJitter(t *testing.T) {
 			lastSim = plan.SimTick
 			continue
 		}
-		if (plan.Late || plan.Early) {
+		if plan.Late || plan.Early {
 			t.Fatalf("frame %d clamped %s: delay %v", i, clampOf(&plan), plan.Delay)
 		}
 		if plan.SimTick < lastSim {
@@ -337,4 +337,16 @@ func clampOf(plan *renderer.Plan) string {
 		return "early"
 	}
 	return ""
+}
+
+func TestParseMotion(t *testing.T) {
+	for _, m := range []renderer.MotionMode{renderer.MotionLerp, renderer.MotionHermite, renderer.MotionExtrapolate} {
+		got, err := interp.ParseMotion(m.String())
+		if err != nil || got != m {
+			t.Errorf("ParseMotion(%q) = %v, %v", m.String(), got, err)
+		}
+	}
+	if _, err := interp.ParseMotion("cubic"); err == nil {
+		t.Error("ParseMotion accepted cubic")
+	}
 }

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"fmt"
 	"math"
 	"time"
 
@@ -54,6 +55,17 @@ type Delay struct {
 	value   time.Duration
 	last    time.Duration
 	started bool
+}
+
+// ParseMotion returns the motion mode named s (see
+// renderer.MotionMode.String): what the -motion flags read.
+func ParseMotion(s string) (renderer.MotionMode, error) {
+	for _, m := range []renderer.MotionMode{renderer.MotionLerp, renderer.MotionHermite, renderer.MotionExtrapolate} {
+		if s == m.String() {
+			return m, nil
+		}
+	}
+	return renderer.MotionLerp, fmt.Errorf("unknown motion mode %q (want lerp, hermite or extrapolate)", s)
 }
 
 // DelayLimit is the bound NewDelay(step, 0) puts on the adaptive delay: 8

@@ -252,14 +252,10 @@ func TestTimingValidate(t *testing.T) {
 	if err := (simthread.Timing{}).Validate(); err != nil {
 		t.Errorf("zero Timing: %v", err)
 	}
-	for _, s := range []string{"discard", "keep"} {
-		p, err := simthread.ParseOverload(s)
-		if err != nil || p.String() != s {
-			t.Errorf("ParseOverload(%q) = %v, %v", s, p, err)
+	for o, want := range map[simthread.Overload]string{simthread.Discard: "discard", simthread.Keep: "keep", 7: "Overload(7)"} {
+		if got := o.String(); got != want {
+			t.Errorf("Overload(%d).String() = %q, want %q", o, got, want)
 		}
-	}
-	if _, err := simthread.ParseOverload("drop"); err == nil {
-		t.Error("ParseOverload accepted drop")
 	}
 }
 

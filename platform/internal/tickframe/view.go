@@ -376,9 +376,11 @@ func view(o *viewOptions, m *gltf.Model, stdout, stderr io.Writer) (err error) {
 	// N cycles the view: shaded, normals, wireframe. The renderer is
 	// the render thread's, as the input callback is.
 	var rend *renderer.Renderer
+	view := renderer.ViewShaded
 	cfg.Input = func(e platform.Event) (simthread.Input, bool) {
 		if e.Kind == platform.KeyEvent && e.Action == platform.Press && e.Key == 'N' && rend != nil {
-			rend.SetView((rend.View() + 1) % (renderer.ViewWireframe + 1))
+			view = (view + 1) % (renderer.ViewWireframe + 1)
+			rend.SetView(view)
 		}
 		return simthread.Input{}, false
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tickframe/tickframe/platform/internal/interp"
 	"github.com/tickframe/tickframe/platform/internal/outfile"
 	"github.com/tickframe/tickframe/renderer"
 	"github.com/tickframe/tickframe/simthread"
@@ -313,7 +314,7 @@ func parseMotions(s string) ([]renderer.MotionMode, error) {
 	}
 	var ms []renderer.MotionMode
 	for _, item := range strings.Split(s, ",") {
-		m, err := renderer.ParseMotion(strings.TrimSpace(item))
+		m, err := interp.ParseMotion(strings.TrimSpace(item))
 		if err != nil {
 			return nil, fmt.Errorf("-motion: mode %q is not lerp, hermite, extrapolate or all", item)
 		}

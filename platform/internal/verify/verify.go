@@ -236,7 +236,7 @@ func (o *Options) validate() error {
 		return fmt.Errorf("step cost %v is negative", o.StepCost)
 	}
 	for i, m := range o.Motions {
-		if _, err := renderer.ParseMotion(m.String()); err != nil {
+		if _, err := interp.ParseMotion(m.String()); err != nil {
 			return fmt.Errorf("motion mode %v unknown", m)
 		}
 		if slices.Contains(o.Motions[:i], m) {

@@ -141,7 +141,7 @@ var Rules = []Rule{
 		Allow: []string{"platform/internal/stats"}},
 	{Why: "the histogram knows nothing of what it records (the simulation may use it)",
 		From: []string{"platform/internal/stats"}, To: []string{"simthread", "renderer", "platform", "sync", "cmd", "examples", "github.com/go-gl"},
-},
+	},
 	{Why: "sync/ knows nothing of what it carries",
 		From: []string{"sync"}, To: []string{"simthread", "renderer", "platform", "cmd", "examples", "internal"}},
 	{Why: "the renderer knows no window (its tests open theirs with renderer/internal/gltest)",

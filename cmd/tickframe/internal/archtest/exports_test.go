@@ -65,12 +65,12 @@ func Remote() b.Used { return 0 }
 	}
 }
 
-// The public surface's bounds (issue 35): at most 8 library packages, and
-// a ceiling on their exported names that only comes down. The issue's
-// target is 400; 429 is where the tree stands.
+// The public surface's bounds (issue 35): at most 8 library packages
+// exporting at most 400 names, methods and key constants included. Lower
+// the ceiling as names go; a name added past it must send another out.
 const (
 	maxPublicPackages = 8
-	maxPublicNames    = 429
+	maxPublicNames    = 400
 )
 
 // TestPublicSurfaceStaysSmall is the check make test runs.
