@@ -8,6 +8,6 @@ func brokerNice(*ThreadPriority, Config) {}
 
 func brokerRT(*ThreadPriority, Config) {}
 
-func watchXCPU(int) {}
+func guardRT(*ThreadPriority) bool { return false }
 
 func unwatchXCPU(int) {}

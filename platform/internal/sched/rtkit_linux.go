@@ -1,17 +1,13 @@
 package sched
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/godbus/dbus/v5"
@@ -256,7 +252,7 @@ func brokerRTPriority(tp *ThreadPriority, cfg Config) int {
 // SIGXCPU past half of it without blocking and is killed past all of it),
 // and SCHED_RESET_ON_FORK on the thread. It reads the policy back: tp.RT
 // becomes the broker's name only if the kernel shows it granted. While
-// the thread is registered, a SIGXCPU demotes it (watchXCPU).
+// the thread is registered, a SIGXCPU demotes it (xcpu).
 func brokerRT(tp *ThreadPriority, cfg Config) {
 	prio := brokerRTPriority(tp, cfg)
 	if prio <= 0 {
@@ -350,130 +346,18 @@ func resetOnFork(tid int) error {
 	return nil
 }
 
-// xcpu demotes the threads a broker made real-time when the process gets
-// SIGXCPU: one of its real-time threads ran half of RLIMIT_RTTIME without
-// blocking, and at all of it the kernel kills the process. The signal
-// does not say which thread; the one that ran away is running (a sleep
-// resets the kernel's count), so every brokered thread the kernel shows
-// running (state R) is made ordinary again, at the nice value it has, and
-// says so (ThreadPriority.RT "demoted", in Criticals); the sleeping ones
-// keep real time. It runs while one is registered.
-var xcpu struct {
-	sync.Mutex
-	tids      map[int]bool
-	stop      chan struct{}
-	done      chan struct{}
-	demotedAt time.Time // the last demotion (tests)
-}
-
-// watchXCPU adds thread tid to the demoted-on-SIGXCPU set, starting the
-// watcher if it is the first.
-func watchXCPU(tid int) {
-	xcpu.Lock()
-	defer xcpu.Unlock()
-	if xcpu.tids == nil {
-		xcpu.tids = map[int]bool{}
-	}
-	xcpu.tids[tid] = true
-	if xcpu.stop != nil {
-		return
-	}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGXCPU)
-	stop, done := make(chan struct{}), make(chan struct{})
-	xcpu.stop, xcpu.done = stop, done
-	go func() {
-		defer close(done)
-		defer signal.Stop(sig)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-sig:
-				demoteBrokered()
-			}
-		}
-	}()
-}
-
-// unwatchXCPU removes thread tid, stopping the watcher after the last.
-func unwatchXCPU(tid int) {
-	xcpu.Lock()
-	if !xcpu.tids[tid] {
-		xcpu.Unlock()
-		return
-	}
-	delete(xcpu.tids, tid)
-	var stop, done chan struct{}
-	if len(xcpu.tids) == 0 && xcpu.stop != nil {
-		stop, done = xcpu.stop, xcpu.done
-		xcpu.stop, xcpu.done = nil, nil
-	}
-	xcpu.Unlock()
-	if stop != nil {
-		close(stop)
-		<-done
-	}
+// unguarded makes brokered thread tp ordinary again, at the nice value it
+// has, as no SIGXCPU guard watches it (err says why).
+func unguarded(tp *ThreadPriority, err error) {
+	n, _ := nice(tp.TID)
+	_ = unix.SchedSetAttr(tp.TID, &unix.SchedAttr{Policy: unix.SCHED_NORMAL, Flags: unix.SCHED_FLAG_RESET_ON_FORK, Nice: int32(n)}, 0)
+	tp.RT, tp.RTPriority, tp.RTErr = "denied", 0, "no SIGXCPU guard: "+err.Error()
 }
 
 // rttimeSoft is how far below the hard RLIMIT_RTTIME the soft one is: an
-// eighth (25 ms of RealtimeKit's 200), not SDL's half. The SIGXCPU
-// reaches the watcher through two goroutines on ordinary threads; beside
-// a build loop and make test that took up to 141 ms here (a quarter's
-// soft limit left 9 ms before the kill). 25 ms without blocking is three
-// ticks at 120 Hz, and a step of 100k bodies takes 4.3: far past any
-// tick (8.3 ms at 120 Hz) or audio buffer.
+// eighth (25 ms of RealtimeKit's 200), not SDL's half: the runaway is
+// demoted in SIGXCPU's handler (xcpu), at once, with 175 ms left before
+// the kill. 25 ms without blocking is three ticks at 120 Hz, and a step
+// of 100k bodies takes 4.3: far past any tick (8.3 ms at 120 Hz) or
+// audio buffer.
 const rttimeSoft = 8
-
-// taskState is a thread's state letter from /proc/self/task/TID/stat
-// (R running or runnable, S sleeping, ...), 0 if unknown.
-func taskState(tid int) byte {
-	b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return 0
-	}
-	return b[i+2]
-}
-
-// demoteBrokered makes the running brokered real-time threads ordinary, and puts
-// the soft RLIMIT_RTTIME back at an eighth of the hard one: the kernel raises it
-// by a second with each SIGXCPU, and the next runaway would be killed at
-// the hard limit without warning.
-func demoteBrokered() {
-	var lim unix.Rlimit
-	if unix.Getrlimit(unix.RLIMIT_RTTIME, &lim) == nil && lim.Max != unix.RLIM_INFINITY {
-		lim.Cur = lim.Max / rttimeSoft
-		_ = unix.Setrlimit(unix.RLIMIT_RTTIME, &lim)
-	}
-	xcpu.Lock()
-	tids := make([]int, 0, len(xcpu.tids))
-	for tid := range xcpu.tids {
-		tids = append(tids, tid)
-	}
-	xcpu.demotedAt = time.Now()
-	xcpu.Unlock()
-	for _, tid := range tids {
-		attr, err := unix.SchedGetAttr(tid, 0)
-		if err != nil || attr.Policy != unix.SCHED_RR && attr.Policy != unix.SCHED_FIFO || taskState(tid) != 'R' {
-			continue
-		}
-		n, _ := nice(tid)
-		// Normal users may not clear SCHED_RESET_ON_FORK: keep it.
-		err = unix.SchedSetAttr(tid, &unix.SchedAttr{Policy: unix.SCHED_NORMAL, Flags: attr.Flags & unix.SCHED_FLAG_RESET_ON_FORK, Nice: int32(n)}, 0)
-		global.Lock()
-		if tp, ok := global.critical[tid]; ok {
-			if err == nil {
-				tp.RT, tp.RTPriority = "demoted", 0
-				tp.RTErr = "SIGXCPU: a real-time thread ran past the soft RLIMIT_RTTIME without blocking"
-			} else {
-				tp.RTErr = "SIGXCPU, and demoting failed: " + err.Error()
-			}
-			global.critical[tid] = tp
-		}
-		global.Unlock()
-	}
-}

@@ -58,7 +58,7 @@ type brokerReport struct {
 // does, tells the test their thread ids (so it can read the kernel's
 // view from outside), waits for its go, then makes the real-time thread
 // run away (spin past RLIMIT_RTTIME's soft limit without blocking) and
-// reports what the SIGXCPU watcher did.
+// reports what the SIGXCPU guard did.
 func brokerChild() {
 	out := bufio.NewWriter(os.Stdout)
 	in := bufio.NewReader(os.Stdin)
@@ -76,13 +76,9 @@ func brokerChild() {
 		<-spin
 		// Run away in C (a sleep resets the kernel's count): no blocking
 		// system call, past the soft limit (an eighth of RTTimeUSecMax),
-		// until the watcher makes the thread ordinary, or short of the
-		// hard limit, where the kernel would kill the process. A runaway
-		// goes on until stopped: one that stopped by itself at 150 ms,
-		// as this one did, was no longer running when a watcher late on
-		// a loaded machine looked, and kept real time. It leaves C every
-		// millisecond, for the policy and for the race detector, which
-		// holds a signal back until the thread leaves C.
+		// until SIGXCPU's handler makes the thread ordinary, or short of
+		// the hard limit, where the kernel would kill the process. It
+		// leaves C every millisecond to read its policy.
 		start := time.Now()
 		spinStart = start
 		limit := time.Duration(rep.RTTime[1]) * time.Microsecond * 19 / 20
@@ -122,10 +118,14 @@ func brokerChild() {
 		os.Exit(3)
 	}
 	if rep.Sim.RT == "rtkit" || rep.Sim.RT == "portal" {
+		// The demotion needs no goroutine: with the guard's Go side held
+		// (as a loaded machine, which kept an os/signal watcher off a CPU
+		// for 170 ms, would hold it) through the spin, the handler still
+		// makes the thread ordinary, at the soft limit.
+		xcpu.Lock()
 		close(spin)
 		rep.SpinMS = <-spun
-		// The watcher runs on an ordinary thread: on a loaded machine it
-		// may get a CPU only after the spin (short of the hard limit) ends.
+		xcpu.Unlock()
 		for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && Criticals()["sim"].RT != "demoted"; {
 			time.Sleep(time.Millisecond)
 		}

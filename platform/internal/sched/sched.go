@@ -291,7 +291,7 @@ func critical(tp ThreadPriority, cfg Config) (ThreadPriority, func()) {
 	brokerRT(&tp, cfg)
 	brokered := tp.RT == "rtkit" || tp.RT == "portal"
 	if brokered {
-		watchXCPU(tp.TID)
+		brokered = guardRT(&tp)
 	}
 	global.Lock()
 	if global.critical == nil {
