@@ -43,6 +43,10 @@ run: build
 # -p 1: one test binary at a time. Several tests run the real app and
 # measure its timing under a load of its own (-stress); another package's
 # race-enabled tests on the same two cores would be a second, unmeasured load.
+# What an app runs is tested with -race; the lab's packages (.ci/packages.sh:
+# the observer, the tickframe command's body, the glTF loader, the commands:
+# long deterministic analyses and live runs of a binary built without -race)
+# without it, which it would slow five to ten times.
 test: deps
 	.ci/gltf-validator.sh >/dev/null
 	$(GO) mod tidy -diff || { echo "make test: go.mod or go.sum is not tidy: run go mod tidy" >&2; exit 1; }
@@ -51,7 +55,8 @@ test: deps
 	$(GO) vet -tags wayland ./...
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc $(GO) vet ./...
 	GOOS=darwin CGO_ENABLED=0 $(GO) vet $$(.ci/darwin/packages.sh)
-	$(WITH_DISPLAY) $(GO) test -race -shuffle=on -p 1 -timeout 25m -skip '^TestDisplayMatrix$$' ./...
+	$(WITH_DISPLAY) $(GO) test -race -shuffle=on -p 1 -timeout 25m $$(.ci/packages.sh runtime)
+	$(WITH_DISPLAY) $(GO) test -shuffle=on -p 1 -timeout 25m -skip '^TestDisplayMatrix$$' $$(.ci/packages.sh lab)
 	$(WITH_DISPLAY) $(GO) test -race -tags wayland -run 'Wayland' ./platform/app
 	$(GO) test -count=1 -run '^TestSoakVirtualDay$$' ./platform/internal/loop
 	$(GO) test -count=1 -run '^TestSoakPresentCounts$$' ./platform/internal/instrument
