@@ -407,12 +407,13 @@ func goTool(t *testing.T, args ...string) string {
 // prints the command that makes them a golden case of the observer's
 // analysis (platform/internal/observe/testdata/golden): a failure seen
 // once, under whatever load, is then replayed bit for bit on every
-// machine.
+// machine. With TICKFRAME_KEEP_RUNS=1 the runs that pass are kept too
+// (into the same folder), to record golden cases from them.
 func runDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	t.Cleanup(func() {
-		if !t.Failed() {
+		if !t.Failed() && os.Getenv("TICKFRAME_KEEP_RUNS") != "1" {
 			return
 		}
 		if dst, err := keepRun(t.Name(), dir); err != nil {

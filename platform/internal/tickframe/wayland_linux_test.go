@@ -149,7 +149,17 @@ func TestUnderWeston(t *testing.T) {
 				// apart are allowed, as on X11 (ownDisagreements).
 				own := ownDisagreements(o.OwnFrames, o.FloorMs, late, false)
 				if !strings.Contains(r.PresentTimeSource, "vsync") {
-					own = slices.DeleteFunc(own, func(d string) bool { return strings.HasPrefix(d, "repeated ") })
+					// Without the flag the grid is the observer's model
+					// of a timer's cadence, not the display's: a frame's
+					// animation error there measures the fit. A quiet run
+					// failed on it (testdata/golden/testunderweston-
+					// wayland-quiet: the observer's p99 1.35 ms on its
+					// 50.07 Hz fit, the app's 6.79 ms, which is the
+					// observer's 6.84 ms on the compositor's own stamps):
+					// counts only.
+					own = slices.DeleteFunc(own, func(d string) bool {
+						return strings.HasPrefix(d, "repeated ") || strings.HasPrefix(d, "animation error")
+					})
 				}
 				own = slices.DeleteFunc(own, unexplained)
 				for _, d := range own {
