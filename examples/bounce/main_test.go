@@ -171,7 +171,15 @@ func TestBounceRun(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		shot := filepath.Join(dir, fmt.Sprintf("last-%v.png", discrete))
 		report := filepath.Join(dir, fmt.Sprintf("report-%v.json", discrete))
-		args := []string{"-duration", "5s", "-screenshot", shot, "-width", "480", "-height", "320", "-motion", "hermite", "-report", report}
+		// -focuspause=false, as the demo's live tests: beside a build
+		// loop this test failed about one run in four with 61 balls and
+		// 1 reset (R applied, B's ten missing), and the focus moved to
+		// the root window between R and B gives exactly that (the world
+		// paused 3.18 s of the 4 s run, B queued behind the pause); with
+		// the flag, 71. What moved the focus in those runs, with no
+		// window manager, is not known.
+		args := []string{"-duration", "5s", "-screenshot", shot, "-width", "480", "-height", "320", "-motion", "hermite", "-report", report,
+			"-focuspause=false"}
 		if discrete {
 			args = append(args, "-discrete")
 		}
@@ -206,7 +214,7 @@ func TestBounceRun(t *testing.T) {
 		through, _ := strconv.Atoi(m[4])
 		switch {
 		case pressed && (n != 71 || resets != 1):
-			t.Errorf("%d balls and %d resets after pressing R, then B, want 61 + 10 and 1", n, resets)
+			t.Errorf("%d balls and %d resets after pressing R, then B, want 61 + 10 and 1 (report: %s)", n, resets, pausedOf(report))
 		case outside > 0:
 			t.Errorf("%d balls published outside the box", outside)
 		case !discrete && through > 0:
@@ -333,4 +341,20 @@ func TestStepDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(200, step); n != 0 {
 		t.Errorf("a tick allocates %v times", n)
 	}
+}
+
+// pausedOf is what a report says of the run's pauses, for a failure.
+func pausedOf(report string) string {
+	var r struct {
+		PausedS      any `json:"paused_s"`
+		PausedFrames any `json:"paused_frames"`
+	}
+	data, err := os.ReadFile(report)
+	if err == nil {
+		err = json.Unmarshal(data, &r)
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("paused %v s, %v frames", r.PausedS, r.PausedFrames)
 }
