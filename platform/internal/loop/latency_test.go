@@ -1,6 +1,8 @@
 package loop
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
@@ -53,5 +55,26 @@ func TestParseLatency(t *testing.T) {
 	}
 	if _, err := ParseLatency("fast"); err == nil {
 		t.Error("fast: no error")
+	}
+}
+
+// The lead's quantile, kept in one pass, is what a sort of the costs
+// gives, at the lead's index and at indices past the pass's reach.
+func TestJitQuantileMatchesASort(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 20000; trial++ {
+		var j jit
+		m := 1 + r.IntN(costWindow)
+		for i := 0; i < m; i++ {
+			j.costs[i] = time.Duration(r.IntN(20)) * time.Millisecond / 4
+		}
+		q := min(int(leadQuantile*float64(m)), m-1)
+		s := slices.Clone(j.costs[:m])
+		slices.Sort(s)
+		for _, qq := range []int{q, max(0, m-8), max(0, m-9), m - 1} {
+			if got := j.quantile(m, qq); got != s[qq] {
+				t.Fatalf("m %d q %d: %v, want %v (%v)", m, qq, got, s[qq], s)
+			}
+		}
 	}
 }

@@ -420,18 +420,23 @@ func (g *Grid) keepNear(low float64) {
 // allocate.
 func lowest(pts [][2]float64, s float64) [2]float64 {
 	var low [lowLeave + 1][2]float64 // the lowest so far, in order
+	var lowV [lowLeave + 1]float64   // their heights against the line
 	n := 0
 	for _, p := range pts {
 		v := p[1] - s*p[0]
+		if n > lowLeave && v >= lowV[lowLeave] {
+			n++
+			continue // not among the lowest: most points
+		}
 		i := min(n, lowLeave+1)
-		for i > 0 && v < low[i-1][1]-s*low[i-1][0] {
+		for i > 0 && v < lowV[i-1] {
 			if i <= lowLeave {
-				low[i] = low[i-1]
+				low[i], lowV[i] = low[i-1], lowV[i-1]
 			}
 			i--
 		}
 		if i <= lowLeave {
-			low[i] = p
+			low[i], lowV[i] = p, v
 		}
 		n++
 	}
