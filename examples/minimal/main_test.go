@@ -62,6 +62,7 @@ func TestReverse(t *testing.T) {
 // display, then checks that it exited cleanly and that its last frame
 // shows the coloured cubes.
 func TestSmokeRun(t *testing.T) {
+	t.Parallel() // a run of the built example: beside another (each checks what it leaves)
 	if os.Getenv("DISPLAY") == "" {
 		t.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
 	}
@@ -137,6 +138,7 @@ func build(t *testing.T) string {
 // the problem. Had the app tried to open its window first, it would have
 // failed on the missing display instead, with status 1.
 func TestBadValuesExitTwoBeforeAWindow(t *testing.T) {
+	t.Parallel() // a run of the built example: beside another (each checks what it leaves)
 	bin := build(t)
 	missing := filepath.Join(t.TempDir(), "no", "such", "dir")
 	for _, tc := range []struct {
@@ -171,6 +173,7 @@ func TestBadValuesExitTwoBeforeAWindow(t *testing.T) {
 // TestReport runs the example, unchanged, with -report: the template
 // writes the standard timing report, with the demo's keys.
 func TestReport(t *testing.T) {
+	t.Parallel() // a run of the built example: beside another (each checks what it leaves)
 	if os.Getenv("DISPLAY") == "" {
 		t.Fatal("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
 	}
@@ -239,6 +242,7 @@ func TestReport(t *testing.T) {
 // TestRecordAndReplay records a run and replays it: the replay must match
 // the recording hash for hash, and a damaged recording exits 2.
 func TestRecordAndReplay(t *testing.T) {
+	t.Parallel() // a run of the built example: beside another (each checks what it leaves)
 	if os.Getenv("DISPLAY") == "" {
 		t.Fatal("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
 	}

@@ -33,6 +33,12 @@ import (
 // binary is the tickframe command that TestMain built.
 var binary string
 
+// The live runs that check what a run leaves and says (files, exit
+// status, recordings, the viewer's keys), not its timing, call
+// t.Parallel: go test runs them after the timing tests, which run alone,
+// two at a time on this machine's two cores. Their bounds (tens of
+// seconds to start, ticks counted, not rates) hold with a second app
+// beside them, as they hold beside other work.
 func TestMain(m *testing.M) {
 	os.Exit(testMain(m))
 }

@@ -75,6 +75,7 @@ func greenPixels(img image.Image) int {
 // body is drawn with the green pyramid, fitted to the cube's size, so the
 // last frame is full of green where without -model there is none.
 func TestModel(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	model := greenModel(t, dir, "pyramid.glb")

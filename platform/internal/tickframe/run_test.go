@@ -196,6 +196,7 @@ func TestReport(t *testing.T) {
 // TestSignal ends long runs with SIGINT and SIGTERM: each must exit 0 soon
 // after, with every file it was asked for complete.
 func TestSignal(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
@@ -246,6 +247,7 @@ func TestSignal(t *testing.T) {
 // TestRecordReplay records a run with key presses sent to its window by
 // xdotool, replays it at other display rates, and replays tampered copies.
 func TestRecordReplay(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "run.tfr")
@@ -351,6 +353,7 @@ func pressKeys(t *testing.T, p *proc, keys ...string) {
 // TestStepCost makes every step cost more than the step: the scheduler
 // must discard the debt and count it, and frames must keep coming.
 func TestStepCost(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	r := tickframe(t, opts{dir: dir}, withSmall("-refresh", "60", "-duration", "3s", "-hz", "120", "-stepcost", "12ms", "-report", "r.json")...)
@@ -375,6 +378,7 @@ func TestStepCost(t *testing.T) {
 // TestStress profiles a run under 8 busy goroutines: the profile's labels
 // must tell the simulation and the render loops apart.
 func TestStress(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	// The default 4096 bodies: with fewer, the simulation goroutine does
@@ -427,6 +431,7 @@ func profileLabel(out, key string) []string {
 // TestGCPressure checks that the garbage goroutine makes the collector run
 // and that the report counts it.
 func TestGCPressure(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	// GC cycles are counted after a 2 s warm-up.
@@ -442,6 +447,7 @@ func TestGCPressure(t *testing.T) {
 
 // TestPprof fetches the profile index from -pprof localhost:0 during a run.
 func TestPprof(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	p := start(t, opts{dir: t.TempDir()}, withSmall("-refresh", "60", "-duration", "4s", "-pprof", "localhost:0")...)
 	line := p.waitFor("pprof at ", 20*time.Second)

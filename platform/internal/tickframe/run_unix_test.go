@@ -15,6 +15,7 @@ import (
 // TestStop freezes the process with SIGSTOP for 3 s: the simulation must
 // not replay the gap, and must count the time it did not catch up.
 func TestStop(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	p := start(t, opts{dir: dir}, withSmall("-refresh", "60", "-duration", "6s", "-report", "r.json")...)

@@ -14,6 +14,7 @@ import (
 // otherwise, says so with the flag for the full scene, and a recording
 // of it names its real size, so that it replays.
 func TestSoftwareScene(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	base := []string{"-width", "320", "-height", "240", "-focuspause=false", "-duration", "1s"}

@@ -96,6 +96,7 @@ func TestTimingHoldsUnderStress(t *testing.T) {
 // TestStressCommand runs the stress benchmark briefly on two loads, one of
 // them busy processes outside the app, which it must stop.
 func TestStressCommand(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	// Demo flags go after --.

@@ -29,6 +29,7 @@ func TestStressAsBadUser(t *testing.T) {
 // real time and both their nice values from rtkit, as the demo's report
 // reads them back; every row has the display server's CPU wait.
 func TestStressAsNobody(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	if os.Geteuid() != 0 {
 		t.Fatal("-as needs root (make test runs as root)")

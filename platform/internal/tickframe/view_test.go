@@ -114,6 +114,7 @@ func greyPixels(img image.Image) int {
 // (it never runs ahead of the clock), so the shares must grow from run to
 // run. The summary line counts what the file holds.
 func TestView(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	model := redGreenModel(t, dir, "box.glb")
@@ -272,6 +273,7 @@ func TestViewWorldAnimation(t *testing.T) {
 // after 6 s, as the animation, sampled by the simulation, puts it (the
 // simulation never runs ahead of the clock, and may fall 2 s behind).
 func TestViewAnimated(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	var b gltf.Builder
@@ -330,6 +332,7 @@ func TestViewAnimated(t *testing.T) {
 // ((n + 1) / 2: +z blue-white, +x pink, +y light green), which the shaded
 // red and green box never does.
 func TestViewKeys(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	model := redGreenModel(t, dir, "box.glb")

@@ -13,6 +13,7 @@ import (
 // checked and dropped; -record and -replay, which the turntable cannot
 // honour, are refused with one line, exit 2 and no file.
 func TestViewWritesItsFiles(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	model := redGreenModel(t, dir, "box.glb")

@@ -14,6 +14,7 @@ import (
 // frames: within its panel's 61 px of height and the window's width, its
 // third row drawn; the two runs draw the same frame elsewhere.
 func TestViewHUDSmallWindow(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	model := redGreenModel(t, dir, "box.glb")

@@ -87,6 +87,7 @@ func TestViewWorldSkinned(t *testing.T) {
 // animation shows it leaning left, one that does not skin shows it
 // straight.
 func TestViewSkinned(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	var b gltf.Builder

@@ -137,6 +137,7 @@ func referenceHash(t *testing.T, bodies, hz int, tick uint64) string {
 // The reproduction above is Linux's own run, hash for hash: without it a
 // mismatch under Wine could be the reproduction's.
 func TestReferenceHashIsTheDemos(t *testing.T) {
+	t.Parallel() // a functional run: beside another (main_test.go)
 	needDisplay(t)
 	dir := t.TempDir()
 	wantOK(t, tickframe(t, opts{dir: dir}, withSmall("-refresh", "144", "-duration", "3s", "-report", "r.json")...))
