@@ -51,15 +51,19 @@ test: deps
 	.ci/gltf-validator.sh >/dev/null
 	$(GO) mod tidy -diff || { echo "make test: go.mod or go.sum is not tidy: run go mod tidy" >&2; exit 1; }
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); [ -z "$$bad" ] || { echo "make test: not gofmt'ed (run gofmt -w): $$bad" >&2; exit 1; }
-	$(GO) vet ./...
-	$(GO) vet -tags wayland ./...
-	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc $(GO) vet ./...
-	GOOS=darwin CGO_ENABLED=0 $(GO) vet $$(.ci/darwin/packages.sh)
+	@echo "the vets, and beside them the virtual day's soak and present counts (no display, no real time)"
+	@soak=$$(mktemp); \
+	{ $(GO) test -count=1 -run '^TestSoakVirtualDay$$' ./platform/internal/loop && \
+	  $(GO) test -count=1 -run '^TestSoakPresentCounts$$' ./platform/internal/instrument; } >$$soak 2>&1 & pid=$$!; \
+	status=0; \
+	{ $(GO) vet ./... && \
+	  $(GO) vet -tags wayland ./... && \
+	  GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc $(GO) vet ./... && \
+	  GOOS=darwin CGO_ENABLED=0 $(GO) vet $$(.ci/darwin/packages.sh); } || status=1; \
+	wait $$pid || status=1; cat $$soak; rm -f $$soak; exit $$status
 	$(WITH_DISPLAY) $(GO) test -race -shuffle=on -p 1 -timeout 25m $$(.ci/packages.sh runtime)
 	$(WITH_DISPLAY) $(GO) test -shuffle=on -p 1 -timeout 25m -skip '^TestDisplayMatrix$$' $$(.ci/packages.sh lab)
 	$(WITH_DISPLAY) $(GO) test -race -tags wayland -run 'Wayland' ./platform/app
-	$(GO) test -count=1 -run '^TestSoakVirtualDay$$' ./platform/internal/loop
-	$(GO) test -count=1 -run '^TestSoakPresentCounts$$' ./platform/internal/instrument
 	$(GO) test -race -cpu 1,2,4 -run 'Concurrent' ./sync/...
 	.ci/windows/test.sh core
 
