@@ -1,7 +1,10 @@
 package instrument
 
 import (
+	"fmt"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -76,25 +79,135 @@ func TestPeriodicPathsDoNotAllocate(t *testing.T) {
 		if tc.name != "hud" {
 			tc.f() // buffers of the first call aside
 		}
-		if n := mallocs(200, tc.f); n != 0 {
-			t.Errorf("%s allocated %d times in 200 calls", tc.name, n)
+		if n, where := mallocs(200, tc.f); n != 0 {
+			t.Errorf("%s allocated %d times in 200 calls, the first at%s", tc.name, n, where)
 		}
 	}
 }
 
 // mallocs returns how many heap objects n calls of f allocate, every one
 // counted (testing.AllocsPerRun calls f once unmeasured first and rounds
-// the mean down, which hides an allocation that happens once).
-func mallocs(n int, f func()) uint64 {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
+// the mean down, which hides an allocation that happens once), and the
+// stack of the first. Only allocations made beneath the calls count: the
+// heap profile samples every allocation while they run, and a sample is
+// theirs when measuredCalls is on its stack. The process's malloc count
+// (runtime.MemStats) also counted whatever another goroutine allocated
+// meanwhile: a test left running, the runtime's own.
+func mallocs(n int, f func()) (uint64, string) {
+	defer func(rate int) { runtime.MemProfileRate = rate }(runtime.MemProfileRate)
+	runtime.GC() // what was allocated before is published
+	before := measuredSamples()
+	runtime.MemProfileRate = 1
+	measuredCalls(n, f)
+	runtime.MemProfileRate = 0
+	runtime.GC() // and now what the calls allocated
+	runtime.GC()
+	var count uint64
+	var first string
+	for stack, after := range measuredSamples() {
+		if d := after - before[stack]; d > 0 {
+			count += uint64(d)
+			if first == "" {
+				first = describeStack(stack)
+			}
+		}
+	}
+	return count, first
+}
+
+// measuredCalls calls f n times; mallocs counts what is allocated beneath
+// it. It must not be inlined: its frame is how a sample is recognised.
+//
+//go:noinline
+func measuredCalls(n int, f func()) {
 	for range n {
 		f()
 	}
-	runtime.ReadMemStats(&after)
-	return after.Mallocs - before.Mallocs
 }
+
+// measuredSamples returns the heap profile's allocation counts by stack,
+// for the stacks that pass through measuredCalls.
+func measuredSamples() map[[32]uintptr]int64 {
+	var recs []runtime.MemProfileRecord
+	n, _ := runtime.MemProfile(nil, true)
+	for {
+		recs = make([]runtime.MemProfileRecord, n+64)
+		var ok bool
+		if n, ok = runtime.MemProfile(recs, true); ok {
+			recs = recs[:n]
+			break
+		}
+	}
+	out := make(map[[32]uintptr]int64)
+	for _, r := range recs {
+		frames := runtime.CallersFrames(r.Stack())
+		for {
+			fr, more := frames.Next()
+			if strings.HasSuffix(fr.Function, ".measuredCalls") {
+				out[r.Stack0] += r.AllocObjects
+				break
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// describeStack names the functions of a sampled stack, innermost first.
+func describeStack(stack [32]uintptr) string {
+	var b strings.Builder
+	frames := runtime.CallersFrames(stack[:])
+	for {
+		fr, more := frames.Next()
+		if fr.Function != "" {
+			fmt.Fprintf(&b, "\n\t%s (%s:%d)", fr.Function, filepath.Base(fr.File), fr.Line)
+		}
+		if !more || strings.HasSuffix(fr.Function, ".measuredCalls") {
+			return b.String()
+		}
+	}
+}
+
+// TestMallocsCountsOnlyTheCalls holds the counter to what it claims: a
+// goroutine allocating all along beside the calls adds nothing, one
+// allocation in each call is counted once a call, and the first one's
+// stack names the function that made it.
+func TestMallocsCountsOnlyTheCalls(t *testing.T) {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				besideSink = make([]byte, 64)
+			}
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	buf := make([]byte, 0, 64)
+	if n, where := mallocs(200, func() { buf = append(buf[:0], 'x') }); n != 0 {
+		t.Errorf("a call that allocates nothing: %d allocations counted, the first at%s", n, where)
+	}
+	n, where := mallocs(200, allocateOnce)
+	if n != 200 {
+		t.Errorf("a call that allocates once: %d allocations counted in 200 calls, want 200", n)
+	}
+	if !strings.Contains(where, ".allocateOnce") {
+		t.Errorf("the allocation's stack does not name allocateOnce:%s", where)
+	}
+}
+
+// sink keeps allocateOnce's allocation on the heap, besideSink the other
+// goroutine's.
+var sink, besideSink []byte
+
+//go:noinline
+func allocateOnce() { sink = make([]byte, 48) }
 
 // BenchmarkPeriodic measures the paths TestPeriodicPathsDoNotAllocate
 // checks, with their allocations (go test -bench Periodic -benchmem
