@@ -233,7 +233,10 @@ func (r *runRate) observe(at time.Duration, msc uint64, s float64) float64 {
 		if b[0] <= a[0] {
 			return 0
 		}
-		s = (b[1] - a[1]) / (b[0] - a[0])
+		was := s
+		if s = (b[1] - a[1]) / (b[0] - a[0]); s == was {
+			break // the same points again: settled
+		}
 	}
 	return s
 }
@@ -349,13 +352,25 @@ func (g *Grid) Observe(at time.Duration, msc uint64) {
 	g.nrecent++
 	if g.nrecent > 2*phaseReports && fitFault != faultKeepLate {
 		recent := g.recent[:phaseReports]
-		for range 2 { // the lowest points move little with the slope: twice settles it
+		// The lowest points move little with the slope: twice settles it.
+		// A slope that comes out as it went in (the same two points) has
+		// its lowest recent point already (the soak's day spends half its
+		// time here, as a long run does).
+		var low [2]float64
+		lowAt := math.NaN()
+		for range 2 {
 			a, b := lowest(g.first[:], slope), lowest(recent, slope)
+			low, lowAt = b, slope
 			if b[0] > a[0] {
 				slope = (b[1] - a[1]) / (b[0] - a[0])
 			}
+			if slope == lowAt {
+				break
+			}
 		}
-		low := lowest(recent, slope)
+		if slope != lowAt {
+			low = lowest(recent, slope)
+		}
 		icept = low[1] - slope*low[0]
 	}
 	// A young fit after a reset keeps the last period (prior): its slope
