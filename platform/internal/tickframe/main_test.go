@@ -475,10 +475,11 @@ func goldenName(test string) string {
 // fit); review want.json and grid.json before committing them.
 func goldenCommand(test, dir string) string {
 	g := "platform/internal/observe/testdata/golden/" + goldenName(test)
-	return fmt.Sprintf("mkdir -p %[1]s && cp %[2]s/watch.json %[2]s/frames.log %[2]s/report.json %[2]s/observe.json %[1]s/ && "+
+	return fmt.Sprintf("mkdir -p %[1]s && cp %[2]s/*.json %[2]s/frames.log %[1]s/ && "+
 		"echo %[3]q > %[1]s/SOURCE && go test ./platform/internal/observe -run 'TestGoldenCases/%[4]s$' -update && "+
-		"go test ./platform/internal/present -run 'TestGridGoldenCases/%[4]s$' -update",
-		g, dir, "live run of "+test+", failed, kept in "+dir, goldenName(test))
+		"go test ./platform/internal/present -run 'TestGridGoldenCases/%[4]s$' -update && "+
+		"go test ./platform/internal/tickframe -run 'TestGolden(Behind)?Verdicts/%[4]s$' -update",
+		g, dir, "live run of "+test+", kept in "+dir+" (say where it ran, under what load, and why it is a case)", goldenName(test))
 }
 
 // A failed live run's files are kept, and the command printed for them

@@ -67,118 +67,132 @@ func TestUnderWeston(t *testing.T) {
 					}
 				}
 				ob := observeWeston(t, mode, app, tc.args)
-				r, o := ob.report, ob.obs
-				switch {
-				case mode == "wayland" && !strings.HasPrefix(r.PresentTimeSource, "wayland-presentation"):
-					t.Errorf("present_time_source %q: not the compositor's wp_presentation", r.PresentTimeSource)
-				case mode == "xwayland" && !strings.HasPrefix(r.PresentTimeSource, "x11-"):
-					t.Errorf("present_time_source %q: not the X server's feedback", r.PresentTimeSource)
-				case mode == "xwayland" && !strings.Contains(r.PresentTimeSource, "XWayland: the hand-over"):
-					t.Errorf("present_time_source %q does not say that XWayland's times are the hand-over to the compositor", r.PresentTimeSource)
-				}
-				if mode == "wayland" {
-					c := r.PresentClock
-					switch {
-					case c == nil:
-						t.Error("no present_clock in the report")
-					case c.Clock == "" || c.Readings < 10 || c.ErrorMaxUs > 50 || c.Presented == 0:
-						t.Errorf("present_clock %+v: the compositor's clock not converted, or not within 50 µs", *c)
-					}
-				}
-				// Paced to the output: the swap does not wait there.
-				if vb := measured(t, "present_vblank_hz", r.PresentVblankHz); vb <= 0 || r.FPS > 1.03*vb {
-					t.Errorf("%.1f fps on a display of %.2f Hz: not paced to it", r.FPS, vb)
-				}
-				if mode == "xwayland" {
-					// The X server's feedback ends where XWayland hands the
-					// window to the compositor: a frame it has is not one
-					// the compositor showed (Weston's nested output runs
-					// slower than XWayland's 60 Hz and drops the rest), so
-					// the observer's figures are logged, not compared
-					// (docs/platforms.md).
-					f := o.Frames
-					t.Logf("XWayland: the app counts %d displayed, %d dropped; the observer saw %d displayed, %d dropped (%d the app counted displayed never seen)",
-						f.Displayed[1], f.Dropped[1], f.Displayed[0], f.Dropped[0], f.AppOnly)
-					return
-				}
-				// Every Wayland run here has had exactly one marker change
-				// that no frame of the log explains (all else agreeing);
-				// its cause is not known (docs/platforms.md): one is let
-				// through and logged, two or more fail.
-				unexplained := func(d string) bool { return d == "1 marker changes no frame of the app's log explains" }
-				// The app's display times are the compositor's: where it
-				// reads its clock when it runs (no hw-clock flag), they
-				// are late by as long as it waited for a CPU, measured.
-				late := swapWaitMs(r)
-				if !strings.Contains(r.PresentTimeSource, "hw-clock") {
-					late += float64(ob.compositorWait) / 1e6
-				}
-				// Weston's x11 backend hands a frame to the observer's
-				// Xvfb, which writes it into the framebuffer when it gets a
-				// CPU: the observer may see it later than the compositor
-				// stamped it, by as long as the server waited (beside a
-				// build loop under -stress 4 the observer's worst frame
-				// once read 58.6 ms where the app's read 39.4, one period
-				// and 1.8 ms apart).
-				for _, d := range disagreementsBehind(o.Frames, o.FloorMs, late, float64(ob.displayWait)/1e6) {
-					if unexplained(d) {
-						t.Logf("on the app's vblanks: %s (known, unexplained)", d)
-						continue
-					}
-					t.Errorf("on the app's vblanks: %s", d)
-				}
-				// The observer's own grid is a fit of the framebuffer's
-				// changes to a fixed rate: a compositor that says its
-				// times are vblanks (the vsync flag) has one, and the
-				// repeats on it must agree too. Weston's x11 backend
-				// sets no flags: it repaints on a timer, at a cadence
-				// its rendering sets (50 Hz here for a 60 Hz mode), and
-				// only the counts of frames shown and dropped are
-				// compared there, and the animation error.
-				if o.OwnFrames == nil {
-					// The observer found no fixed rate in Weston's
-					// output (it repaints on a timer): nothing to place
-					// on a grid of its own.
-					t.Logf("the observer has no vblanks of its own: only the app's are compared")
-					return
-				}
-				// On its own grid the observer's vblanks are its fit of
-				// the output's cadence, which on Weston's timer is not
-				// the rate the compositor states (44.5 Hz fitted for a
-				// stated 61 Hz): the frames the two grids place a vblank
-				// apart are allowed, as on X11 (ownDisagreements).
-				own := ownDisagreements(o.OwnFrames, o.FloorMs, late, false)
-				if !strings.Contains(r.PresentTimeSource, "vsync") {
-					// Without the flag the grid is the observer's model
-					// of a timer's cadence, not the display's: a frame's
-					// animation error there measures the fit. A quiet run
-					// failed on it (testdata/golden/testunderweston-
-					// wayland-quiet: the observer's p99 1.35 ms on its
-					// 50.07 Hz fit, the app's 6.79 ms, which is the
-					// observer's 6.84 ms on the compositor's own stamps):
-					// counts only.
-					own = slices.DeleteFunc(own, func(d string) bool {
-						return strings.HasPrefix(d, "repeated ") || strings.HasPrefix(d, "animation error")
-					})
-				}
-				own = slices.DeleteFunc(own, unexplained)
-				for _, d := range own {
-					if len(tc.args) > 0 || scattered(o.OwnFit) {
-						// Under a load (the run's, or the machine's: over
-						// 15 % of the fit's arrivals off its line, as in
-						// TestDisplayMatrix) the observer's own grid is
-						// fitted to arrivals the load scatters (and
-						// Weston's timer; 99 of 344 off the line once, on a
-						// CI machine): reported; the app is judged on its
-						// vblanks.
-						t.Logf("on the observer's own vblanks, under load: %s", d)
-						continue
-					}
-					t.Errorf("on the observer's own vblanks: %s", d)
+				for _, d := range judgeWeston(ob, mode, len(tc.args) > 0, t.Logf) {
+					t.Error(d)
 				}
 			})
 		}
 	}
+}
+
+// judgeWeston judges a run behind Weston (TestUnderWeston's, live or
+// replayed from a golden case) as the live test does: its disagreements,
+// and what it only logs through logf. loaded says the run had a load of
+// its own (-stress).
+func judgeWeston(ob observation, mode string, loaded bool, logf func(string, ...any)) (errs []string) {
+	r, o := ob.report, ob.obs
+	switch {
+	case mode == "wayland" && !strings.HasPrefix(r.PresentTimeSource, "wayland-presentation"):
+		errs = append(errs, fmt.Sprintf("present_time_source %q: not the compositor's wp_presentation", r.PresentTimeSource))
+	case mode == "xwayland" && !strings.HasPrefix(r.PresentTimeSource, "x11-"):
+		errs = append(errs, fmt.Sprintf("present_time_source %q: not the X server's feedback", r.PresentTimeSource))
+	case mode == "xwayland" && !strings.Contains(r.PresentTimeSource, "XWayland: the hand-over"):
+		errs = append(errs, fmt.Sprintf("present_time_source %q does not say that XWayland's times are the hand-over to the compositor", r.PresentTimeSource))
+	}
+	if mode == "wayland" {
+		c := r.PresentClock
+		switch {
+		case c == nil:
+			errs = append(errs, "no present_clock in the report")
+		case c.Clock == "" || c.Readings < 10 || c.ErrorMaxUs > 50 || c.Presented == 0:
+			errs = append(errs, fmt.Sprintf("present_clock %+v: the compositor's clock not converted, or not within 50 µs", *c))
+		}
+	}
+	// Paced to the output: the swap does not wait there.
+	if r.PresentVblankHz == nil {
+		return append(errs, "report: present_vblank_hz is null: not measured")
+	}
+	if vb := *r.PresentVblankHz; vb <= 0 || r.FPS > 1.03*vb {
+		errs = append(errs, fmt.Sprintf("%.1f fps on a display of %.2f Hz: not paced to it", r.FPS, vb))
+	}
+	if mode == "xwayland" {
+		// The X server's feedback ends where XWayland hands the
+		// window to the compositor: a frame it has is not one
+		// the compositor showed (Weston's nested output runs
+		// slower than XWayland's 60 Hz and drops the rest), so
+		// the observer's figures are logged, not compared
+		// (docs/platforms.md).
+		f := o.Frames
+		logf("XWayland: the app counts %d displayed, %d dropped; the observer saw %d displayed, %d dropped (%d the app counted displayed never seen)",
+			f.Displayed[1], f.Dropped[1], f.Displayed[0], f.Dropped[0], f.AppOnly)
+		return
+	}
+	// Every Wayland run here has had exactly one marker change
+	// that no frame of the log explains (all else agreeing);
+	// its cause is not known (docs/platforms.md): one is let
+	// through and logged, two or more fail.
+	unexplained := func(d string) bool { return d == "1 marker changes no frame of the app's log explains" }
+	// The app's display times are the compositor's: where it
+	// reads its clock when it runs (no hw-clock flag), they
+	// are late by as long as it waited for a CPU, measured.
+	late := swapWaitMs(r)
+	if !strings.Contains(r.PresentTimeSource, "hw-clock") {
+		late += float64(ob.compositorWait) / 1e6
+	}
+	// Weston's x11 backend hands a frame to the observer's
+	// Xvfb, which writes it into the framebuffer when it gets a
+	// CPU: the observer may see it later than the compositor
+	// stamped it, by as long as the server waited (beside a
+	// build loop under -stress 4 the observer's worst frame
+	// once read 58.6 ms where the app's read 39.4, one period
+	// and 1.8 ms apart).
+	for _, d := range disagreementsBehind(o.Frames, o.FloorMs, late, float64(ob.displayWait)/1e6) {
+		if unexplained(d) {
+			logf("on the app's vblanks: %s (known, unexplained)", d)
+			continue
+		}
+		errs = append(errs, fmt.Sprintf("on the app's vblanks: %s", d))
+	}
+	// The observer's own grid is a fit of the framebuffer's
+	// changes to a fixed rate: a compositor that says its
+	// times are vblanks (the vsync flag) has one, and the
+	// repeats on it must agree too. Weston's x11 backend
+	// sets no flags: it repaints on a timer, at a cadence
+	// its rendering sets (50 Hz here for a 60 Hz mode), and
+	// only the counts of frames shown and dropped are
+	// compared there, and the animation error.
+	if o.OwnFrames == nil {
+		// The observer found no fixed rate in Weston's
+		// output (it repaints on a timer): nothing to place
+		// on a grid of its own.
+		logf("the observer has no vblanks of its own: only the app's are compared")
+		return
+	}
+	// On its own grid the observer's vblanks are its fit of
+	// the output's cadence, which on Weston's timer is not
+	// the rate the compositor states (44.5 Hz fitted for a
+	// stated 61 Hz): the frames the two grids place a vblank
+	// apart are allowed, as on X11 (ownDisagreements).
+	own := ownDisagreements(o.OwnFrames, o.FloorMs, late, false)
+	if !strings.Contains(r.PresentTimeSource, "vsync") {
+		// Without the flag the grid is the observer's model
+		// of a timer's cadence, not the display's: a frame's
+		// animation error there measures the fit. A quiet run
+		// failed on it (testdata/golden/testunderweston-
+		// wayland-quiet: the observer's p99 1.35 ms on its
+		// 50.07 Hz fit, the app's 6.79 ms, which is the
+		// observer's 6.84 ms on the compositor's own stamps):
+		// counts only.
+		own = slices.DeleteFunc(own, func(d string) bool {
+			return strings.HasPrefix(d, "repeated ") || strings.HasPrefix(d, "animation error")
+		})
+	}
+	own = slices.DeleteFunc(own, unexplained)
+	for _, d := range own {
+		if loaded || scattered(o.OwnFit) {
+			// Under a load (the run's, or the machine's: over
+			// 15 % of the fit's arrivals off its line, as in
+			// TestDisplayMatrix) the observer's own grid is
+			// fitted to arrivals the load scatters (and
+			// Weston's timer; 99 of 344 off the line once, on a
+			// CI machine): reported; the app is judged on its
+			// vblanks.
+			logf("on the observer's own vblanks, under load: %s", d)
+			continue
+		}
+		errs = append(errs, fmt.Sprintf("on the observer's own vblanks: %s", d))
+	}
+	return errs
 }
 
 // observeWeston runs app (-fullscreen, so that it fills Weston's output,
@@ -227,6 +241,10 @@ func observeBehind(t *testing.T, b behind, app string, args, env []string) obser
 		t.Logf("%s", res.stdout)
 		t.Logf("the compositor waited for a CPU at most %v at a stretch, the X servers %v", waited, displayWaited)
 		ob := observation{stdout: res.stdout, compositorWait: waited, displayWait: displayWaited, record: filepath.Join(dir, "watch.json")}
+		// What a replay of the run needs beside its files to judge it
+		// as this test does (TestGoldenBehindVerdicts).
+		writeBehindRun(t, dir, behindRun{Test: t.Name(), Compositor: b.compositor, Args: args,
+			CompositorWaitNs: int64(waited), DisplayWaitNs: int64(displayWaited)})
 		ob.report, _ = readReport(t, rep)
 		data, err := os.ReadFile(js)
 		if err != nil {
