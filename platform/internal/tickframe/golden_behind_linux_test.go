@@ -86,7 +86,7 @@ func replayBehind(t *testing.T, dir, flog string, b behindRun) goldenVerdict {
 	logf := func(string, ...any) {}
 	switch b.Compositor {
 	case "mutter":
-		v.Disagreements = append(v.Disagreements, judgeMutter(ob, strings.Contains(b.Test, "up 49.8 days"), slices.Contains(b.Args, "-breakpresent"), logf)...)
+		v.Disagreements = append(v.Disagreements, judgeMutter(ob, strings.Contains(b.Test, "up_49.8_days"), slices.Contains(b.Args, "-breakpresent"), logf)...)
 	case "weston":
 		mode := "xwayland"
 		if strings.Contains(b.Test, "/wayland/") {

@@ -478,7 +478,7 @@ func goldenCommand(test, dir string) string {
 	return fmt.Sprintf("mkdir -p %[1]s && cp %[2]s/*.json %[2]s/frames.log %[1]s/ && "+
 		"echo %[3]q > %[1]s/SOURCE && go test ./platform/internal/observe -run 'TestGoldenCases/%[4]s$' -update && "+
 		"go test ./platform/internal/present -run 'TestGridGoldenCases/%[4]s$' -update && "+
-		"go test ./platform/internal/tickframe -run 'TestGolden(Behind)?Verdicts/%[4]s$' -update",
+		"go test ./platform/internal/tickframe -run '^TestGolden(Behind)?Verdicts$/^%[4]s$' -update",
 		g, dir, "live run of "+test+", kept in "+dir+" (say where it ran, under what load, and why it is a case)", goldenName(test))
 }
 

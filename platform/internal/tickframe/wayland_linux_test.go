@@ -3,6 +3,7 @@ package tickframe
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -142,6 +143,25 @@ func judgeWeston(ob observation, mode string, loaded bool, logf func(string, ...
 			continue
 		}
 		errs = append(errs, fmt.Sprintf("on the app's vblanks: %s", d))
+	}
+	// The app's display time of a frame and its arrival in the
+	// framebuffer are one event on one clock. Weston's x11 backend
+	// stamps a repaint's presentation at the end of its timer's period,
+	// after the frame reached the Xvfb (two quiet runs: 9.95 and 10.0 ms
+	// later, the 90th percentile of display time minus arrival). The
+	// placement above cannot tell feedback given to the wrong frame (a
+	// constant shift moves every frame to its neighbour's vblank, and the
+	// counts stay): it moves every frame by a frame's interval, a period
+	// or more, while within three quarters of a period, and the waits
+	// measured, the times are these frames' (as behind Mutter).
+	if f := o.RepaintFrames; f == nil {
+		errs = append(errs, "the observer placed no frames on Weston's repaints")
+	} else {
+		bound := 0.75*f.PeriodMs + float64(ob.compositorWait+ob.displayWait)/1e6
+		logf("display time minus arrival: median %.3f ms, 90th percentile %.3f ms (bound %.3f)", f.GridShiftMs, f.GridShiftP90Ms, bound)
+		if math.Abs(f.GridShiftP90Ms) > bound {
+			errs = append(errs, fmt.Sprintf("the app's display times lie %.3f ms from the frames' arrivals (90th percentile): more than three quarters of a period and the waits (%.3f ms)", f.GridShiftP90Ms, bound))
+		}
 	}
 	// The observer's own grid is a fit of the framebuffer's
 	// changes to a fixed rate: a compositor that says its
