@@ -1,7 +1,6 @@
 package tickframe
 
 import (
-	"bytes"
 	"encoding/json"
 	"maps"
 	"os"
@@ -11,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickframe/tickframe/platform/internal/framelog"
 	"github.com/tickframe/tickframe/platform/internal/observe"
 )
 
@@ -67,12 +65,7 @@ func behindCases(t *testing.T) map[string]behindRun {
 // log or a changed copy) and judges it as its live test judged the run.
 func replayBehind(t *testing.T, dir, flog string, b behindRun) goldenVerdict {
 	t.Helper()
-	js := filepath.Join(t.TempDir(), "observe.json")
-	var stdout, stderr bytes.Buffer
-	if code := observeMain([]string{"-replay", filepath.Join(dir, "watch.json"), "-framelog", flog, "-json", js}, &stdout, &stderr); code != 0 {
-		t.Fatalf("observe -replay: exit status %d: %s", code, stderr.String())
-	}
-	ob := observation{obs: readJSON[ObserveReport](t, js), record: filepath.Join(dir, "watch.json"),
+	ob := observation{obs: replayObserve(t, dir, flog), record: filepath.Join(dir, "watch.json"),
 		compositorWait: time.Duration(b.CompositorWaitNs), displayWait: time.Duration(b.DisplayWaitNs)}
 	ob.report, _ = readReport(t, filepath.Join(dir, "report.json"))
 	var err error
@@ -107,26 +100,7 @@ func replayBehind(t *testing.T, dir, flog string, b behindRun) goldenVerdict {
 func TestGoldenBehindVerdicts(t *testing.T) {
 	for dir, b := range behindCases(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			got := replayBehind(t, dir, filepath.Join(dir, "frames.log"), b)
-			data, err := json.MarshalIndent(got, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			data = append(data, '\n')
-			path := filepath.Join(dir, "verdict.json")
-			if *updateVerdicts {
-				if err := os.WriteFile(path, data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (go test -run TestGoldenBehindVerdicts -update writes it)", err)
-			}
-			if !bytes.Equal(data, want) {
-				t.Errorf("the verdict on %s changed:\ngot  %s\nwant %s", dir, data, want)
-			}
+			checkVerdict(t, dir, replayBehind(t, dir, filepath.Join(dir, "frames.log"), b))
 		})
 	}
 }
@@ -147,22 +121,7 @@ func TestGoldenBehindVerdictsCatchAShiftedLog(t *testing.T) {
 				t.Fatalf("present_clock %+v: no refresh stated", r.PresentClock)
 			}
 			period := time.Duration(*r.PresentClock.RefreshMs * 1e6)
-			frames, err := observe.ReadFrameLog(filepath.Join(dir, "frames.log"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			l := framelog.New(len(frames))
-			for _, f := range frames {
-				if f.Display > 0 {
-					f.Display += period
-				}
-				l.Add(f)
-			}
-			shifted := filepath.Join(t.TempDir(), "frames.log")
-			if err := l.WriteFile(shifted); err != nil {
-				t.Fatal(err)
-			}
-			got := replayBehind(t, dir, shifted, b)
+			got := replayBehind(t, dir, shiftedLog(t, dir, period), b)
 			if got.Instrument == "" && len(got.Disagreements) == 0 {
 				t.Errorf("display times a period (%v) late: the verdict is still agreement", period)
 			}

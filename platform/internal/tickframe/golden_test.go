@@ -61,17 +61,25 @@ type goldenVerdict struct {
 	Disagreements []string `json:"disagreements"`
 }
 
-// replayVerdict replays a recorded run's watch against its frame log
-// (flog, the recorded one or a changed copy) through tickframe observe
-// -replay, and judges it as TestDisplayMatrix judges a live run.
-func replayVerdict(t *testing.T, dir, flog string, c displayCell) goldenVerdict {
+// replayObserve replays a case's watch against flog (its frame log or a
+// changed copy) through tickframe observe -replay and returns the
+// observer's report.
+func replayObserve(t *testing.T, dir, flog string) ObserveReport {
 	t.Helper()
 	js := filepath.Join(t.TempDir(), "observe.json")
 	var stdout, stderr bytes.Buffer
 	if code := observeMain([]string{"-replay", filepath.Join(dir, "watch.json"), "-framelog", flog, "-json", js}, &stdout, &stderr); code != 0 {
 		t.Fatalf("observe -replay: exit status %d: %s", code, stderr.String())
 	}
-	run := displayRun{o: readJSON[ObserveReport](t, js)}
+	return readJSON[ObserveReport](t, js)
+}
+
+// replayVerdict replays a recorded run's watch against its frame log
+// (flog, the recorded one or a changed copy) through tickframe observe
+// -replay, and judges it as TestDisplayMatrix judges a live run.
+func replayVerdict(t *testing.T, dir, flog string, c displayCell) goldenVerdict {
+	t.Helper()
+	run := displayRun{o: replayObserve(t, dir, flog)}
 	run.r, _ = readReport(t, filepath.Join(dir, "report.json"))
 	var err error
 	if run.log, err = observe.ReadFrameLog(flog); err != nil {
@@ -120,27 +128,33 @@ func verdictCases(t *testing.T) map[string]displayCell {
 func TestGoldenVerdicts(t *testing.T) {
 	for dir, c := range verdictCases(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			got := replayVerdict(t, dir, filepath.Join(dir, "frames.log"), c)
-			data, err := json.MarshalIndent(got, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			data = append(data, '\n')
-			path := filepath.Join(dir, "verdict.json")
-			if *updateVerdicts {
-				if err := os.WriteFile(path, data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (go test -run TestGoldenVerdicts -update writes it)", err)
-			}
-			if !bytes.Equal(data, want) {
-				t.Errorf("the verdict on %s changed:\ngot  %s\nwant %s", dir, data, want)
-			}
+			checkVerdict(t, dir, replayVerdict(t, dir, filepath.Join(dir, "frames.log"), c))
 		})
+	}
+}
+
+// checkVerdict holds a replayed verdict to the case's verdict.json, or
+// writes it there under -update.
+func checkVerdict(t *testing.T, dir string, got goldenVerdict) {
+	t.Helper()
+	data, err := json.MarshalIndent(got, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, '\n')
+	path := filepath.Join(dir, "verdict.json")
+	if *updateVerdicts {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -run %s -update writes it)", err, strings.Split(t.Name(), "/")[0])
+	}
+	if !bytes.Equal(data, want) {
+		t.Errorf("the verdict on %s changed:\ngot  %s\nwant %s", dir, data, want)
 	}
 }
 
@@ -150,40 +164,39 @@ func TestGoldenVerdicts(t *testing.T) {
 func TestGoldenVerdictsCatchAShiftedLog(t *testing.T) {
 	for dir, c := range verdictCases(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			var want goldenVerdict
-			data, err := os.ReadFile(filepath.Join(dir, "verdict.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(data, &want); err != nil {
-				t.Fatal(err)
-			}
-			if want.Instrument != "" || len(want.Disagreements) > 0 {
+			if want := readJSON[goldenVerdict](t, filepath.Join(dir, "verdict.json")); want.Instrument != "" || len(want.Disagreements) > 0 {
 				t.Logf("recorded in disagreement: %+v", want)
 				return
 			}
 			r, _ := readReport(t, filepath.Join(dir, "report.json"))
 			period := time.Duration(1e9 / measured(t, "present_figures_hz", r.PresentFiguresHz))
-			frames, err := observe.ReadFrameLog(filepath.Join(dir, "frames.log"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			l := framelog.New(len(frames))
-			for _, f := range frames {
-				if f.Display > 0 {
-					f.Display += period
-				}
-				l.Add(f)
-			}
-			shifted := filepath.Join(t.TempDir(), "frames.log")
-			if err := l.WriteFile(shifted); err != nil {
-				t.Fatal(err)
-			}
-			got := replayVerdict(t, dir, shifted, c)
+			got := replayVerdict(t, dir, shiftedLog(t, dir, period), c)
 			if got.Instrument == "" && len(got.Disagreements) == 0 {
 				t.Errorf("display times a period (%v) late: the verdict is still agreement", period)
 			}
 			t.Logf("a period late: %s%s", got.Instrument, strings.Join(got.Disagreements, "; "))
 		})
 	}
+}
+
+// shiftedLog writes a case's frame log with every display time d later
+// and returns where.
+func shiftedLog(t *testing.T, dir string, d time.Duration) string {
+	t.Helper()
+	frames, err := observe.ReadFrameLog(filepath.Join(dir, "frames.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := framelog.New(len(frames))
+	for _, f := range frames {
+		if f.Display > 0 {
+			f.Display += d
+		}
+		l.Add(f)
+	}
+	shifted := filepath.Join(t.TempDir(), "frames.log")
+	if err := l.WriteFile(shifted); err != nil {
+		t.Fatal(err)
+	}
+	return shifted
 }
