@@ -158,11 +158,21 @@ func TestGridGoldenCases(t *testing.T) {
 }
 
 // Each golden case notices a fit broken on purpose: its replay no longer
-// gives its grid.json. Where the break moves the rate, the live app's
-// report says so too, and some move it past 0.2 % of the observer's fit
-// (each break must do that in one case at least: the bound has teeth);
-// the cases are logged with what they found.
+// gives its grid.json under one of the breaks at least (a quiet run with
+// no late report is the same fit with its late reports kept). Where the
+// break moves the rate, the live app's report says so too, and some move
+// it past 0.2 % of the observer's fit (each break must do that in one
+// case at least: the bound has teeth); the cases are logged with what
+// they found.
 func TestGridGoldenCasesCatchABrokenFit(t *testing.T) {
+	noticed := map[string][]string{}
+	defer func() {
+		for _, dir := range goldenRuns(t) {
+			if len(noticed[filepath.Base(dir)]) == 0 {
+				t.Errorf("%s: every broken fit gives its grid.json: the case does not notice", filepath.Base(dir))
+			}
+		}
+	}()
 	for _, fault := range []struct {
 		name string
 		f    int
@@ -186,8 +196,8 @@ func TestGridGoldenCasesCatchABrokenFit(t *testing.T) {
 				fitFault = fault.f
 				got, _ := replayGrid(t, dir)
 				fitFault = 0
-				if got == want {
-					t.Errorf("%s: the broken fit gives its grid.json: the case does not notice", filepath.Base(dir))
+				if got != want {
+					noticed[filepath.Base(dir)] = append(noticed[filepath.Base(dir)], fault.name)
 				}
 				ds := gridDisagreements(t, dir, got)
 				for _, d := range ds {
@@ -195,7 +205,7 @@ func TestGridGoldenCasesCatchABrokenFit(t *testing.T) {
 						past++
 					}
 				}
-				t.Logf("%s: %+v %s", filepath.Base(dir), got, ds)
+				t.Logf("%s: noticed %v: %+v %s", filepath.Base(dir), got != want, got, ds)
 			}
 		})
 	}
