@@ -476,8 +476,8 @@ func goldenName(test string) string {
 func goldenCommand(test, dir string) string {
 	g := "platform/internal/observe/testdata/golden/" + goldenName(test)
 	return fmt.Sprintf("mkdir -p %[1]s && cp %[2]s/*.json %[2]s/frames.log %[1]s/ && "+
-		"echo %[3]q > %[1]s/SOURCE && go test ./platform/internal/observe -run 'TestGoldenCases/%[4]s$' -update && "+
-		"go test ./platform/internal/present -run 'TestGridGoldenCases/%[4]s$' -update && "+
+		"echo %[3]q > %[1]s/SOURCE && go test ./platform/internal/observe -run '^TestGoldenCases$/^%[4]s$' -update && "+
+		"go test ./platform/internal/present -run '^TestGridGoldenCases$/^%[4]s$' -update && "+
 		"go test ./platform/internal/tickframe -run '^TestGolden(Behind)?Verdicts$/^%[4]s$' -update",
 		g, dir, "live run of "+test+", kept in "+dir+" (say where it ran, under what load, and why it is a case)", goldenName(test))
 }
@@ -501,7 +501,7 @@ func TestKeptRunBecomesAGoldenCase(t *testing.T) {
 	}
 	cmd := goldenCommand("TestUnderMutter/up 49.8 days", kept)
 	shell, _, ok := strings.Cut(cmd, " && go test ")
-	if !ok || !strings.Contains(cmd, "-run 'TestGoldenCases/testundermutter-up_49_8_days$' -update") {
+	if !ok || !strings.Contains(cmd, "-run '^TestGoldenCases$/^testundermutter-up_49_8_days$' -update") {
 		t.Fatalf("the command does not update the case's verdicts: %s", cmd)
 	}
 	root := t.TempDir()
