@@ -34,11 +34,12 @@ import (
 var binary string
 
 // The live runs that check what a run leaves and says (files, exit
-// status, recordings, the viewer's keys), not its timing, call
-// t.Parallel: go test runs them after the timing tests, which run alone,
-// two at a time on this machine's two cores. Their bounds (tens of
-// seconds to start, ticks counted, not rates) hold with a second app
-// beside them, as they hold beside other work.
+// status, recordings, the viewer), not its timing, call t.Parallel: go
+// test runs them after the timing tests, which run alone, two at a time
+// on this machine's two cores. Their bounds (tens of seconds to start,
+// ticks counted, not rates) hold with a second app beside them, as they
+// hold beside other work. The runs that press keys run alone too: GLFW
+// focuses a window it shows, and the keys go where the focus is.
 func TestMain(m *testing.M) {
 	os.Exit(testMain(m))
 }

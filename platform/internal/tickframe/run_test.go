@@ -247,7 +247,10 @@ func TestSignal(t *testing.T) {
 // TestRecordReplay records a run with key presses sent to its window by
 // xdotool, replays it at other display rates, and replays tampered copies.
 func TestRecordReplay(t *testing.T) {
-	t.Parallel() // a functional run: beside another (main_test.go)
+	// Not beside another run (main_test.go): it presses keys, and a
+	// window shown beside it takes the focus and the keys with it (GLFW
+	// focuses the windows it shows; a parallel run once got this test's
+	// N, and this one recorded its keys out of order).
 	needDisplay(t)
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "run.tfr")

@@ -332,7 +332,10 @@ func TestViewAnimated(t *testing.T) {
 // ((n + 1) / 2: +z blue-white, +x pink, +y light green), which the shaded
 // red and green box never does.
 func TestViewKeys(t *testing.T) {
-	t.Parallel() // a functional run: beside another (main_test.go)
+	// Not beside another run (main_test.go): it presses keys, and a
+	// window shown beside it takes the focus and the keys with it (GLFW
+	// focuses the windows it shows; a parallel run once got this test's
+	// N, and this one recorded its keys out of order).
 	needDisplay(t)
 	dir := t.TempDir()
 	model := redGreenModel(t, dir, "box.glb")
