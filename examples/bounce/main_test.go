@@ -190,8 +190,8 @@ func bounceRun(t *testing.T, bin, dir, xdotool string, discrete bool) {
 	// 1 reset (R applied, B's ten missing), and the focus moved to
 	// the root window between R and B gives exactly that (the world
 	// paused 3.18 s of the 4 s run, B queued behind the pause); with
-	// the flag, 71. What moved the focus in those runs, with no
-	// window manager, is not known.
+	// the flag, 71. What moved it was the other subtest's window,
+	// running beside this one then: GLFW focuses a window it shows.
 	args := []string{"-duration", "5s", "-screenshot", shot, "-width", "480", "-height", "320", "-motion", "hermite", "-report", report,
 		"-focuspause=false"}
 	if discrete {
