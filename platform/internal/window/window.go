@@ -180,6 +180,23 @@ func create(cfg Config, samples int) (*glfw.Window, error) {
 		glfw.WindowHint(glfw.Visible, glfw.False)
 	}
 	if cfg.Fullscreen {
+		// A fullscreen window stays up when it loses the focus. GLFW's
+		// default minimises it on any FocusOut, and Mutter sends a
+		// passing one while it maps a window (its debug log: FocusOut,
+		// FocusIn, then GLFW's WM_CHANGE_STATE to iconic 260 ms later):
+		// the window was minimised at start and never shown. SDL
+		// stopped minimising on focus loss by default likewise.
+		glfw.WindowHint(glfw.AutoIconify, glfw.False)
+		// And it is mapped without decorations, at the size it will
+		// have: GLFW maps it, then asks for fullscreen, and a window
+		// manager that framed it resizes it then. Mutter before 44.2
+		// (GNOME on Debian 12, Ubuntu 22.04) freezes an XWayland
+		// window's commits for a resize until it has painted the
+		// window, which it cannot do before the window's first commit
+		// (mutter#2639): in 3 of 24 runs nested here the window was
+		// never shown and its frame timings never came; undecorated,
+		// Mutter neither frames nor resizes it (0 of 12).
+		glfw.WindowHint(glfw.Decorated, glfw.False)
 		if m := glfw.GetPrimaryMonitor(); m != nil {
 			mode := m.GetVideoMode()
 			glfw.WindowHint(glfw.RefreshRate, mode.RefreshRate)
@@ -331,6 +348,7 @@ func (w *Window) ToggleFullscreen() {
 	}
 	if w.fullscreen {
 		w.w.SetMonitor(nil, w.winX, w.winY, w.winW, w.winH, 0)
+		w.w.SetAttrib(glfw.Decorated, glfw.True) // made fullscreen without them (create)
 	} else {
 		w.winX, w.winY = w.w.GetPos()
 		w.winW, w.winH = w.w.GetSize()

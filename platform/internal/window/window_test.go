@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-gl/glfw/v3.3/glfw"
 	"github.com/tickframe/tickframe/platform"
 )
 
@@ -227,5 +228,34 @@ func TestOpenRefusesOtherThreads(t *testing.T) {
 	Call(func() { on = onMainThread() })
 	if !on {
 		t.Fatal("a function passed to Call is not on the main thread")
+	}
+}
+
+// A fullscreen window is made to be shown behind any compositor: it does
+// not minimise itself when it loses the focus, and it is mapped without
+// decorations (see create: Mutter before 44.2 never showed a framed
+// window it resized before its first commit). Made windowed, it gets its
+// decorations back. TestUnderMutter shows the window behind Mutter.
+func TestFullscreenWindowIsShownBehindACompositor(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("needs a display: run `make test`, which starts Xvfb, or set DISPLAY")
+	}
+	var w *Window
+	var err error
+	Call(func() { w, err = Open(Config{Title: "fullscreen", Width: 320, Height: 240, Fullscreen: true}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Call(w.Close)
+	attrib := func(a glfw.Hint) (v int) {
+		Call(func() { v = w.w.GetAttrib(a) })
+		return v
+	}
+	if !w.Fullscreen() || attrib(glfw.Decorated) != glfw.False || attrib(glfw.AutoIconify) != glfw.False {
+		t.Fatalf("fullscreen %v, decorated %d, auto-iconify %d: want true, 0, 0", w.Fullscreen(), attrib(glfw.Decorated), attrib(glfw.AutoIconify))
+	}
+	Call(w.ToggleFullscreen)
+	if w.Fullscreen() || attrib(glfw.Decorated) != glfw.True {
+		t.Fatalf("made windowed: fullscreen %v, decorated %d: want false, 1", w.Fullscreen(), attrib(glfw.Decorated))
 	}
 }
