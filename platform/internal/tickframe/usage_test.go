@@ -206,3 +206,33 @@ func TestHelpHasEveryAppFlag(t *testing.T) {
 		t.Errorf("tickframe -h lists %d flags:\n%s", len(listed), out.String())
 	}
 }
+
+// The hidden commands that run the demo behind a compositor refuse a bad
+// command line before they start one: exit status 2 and one line saying
+// what was wrong, with their usage.
+func TestUnderCommandsBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		run  func([]string, io.Writer) int
+		args []string
+		want string
+	}{
+		{"mutter unknown flag", underMutter, []string{"-nope", "tickframe"}, "flag provided but not defined: -nope"},
+		{"mutter -log without a file", underMutter, []string{"-log"}, "flag needs an argument: -log"},
+		{"mutter no command", underMutter, []string{"-log", "m.log"}, "usage: tickframe under-mutter [-log FILE] COMMAND"},
+		{"weston unknown flag", underWeston, []string{"-nope", "wayland", "tickframe"}, "flag provided but not defined: -nope"},
+		{"weston bad mode", underWeston, []string{"-log", "w.log", "x11", "tickframe"}, "usage: tickframe under-weston [-log FILE] wayland|xwayland"},
+		{"weston no command", underWeston, []string{"wayland"}, "usage: tickframe under-weston"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stderr strings.Builder
+			if code := c.run(c.args, &stderr); code != 2 {
+				t.Errorf("exit status %d, want 2", code)
+			}
+			msg := stderr.String()
+			if !strings.Contains(msg, c.want) || strings.Count(msg, "\n") != 1 {
+				t.Errorf("stderr %q: want one line with %q", msg, c.want)
+			}
+		})
+	}
+}

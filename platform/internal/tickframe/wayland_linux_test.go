@@ -223,7 +223,7 @@ func judgeWeston(ob observation, mode string, loaded bool, logf func(string, ...
 // observeDemo does.
 func observeWeston(t *testing.T, mode, app string, args []string) observation {
 	t.Helper()
-	return observeBehind(t, behind{under: []string{binary, underWestonCommand, mode}, window: observe.WestonTitle, compositor: "weston"}, app, args, nil)
+	return observeBehind(t, behind{under: []string{binary, underWestonCommand}, underArgs: []string{mode}, window: observe.WestonTitle, compositor: "weston"}, app, args, nil)
 }
 
 // behind is a compositor nested in the observer's Xvfb that the app runs
@@ -231,7 +231,8 @@ func observeWeston(t *testing.T, mode, app string, args []string) observation {
 // the title of its output's X window, and the name of its threads (for
 // their waits for a CPU).
 type behind struct {
-	under      []string
+	under      []string // the command and its subcommand, before its flags
+	underArgs  []string // its arguments before the app's command (Weston's mode)
 	window     string
 	compositor string
 	wrap       []string // runs the whole watch: observer, X server, compositor and app (opts.wrap)
@@ -250,6 +251,9 @@ func observeBehind(t *testing.T, b behind, app string, args, env []string) obser
 		dir := runDir(t)
 		flog, js, rep := filepath.Join(dir, "frames.log"), filepath.Join(dir, "observe.json"), filepath.Join(dir, "report.json")
 		cmd := append([]string{"observe", "-fps", "60", "-window", b.window, "-framelog", flog, "-json", js, "-record", filepath.Join(dir, "watch.json"), "--"}, b.under...)
+		// The compositor's own log goes with the run's files (kept
+		// when it fails): what it did with the app's window.
+		cmd = append(append(cmd, "-log", filepath.Join(dir, "compositor.log")), b.underArgs...)
 		cmd = append(append(cmd, app, "-fullscreen", "-marker", "-framelog", flog, "-report", rep, "-duration", dur,
 			"-bodies", "64", "-focuspause=false"), args...)
 		stopWaits, stopDisplayWaits := sampleWaits(b.compositor), sampleWaits("Xvfb")

@@ -1,17 +1,15 @@
 package tickframe
 
 import (
-	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/tickframe/tickframe/platform/internal/observe"
-	"github.com/tickframe/tickframe/platform/internal/present"
 )
 
 // underWestonCommand is the hidden subcommand that runs a command inside
@@ -20,14 +18,22 @@ import (
 // stress -compositor and the tests run the demo behind a compositor
 // through it, under tickframe observe:
 //
-//	tickframe under-weston wayland|xwayland COMMAND [ARGS...]
+//	tickframe under-weston [-log FILE] wayland|xwayland COMMAND [ARGS...]
+//
+// -log FILE copies the compositor's log there when the command ends (the
+// tests keep it with a run's files).
 const underWestonCommand = "under-weston"
 
 // underWeston runs args[1:] under a Weston of mode args[0] and returns its
 // exit status (1 when Weston would not start, 2 on a bad command line).
 func underWeston(args []string, stderr io.Writer) int {
+	usage := fmt.Sprintf("tickframe %s: usage: tickframe %s [-log FILE] wayland|xwayland COMMAND [ARGS...]", underWestonCommand, underWestonCommand)
+	args, logTo, ok := underFlags(underWestonCommand, args, usage, stderr)
+	if !ok {
+		return 2
+	}
 	if len(args) < 2 || args[0] != "wayland" && args[0] != "xwayland" {
-		fmt.Fprintf(stderr, "tickframe %s: usage: tickframe %s wayland|xwayland COMMAND [ARGS...]\n", underWestonCommand, underWestonCommand)
+		fmt.Fprintln(stderr, usage)
 		return 2
 	}
 	x11 := args[0] == "xwayland"
@@ -37,7 +43,37 @@ func underWeston(args []string, stderr io.Writer) int {
 		return 1
 	}
 	defer w.Close()
+	defer keepLog(underWestonCommand, w.Log, logTo, stderr)
 	return runUnder(underWestonCommand, w.Env(os.Environ(), x11), args[1:], stderr)
+}
+
+// underFlags parses an under- command's own flags (-log FILE), which
+// come before its arguments, and returns the arguments and the log's
+// path; false, having said why on stderr, on a bad flag.
+func underFlags(command string, args []string, usage string, stderr io.Writer) ([]string, string, bool) {
+	fs := flag.NewFlagSet(command, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	logTo := fs.String("log", "", "copy the compositor's log to this file when the command ends")
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "tickframe %s: %v (%s)\n", command, err, strings.TrimPrefix(usage, "tickframe "+command+": "))
+		return nil, "", false
+	}
+	return fs.Args(), *logTo, true
+}
+
+// keepLog copies the compositor's log from to to ("": nowhere), before
+// the compositor's runtime directory, where it lies, goes.
+func keepLog(command, from, to string, stderr io.Writer) {
+	if to == "" {
+		return
+	}
+	data, err := os.ReadFile(from)
+	if err == nil {
+		err = os.WriteFile(to, data, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tickframe %s: keeping the compositor's log: %v\n", command, err)
+	}
 }
 
 // runUnder runs args with env, its output to ours and stderr, and returns
@@ -63,19 +99,24 @@ func runUnder(command string, env, args []string, stderr io.Writer) int {
 // X11 window in frame sync. The tests run the demo behind it through it,
 // under tickframe observe:
 //
-//	tickframe under-mutter COMMAND [ARGS...]
+//	tickframe under-mutter [-log FILE] COMMAND [ARGS...]
 //
-// COMMAND is a tickframe demo: before it runs, a warm-up run of COMMAND
-// alone (fullscreen, 300 ms) goes first, since the first fullscreen GLFW
-// window of a fresh nested Mutter is never shown (its frame timings say
-// so: 1 of 89 frames presented; the observer saw none).
+// The command's first window is the one measured: no run goes before it
+// (a fullscreen GLFW window minimised itself on the passing focus change
+// Mutter makes at its first map, until the window package turned GLFW's
+// auto-iconify off).
 const underMutterCommand = "under-mutter"
 
 // underMutter runs args under a Mutter and returns the command's exit
 // status (1 when Mutter would not start, 2 on a bad command line).
 func underMutter(args []string, stderr io.Writer) int {
+	usage := fmt.Sprintf("tickframe %s: usage: tickframe %s [-log FILE] COMMAND [ARGS...]", underMutterCommand, underMutterCommand)
+	args, logTo, ok := underFlags(underMutterCommand, args, usage, stderr)
+	if !ok {
+		return 2
+	}
 	if len(args) < 1 {
-		fmt.Fprintf(stderr, "tickframe %s: usage: tickframe %s COMMAND [ARGS...]\n", underMutterCommand, underMutterCommand)
+		fmt.Fprintln(stderr, usage)
 		return 2
 	}
 	m, err := observe.StartMutter(observe.MutterConfig{})
@@ -84,57 +125,6 @@ func underMutter(args []string, stderr io.Writer) int {
 		return 1
 	}
 	defer m.Close()
-	if err := warmUpMutter(args[0], m.Env(os.Environ())); err != nil {
-		fmt.Fprintf(stderr, "tickframe %s: %v\n", underMutterCommand, err)
-		return 1
-	}
+	defer keepLog(underMutterCommand, m.Log, logTo, stderr)
 	return runUnder(underMutterCommand, m.Env(os.Environ()), args, stderr)
-}
-
-// mutterWarmUps is how many warm-up runs warmUpMutter makes at most.
-const mutterWarmUps = 5
-
-// warmUpMutter runs the demo demo fullscreen for 300 ms under a fresh
-// Mutter (env) until Mutter has shown one of its windows: its own frame
-// timings, in the run's report, count a frame presented. The first
-// fullscreen GLFW window of a fresh nested Mutter is never shown (its
-// frame timings say so: 1 of 89 frames presented; the observer saw
-// none), and one 300 ms run before did not always cure it (one row in
-// each of two stress tables of six read a window never shown).
-func warmUpMutter(demo string, env []string) error {
-	dir, err := os.MkdirTemp("", "tickframe-warmup-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	rep := filepath.Join(dir, "report.json")
-	for try := 1; try <= mutterWarmUps; try++ {
-		warm := exec.Command(demo, "-fullscreen", "-duration", "300ms", "-bodies", "1", "-focuspause=false", "-report", rep)
-		warm.Env = env
-		if out, err := warm.CombinedOutput(); err != nil {
-			return fmt.Errorf("the warm-up run: %v: %s", err, oneLine(string(out)))
-		}
-		var r struct {
-			Source string `json:"present_time_source"`
-			Clock  *struct {
-				Presented uint64 `json:"presented_frames"`
-			} `json:"present_clock"`
-		}
-		data, err := os.ReadFile(rep)
-		if err == nil {
-			err = json.Unmarshal(data, &r)
-		}
-		if err != nil {
-			return fmt.Errorf("the warm-up run's report: %v", err)
-		}
-		if !strings.HasPrefix(r.Source, present.SourceFrameTimings) {
-			// No frame timings (TICKFRAME_NO_FRAME_SYNC): nothing
-			// says whether Mutter showed it; one run, as before.
-			return nil
-		}
-		if r.Clock != nil && r.Clock.Presented > 0 {
-			return nil
-		}
-	}
-	return fmt.Errorf("Mutter showed none of %d warm-up runs' windows (its frame timings presented none)", mutterWarmUps)
 }
