@@ -203,7 +203,27 @@ func Analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration) 
 // output that put its frame out: none is replaced (see
 // Comparison.Repaints), and one seen across a stall of the observer's
 // cannot be placed.
+// compareFault breaks the analysis on purpose, for the test that replays
+// the recorded runs (the golden cases) to show that each notices: never
+// set outside it.
+var compareFault int
+
+const (
+	// faultPollTime times a frame's arrival by the poll that saw it,
+	// not by the middle of the two polls it came between.
+	faultPollTime = 1 + iota
+	// faultBlindToStalls ignores the observer's stalls: a frame it could
+	// not have seen is counted dropped.
+	faultBlindToStalls
+	// faultVblankEarly places each frame on the vblank before the one
+	// at or after its arrival.
+	faultVblankEarly
+)
+
 func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, stalls []Span, repaints bool) Report {
+	if compareFault == faultBlindToStalls {
+		stalls = nil
+	}
 	r := Report{Period: period}
 	var shown []seen
 	last := -1
@@ -223,13 +243,16 @@ func analyze(changes []Change, log []LogFrame, grid Grid, period time.Duration, 
 		// The frame reached the framebuffer between the two polls: the
 		// middle is the estimate, off by at most half a poll interval.
 		t := c.At
-		if c.Prev > 0 && c.Prev < c.At {
+		if c.Prev > 0 && c.Prev < c.At && compareFault != faultPollTime {
 			t = c.Prev + (c.At-c.Prev)/2
 		}
 		d := t
 		if grid != nil {
 			if v, ok := grid(t); ok {
 				d = v
+				if compareFault == faultVblankEarly {
+					d -= period
+				}
 			}
 		}
 		amb := false
