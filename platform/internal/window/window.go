@@ -193,7 +193,7 @@ func create(cfg Config, samples int) (*glfw.Window, error) {
 		// (GNOME on Debian 12, Ubuntu 22.04) freezes an XWayland
 		// window's commits for a resize until it has painted the
 		// window, which it cannot do before the window's first commit
-		// (mutter#2639): in 3 of 24 runs nested here the window was
+		// (mutter#2639): in 6 of 24 runs nested here the window was
 		// never shown and its frame timings never came; undecorated,
 		// Mutter neither frames nor resizes it (0 of 12).
 		glfw.WindowHint(glfw.Decorated, glfw.False)
