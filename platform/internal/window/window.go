@@ -195,7 +195,7 @@ func create(cfg Config, samples int) (*glfw.Window, error) {
 		// window, which it cannot do before the window's first commit
 		// (mutter#2639): in 6 of 24 runs nested here the window was
 		// never shown and its frame timings never came; undecorated,
-		// Mutter neither frames nor resizes it (0 of 12).
+		// Mutter neither frames nor resizes it (0 of 22).
 		glfw.WindowHint(glfw.Decorated, glfw.False)
 		if m := glfw.GetPrimaryMonitor(); m != nil {
 			mode := m.GetVideoMode()
