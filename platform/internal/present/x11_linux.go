@@ -10,6 +10,7 @@ package present
 #include <poll.h>
 #include <time.h>
 #include <X11/Xlib.h>
+#include <X11/Xlibint.h>
 #include <X11/Xutil.h>
 #include <X11/extensions/Xpresent.h>
 #include <X11/Xatom.h>
@@ -176,6 +177,37 @@ typedef struct {
 } tf_complete;
 
 static Display *tf_open(const char *name) { return XOpenDisplay(name); }
+
+// tf_quiet_hook takes every X error on a tracker's own connection: its
+// requests name only the window it follows, and an error means the
+// window went away (its client's connection closed: the app is on its
+// way out through Xlib's I/O error exit). Xlib's default handler would
+// exit the process from the tracker's thread while the app's main
+// thread exits through the other connection's I/O error: two exits at
+// once, which crashed inside glfwPollEvents (SIGSEGV, exit 2 instead of
+// 1; once in a make test beside a build loop).
+static int tf_quiet_hook(Display *d, xError *e, XExtCodes *c, int *ret) {
+	*ret = 0;
+	return 1;
+}
+
+// tf_missing_window asks, on connection d, for a vblank notification of a
+// window no client has, and waits for the server's answer: an error.
+static void tf_missing_window(Display *d) {
+	XPresentNotifyMSC(d, 0x1fffff01, 0, 0, 0, 0);
+	XSync(d, False);
+}
+
+// tf_quiet suppresses the X errors of connection d alone: an extension
+// error hook is the display's own, where XSetErrorHandler is the
+// process's, which GLFW sets and resets for its connection.
+static int tf_quiet(Display *d) {
+	XExtCodes *c = XAddExtension(d);
+	if (!c)
+		return 0;
+	XESetError(d, c->extension, tf_quiet_hook);
+	return 1;
+}
 
 static int tf_present(Display *d, int *opcode) {
 	int ev, err;
@@ -380,6 +412,10 @@ func openX11(name string, win uint64, now func() time.Duration, g *Grid, r, stam
 		return nil, fmt.Errorf("present: cannot open X display %q", name)
 	}
 	x := &x11{dpy: dpy, win: C.Window(win), done: make(chan struct{}), grid: g, ring: r, stamps: stamps}
+	if C.tf_quiet(dpy) == 0 {
+		C.XCloseDisplay(dpy)
+		return nil, errors.New("present: cannot hook the X errors of its connection")
+	}
 	if C.tf_present(dpy, &x.opcode) == 0 {
 		C.XCloseDisplay(dpy)
 		return nil, errors.New("present: the X server has no Present extension")
@@ -484,11 +520,25 @@ func (x *x11) mscOffset(at time.Duration, msc uint64) int64 {
 }
 
 func (x *x11) close() error {
-	unix.Close(x.stop[1])
+	if x.stop[1] >= 0 {
+		unix.Close(x.stop[1])
+	}
 	<-x.done
 	unix.Close(x.stop[0])
 	C.XCloseDisplay(x.dpy)
 	return x.err
+}
+
+// missingWindow stops the tracker's event thread and sends, on its
+// connection, a request naming a window that does not exist, as the
+// tracker's next one does once the app's window is gone: the tests'
+// check that its X errors stay its own (tf_quiet). The tracker must be
+// closed after it.
+func (x *x11) missingWindow() {
+	unix.Close(x.stop[1])
+	<-x.done
+	x.stop[1] = -1
+	C.tf_missing_window(x.dpy)
 }
 
 // glfwX11 returns GLFW's X connection and the window of the current GL

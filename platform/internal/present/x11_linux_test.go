@@ -320,3 +320,22 @@ func TestRoundTripFrameIsInTheFramebuffer(t *testing.T) {
 		t.Fatalf("%d round trips for 120 swaps", st.RoundTrips)
 	}
 }
+
+// The tracker's own connection keeps its X errors. Once the app's window
+// is gone (its client's connection closed), the tracker's next request
+// names a window that does not exist, and Xlib's default handler would
+// exit the process from the tracker's thread while the app's main thread
+// exits through its own connection's I/O error: two exits at once, which
+// crashed (exit 2 instead of 1, once in a make test beside a build loop).
+// The request is sent here on purpose: a process that exits fails.
+func TestTrackerKeepsItsXErrors(t *testing.T) {
+	x := startXvfb(t, 60)
+	tr, err := present.Open(present.Options{Now: clock(), Display: x.Display, VblanksOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	present.MissingWindow(tr)
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
