@@ -511,11 +511,21 @@ func (c *child) window(t *testing.T) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, xdotool(t), "search", "--sync", "--pid", strconv.Itoa(c.cmd.Process.Pid)).Output()
-	if err != nil || len(strings.Fields(string(out))) == 0 {
-		t.Fatalf("xdotool search --pid: the window did not appear: %v", err)
+	// xdotool walks every window of the display; once, beside a build
+	// loop, it exited 1 after 0.9 s, long before its deadline (a window
+	// of another case, which run two at a time, going away during the
+	// walk is the likely cause, not shown): it is asked again until the
+	// deadline.
+	for {
+		out, err := exec.CommandContext(ctx, xdotool(t), "search", "--sync", "--pid", strconv.Itoa(c.cmd.Process.Pid)).Output()
+		if f := strings.Fields(string(out)); err == nil && len(f) > 0 {
+			return f[0]
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("xdotool search --pid: the window did not appear in 20 s: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	return strings.Fields(string(out))[0]
 }
 
 // press focuses the child's window and presses key in it.
