@@ -89,10 +89,9 @@ func TestSweepLeavesForeignThreadsAlone(t *testing.T) {
 	}()
 	procs := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(procs)
-	// A level above the other tests' (threads they start may be ones this
-	// test moved).
-	reniceLevel++
-	level := reniceLevel
+	// A level no thread has yet (threads the other tests started may be
+	// ones this test moves).
+	level := freeNice(t)
 	g, err := Start(Config{SweepEvery: 50 * time.Millisecond, BackgroundNice: level})
 	if err != nil {
 		t.Fatal(err)

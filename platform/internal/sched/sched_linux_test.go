@@ -3,7 +3,9 @@ package sched
 // The sweep and nice tests: Linux's levers, read back from the kernel.
 
 import (
+	"os"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -39,9 +41,7 @@ func TestReniceSparesCriticalAndNamedThreads(t *testing.T) {
 	}()
 	plainTID := <-plain
 
-	// Each run a level above the last, so -count=N finds threads to move.
-	reniceLevel++
-	level := reniceLevel
+	level := freeNice(t)
 	critBefore, _ := nice(tp.TID)
 	namedBefore, _ := nice(namedTID)
 	sw := sweeper{all: true}
@@ -76,8 +76,47 @@ func TestReniceSparesCriticalAndNamedThreads(t *testing.T) {
 	}
 }
 
-// reniceLevel is the nice level of the last renice test run.
-var reniceLevel = 6
+// freeNice is a background nice level above that of every thread of the
+// process, so that a sweep to it (which only ever lowers a thread's
+// priority) moves the threads a test starts, whatever thread the runtime
+// cloned them from (a thread inherits its creator's nice). The tests
+// move threads to their levels one after another, and under -count=N
+// the levels would pass 18 (19 is TestGoRunsAtBackgroundNice's, and the
+// kernel's ceiling): then every thread is brought back to nice 0 first,
+// which takes CAP_SYS_NICE (root has it) or an RLIMIT_NICE that allows it.
+func freeNice(t *testing.T) int {
+	t.Helper()
+	tids := func() []int {
+		tasks, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tids []int
+		for _, e := range tasks {
+			if tid, err := strconv.Atoi(e.Name()); err == nil {
+				tids = append(tids, tid)
+			}
+		}
+		return tids
+	}
+	level := 7
+	for _, tid := range tids() {
+		if n, err := nice(tid); err == nil && n >= level {
+			level = n + 1
+		}
+	}
+	if level <= 18 {
+		return level
+	}
+	for _, tid := range tids() {
+		if n, err := nice(tid); err == nil && n > 0 {
+			if err := unix.Setpriority(unix.PRIO_PROCESS, tid, 0); err != nil && err != unix.ESRCH {
+				t.Fatalf("the threads' nice levels reached 19 and thread %d cannot be brought back to 0 (%v): run the test once per process without CAP_SYS_NICE", tid, err)
+			}
+		}
+	}
+	return 7
+}
 
 // Without CAP_SYS_NICE (dropped here for one thread, so this runs as root
 // too) a critical thread is denied its raise, keeps the nice it had and
@@ -136,8 +175,7 @@ func TestGoRunsAtBackgroundNice(t *testing.T) {
 }
 
 func TestSweepDoesNotAllocate(t *testing.T) {
-	reniceLevel++
-	level := reniceLevel
+	level := freeNice(t)
 	sw := sweeper{all: true}
 	sw.renice(level, isCritical) // warm: the process's name, every thread moved
 	if n := testing.AllocsPerRun(20, func() { sw.renice(level, isCritical) }); n != 0 {
@@ -148,8 +186,7 @@ func TestSweepDoesNotAllocate(t *testing.T) {
 // Only threads that were busy since the last sweep are moved: the
 // runtime's own mostly idle threads keep their priority.
 func TestSweepMovesOnlyBusyThreads(t *testing.T) {
-	reniceLevel++
-	level := reniceLevel
+	level := freeNice(t)
 	stop := make(chan struct{})
 	busy, idle := make(chan int, 1), make(chan int, 1)
 	go func() {

@@ -116,9 +116,8 @@ func TestSysmonFoundAndSpared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reniceLevel++
 	sw := sweeper{all: true}
-	if ok, _ := sw.renice(reniceLevel, isCritical); ok == 0 {
+	if ok, _ := sw.renice(freeNice(t), isCritical); ok == 0 {
 		t.Fatal("no thread reniced")
 	}
 	if n, _ := nice(sysmonTID); n != before {
@@ -258,14 +257,14 @@ func TestSweepMakesOnlyTheDesignsRealtimeThreadsOrdinary(t *testing.T) {
 		delete(global.critical, -1)
 		global.Unlock()
 	}()
-	reniceLevel++
+	level := freeNice(t)
 	sw.all = true
 	// The sweep touches only threads it knows carry Go code (blocked in a
 	// system call made from Go, or seen by two sweeps among the runtime's
 	// own): the threads may still be on their way into their receive at
 	// the first one, so sweep until the inherited one is moved.
 	for deadline := time.Now().Add(5 * time.Second); ; {
-		sw.renice(reniceLevel, isCritical)
+		sw.renice(level, isCritical)
 		if attr, err := unix.SchedGetAttr(inherited.tid, 0); err != nil || attr.Policy == unix.SCHED_NORMAL || time.Now().After(deadline) {
 			break
 		}
@@ -277,7 +276,7 @@ func TestSweepMakesOnlyTheDesignsRealtimeThreadsOrdinary(t *testing.T) {
 		policy, prio uint32
 		nice         int32
 	}{
-		{"inherited SCHED_RR 3", inherited.tid, unix.SCHED_NORMAL, 0, int32(reniceLevel)},
+		{"inherited SCHED_RR 3", inherited.tid, unix.SCHED_NORMAL, 0, int32(level)},
 		{"the app's SCHED_RR 4", otherRR.tid, unix.SCHED_RR, 4, 0},
 		{"the app's SCHED_FIFO 3", fifo.tid, unix.SCHED_FIFO, 3, 0},
 	} {
