@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -29,6 +30,10 @@ func TestMain(m *testing.M) {
 	flag.Parse()
 	code := 0
 	gltest.Main(func() { code = m.Run() })
+	if code == 0 && failedDir.name != "" {
+		// Only the break tests' frames, which were meant to fail.
+		os.RemoveAll(failedDir.name)
+	}
 	os.Exit(code)
 }
 
@@ -196,10 +201,27 @@ func TestFrameShowsTheReferenceBodyWhereTheSimulationPutsIt(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
+// failedDir holds the frames saveFailure wrote in this test process; it
+// is removed when every test passed, so that the frames the break tests
+// make fail on purpose do not pile up in the temporary directory.
+var failedDir struct {
+	sync.Mutex
+	name string
+}
+
 // saveFailure writes a failing frame where the developer can look at it
 // and returns a note saying where.
 func saveFailure(img image.Image) string {
-	f, err := os.CreateTemp("", "tickframe-failed-*.png")
+	failedDir.Lock()
+	if failedDir.name == "" {
+		failedDir.name, _ = os.MkdirTemp("", "tickframe-renderer-failed-")
+	}
+	dir := failedDir.name
+	failedDir.Unlock()
+	if dir == "" {
+		return ""
+	}
+	f, err := os.CreateTemp(dir, "frame-*.png")
 	if err != nil {
 		return ""
 	}

@@ -583,6 +583,7 @@ func wmDelete(t *testing.T) string {
 			wmDeleteOnce.err = err
 			return
 		}
+		afterTests = append(afterTests, func() { os.RemoveAll(dir) })
 		src := filepath.Join(dir, "wm-delete.c")
 		wmDeleteOnce.path = filepath.Join(dir, "wm-delete")
 		os.WriteFile(src, []byte(wmDeleteC), 0o644)

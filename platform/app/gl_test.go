@@ -16,8 +16,15 @@ import (
 func TestMain(m *testing.M) {
 	code := 0
 	window.Main(func() { code = m.Run() })
+	for _, f := range afterTests {
+		f()
+	}
 	os.Exit(code)
 }
+
+// afterTests are run when every test has: they remove what the tests
+// built once for all of them (wmDelete's client).
+var afterTests []func()
 
 // runApp runs a real App (window, GL, simulation, the instruments) with
 // cfg and set on the main thread for d, calling each with the runtime and
