@@ -43,11 +43,14 @@ run: build
 # -p 1: one test binary at a time. Several tests run the real app and
 # measure its timing under a load of its own (-stress); another package's
 # race-enabled tests on the same two cores would be a second, unmeasured load.
-# The virtual day's soak (no display, no real time: 45 s of one core) runs
-# beside the runtime's pass at nice 19, on the CPU its live runs leave idle
-# (they use about 0.8 of the two cores): a nice-0 task that wakes takes
-# the core back from it at once. The lab's pass, whose timing runs measure
-# alone, starts after both.
+# The virtual day's soak (no display, no real time: 45 s of one core) and
+# the vets for Windows (mingw's cgo) and macOS run beside the runtime's
+# pass at nice 19, on the CPU its live runs leave idle (they use about 0.8
+# of the two cores): a nice-0 task that wakes takes the core back from them
+# at once. With a cold build cache the Windows vet compiles GLFW's C for
+# Windows (200 s of the 15 minutes in front of everything); with a warm one
+# the vets take seconds. The lab's pass, whose timing runs measure alone,
+# starts after all of them.
 # What an app runs is tested with -race; the lab's packages (.ci/packages.sh:
 # the observer, the tickframe command's body, the glTF loader, the commands:
 # long deterministic analyses and live runs of a binary built without -race)
@@ -58,15 +61,16 @@ test: deps
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); [ -z "$$bad" ] || { echo "make test: not gofmt'ed (run gofmt -w): $$bad" >&2; exit 1; }
 	$(GO) vet ./...
 	$(GO) vet -tags wayland ./...
-	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc $(GO) vet ./...
-	GOOS=darwin CGO_ENABLED=0 $(GO) vet $$(.ci/darwin/packages.sh)
-	@echo "the runtime's packages with -race, and beside them at the lowest priority the virtual day's soak and present counts"
-	@soak=$$(mktemp); \
+	@echo "the runtime's packages with -race, and beside them at the lowest priority the vets for Windows and macOS, the virtual day's soak and present counts"
+	@bg=$$(mktemp -d); \
+	{ set -x; GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc nice -n 19 $(GO) vet ./... && \
+	  GOOS=darwin CGO_ENABLED=0 nice -n 19 $(GO) vet $$(.ci/darwin/packages.sh); } >$$bg/vet 2>&1 & vet=$$!; \
 	{ nice -n 19 $(GO) test -count=1 -run '^TestSoakVirtualDay$$' ./platform/internal/loop && \
-	  nice -n 19 $(GO) test -count=1 -run '^TestSoakPresentCounts$$' ./platform/internal/instrument; } >$$soak 2>&1 & pid=$$!; \
+	  nice -n 19 $(GO) test -count=1 -run '^TestSoakPresentCounts$$' ./platform/internal/instrument; } >$$bg/soak 2>&1 & soak=$$!; \
 	status=0; \
 	$(WITH_DISPLAY) $(GO) test -race -shuffle=on -p 1 -timeout 25m $$(.ci/packages.sh runtime) || status=1; \
-	wait $$pid || status=1; echo "the virtual day's soak:"; cat $$soak; rm -f $$soak; exit $$status
+	wait $$vet || { status=1; echo "make test: the Windows or macOS vet failed" >&2; }; echo "the vets for Windows and macOS:"; cat $$bg/vet; \
+	wait $$soak || status=1; echo "the virtual day's soak:"; cat $$bg/soak; rm -rf $$bg; exit $$status
 	$(WITH_DISPLAY) $(GO) test -shuffle=on -p 1 -timeout 25m -skip '^TestDisplayMatrix$$' $$(.ci/packages.sh lab)
 	$(WITH_DISPLAY) $(GO) test -race -tags wayland -run 'Wayland' ./platform/app
 	$(GO) test -race -cpu 1,2,4 -run 'Concurrent' ./sync/...
